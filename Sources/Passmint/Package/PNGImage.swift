@@ -1,0 +1,55 @@
+/// The facts Passmint needs about a PNG file: that it is one, and its pixel size.
+public struct PNGInfo: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Reads the signature and the IHDR chunk. `file` names the image in errors.
+    public init(bytes: [UInt8], file: String) throws(PassmintError) {
+        guard bytes.count >= 24, Array(bytes[0..<8]) == Self.signature else {
+            throw PassmintError(.invalidImage, "\(file) is not a PNG file (its first bytes are not the PNG signature): Wallet only shows PNG images; export it as PNG")
+        }
+        guard bytes[12] == UInt8(ascii: "I"), bytes[13] == UInt8(ascii: "H"), bytes[14] == UInt8(ascii: "D"), bytes[15] == UInt8(ascii: "R") else {
+            throw PassmintError(.invalidImage, "\(file) is a damaged PNG file (no IHDR header chunk): export it again")
+        }
+        func be32(_ offset: Int) -> Int {
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        }
+        width = be32(16)
+        height = be32(20)
+        guard width > 0, height > 0 else {
+            throw PassmintError(.invalidImage, "\(file) is a damaged PNG file (its size is \(width)×\(height)): export it again")
+        }
+    }
+}
+
+/// The parts of an image file name: `fr.lproj/logo@2x.png` → localization `fr`, name `logo`, scale 2.
+public struct ImageName: Sendable, Hashable {
+    /// The `.lproj` folder's language, or nil for a top-level image.
+    public var localization: String?
+    /// The image slot, e.g. `logo`, `strip`, `icon`.
+    public var name: String
+    /// 1, 2 or 3.
+    public var scale: Int
+
+    /// Parses a relative path; nil when it is not a `.png` file.
+    public init?(path: String) {
+        var components = path.split(separator: "/").map(String.init)
+        guard let file = components.popLast(), file.lowercased().hasSuffix(".png") else { return nil }
+        if let folder = components.last, folder.hasSuffix(".lproj"), components.count == 1 {
+            localization = String(folder.dropLast(".lproj".count))
+        } else if components.isEmpty {
+            localization = nil
+        } else {
+            return nil
+        }
+        var base = String(file.dropLast(4))
+        scale = 1
+        for candidate in [2, 3] where base.hasSuffix("@\(candidate)x") {
+            scale = candidate
+            base = String(base.dropLast(3))
+        }
+        name = base
+    }
+}

@@ -1,0 +1,142 @@
+internal import CPassmintZip
+import Foundation
+
+/// In-memory ZIP archives through libzip.
+public enum ZipArchive {
+    /// One file to put into an archive.
+    public struct Entry: Sendable {
+        public var name: String
+        public var bytes: [UInt8]
+        /// Deflate the entry (JSON, strings) or store it as it is (PNG, already compressed).
+        public var compressed: Bool
+
+        public init(name: String, bytes: [UInt8], compressed: Bool) {
+            self.name = name
+            self.bytes = bytes
+            self.compressed = compressed
+        }
+    }
+
+    /// The fixed modification time written for every entry (2000-01-01 00:00 UTC), so the same files always
+    /// give the same archive bytes.
+    public static let fixedModificationTime = 946_684_800
+
+    private static func message(_ error: inout zip_error_t) -> String {
+        String(cString: zip_error_strerror(&error))
+    }
+
+    private static func archiveMessage(_ archive: OpaquePointer) -> String {
+        String(cString: zip_strerror(archive))
+    }
+
+    /// Builds a ZIP archive in memory. Entries are written sorted by name.
+    public static func make(_ entries: [Entry]) throws(PassmintError) -> [UInt8] {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(nil, 0, 0, &error) else {
+            throw PassmintError(.archiveFailed, "libzip could not create a memory buffer: \(message(&error))")
+        }
+        guard let archive = zip_open_from_source(source, ZIP_TRUNCATE, &error) else {
+            zip_source_free(source)
+            throw PassmintError(.archiveFailed, "libzip could not open a memory archive: \(message(&error))")
+        }
+        zip_source_keep(source)
+        defer { zip_source_free(source) }
+
+        for entry in entries.sorted(by: { $0.name < $1.name }) {
+            // libzip reads entry bytes at zip_close, so it gets its own malloc'ed copy and frees it.
+            let copy = malloc(max(entry.bytes.count, 1))!
+            entry.bytes.withUnsafeBytes { raw in
+                if raw.count > 0 { copy.copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+            }
+            guard let entrySource = zip_source_buffer(archive, copy, zip_uint64_t(entry.bytes.count), 1) else {
+                free(copy)
+                let text = archiveMessage(archive)
+                zip_discard(archive)
+                throw PassmintError(.archiveFailed, "libzip could not add \(entry.name): \(text)")
+            }
+            let index = zip_file_add(archive, entry.name, entrySource, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE))
+            if index < 0 {
+                zip_source_free(entrySource)
+                let text = archiveMessage(archive)
+                zip_discard(archive)
+                throw PassmintError(.archiveFailed, "libzip could not add \(entry.name): \(text)")
+            }
+            let method = entry.compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE
+            guard zip_set_file_compression(archive, zip_uint64_t(index), method, 0) == 0,
+                zip_file_set_mtime(archive, zip_uint64_t(index), time_t(fixedModificationTime), 0) == 0
+            else {
+                let text = archiveMessage(archive)
+                zip_discard(archive)
+                throw PassmintError(.archiveFailed, "libzip could not set up \(entry.name): \(text)")
+            }
+        }
+        guard zip_close(archive) == 0 else {
+            let text = archiveMessage(archive)
+            zip_discard(archive)
+            throw PassmintError(.archiveFailed, "libzip could not write the archive: \(text)")
+        }
+
+        guard zip_source_open(source) == 0 else {
+            throw PassmintError(.archiveFailed, "libzip could not read back the archive")
+        }
+        defer { zip_source_close(source) }
+        zip_source_seek(source, 0, SEEK_END)
+        let size = zip_source_tell(source)
+        zip_source_seek(source, 0, SEEK_SET)
+        guard size >= 0 else { throw PassmintError(.archiveFailed, "libzip could not measure the archive") }
+        var output = [UInt8](repeating: 0, count: Int(size))
+        let read = output.withUnsafeMutableBytes { zip_source_read(source, $0.baseAddress, zip_uint64_t(size)) }
+        guard read == size else { throw PassmintError(.archiveFailed, "libzip could not read back the archive") }
+        return output
+    }
+
+    /// Reads every entry of an in-memory archive, checking its structure and each entry's CRC.
+    /// `source` names the archive in errors.
+    public static func read(_ bytes: [UInt8], source name: String) throws(PassmintError) -> [Entry] {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        let copy = malloc(max(bytes.count, 1))!
+        bytes.withUnsafeBytes { raw in
+            if raw.count > 0 { copy.copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+        }
+        guard let source = zip_source_buffer_create(copy, zip_uint64_t(bytes.count), 1, &error) else {
+            free(copy)
+            throw PassmintError(.archiveFailed, "\(name): \(message(&error))")
+        }
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+            zip_source_free(source)
+            throw PassmintError(.archiveFailed, "\(name) is not a readable ZIP archive: \(message(&error))")
+        }
+        defer { zip_discard(archive) }
+        var entries: [Entry] = []
+        let count = zip_get_num_entries(archive, 0)
+        for index in 0..<zip_uint64_t(max(count, 0)) {
+            guard let namePointer = zip_get_name(archive, index, zip_flags_t(ZIP_FL_ENC_GUESS)) else { continue }
+            let entryName = String(cString: namePointer)
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(archive, index, 0, &stat) == 0, let file = zip_fopen_index(archive, index, 0) else {
+                throw PassmintError(.archiveFailed, "\(name): cannot open entry \(entryName): \(archiveMessage(archive))")
+            }
+            defer { zip_fclose(file) }
+            var data = [UInt8](repeating: 0, count: Int(stat.size))
+            var offset = 0
+            while offset < data.count {
+                let read = data.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress! + offset, zip_uint64_t($0.count - offset)) }
+                if read <= 0 { break }
+                offset += Int(read)
+            }
+            // A final read reports CRC errors.
+            var probe: UInt8 = 0
+            let last = zip_fread(file, &probe, 1)
+            guard offset == data.count, last == 0 else {
+                throw PassmintError(.archiveFailed, "\(name): entry \(entryName) is damaged (size or CRC mismatch)")
+            }
+            entries.append(Entry(name: entryName, bytes: data, compressed: stat.comp_method != UInt16(ZIP_CM_STORE)))
+        }
+        return entries
+    }
+}

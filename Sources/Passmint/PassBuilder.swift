@@ -1,0 +1,118 @@
+public import Foundation
+
+/// A signed pass, ready to write or serve.
+public struct BuiltPass: Sendable {
+    /// The `.pkpass` archive bytes (MIME type `application/vnd.apple.pkpass`).
+    public var archive: [UInt8]
+    /// The exact `pass.json` bytes inside the archive.
+    public var passJSON: [UInt8]
+    /// The exact `manifest.json` bytes inside the archive.
+    public var manifest: [UInt8]
+    /// The DER PKCS#7 detached signature of ``manifest``.
+    public var signature: [UInt8]
+    public var passTypeIdentifier: String
+    public var serialNumber: String
+    /// Findings that did not stop the build.
+    public var warnings: [String]
+
+    /// The MIME type to serve a pass with.
+    public static let mimeType = "application/vnd.apple.pkpass"
+}
+
+/// Builds signed `.pkpass` archives: renders `pass.json`, checks it, writes `manifest.json` (SHA-1 of every file),
+/// signs the manifest with OpenSSL and zips everything in memory with libzip.
+///
+/// ```swift
+/// let identity = try SigningIdentity(certificatePath: "Certificates/signer.pem", keyPath: "Certificates/signer.key",
+///                                    passphrase: nil, wwdrPath: "Certificates/wwdr.pem")
+/// let template = try PassTemplate(folder: "PassTemplates/Loyalty.pass")
+/// let pass = try PassBuilder(identity: identity).build(template: template, data: ["serialNumber": "A1", "name": "Zoë"])
+/// try FileIO.writeAtomically(pass.archive, to: "A1.pkpass")
+/// ```
+///
+/// A builder is a value over an immutable identity: share it between threads freely.
+public struct PassBuilder: Sendable {
+    public struct Options: Sendable {
+        /// Sign with a certificate outside its validity period (for tests only; Wallet refuses such passes).
+        public var allowExpired: Bool
+        /// The time the certificate's validity is checked against; now when nil.
+        public var now: Date?
+
+        public init(allowExpired: Bool = false, now: Date? = nil) {
+            self.allowExpired = allowExpired
+            self.now = now
+        }
+    }
+
+    public let identity: SigningIdentity
+    public var options: Options
+
+    public init(identity: SigningIdentity, options: Options = .init()) {
+        self.identity = identity
+        self.options = options
+    }
+
+    /// Builds a pass from a template and the pass's data (placeholder name → value).
+    public func build(template: PassTemplate, data: JSONObject) throws(PassmintError) -> BuiltPass {
+        let rendered = try template.render(data: data)
+        var built = try build(passJSON: rendered, files: template.files, source: template.folder + "/pass.json")
+        built.warnings = template.warnings + built.warnings
+        return built
+    }
+
+    /// Builds a pass from the typed model and its files (images, `.lproj` strings).
+    public func build(pass: Pass, files: [PassFile]) throws(PassmintError) -> BuiltPass {
+        try build(passJSON: pass.jsonObject(), files: files, source: "pass.json")
+    }
+
+    /// Builds a pass from a `pass.json` object and its files. `source` names `pass.json` in errors.
+    ///
+    /// When `passTypeIdentifier` or `teamIdentifier` is absent it is taken from the certificate (UID and OU);
+    /// when present it must match the certificate.
+    public func build(passJSON: JSONObject, files: [PassFile], source: String) throws(PassmintError) -> BuiltPass {
+        var json = passJSON
+        if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
+        if json["teamIdentifier"] == nil, let ou = identity.certificate.organizationalUnit { json["teamIdentifier"] = .string(ou) }
+
+        let diagnostics = PassJSONValidator.diagnostics(for: json)
+        let errors = diagnostics.filter { $0.severity == .error }
+        if !errors.isEmpty {
+            let lines = errors.map { "  \($0.path.isEmpty ? "" : $0.path + ": ")\($0.message) (fix: \($0.fix))" }
+            throw PassmintError(.invalidPass, "\(source) is not a valid pass:\n" + lines.joined(separator: "\n"))
+        }
+        let passTypeIdentifier = json["passTypeIdentifier"]!.stringValue!
+        let teamIdentifier = json["teamIdentifier"]!.stringValue!
+        let serialNumber = json["serialNumber"]!.stringValue!
+        try identity.checkCanSign(
+            passTypeIdentifier: passTypeIdentifier, teamIdentifier: teamIdentifier, at: options.now ?? Date(),
+            allowExpired: options.allowExpired)
+
+        for file in files where ["pass.json", "manifest.json", "signature"].contains(file.path) {
+            throw PassmintError(.invalidTemplate, "\(file.path) is made by Passmint and cannot be one of the pass's files")
+        }
+        let passBytes = JSONWriter.data(.object(json))
+        let manifest = Self.manifest(passJSON: passBytes, files: files)
+        let signature = try identity.signDetached(manifest)
+
+        var entries = [
+            ZipArchive.Entry(name: "pass.json", bytes: passBytes, compressed: true),
+            ZipArchive.Entry(name: "manifest.json", bytes: manifest, compressed: true),
+            ZipArchive.Entry(name: "signature", bytes: signature, compressed: false),
+        ]
+        for file in files { entries.append(ZipArchive.Entry(name: file.path, bytes: file.bytes, compressed: file.isCompressible)) }
+        let archive = try ZipArchive.make(entries)
+        return BuiltPass(
+            archive: archive, passJSON: passBytes, manifest: manifest, signature: signature,
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, warnings: [])
+    }
+
+    /// `manifest.json`: every file's path → lowercase hex SHA-1 of its bytes, keys sorted.
+    static func manifest(passJSON: [UInt8], files: [PassFile]) -> [UInt8] {
+        var hashes = files.map { ($0.path, $0.sha1) }
+        hashes.append(("pass.json", Digest.sha1Hex(passJSON)))
+        hashes.sort { $0.0 < $1.0 }
+        var object = JSONObject()
+        for (path, hash) in hashes { object[path] = .string(hash) }
+        return JSONWriter.data(.object(object))
+    }
+}

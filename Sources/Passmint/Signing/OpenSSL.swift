@@ -1,0 +1,83 @@
+internal import CPassmintOpenSSL
+public import Foundation
+
+/// Thin helpers over libcrypto shared by the certificate, key and signing wrappers.
+enum OpenSSL {
+    /// Empties this thread's OpenSSL error queue into readable strings. Call it in the same synchronous
+    /// function as the failing C call: the queue is per thread.
+    static func drainErrors() -> [String] {
+        var messages: [String] = []
+        while true {
+            let code = ERR_get_error()
+            if code == 0 { return messages }
+            messages.append(withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+                ERR_error_string_n(code, buffer.baseAddress, buffer.count)
+                return String(cString: buffer.baseAddress!)
+            })
+        }
+    }
+
+    /// Runs `body` with a read-only memory BIO over `bytes`.
+    static func withMemoryBIO<R>(_ bytes: some ContiguousBytes, _ body: (OpaquePointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes { raw in
+            let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))!
+            defer { BIO_free(bio) }
+            return try body(bio)
+        }
+    }
+
+    /// Copies everything written to a memory BIO.
+    static func contents(of bio: OpaquePointer) -> [UInt8] {
+        var pointer: UnsafeMutablePointer<CChar>?
+        let length = cpassmint_BIO_get_mem_data(bio, &pointer)
+        guard let pointer, length > 0 else { return [] }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+    }
+
+    /// Loads the default and legacy providers once, so `.p12` files exported by macOS Keychain (RC2/3DES)
+    /// open under OpenSSL 3.
+    static let legacyProviderLoaded: Bool = {
+        _ = OSSL_PROVIDER_load(nil, "default")
+        return OSSL_PROVIDER_load(nil, "legacy") != nil
+    }()
+
+    static func digest(_ bytes: some ContiguousBytes, algorithm: OpaquePointer) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        bytes.withUnsafeBytes { raw in
+            _ = EVP_Digest(raw.baseAddress, raw.count, &output, &length, algorithm, nil)
+        }
+        return Array(output.prefix(Int(length)))
+    }
+
+    static func sha1(_ bytes: some ContiguousBytes) -> [UInt8] { digest(bytes, algorithm: EVP_sha1()) }
+    static func sha256(_ bytes: some ContiguousBytes) -> [UInt8] { digest(bytes, algorithm: EVP_sha256()) }
+
+    /// Cryptographically secure random bytes.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let status = RAND_bytes(&bytes, Int32(count))
+        precondition(status == 1, "OpenSSL's random generator failed")
+        return bytes
+    }
+}
+
+/// Lowercase hexadecimal text for a digest.
+func hexString(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var output = [UInt8]()
+    output.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        output.append(digits[Int(byte >> 4)])
+        output.append(digits[Int(byte & 0xF)])
+    }
+    return String(decoding: output, as: UTF8.self)
+}
+
+/// Hashes used in pass packages.
+public enum Digest {
+    /// Lowercase hex SHA-1, the hash `manifest.json` uses.
+    public static func sha1Hex(_ bytes: some ContiguousBytes) -> String { hexString(OpenSSL.sha1(bytes)) }
+    /// Lowercase hex SHA-256.
+    public static func sha256Hex(_ bytes: some ContiguousBytes) -> String { hexString(OpenSSL.sha256(bytes)) }
+}

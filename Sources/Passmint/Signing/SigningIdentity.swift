@@ -1,0 +1,137 @@
+internal import CPassmintOpenSSL
+public import Foundation
+
+/// A Pass Type ID certificate, its private key and the Apple WWDR intermediate that issued it: everything
+/// needed to sign passes. Load it once and share it; it is immutable and safe to use from many threads.
+public final class SigningIdentity: Sendable {
+    /// The Pass Type ID certificate.
+    public let certificate: Certificate
+    /// The certificate's private key.
+    public let privateKey: PrivateKey
+    /// The WWDR intermediate (and any other chain certificates) put into every signature.
+    public let intermediates: [Certificate]
+
+    /// Pairs a certificate with its key and intermediates, checking that the key belongs to the certificate.
+    public init(certificate: Certificate, privateKey: PrivateKey, intermediates: [Certificate], source: String = "the signing identity") throws(PassmintError) {
+        guard certificate.matches(privateKey) else {
+            throw PassmintError(
+                .invalidIdentity,
+                "the private key does not belong to the certificate in \(source) (\(certificate.subject)): use the key made with that certificate's CSR")
+        }
+        self.certificate = certificate
+        self.privateKey = privateKey
+        self.intermediates = intermediates
+    }
+
+    /// Loads a PEM certificate, a PEM private key (optionally encrypted) and the WWDR intermediate.
+    public convenience init(certificatePath: String, keyPath: String, passphrase: String?, wwdrPath: String) throws(PassmintError) {
+        let certificate = try Certificate(contentsOf: certificatePath)
+        let key = try PrivateKey(contentsOf: keyPath, passphrase: passphrase)
+        let wwdr = try Certificate(contentsOf: wwdrPath)
+        try self.init(certificate: certificate, privateKey: key, intermediates: [wwdr], source: "\(certificatePath) / \(keyPath)")
+    }
+
+    /// Loads a PKCS#12 bundle, including the legacy RC2/3DES bundles macOS Keychain exports. Chain certificates
+    /// inside the bundle are used as intermediates unless `wwdrPath` names one.
+    public convenience init(p12Path: String, password: String?, wwdrPath: String?) throws(PassmintError) {
+        let bytes = try FileIO.read(p12Path, what: ".p12 bundle")
+        _ = OpenSSL.legacyProviderLoaded
+        ERR_clear_error()
+        var key: OpaquePointer?
+        var cert: OpaquePointer?
+        var chain: OpaquePointer?
+        let parsed: Bool = bytes.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            guard let p12 = d2i_PKCS12(nil, &cursor, buffer.count) else { return false }
+            defer { PKCS12_free(p12) }
+            return PKCS12_parse(p12, password ?? "", &key, &cert, &chain) == 1
+        }
+        guard parsed, let key, let cert else {
+            let errors = OpenSSL.drainErrors()
+            let badPassword = errors.contains { $0.contains("mac verify failure") || $0.contains("bad decrypt") }
+            throw PassmintError(
+                .invalidIdentity,
+                badPassword
+                    ? "wrong password for \(p12Path): check the environment variable named by --passphrase-env"
+                    : "\(p12Path) is not a readable PKCS#12 bundle with a certificate and a private key",
+                libraryErrors: errors)
+        }
+        var intermediates: [Certificate] = []
+        if let chain {
+            for index in 0..<cpassmint_sk_X509_num(chain) {
+                if let x509 = cpassmint_sk_X509_value(chain, index) {
+                    X509_up_ref(x509)
+                    intermediates.append(Certificate(taking: x509))
+                }
+            }
+            cpassmint_sk_X509_pop_free(chain)
+        }
+        if let wwdrPath { intermediates = [try Certificate(contentsOf: wwdrPath)] }
+        let certificate = Certificate(taking: cert)
+        let privateKey = PrivateKey(taking: key)
+        guard !intermediates.isEmpty else {
+            throw PassmintError(
+                .invalidIdentity,
+                "\(p12Path) holds no WWDR intermediate: give it with --wwdr (Certificates/apple/AppleWWDRCAG4.pem for certificates issued since 2022)")
+        }
+        try self.init(certificate: certificate, privateKey: privateKey, intermediates: intermediates, source: p12Path)
+    }
+
+    /// Checks that this identity may sign a pass with these identifiers at `date`.
+    ///
+    /// - Throws: ``PassmintError/Code/identityMismatch`` when the certificate's UID or OU differ from the pass,
+    ///   or when the certificate is outside its validity period (unless `allowExpired`).
+    public func checkCanSign(passTypeIdentifier: String, teamIdentifier: String, at date: Date = Date(), allowExpired: Bool = false) throws(PassmintError) {
+        let uid = certificate.userID ?? "(none)"
+        let ou = certificate.organizationalUnit ?? "(none)"
+        if uid != passTypeIdentifier || ou != teamIdentifier {
+            var lines = ["the signing certificate does not belong to this pass:"]
+            if uid != passTypeIdentifier {
+                lines.append("  passTypeIdentifier in pass.json is \"\(passTypeIdentifier)\" but the certificate's UID is \"\(uid)\"")
+            }
+            if ou != teamIdentifier {
+                lines.append("  teamIdentifier in pass.json is \"\(teamIdentifier)\" but the certificate's OU is \"\(ou)\"")
+            }
+            lines.append("  fix pass.json, or sign with the Pass Type ID certificate made for \"\(passTypeIdentifier)\"")
+            throw PassmintError(.identityMismatch, lines.joined(separator: "\n"))
+        }
+        if !allowExpired {
+            let formatter = ISO8601DateFormatter()
+            if date > certificate.notAfter {
+                throw PassmintError(
+                    .identityMismatch,
+                    "the signing certificate (\(uid)) expired on \(formatter.string(from: certificate.notAfter)): Wallet refuses passes signed with it. Create a new Pass Type ID certificate, or pass --allow-expired for a test")
+            }
+            if date < certificate.notBefore {
+                throw PassmintError(
+                    .identityMismatch,
+                    "the signing certificate (\(uid)) is not valid before \(formatter.string(from: certificate.notBefore)): check this machine's clock")
+            }
+        }
+    }
+
+    /// Makes the detached PKCS#7 signature Wallet expects over `content` (the exact `manifest.json` bytes):
+    /// DER, SHA-256 digest, signed attributes content type, signing time and message digest, certificates = the
+    /// Pass Type ID certificate plus the intermediates.
+    public func signDetached(_ content: [UInt8]) throws(PassmintError) -> [UInt8] {
+        ERR_clear_error()
+        let flags = PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOSMIMECAP
+        let result: [UInt8]? = OpenSSL.withMemoryBIO(content) { input in
+            guard let p7 = PKCS7_sign(nil, nil, nil, nil, flags | PKCS7_PARTIAL) else { return nil }
+            defer { PKCS7_free(p7) }
+            guard PKCS7_sign_add_signer(p7, certificate.pointer, privateKey.pointer, EVP_sha256(), flags) != nil else { return nil }
+            for intermediate in intermediates {
+                guard PKCS7_add_certificate(p7, intermediate.pointer) == 1 else { return nil }
+            }
+            guard PKCS7_final(p7, input, flags) == 1 else { return nil }
+            let output = BIO_new(BIO_s_mem())!
+            defer { BIO_free(output) }
+            guard i2d_PKCS7_bio(output, p7) == 1 else { return nil }
+            return OpenSSL.contents(of: output)
+        }
+        guard let result, !result.isEmpty else {
+            throw PassmintError(.signingFailed, "OpenSSL could not sign the manifest", libraryErrors: OpenSSL.drainErrors())
+        }
+        return result
+    }
+}

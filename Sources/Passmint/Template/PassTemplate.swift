@@ -1,0 +1,141 @@
+import Foundation
+
+/// A file that goes into every pass built from a template, hashed once when the template loads.
+public struct PassFile: Sendable, Hashable {
+    /// Path inside the pass, with forward slashes (`icon@2x.png`, `fr.lproj/pass.strings`).
+    public var path: String
+    public var bytes: [UInt8]
+    /// Lowercase hex SHA-1 of ``bytes``, as written into `manifest.json`.
+    public var sha1: String
+    /// Pixel size when the file is a PNG image.
+    public var png: PNGInfo?
+
+    /// Wraps bytes for a pass, hashing them and checking PNG files.
+    public init(path: String, bytes: [UInt8]) throws(PassmintError) {
+        self.path = path
+        self.bytes = bytes
+        self.sha1 = Digest.sha1Hex(bytes)
+        self.png = path.lowercased().hasSuffix(".png") ? try PNGInfo(bytes: bytes, file: path) : nil
+    }
+
+    /// PNG images are stored in the zip as they are; everything else is deflated.
+    var isCompressible: Bool { png == nil }
+}
+
+/// A pass template: a folder `Name.pass/` with `pass.json` (which may hold `{{placeholders}}`), images and optional
+/// `<lang>.lproj/` folders. Loading reads, checks and hashes every file once; ``render(data:)`` makes the per-pass
+/// `pass.json`. Immutable and safe to share between threads.
+public final class PassTemplate: Sendable {
+    /// The folder the template was loaded from.
+    public let folder: String
+    /// `pass.json` as parsed, placeholders intact.
+    public let passJSON: JSONValue
+    /// Every other file of the pass, sorted by path, with its SHA-1.
+    public let files: [PassFile]
+    /// Placeholder names used in `pass.json`, in order of first use.
+    public let placeholders: [String]
+    /// Things worth telling the user that do not stop a build (tolerated trailing commas, stray files).
+    public let warnings: [String]
+
+    /// Names that are never part of a pass: signing output and operating-system litter.
+    static let ignoredNames: Set<String> = ["manifest.json", "signature", ".DS_Store", "Thumbs.db", "desktop.ini"]
+
+    /// Builds a template from parts already in memory.
+    public init(folder: String, passJSON: JSONValue, files: [PassFile], warnings: [String] = []) throws(PassmintError) {
+        guard case .object = passJSON else {
+            throw PassmintError(.invalidTemplate, "\(folder)/pass.json must hold a JSON object ({ … }), not \(passJSON.typeName)")
+        }
+        self.folder = folder
+        self.passJSON = passJSON
+        self.files = files.sorted { $0.path < $1.path }
+        self.placeholders = Placeholders.names(in: passJSON)
+        self.warnings = warnings
+        guard self.files.contains(where: { ImageName(path: $0.path).map { $0.name == "icon" } ?? false }) else {
+            throw PassmintError(
+                .invalidImage,
+                "\(folder) has no icon.png: every pass needs an icon (38×38 pt: icon.png 38×38, icon@2x.png 76×76, icon@3x.png 114×114 px)")
+        }
+    }
+
+    /// Loads a template folder.
+    public convenience init(folder: String) throws(PassmintError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PassmintError(.invalidTemplate, "template folder \(folder) does not exist (a template is a folder such as MyCard.pass/ holding pass.json and images)")
+        }
+        let passPath = folder + "/pass.json"
+        let passBytes = try FileIO.read(passPath, what: "pass.json of the template")
+        let parsed: JSONParser.Result
+        do {
+            parsed = try JSONParser.parse(passBytes, options: .init(allowTrailingCommas: true))
+        } catch {
+            throw PassmintError(.invalidTemplate, "\(passPath) is not valid JSON: \(error)")
+        }
+        var warnings = parsed.trailingCommas.map {
+            "\(passPath): trailing comma at line \($0.line), column \($0.column) tolerated (Wallet accepts it; Passmint writes strict JSON)"
+        }
+
+        var files: [PassFile] = []
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        } catch {
+            throw PassmintError(.fileSystem, "cannot list template folder \(folder): \(error.localizedDescription)")
+        }
+        for entry in entries where entry != "pass.json" && !Self.isIgnored(entry) {
+            let path = folder + "/" + entry
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            if isFolder.boolValue {
+                guard entry.hasSuffix(".lproj") else {
+                    throw PassmintError(
+                        .invalidTemplate,
+                        "\(path) is a folder, but a pass may only hold <language>.lproj folders (e.g. fr.lproj): move it out of the template")
+                }
+                let inner: [String]
+                do {
+                    inner = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+                } catch {
+                    throw PassmintError(.fileSystem, "cannot list \(path): \(error.localizedDescription)")
+                }
+                for file in inner where !Self.isIgnored(file) {
+                    let innerPath = path + "/" + file
+                    var innerIsFolder: ObjCBool = false
+                    _ = FileManager.default.fileExists(atPath: innerPath, isDirectory: &innerIsFolder)
+                    if innerIsFolder.boolValue {
+                        throw PassmintError(.invalidTemplate, "\(innerPath) is a folder inside a .lproj folder: Wallet only reads files there")
+                    }
+                    files.append(try Self.loadFile(folder: folder, relative: entry + "/" + file))
+                }
+            } else {
+                let file = try Self.loadFile(folder: folder, relative: entry)
+                if file.png == nil && entry != "personalization.json" {
+                    warnings.append("\(path): not a file Wallet knows; it is shipped in the pass and listed in the manifest")
+                }
+                files.append(file)
+            }
+        }
+        try self.init(folder: folder, passJSON: parsed.value, files: files, warnings: warnings)
+    }
+
+    private static func isIgnored(_ name: String) -> Bool {
+        name.hasPrefix(".") || name == "__MACOSX" || ignoredNames.contains(name)
+    }
+
+    private static func loadFile(folder: String, relative: String) throws(PassmintError) -> PassFile {
+        let bytes = try FileIO.read(folder + "/" + relative, what: "template file")
+        do {
+            return try PassFile(path: relative, bytes: bytes)
+        } catch {
+            throw PassmintError(error.code, error.message.replacingOccurrences(of: relative, with: folder + "/" + relative, options: .anchored))
+        }
+    }
+
+    /// Makes this pass's `pass.json` content: every placeholder replaced from `data`.
+    ///
+    /// - Throws: ``PassmintError/Code/invalidData`` naming the placeholder and file when a value is missing.
+    public func render(data: JSONObject) throws(PassmintError) -> JSONObject {
+        let rendered = try Placeholders.substitute(passJSON, data: data, file: folder + "/pass.json")
+        return rendered.objectValue!
+    }
+}

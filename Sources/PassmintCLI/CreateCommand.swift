@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Passmint
+
+struct CreateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Build one signed .pkpass from a template folder and its data.",
+        discussion: """
+            Placeholders: a pass.json string that is exactly "{{name}}" takes the data value with its JSON type; \
+            {{name}} inside a longer string is replaced by the value's text. A placeholder with no value is an error. \
+            passTypeIdentifier and teamIdentifier, when absent from pass.json, come from the certificate (UID and OU). \
+            The output is written atomically: nothing is written when anything fails.
+
+            Example:
+              passmint create PassTemplates/Loyalty.pass --data PassTemplates/Loyalty.json \\
+                --set name="Zoë Müller" --set points:=1250 --certificates Certificates/dev --output card.pkpass
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Template folder (e.g. PassTemplates/Loyalty.pass).", valueName: "template-folder"))
+    var template: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the .pkpass.", valueName: "file.pkpass"))
+    var output: String
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup(title: "Signing") var signing: SigningOptions
+
+    @Flag(help: "Sign even when the certificate has expired (Wallet will refuse the pass; for tests).")
+    var allowExpired = false
+
+    func run() async throws {
+        let template = try PassTemplate(folder: template)
+        let values = try data.load()
+        let identity = try signing.loadIdentity()
+        let builder = PassBuilder(identity: identity, options: .init(allowExpired: allowExpired))
+        let pass = try builder.build(template: template, data: values)
+        if allowExpired && Date() > identity.certificate.notAfter {
+            printError("warning: the signing certificate expired on \(identity.certificate.notAfter); Wallet will refuse this pass")
+        }
+        for warning in pass.warnings { printError("warning: \(warning)") }
+        try FileIO.writeAtomically(pass.archive, to: output)
+        print("wrote \(output) (\(pass.archive.count) bytes, \(pass.passTypeIdentifier) serial \(pass.serialNumber))")
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Passmint
+
+/// Where the signing identity comes from, shared by every command that signs.
+struct SigningOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem.",
+        valueName: "dir"))
+    var certificates: String = "Certificates"
+
+    @Option(help: ArgumentHelp("Pass Type ID certificate (PEM or DER); overrides the certificates folder.", valueName: "file"))
+    var signerCert: String?
+
+    @Option(help: ArgumentHelp("Private key of the certificate (PEM, optionally encrypted).", valueName: "file"))
+    var signerKey: String?
+
+    @Option(help: ArgumentHelp("PKCS#12 bundle with certificate and key (Keychain exports with legacy ciphers work).", valueName: "file"))
+    var p12: String?
+
+    @Option(help: ArgumentHelp("Apple WWDR intermediate certificate that issued the signer (e.g. Certificates/apple/AppleWWDRCAG4.pem).", valueName: "file"))
+    var wwdr: String?
+
+    @Option(help: ArgumentHelp(
+        "Environment variable holding the password of the key or the .p12 (never given on the command line).",
+        valueName: "VAR"))
+    var passphraseEnv: String?
+
+    @Option(help: ArgumentHelp("File whose first line is the password of the key or the .p12.", valueName: "file"))
+    var passphraseFile: String?
+
+    func validate() throws {
+        if p12 != nil && (signerCert != nil || signerKey != nil) {
+            throw ValidationError("use either --p12 or --signer-cert/--signer-key, not both")
+        }
+        if (signerCert == nil) != (signerKey == nil) {
+            throw ValidationError("--signer-cert and --signer-key go together")
+        }
+        if passphraseEnv != nil && passphraseFile != nil {
+            throw ValidationError("use either --passphrase-env or --passphrase-file, not both")
+        }
+    }
+
+    func passphrase() throws -> String? {
+        if let name = passphraseEnv {
+            guard let value = ProcessInfo.processInfo.environment[name] else {
+                throw ValidationError("--passphrase-env \(name): the environment variable \(name) is not set")
+            }
+            return value
+        }
+        if let path = passphraseFile {
+            let bytes = try FileIO.read(path, what: "passphrase file")
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
+        return nil
+    }
+
+    private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Loads the identity from the explicit files, or else from the certificates folder.
+    func loadIdentity() throws -> SigningIdentity {
+        let secret = try passphrase()
+        let folderWWDR = certificates + "/wwdr.pem"
+        if let p12 {
+            return try SigningIdentity(p12Path: p12, password: secret, wwdrPath: wwdr ?? (exists(folderWWDR) ? folderWWDR : nil))
+        }
+        if let signerCert, let signerKey {
+            return try SigningIdentity(certificatePath: signerCert, keyPath: signerKey, passphrase: secret, wwdrPath: try requireWWDR())
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: certificates, isDirectory: &isFolder), isFolder.boolValue else {
+            throw PassmintError(
+                .invalidIdentity,
+                "certificates folder \(certificates) does not exist: put signer.pem + signer.key (or signer.p12) and wwdr.pem there, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev")
+        }
+        if exists(certificates + "/signer.pem") && exists(certificates + "/signer.key") {
+            return try SigningIdentity(
+                certificatePath: certificates + "/signer.pem", keyPath: certificates + "/signer.key", passphrase: secret, wwdrPath: try requireWWDR())
+        }
+        if exists(certificates + "/signer.p12") {
+            return try SigningIdentity(p12Path: certificates + "/signer.p12", password: secret, wwdrPath: wwdr ?? (exists(folderWWDR) ? folderWWDR : nil))
+        }
+        throw PassmintError(
+            .invalidIdentity,
+            "no signing identity in \(certificates)/: it needs signer.pem + signer.key (or signer.p12) and wwdr.pem. See Certificates/README.md, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev")
+    }
+
+    private func requireWWDR() throws -> String {
+        if let wwdr { return wwdr }
+        let path = certificates + "/wwdr.pem"
+        guard exists(path) else {
+            throw PassmintError(
+                .invalidIdentity,
+                "no WWDR intermediate: put it at \(path) or give --wwdr (for certificates issued since 2022: Certificates/apple/AppleWWDRCAG4.pem)")
+        }
+        return path
+    }
+}
