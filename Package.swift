@@ -42,14 +42,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(
-            name: "PassmintTests",
+        .target(
+            name: "PassmintTestSupport",
             dependencies: ["Passmint"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PassmintTests",
+            dependencies: ["Passmint", "PassmintTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PassmintCLITests",
-            dependencies: ["Passmint"],
+            dependencies: ["Passmint", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

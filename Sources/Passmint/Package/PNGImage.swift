@@ -3,6 +3,11 @@ public struct PNGInfo: Sendable, Hashable {
     public var width: Int
     public var height: Int
 
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Reads the signature and the IHDR chunk. `file` names the image in errors.

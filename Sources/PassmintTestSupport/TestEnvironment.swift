@@ -1,0 +1,98 @@
+public import Foundation
+import Synchronization
+
+/// Paths and helpers shared by Passmint's test suites: the repository root, the shared fixtures, development
+/// certificate chains made by `Certificates/make-dev-chain.sh`, temporary folders and subprocesses.
+public enum TestEnvironment {
+    /// The package root (the folder holding Package.swift).
+    public static let repositoryRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        fatalError("Package.swift not found above \(#filePath)")
+    }()
+
+    /// `../shared/fixtures` next to the repository.
+    public static var fixtures: URL { repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures") }
+
+    /// Apple's five signed sample passes.
+    public static var applePasses: [URL] {
+        let folder = fixtures.appendingPathComponent("real-passes")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".pkpass") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// A new empty folder under the system temporary directory.
+    public static func temporaryFolder(_ label: String = "passmint") -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The result of a finished subprocess.
+    public struct ProcessResult: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// Runs a program to completion. `environment` entries are added to this process's environment.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ProcessResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
+        let err = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    private static let chains = Mutex<[String: URL]>([:])
+
+    /// A development chain (root, WWDR-like intermediate, Pass Type ID leaf) made once per process and set of
+    /// options by `Certificates/make-dev-chain.sh`. Files: root.pem, wwdr.pem, signer.pem, signer.key,
+    /// signer-encrypted.key, signer.p12, signer-legacy.p12 (passphrase ``devPassphrase``).
+    public static func devChain(uid: String = "pass.dev.passmint.example", team: String = "DEVTEAM123", expired: Bool = false, nfc: Bool = false) throws -> URL {
+        let key = "\(uid)|\(team)|\(expired)|\(nfc)"
+        return try chains.withLock { cache in
+            if let url = cache[key] { return url }
+            let folder = temporaryFolder("chain")
+            var arguments = ["--out", folder.path, "--uid", uid, "--team", team, "--force"]
+            if expired { arguments.append("--expired") }
+            if nfc { arguments.append("--nfc") }
+            let result = try run(repositoryRoot.appendingPathComponent("Certificates/make-dev-chain.sh").path, arguments)
+            guard result.status == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "make-dev-chain.sh failed: \(result.stderr)"])
+            }
+            cache[key] = folder
+            return folder
+        }
+    }
+
+    /// The passphrase of the development chain's encrypted key and `.p12` files.
+    public static let devPassphrase = "passmint-dev"
+
+    /// Runs `scripts/check-pkpass.sh`: unzip -t, manifest SHA-1s recomputed by Python, `openssl smime -verify` to
+    /// `root`, signing time and intermediate present.
+    public static func independentlyCheck(_ pkpass: URL, root: URL) throws -> ProcessResult {
+        try run(repositoryRoot.appendingPathComponent("scripts/check-pkpass.sh").path, [pkpass.path, root.path])
+    }
+}
