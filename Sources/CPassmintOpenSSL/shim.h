@@ -13,6 +13,8 @@
 #include <openssl/x509v3.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
+#include <openssl/cms.h>
+#include <openssl/x509_vfy.h>
 
 /* Wrappers for what Swift cannot import: function-like macros and the typed stack helpers. */
 
@@ -28,6 +30,9 @@ static inline void cpassmint_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(
 static inline void cpassmint_sk_X509_pop_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
 
 static inline unsigned long cpassmint_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
+
+static inline int cpassmint_sk_CMS_SignerInfo_num(STACK_OF(CMS_SignerInfo) *stack) { return sk_CMS_SignerInfo_num(stack); }
+static inline CMS_SignerInfo *cpassmint_sk_CMS_SignerInfo_value(STACK_OF(CMS_SignerInfo) *stack, int i) { return sk_CMS_SignerInfo_value(stack, i); }
 
 static inline void cpassmint_OPENSSL_free(void *ptr) { OPENSSL_free(ptr); }
 

@@ -12,8 +12,8 @@ public struct BuiltPass: Sendable {
     public var signature: [UInt8]
     public var passTypeIdentifier: String
     public var serialNumber: String
-    /// Findings that did not stop the build.
-    public var warnings: [String]
+    /// Lint warnings: findings that did not stop the build.
+    public var warnings: [Diagnostic]
 
     /// The MIME type to serve a pass with.
     public static let mimeType = "application/vnd.apple.pkpass"
@@ -37,10 +37,13 @@ public struct PassBuilder: Sendable {
         public var allowExpired: Bool
         /// The time the certificate's validity is checked against; now when nil.
         public var now: Date?
+        /// Options of the lint rules run before signing.
+        public var lint: LintOptions
 
-        public init(allowExpired: Bool = false, now: Date? = nil) {
+        public init(allowExpired: Bool = false, now: Date? = nil, lint: LintOptions = .init()) {
             self.allowExpired = allowExpired
             self.now = now
+            self.lint = lint
         }
     }
 
@@ -54,9 +57,10 @@ public struct PassBuilder: Sendable {
 
     /// Builds a pass from a template and the pass's data (placeholder name → value).
     public func build(template: PassTemplate, data: JSONObject) throws(PassmintError) -> BuiltPass {
+        try refuseErrors(template.diagnostics, source: template.folder)
         let rendered = try template.render(data: data)
-        var built = try build(passJSON: rendered, files: template.files, source: template.folder + "/pass.json")
-        built.warnings = template.warnings + built.warnings
+        var built = try build(passJSON: rendered, files: template.files, source: template.folder + "/pass.json", checkFiles: false)
+        built.warnings = relevant(template.diagnostics) + built.warnings
         return built
     }
 
@@ -70,16 +74,34 @@ public struct PassBuilder: Sendable {
     /// When `passTypeIdentifier` or `teamIdentifier` is absent it is taken from the certificate (UID and OU);
     /// when present it must match the certificate.
     public func build(passJSON: JSONObject, files: [PassFile], source: String) throws(PassmintError) -> BuiltPass {
+        try build(passJSON: passJSON, files: files, source: source, checkFiles: true)
+    }
+
+    /// Throws when any diagnostic is an error, listing all of them.
+    private func refuseErrors(_ diagnostics: [Diagnostic], source: String) throws(PassmintError) {
+        let errors = diagnostics.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return }
+        let lines = errors.map { diagnostic in
+            let location = [diagnostic.file == "pass.json" ? "" : diagnostic.file, diagnostic.path].filter { !$0.isEmpty }.joined(separator: " ")
+            return "  \(location.isEmpty ? "" : location + ": ")\(diagnostic.message) [\(diagnostic.code)] (fix: \(diagnostic.fix))"
+        }
+        throw PassmintError(.invalidPass, "\(source) is not a valid pass:\n" + lines.joined(separator: "\n"))
+    }
+
+    /// Drops the NFC-certificate reminder when the certificate is an NFC one.
+    private func relevant(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        let nfcCertificate = identity.certificate.commonName?.contains("with NFC") == true
+        return diagnostics.filter { $0.severity == .warning && !(nfcCertificate && $0.code == "nfc-certificate") }
+    }
+
+    private func build(passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool) throws(PassmintError) -> BuiltPass {
         var json = passJSON
         if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
         if json["teamIdentifier"] == nil, let ou = identity.certificate.organizationalUnit { json["teamIdentifier"] = .string(ou) }
 
-        let diagnostics = PassJSONValidator.diagnostics(for: json)
-        let errors = diagnostics.filter { $0.severity == .error }
-        if !errors.isEmpty {
-            let lines = errors.map { "  \($0.path.isEmpty ? "" : $0.path + ": ")\($0.message) (fix: \($0.fix))" }
-            throw PassmintError(.invalidPass, "\(source) is not a valid pass:\n" + lines.joined(separator: "\n"))
-        }
+        var diagnostics = PassLinter.lintJSON(json, options: options.lint)
+        if checkFiles { diagnostics += PassLinter.lintFiles(files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: json) }
+        try refuseErrors(diagnostics, source: source)
         let passTypeIdentifier = json["passTypeIdentifier"]!.stringValue!
         let teamIdentifier = json["teamIdentifier"]!.stringValue!
         let serialNumber = json["serialNumber"]!.stringValue!
@@ -103,7 +125,7 @@ public struct PassBuilder: Sendable {
         let archive = try ZipArchive.make(entries)
         return BuiltPass(
             archive: archive, passJSON: passBytes, manifest: manifest, signature: signature,
-            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, warnings: [])
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, warnings: relevant(diagnostics))
     }
 
     /// `manifest.json`: every file's path → lowercase hex SHA-1 of its bytes, keys sorted.

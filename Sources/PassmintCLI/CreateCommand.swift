@@ -39,7 +39,7 @@ struct CreateCommand: AsyncParsableCommand {
         if allowExpired && Date() > identity.certificate.notAfter {
             printError("warning: the signing certificate expired on \(identity.certificate.notAfter); Wallet will refuse this pass")
         }
-        for warning in pass.warnings { printError("warning: \(warning)") }
+        for warning in pass.warnings { printError("\(warning)") }
         try FileIO.writeAtomically(pass.archive, to: output)
         print("wrote \(output) (\(pass.archive.count) bytes, \(pass.passTypeIdentifier) serial \(pass.serialNumber))")
     }

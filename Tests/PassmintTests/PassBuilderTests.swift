@@ -65,7 +65,7 @@ import Testing
             organizationName: "Model Org", description: "Model pass", style: .eventTicket,
             fields: PassFields(primaryFields: [PassField(key: "event", value: .string("Concert"))]))
         pass.sharingProhibited = true
-        pass.nfc = NFC(message: "hello", encryptionPublicKey: "MFkw", requiresAuthentication: false)
+        pass.nfc = NFC(message: "hello", encryptionPublicKey: TestTemplates.p256PublicKey, requiresAuthentication: false)
         pass.barcodes = [Barcode(format: .qr, message: "M-1")]
         let icon = try PassFile(path: "icon.png", bytes: TestTemplates.png(width: 38, height: 38))
         let built = try PassBuilder(identity: TestTemplates.identity()).build(pass: pass, files: [icon])

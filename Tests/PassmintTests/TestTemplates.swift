@@ -21,6 +21,9 @@ enum TestTemplates {
         }
         """
 
+    /// Base64 DER SubjectPublicKeyInfo of an EC P-256 key (its private key was discarded).
+    static let p256PublicKey = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEBzyGY9ztxTXnI1WyVtUcWMq3JjAsDBhFjZsyBsptdS4Wwksx+nnAxzk4U03w/GvPE+b39bfRw7UnJ852hz189g=="
+
     static let data: JSONObject = ["serialNumber": "S-1", "points": 1250, "name": "Zoë Müller"]
 
     static func png(width: Int, height: Int) -> [UInt8] { PNGTests.png(width: width, height: height) }

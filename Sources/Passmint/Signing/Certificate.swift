@@ -75,7 +75,7 @@ public final class Certificate: @unchecked Sendable {
     /// The issuer in RFC 2253 form.
     public var issuer: String { Self.oneLine(X509_get_issuer_name(pointer)) }
 
-    private static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date {
+    static func date(_ time: UnsafePointer<ASN1_TIME>?) -> Date {
         var value = tm()
         guard let time, ASN1_TIME_to_tm(time, &value) == 1 else { return .distantPast }
         return Date(timeIntervalSince1970: TimeInterval(timegm(&value)))

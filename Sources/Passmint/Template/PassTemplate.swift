@@ -34,14 +34,15 @@ public final class PassTemplate: Sendable {
     public let files: [PassFile]
     /// Placeholder names used in `pass.json`, in order of first use.
     public let placeholders: [String]
-    /// Things worth telling the user that do not stop a build (tolerated trailing commas, stray files).
-    public let warnings: [String]
+    /// Lint findings about the template itself: tolerated trailing commas in `pass.json`, and every file rule
+    /// (images, localizations, personalization). Errors among them stop ``PassBuilder`` from signing.
+    public let diagnostics: [Diagnostic]
 
     /// Names that are never part of a pass: signing output and operating-system litter.
     static let ignoredNames: Set<String> = ["manifest.json", "signature", ".DS_Store", "Thumbs.db", "desktop.ini"]
 
     /// Builds a template from parts already in memory.
-    public init(folder: String, passJSON: JSONValue, files: [PassFile], warnings: [String] = []) throws(PassmintError) {
+    public init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
         guard case .object = passJSON else {
             throw PassmintError(.invalidTemplate, "\(folder)/pass.json must hold a JSON object ({ … }), not \(passJSON.typeName)")
         }
@@ -49,7 +50,8 @@ public final class PassTemplate: Sendable {
         self.passJSON = passJSON
         self.files = files.sorted { $0.path < $1.path }
         self.placeholders = Placeholders.names(in: passJSON)
-        self.warnings = warnings
+        self.diagnostics = readingDiagnostics + PassLinter.lintFiles(
+            self.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: passJSON.objectValue ?? JSONObject())
         guard self.files.contains(where: { ImageName(path: $0.path).map { $0.name == "icon" } ?? false }) else {
             throw PassmintError(
                 .invalidImage,
@@ -71,8 +73,10 @@ public final class PassTemplate: Sendable {
         } catch {
             throw PassmintError(.invalidTemplate, "\(passPath) is not valid JSON: \(error)")
         }
-        var warnings = parsed.trailingCommas.map {
-            "\(passPath): trailing comma at line \($0.line), column \($0.column) tolerated (Wallet accepts it; Passmint writes strict JSON)"
+        let readingDiagnostics = parsed.trailingCommas.map {
+            Diagnostic(.warning, "json-trailing-comma", path: "",
+                       "trailing comma at line \($0.line), column \($0.column) tolerated (Wallet accepts it; Passmint writes strict JSON)",
+                       fix: "remove the comma")
         }
 
         var files: [PassFile] = []
@@ -108,14 +112,10 @@ public final class PassTemplate: Sendable {
                     files.append(try Self.loadFile(folder: folder, relative: entry + "/" + file))
                 }
             } else {
-                let file = try Self.loadFile(folder: folder, relative: entry)
-                if file.png == nil && entry != "personalization.json" {
-                    warnings.append("\(path): not a file Wallet knows; it is shipped in the pass and listed in the manifest")
-                }
-                files.append(file)
+                files.append(try Self.loadFile(folder: folder, relative: entry))
             }
         }
-        try self.init(folder: folder, passJSON: parsed.value, files: files, warnings: warnings)
+        try self.init(folder: folder, passJSON: parsed.value, files: files, readingDiagnostics: readingDiagnostics)
     }
 
     private static func isIgnored(_ name: String) -> Bool {

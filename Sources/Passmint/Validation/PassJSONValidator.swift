@@ -46,7 +46,9 @@ public enum PassJSONValidator {
     ]
 
     /// Every structural problem in `pass`. Errors mean Wallet would refuse the pass.
-    public static func diagnostics(for pass: JSONObject) -> [Diagnostic] {
+    /// With `isTemplate`, `passTypeIdentifier` and `teamIdentifier` may be absent (they come from the certificate) and
+    /// a value that is exactly one `{{placeholder}}` passes any type check.
+    public static func diagnostics(for pass: JSONObject, isTemplate: Bool = false) -> [Diagnostic] {
         var found: [Diagnostic] = []
         func error(_ code: String, _ path: String, _ message: String, fix: String) {
             found.append(Diagnostic(.error, code, path: path, message, fix: fix))
@@ -60,6 +62,7 @@ public enum PassJSONValidator {
             error("required-key-missing", "formatVersion", "the required key formatVersion is missing", fix: "add \"formatVersion\": 1")
         }
         for key in requiredStrings {
+            if isTemplate && (key == "passTypeIdentifier" || key == "teamIdentifier") && pass[key] == nil { continue }
             switch pass[key] {
             case nil:
                 error("required-key-missing", key, "the required key \(key) is missing", fix: "add \"\(key)\" with a string value")
@@ -69,7 +72,7 @@ public enum PassJSONValidator {
             }
         }
         for member in pass {
-            guard let kind = topLevelKinds[member.key], !kind.accepts(member.value) else { continue }
+            guard let kind = topLevelKinds[member.key], !kind.accepts(member.value), !(isTemplate && isWholePlaceholder(member.value)) else { continue }
             error("key-type", member.key, "\(member.key) must be \(kind.article), not \(member.value.typeName)",
                   fix: kind == .string ? "write the value in double quotes" : "make \(member.key) \(kind.article)")
         }
@@ -124,7 +127,7 @@ public enum PassJSONValidator {
                               fix: "write the value as a string or a number")
                     }
                     for member in field {
-                        guard let kind = fieldKinds[member.key], !kind.accepts(member.value) else { continue }
+                        guard let kind = fieldKinds[member.key], !kind.accepts(member.value), !(isTemplate && isWholePlaceholder(member.value)) else { continue }
                         error("key-type", "\(fieldPath).\(member.key)", "\(member.key) must be \(kind.article), not \(member.value.typeName)",
                               fix: kind == .string ? "write the value in double quotes" : "make it \(kind.article)")
                     }
@@ -160,7 +163,7 @@ public enum PassJSONValidator {
         }
 
         for (index, location) in (pass["locations"]?.arrayValue ?? []).enumerated() {
-            for key in ["latitude", "longitude"] where location[key]?.numberValue == nil {
+            for key in ["latitude", "longitude"] where location[key]?.numberValue == nil && !(isTemplate && location[key].map(isWholePlaceholder) == true) {
                 error("location-coordinate", "locations[\(index)].\(key)", "\(key) is missing or not a number", fix: "give \(key) in degrees as a number")
             }
         }

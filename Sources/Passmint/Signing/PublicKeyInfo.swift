@@ -1,0 +1,41 @@
+internal import CPassmintOpenSSL
+
+/// Facts about a DER SubjectPublicKeyInfo, read with OpenSSL.
+public struct PublicKeyInfo: Sendable, Hashable {
+    /// `EC`, `RSA`, … as OpenSSL names the key type.
+    public var algorithm: String
+    /// The EC curve (`prime256v1` for P-256), nil for other key types.
+    public var curve: String?
+
+    /// Parses DER bytes; nil when they are not a SubjectPublicKeyInfo.
+    public init?(der: [UInt8]) {
+        ERR_clear_error()
+        let key: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            let parsed = d2i_PUBKEY(nil, &cursor, buffer.count)
+            // Trailing bytes mean this is not exactly one SubjectPublicKeyInfo.
+            if let parsed, cursor != buffer.baseAddress! + buffer.count {
+                EVP_PKEY_free(parsed)
+                return nil
+            }
+            return parsed
+        }
+        guard let key else {
+            ERR_clear_error()
+            return nil
+        }
+        defer { EVP_PKEY_free(key) }
+        algorithm = EVP_PKEY_get0_type_name(key).map { String(cString: $0) } ?? "unknown"
+        var name = [CChar](repeating: 0, count: 80)
+        var length = 0
+        if EVP_PKEY_get_utf8_string_param(key, "group", &name, name.count, &length) == 1 {
+            curve = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        } else {
+            curve = nil
+        }
+        ERR_clear_error()
+    }
+
+    /// Whether this is an EC key on P-256, the key `nfc.encryptionPublicKey` must hold.
+    public var isP256: Bool { algorithm == "EC" && (curve == "prime256v1" || curve == "P-256" || curve == "secp256r1") }
+}

@@ -1,0 +1,227 @@
+/// Rules on the files of a pass: images (presence, PNG validity, scales, sizes, use by the style), localizations
+/// and personalization.
+struct FileRules {
+    let files: [PassContents.File]
+    let pass: JSONObject
+    var found: [Diagnostic] = []
+
+    init(files: [PassContents.File], pass: JSONObject) {
+        self.files = files
+        self.pass = pass
+    }
+
+    mutating func error(_ code: String, _ file: String, _ message: String, fix: String, path: String = "") {
+        found.append(Diagnostic(.error, code, file: file, path: path, message, fix: fix))
+    }
+
+    mutating func warning(_ code: String, _ file: String, _ message: String, fix: String, path: String = "") {
+        found.append(Diagnostic(.warning, code, file: file, path: path, message, fix: fix))
+    }
+
+    /// A recommended size in points: exact, or a maximum.
+    struct Size {
+        var width: Int
+        var height: Int
+        var isMaximum: Bool
+    }
+
+    var style: String? { PassJSONValidator.styleKeys.first { pass[$0] != nil } }
+
+    var isPoster: Bool {
+        (pass["preferredStyleSchemes"]?.arrayValue ?? []).contains { $0.stringValue == "posterEventTicket" }
+    }
+
+    func recommendedSize(_ name: String) -> Size? {
+        switch name {
+        case "icon": Size(width: 38, height: 38, isMaximum: false)
+        case "logo": Size(width: 160, height: 50, isMaximum: true)
+        case "primaryLogo": Size(width: 126, height: 30, isMaximum: true)
+        case "secondaryLogo": Size(width: 135, height: 12, isMaximum: true)
+        case "background": Size(width: 180, height: 220, isMaximum: false)
+        case "artwork": Size(width: 358, height: 448, isMaximum: false)
+        case "strip": style == "eventTicket" ? Size(width: 375, height: 98, isMaximum: false) : Size(width: 375, height: 144, isMaximum: false)
+        case "footer": Size(width: 286, height: 15, isMaximum: true)
+        case "thumbnail": Size(width: 90, height: 90, isMaximum: true)
+        case "personalizationLogo": Size(width: 150, height: 40, isMaximum: false)
+        default: nil
+        }
+    }
+
+    func imagesUsed(by style: String) -> Set<String> {
+        var names: Set<String> = ["icon", "logo"]
+        switch style {
+        case "boardingPass": names.insert("footer")
+        case "coupon", "storeCard": names.insert("strip")
+        case "eventTicket":
+            names.formUnion(["strip", "background", "thumbnail"])
+            if isPoster { names.formUnion(["artwork", "primaryLogo", "secondaryLogo"]) }
+        case "generic": names.insert("thumbnail")
+        default: break
+        }
+        if files.contains(where: { $0.path == "personalization.json" }) { names.insert("personalizationLogo") }
+        return names
+    }
+
+    mutating func run() {
+        var images: [(file: PassContents.File, name: ImageName, info: PNGInfo)] = []
+        var strings: [String: [StringsFile.Entry]] = [:]
+        var localizations: Set<String> = []
+        for file in files {
+            let components = file.path.split(separator: "/")
+            if components.count > 1 {
+                if components.count == 2, components[0].hasSuffix(".lproj") {
+                    localizations.insert(String(components[0].dropLast(6)))
+                } else {
+                    error("file-location", file.path, "Wallet only reads files at the top level and in <language>.lproj folders",
+                          fix: "move or remove the file")
+                    continue
+                }
+            }
+            if let name = ImageName(path: file.path) {
+                do {
+                    images.append((file, name, try PNGInfo(bytes: file.bytes, file: file.path)))
+                } catch {
+                    self.error("image-not-png", file.path, "the file is not a valid PNG image", fix: "export it as PNG")
+                }
+            } else if file.path.hasSuffix(".lproj/pass.strings") {
+                do {
+                    strings[String(components[0].dropLast(6))] = try StringsFile.parse(file.bytes)
+                } catch {
+                    self.error("strings-syntax", file.path, "pass.strings cannot be read: \(error)", fix: "write one \"key\" = \"value\"; per line, in UTF-8 or UTF-16 with BOM")
+                }
+            } else if file.path == "personalization.json" {
+                personalization(file)
+            } else {
+                warning("file-unknown", file.path, "Wallet does not use this file; it only makes the pass bigger", fix: "remove it from the pass")
+            }
+        }
+        checkImages(images)
+        checkLocalizations(images: images, strings: strings, localizations: localizations)
+    }
+
+    mutating func checkImages(_ images: [(file: PassContents.File, name: ImageName, info: PNGInfo)]) {
+        let topLevel = images.filter { $0.name.localization == nil }
+        let hasIcon = images.contains { $0.name.name == "icon" }
+        if !hasIcon {
+            error("icon-missing", "icon.png", "the pass has no icon; Wallet refuses it", fix: "add icon.png (38×38), icon@2x.png (76×76) and icon@3x.png (114×114)")
+        }
+        // Group by localization and name, then look at the scales present.
+        var groups: [String: [(scale: Int, info: PNGInfo, path: String)]] = [:]
+        for image in images {
+            let prefix = image.name.localization.map { "\($0).lproj/" } ?? ""
+            groups[prefix + image.name.name, default: []].append((image.name.scale, image.info, image.file.path))
+        }
+        for (key, variants) in groups.sorted(by: { $0.key < $1.key }) {
+            let name = String(key.split(separator: "/").last!)
+            let scales = Set(variants.map(\.scale))
+            for scale in [1, 2, 3] where !scales.contains(scale) {
+                let missing = scale == 1 ? "\(key).png" : "\(key)@\(scale)x.png"
+                warning("image-scale-missing", missing, "\(key) has no @\(scale)x version; devices with that screen scale it and it looks blurry",
+                        fix: "add \(missing)")
+            }
+            if let size = recommendedSize(name) {
+                for variant in variants {
+                    let width = size.width * variant.scale
+                    let height = size.height * variant.scale
+                    let tooBig = variant.info.width > width || variant.info.height > height
+                    if size.isMaximum ? tooBig : (variant.info.width != width || variant.info.height != height) {
+                        warning("image-size", variant.path,
+                                "\(variant.info.width)×\(variant.info.height) px; the recommended size at @\(variant.scale)x is \(size.isMaximum ? "at most " : "")\(width)×\(height) px",
+                                fix: "resize it to \(size.isMaximum ? "fit within " : "")\(width)×\(height) px")
+                    }
+                }
+            }
+            if let base = variants.first(where: { $0.scale == 1 }) {
+                for variant in variants where variant.scale > 1 {
+                    let expectedWidth = base.info.width * variant.scale
+                    let expectedHeight = base.info.height * variant.scale
+                    if abs(variant.info.width - expectedWidth) > variant.scale || abs(variant.info.height - expectedHeight) > variant.scale {
+                        warning("image-scale-mismatch", variant.path,
+                                "\(variant.info.width)×\(variant.info.height) px is not \(variant.scale)× \(base.path) (\(base.info.width)×\(base.info.height))",
+                                fix: "make it \(expectedWidth)×\(expectedHeight) px")
+                    }
+                }
+            }
+        }
+        guard let style else { return }
+        let used = imagesUsed(by: style)
+        let names = Set(topLevel.map(\.name.name)).union(images.map(\.name.name))
+        for name in names.sorted() where !used.contains(name) {
+            warning("image-unused", "\(name).png", "a \(style) does not show \(name) images", fix: "remove \(name)*.png from the pass")
+        }
+        if style == "eventTicket" && names.contains("strip") && (names.contains("background") || names.contains("thumbnail")) {
+            warning("event-ticket-strip-and-background", "strip.png", "an event ticket with a strip image does not show its background or thumbnail",
+                    fix: "use either a strip, or a background and/or thumbnail")
+        }
+    }
+
+    mutating func checkLocalizations(
+        images: [(file: PassContents.File, name: ImageName, info: PNGInfo)], strings: [String: [StringsFile.Entry]], localizations: Set<String>
+    ) {
+        guard localizations.count > 1 else { return }
+        var imageSets: [String: Set<String>] = [:]
+        for localization in localizations { imageSets[localization] = [] }
+        for image in images {
+            if let localization = image.name.localization {
+                imageSets[localization, default: []].insert(String(image.file.path.split(separator: "/").last!))
+            }
+        }
+        let allImages = imageSets.values.reduce(Set<String>()) { $0.union($1) }
+        for localization in localizations.sorted() {
+            for missing in allImages.subtracting(imageSets[localization] ?? []).sorted() {
+                warning("localization-image-missing", "\(localization).lproj/\(missing)", "\(missing) exists in other localizations but not in \(localization).lproj",
+                        fix: "add \(localization).lproj/\(missing), so every localization has the same images and resolutions")
+            }
+        }
+        let allKeys = strings.values.reduce(Set<String>()) { $0.union($1.map(\.key)) }
+        for localization in localizations.sorted() {
+            guard let entries = strings[localization] else {
+                if !allKeys.isEmpty {
+                    warning("localization-strings-missing", "\(localization).lproj/pass.strings", "\(localization).lproj has no pass.strings",
+                            fix: "add pass.strings with the same keys as the other localizations")
+                }
+                continue
+            }
+            let keys = Set(entries.map(\.key))
+            for missing in allKeys.subtracting(keys).sorted() {
+                warning("localization-key-missing", "\(localization).lproj/pass.strings", "no translation for \"\(missing)\"",
+                        fix: "add \"\(missing)\" = \"…\"; to \(localization).lproj/pass.strings")
+            }
+        }
+    }
+
+    static let personalizationFieldValues: Set<String> = [
+        "PKPassPersonalizationFieldName", "PKPassPersonalizationFieldPostalCode", "PKPassPersonalizationFieldEmailAddress",
+        "PKPassPersonalizationFieldPhoneNumber",
+    ]
+
+    mutating func personalization(_ file: PassContents.File) {
+        if pass["nfc"] == nil {
+            error("personalization-without-nfc", file.path, "personalization.json only works on passes with an nfc dictionary",
+                  fix: "add the nfc dictionary, or remove personalization.json")
+        }
+        guard let json = try? JSONParser.value(file.bytes), let object = json.objectValue else {
+            error("personalization-json", file.path, "personalization.json is not a JSON object", fix: "write { \"requiredPersonalizationFields\": [...], \"description\": \"…\" }")
+            return
+        }
+        let fields = object["requiredPersonalizationFields"]?.arrayValue ?? []
+        if fields.isEmpty {
+            error("personalization-fields", file.path, "requiredPersonalizationFields is missing or empty",
+                  fix: "list at least one of \(Self.personalizationFieldValues.sorted().joined(separator: ", "))", path: "requiredPersonalizationFields")
+        }
+        for (index, field) in fields.enumerated() where !Self.personalizationFieldValues.contains(field.stringValue ?? "") {
+            error("personalization-fields", file.path, "\(field) is not a personalization field",
+                  fix: "use one of \(Self.personalizationFieldValues.sorted().joined(separator: ", "))", path: "requiredPersonalizationFields[\(index)]")
+        }
+        if object["description"]?.stringValue == nil {
+            error("personalization-description", file.path, "description is missing", fix: "add a \"description\" shown on the sign-up sheet", path: "description")
+        }
+        if let terms = object["termsAndConditions"], terms.stringValue == nil {
+            error("key-type", file.path, "termsAndConditions must be a string", fix: "write it in double quotes", path: "termsAndConditions")
+        }
+        if !files.contains(where: { ImageName(path: $0.path)?.name == "personalizationLogo" }) {
+            warning("personalization-logo-missing", "personalizationLogo.png", "the sign-up sheet has no logo",
+                    fix: "add personalizationLogo.png (150×40), @2x and @3x")
+        }
+    }
+}

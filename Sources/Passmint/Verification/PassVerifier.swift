@@ -1,0 +1,180 @@
+import Foundation
+
+/// Checks a finished `.pkpass` made by anyone: archive, manifest, signature, certificates, chain, then lint.
+///
+/// It accepts what Wallet accepts (BER or DER signatures, SHA-1 or SHA-256 digests, CMS version 1 or 3 signer
+/// identifiers, a tolerated trailing comma) and reports each such difference precisely.
+public struct PassVerifier: Sendable {
+    /// The trusted root (Apple Root CA for real passes). Without one the chain check is skipped.
+    public var root: Certificate?
+    /// Intermediates to try when the signature's own certificates do not complete the chain (e.g. Passmint's copies
+    /// of Apple's WWDR certificates); a chain that needs them is reported as a warning.
+    public var knownIntermediates: [Certificate]
+    public var lintOptions: LintOptions
+
+    public init(root: Certificate? = nil, knownIntermediates: [Certificate] = [], lintOptions: LintOptions = .init()) {
+        self.root = root
+        self.knownIntermediates = knownIntermediates
+        self.lintOptions = lintOptions
+    }
+
+    /// Verifies the bytes of a `.pkpass`. `source` names it in the report.
+    public func verify(_ bytes: [UInt8], source: String) -> VerificationReport {
+        var report = VerificationReport(source: source)
+        let entries: [ZipArchive.Entry]
+        do {
+            entries = try ZipArchive.read(bytes, source: source)
+            report.add("zip", .passed, "\(entries.count) entries, CRCs correct")
+        } catch {
+            report.add("zip", .failed, error.message)
+            return report
+        }
+
+        // Entries: files at the root or in <lang>.lproj/, no folders of other names, no OS litter.
+        var stray: [String] = []
+        var files: [String: [UInt8]] = [:]
+        for entry in entries {
+            if entry.name.hasSuffix("/") {
+                if !(entry.name.hasSuffix(".lproj/") && entry.name.split(separator: "/").count == 1) { stray.append(entry.name) }
+                continue
+            }
+            let parts = entry.name.split(separator: "/")
+            let name = parts.last.map(String.init) ?? entry.name
+            if name == ".DS_Store" || entry.name.hasPrefix("__MACOSX/") || (parts.count == 2 && !parts[0].hasSuffix(".lproj")) || parts.count > 2 {
+                stray.append(entry.name)
+            }
+            files[entry.name] = entry.bytes
+        }
+        if stray.isEmpty {
+            report.add("entries", .passed, "files at the root and in .lproj folders only")
+        } else if files["pass.json"] == nil, stray.contains(where: { $0.hasSuffix("/pass.json") }) {
+            report.add("entries", .failed, "the pass is inside a folder (\(stray[0])); zip the folder's contents, not the folder")
+        } else {
+            report.add("entries", .failed, "stray entries: \(stray.joined(separator: ", ")); remove them (and rebuild the manifest)")
+        }
+
+        // pass.json
+        var passJSON: JSONObject?
+        if let passBytes = files["pass.json"] {
+            let (json, diagnostics) = PassContents.parsePassJSON(passBytes)
+            passJSON = json
+            if json == nil {
+                report.add("pass-json", .failed, diagnostics.first?.message ?? "pass.json is not a JSON object")
+            } else if let comma = diagnostics.first(where: { $0.code == "json-trailing-comma" }) {
+                report.add("pass-json", .warning, "parses, with a \(comma.message) (Wallet accepts it)")
+            } else {
+                report.add("pass-json", .passed, "valid JSON object")
+            }
+        } else {
+            report.add("pass-json", .failed, "no pass.json at the root of the archive")
+        }
+
+        // manifest.json
+        let manifestBytes = files["manifest.json"]
+        var manifest: JSONObject?
+        if let manifestBytes, let object = try? JSONParser.value(manifestBytes).objectValue {
+            manifest = object
+        }
+        let content = files.keys.filter { $0 != "manifest.json" && $0 != "signature" }.sorted()
+        if let manifest {
+            let listed = Set(manifest.keys)
+            let unlisted = content.filter { !listed.contains($0) }
+            let missing = manifest.keys.filter { files[$0] == nil }.sorted()
+            var problems: [String] = []
+            if !unlisted.isEmpty { problems.append("files not in the manifest: \(unlisted.joined(separator: ", "))") }
+            if !missing.isEmpty { problems.append("manifest entries with no file: \(missing.joined(separator: ", "))") }
+            report.add("manifest", problems.isEmpty ? .passed : .failed,
+                       problems.isEmpty ? "lists every file (\(listed.count)) except manifest.json and signature" : problems.joined(separator: "; "))
+            var mismatched: [String] = []
+            for path in content where listed.contains(path) {
+                let expected = manifest[path]?.stringValue?.lowercased()
+                if expected != Digest.sha1Hex(files[path]!) { mismatched.append(path) }
+            }
+            report.add("manifest-hashes", mismatched.isEmpty ? .passed : .failed,
+                       mismatched.isEmpty ? "every SHA-1 matches" : "SHA-1 differs for \(mismatched.joined(separator: ", ")): the file changed after signing")
+        } else {
+            report.add("manifest", .failed, manifestBytes == nil ? "no manifest.json" : "manifest.json is not a JSON object")
+        }
+
+        // signature
+        guard let signatureBytes = files["signature"] else {
+            report.add("signature-format", .failed, "no signature file")
+            finish(&report, passJSON: passJSON, files: files)
+            return report
+        }
+        guard let inspection = PassSignature.inspect(signatureBytes, content: manifestBytes ?? []) else {
+            report.add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData structure (PEM instead of DER? damaged?)")
+            finish(&report, passJSON: passJSON, files: files)
+            return report
+        }
+        report.signature = inspection
+        report.add("signature-format", .passed, "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)")
+        report.add("signature-detached", inspection.isDetached ? .passed : .failed,
+                   inspection.isDetached ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
+        report.add("signature-valid", inspection.verifies ? .passed : .failed,
+                   inspection.verifies ? "the signature verifies over manifest.json" : "the signature does not verify over manifest.json (\(inspection.verificationError ?? "unknown reason"))")
+        let formatter = ISO8601DateFormatter()
+        if let time = inspection.signingTime {
+            report.add("signing-time", .passed, "signed at \(formatter.string(from: time))")
+        } else {
+            report.add("signing-time", .failed, "no signing-time attribute; Wallet requires one (never sign with -noattr)")
+        }
+
+        // certificates
+        if let signer = inspection.signer {
+            let issuers = inspection.otherCertificates.filter { PassSignature.issued($0, signer) }
+            if let issuer = issuers.first {
+                report.add("intermediate", .passed, "carries the intermediate that issued the signer: \(issuer.commonName ?? issuer.subject)\(issuer.organizationalUnit.map { " (\($0))" } ?? "")")
+            } else if let other = inspection.otherCertificates.first {
+                report.add("intermediate", .warning,
+                           "carries \(other.commonName ?? other.subject)\(other.organizationalUnit.map { " (\($0))" } ?? ""), but the signer was issued by \(signer.issuerCommonName ?? signer.issuer)\(signer.issuerOrganizationalUnit.map { " (\($0))" } ?? "")")
+            } else {
+                report.add("intermediate", .failed, "no intermediate certificate in the signature; include the WWDR intermediate that issued the signer")
+            }
+            if let passJSON {
+                let uid = signer.userID ?? "(none)"
+                let ou = signer.organizationalUnit ?? "(none)"
+                let typeID = passJSON["passTypeIdentifier"]?.stringValue ?? "(none)"
+                let team = passJSON["teamIdentifier"]?.stringValue ?? "(none)"
+                if uid == typeID && ou == team {
+                    report.add("signer-identity", .passed, "certificate UID \(uid) and OU \(ou) match the pass")
+                } else {
+                    report.add("signer-identity", .failed, "certificate UID \"\(uid)\" / OU \"\(ou)\" but pass.json has passTypeIdentifier \"\(typeID)\" / teamIdentifier \"\(team)\"")
+                }
+            }
+            if let root {
+                let time = inspection.signingTime
+                if let failure = PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates, root: root, at: time) {
+                    if !knownIntermediates.isEmpty,
+                        PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates + knownIntermediates, root: root, at: time) == nil
+                    {
+                        report.add("chain", .warning, "verifies to \(root.commonName ?? "the root") only with an intermediate the signature does not carry (\(failure))")
+                    } else {
+                        report.add("chain", .failed, "does not verify to \(root.commonName ?? "the root")\(time.map { " at \(formatter.string(from: $0))" } ?? ""): \(failure)")
+                    }
+                } else {
+                    report.add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
+                }
+            } else {
+                report.add("chain", .skipped, "no --ca given")
+            }
+        } else {
+            report.add("intermediate", .failed, "the signer's certificate is not in the signature")
+        }
+        finish(&report, passJSON: passJSON, files: files)
+        return report
+    }
+
+    private func finish(_ report: inout VerificationReport, passJSON: JSONObject?, files: [String: [UInt8]]) {
+        guard let passJSON else { return }
+        let contents = PassContents(
+            source: report.source, passJSON: passJSON,
+            files: files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) && !$0.key.hasSuffix("/") }
+                .map { PassContents.File(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path },
+            isTemplate: false)
+        report.lint = PassLinter.lint(contents, options: lintOptions)
+        let errors = report.lint.filter { $0.severity == .error }.count
+        let warnings = report.lint.count - errors
+        report.add("lint", errors > 0 ? .failed : (warnings > 0 ? .warning : .passed), "\(errors) error(s), \(warnings) warning(s)")
+    }
+}

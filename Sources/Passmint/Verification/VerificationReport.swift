@@ -1,0 +1,60 @@
+import Foundation
+
+/// The result of ``PassVerifier/verify(_:source:)``: every check with its outcome, what the signature holds, and the
+/// lint findings on the contents.
+public struct VerificationReport: Sendable {
+    public enum Status: String, Sendable {
+        case passed, failed, warning, skipped
+    }
+
+    /// One check. Names are stable: `zip`, `entries`, `pass-json`, `manifest`, `manifest-hashes`, `signature-format`,
+    /// `signature-detached`, `signature-valid`, `signing-time`, `intermediate`, `signer-identity`, `chain`, `lint`.
+    public struct Check: Sendable {
+        public var name: String
+        public var status: Status
+        public var detail: String
+    }
+
+    /// The file that was checked.
+    public var source: String
+    public var checks: [Check] = []
+    public var signature: SignatureInspection?
+    public var lint: [Diagnostic] = []
+
+    /// True when no check failed and lint found no error.
+    public var isValid: Bool { !checks.contains { $0.status == .failed } }
+
+    public func check(_ name: String) -> Check? { checks.first { $0.name == name } }
+
+    mutating func add(_ name: String, _ status: Status, _ detail: String) {
+        checks.append(Check(name: name, status: status, detail: detail))
+    }
+}
+
+extension VerificationReport {
+    /// The report as JSON: `{"file", "valid", "checks": [{"name", "status", "detail"}], "signature": {…}, "lint": [...]}`.
+    public var json: JSONValue {
+        let formatter = ISO8601DateFormatter()
+        var object: JSONObject = ["file": .string(source), "valid": .bool(isValid)]
+        object["checks"] = .array(checks.map { ["name": .string($0.name), "status": .string($0.status.rawValue), "detail": .string($0.detail)] })
+        if let signature {
+            var info: JSONObject = [
+                "encoding": .string(signature.encoding), "detached": .bool(signature.isDetached), "digest": .string(signature.digestAlgorithm),
+                "signerIdentifier": .string(signature.signerIdentifier),
+            ]
+            info["signingTime"] = signature.signingTime.map { .string(formatter.string(from: $0)) } ?? .null
+            info["signer"] = signature.signer.map { .string($0.subject) } ?? .null
+            info["certificates"] = .array(signature.otherCertificates.map { .string($0.subject) })
+            object["signature"] = .object(info)
+        }
+        object["lint"] = .array(lint.map(\.json))
+        return .object(object)
+    }
+}
+
+extension Diagnostic {
+    /// `{"severity", "code", "file", "path", "message", "fix"}`.
+    public var json: JSONValue {
+        ["severity": .string(severity.rawValue), "code": .string(code), "file": .string(file), "path": .string(path), "message": .string(message), "fix": .string(fix)]
+    }
+}

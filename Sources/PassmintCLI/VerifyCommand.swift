@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Passmint
+
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a finished .pkpass made by anyone: archive, manifest, signature, certificates, chain, then lint.",
+        discussion: """
+            With --ca the chain must verify to that root at the signing time, so a pass signed while its certificate \
+            was valid still verifies after the certificate expired. For passes signed by Apple-issued certificates use \
+            --ca Certificates/apple/AppleRootCA.pem. Exit status 1 when any check fails or lint finds an error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The .pkpass to check.", valueName: "file.pkpass"))
+    var file: String
+
+    @Option(help: ArgumentHelp("Trusted root certificate (PEM or DER).", valueName: "root.pem"))
+    var ca: String?
+
+    @Flag(help: "Print every check and finding as JSON.")
+    var json = false
+
+    @Flag(help: "Accept an http:// webServiceURL (development devices only) as a warning.")
+    var allowHTTP = false
+
+    func run() async throws {
+        let bytes = try FileIO.read(file, what: "pass")
+        let root = try ca.map { try Certificate(contentsOf: $0) }
+        let verifier = PassVerifier(root: root, knownIntermediates: Self.appleIntermediates(), lintOptions: LintOptions(allowHTTPWebService: allowHTTP))
+        let report = verifier.verify(bytes, source: file)
+        if json {
+            print(JSONWriter.string(report.json), terminator: "")
+        } else {
+            for check in report.checks {
+                let mark = switch check.status {
+                case .passed: "ok  "
+                case .failed: "FAIL"
+                case .warning: "warn"
+                case .skipped: "skip"
+                }
+                print("\(mark) \(check.name): \(check.detail)")
+            }
+            for diagnostic in report.lint { print("     \(diagnostic)") }
+            print(report.isValid ? "\(file): valid" : "\(file): INVALID")
+        }
+        if !report.isValid { throw ExitCode(1) }
+    }
+
+    /// Apple's WWDR certificates shipped in Certificates/apple, when the command runs from the repository.
+    static func appleIntermediates() -> [Certificate] {
+        let folder = "Certificates/apple"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("AppleWWDR") && $0.hasSuffix(".pem") }.sorted().compactMap { try? Certificate(contentsOf: folder + "/" + $0) }
+    }
+}
