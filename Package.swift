@@ -32,6 +32,7 @@ let package = Package(
         .target(
             name: "Passmint",
             dependencies: ["CPassmintOpenSSL", "CPassmintZip"],
+            resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

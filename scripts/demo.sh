@@ -15,6 +15,7 @@ for template in PassTemplates/*.pass; do
     [ -f "PassTemplates/$name.json" ] && data_args=(--data "PassTemplates/$name.json")
     "$bin" create "$template" "${data_args[@]}" --certificates Certificates/dev --output "out/$name.pkpass"
     scripts/check-pkpass.sh "out/$name.pkpass" Certificates/dev/root.pem
+    "$bin" verify "out/$name.pkpass" --ca Certificates/dev/root.pem | tail -n 1
     count=$((count + 1))
 done
 echo "built and verified $count passes in out/"

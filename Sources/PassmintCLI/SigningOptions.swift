@@ -85,6 +85,25 @@ struct SigningOptions: ParsableArguments {
             "no signing identity in \(certificates)/: it needs signer.pem + signer.key (or signer.p12) and wwdr.pem. See Certificates/README.md, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev")
     }
 
+    /// The pieces for `certs check`, loaded without requiring that they fit together.
+    func doctorInput() throws -> CertificateDoctor.Input {
+        let secret = try passphrase()
+        let folderWWDR = certificates + "/wwdr.pem"
+        let wwdrPath = wwdr ?? (exists(folderWWDR) ? folderWWDR : nil)
+        let wwdrCertificate = try wwdrPath.map { try Certificate(contentsOf: $0) }
+        let p12Path = p12 ?? (signerCert == nil && !exists(certificates + "/signer.pem") && exists(certificates + "/signer.p12") ? certificates + "/signer.p12" : nil)
+        if let p12Path {
+            let bundle = try PKCS12Bundle(contentsOf: p12Path, password: secret)
+            return CertificateDoctor.Input(
+                certificate: bundle.certificate, privateKey: bundle.privateKey, wwdr: wwdrCertificate, wwdrSource: wwdrPath ?? "the .p12's chain", p12: bundle)
+        }
+        let certificatePath = signerCert ?? certificates + "/signer.pem"
+        let keyPath = signerKey ?? certificates + "/signer.key"
+        let certificate = try Certificate(contentsOf: certificatePath)
+        let key = exists(keyPath) ? try PrivateKey(contentsOf: keyPath, passphrase: secret) : nil
+        return CertificateDoctor.Input(certificate: certificate, privateKey: key, wwdr: wwdrCertificate, wwdrSource: wwdrPath)
+    }
+
     private func requireWWDR() throws -> String {
         if let wwdr { return wwdr }
         let path = certificates + "/wwdr.pem"

@@ -28,7 +28,7 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let bytes = try FileIO.read(file, what: "pass")
         let root = try ca.map { try Certificate(contentsOf: $0) }
-        let verifier = PassVerifier(root: root, knownIntermediates: Self.appleIntermediates(), lintOptions: LintOptions(allowHTTPWebService: allowHTTP))
+        let verifier = PassVerifier(root: root, knownIntermediates: AppleCertificates.wwdrIntermediates.map(\.certificate), lintOptions: LintOptions(allowHTTPWebService: allowHTTP))
         let report = verifier.verify(bytes, source: file)
         if json {
             print(JSONWriter.string(report.json), terminator: "")
@@ -46,12 +46,5 @@ struct VerifyCommand: AsyncParsableCommand {
             print(report.isValid ? "\(file): valid" : "\(file): INVALID")
         }
         if !report.isValid { throw ExitCode(1) }
-    }
-
-    /// Apple's WWDR certificates shipped in Certificates/apple, when the command runs from the repository.
-    static func appleIntermediates() -> [Certificate] {
-        let folder = "Certificates/apple"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix("AppleWWDR") && $0.hasSuffix(".pem") }.sorted().compactMap { try? Certificate(contentsOf: folder + "/" + $0) }
     }
 }

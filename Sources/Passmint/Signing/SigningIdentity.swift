@@ -34,47 +34,15 @@ public final class SigningIdentity: Sendable {
     /// Loads a PKCS#12 bundle, including the legacy RC2/3DES bundles macOS Keychain exports. Chain certificates
     /// inside the bundle are used as intermediates unless `wwdrPath` names one.
     public convenience init(p12Path: String, password: String?, wwdrPath: String?) throws(PassmintError) {
-        let bytes = try FileIO.read(p12Path, what: ".p12 bundle")
-        _ = OpenSSL.legacyProviderLoaded
-        ERR_clear_error()
-        var key: OpaquePointer?
-        var cert: OpaquePointer?
-        var chain: OpaquePointer?
-        let parsed: Bool = bytes.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            guard let p12 = d2i_PKCS12(nil, &cursor, buffer.count) else { return false }
-            defer { PKCS12_free(p12) }
-            return PKCS12_parse(p12, password ?? "", &key, &cert, &chain) == 1
-        }
-        guard parsed, let key, let cert else {
-            let errors = OpenSSL.drainErrors()
-            let badPassword = errors.contains { $0.contains("mac verify failure") || $0.contains("bad decrypt") }
-            throw PassmintError(
-                .invalidIdentity,
-                badPassword
-                    ? "wrong password for \(p12Path): check the environment variable named by --passphrase-env"
-                    : "\(p12Path) is not a readable PKCS#12 bundle with a certificate and a private key",
-                libraryErrors: errors)
-        }
-        var intermediates: [Certificate] = []
-        if let chain {
-            for index in 0..<cpassmint_sk_X509_num(chain) {
-                if let x509 = cpassmint_sk_X509_value(chain, index) {
-                    X509_up_ref(x509)
-                    intermediates.append(Certificate(taking: x509))
-                }
-            }
-            cpassmint_sk_X509_pop_free(chain)
-        }
+        let bundle = try PKCS12Bundle(contentsOf: p12Path, password: password)
+        var intermediates = bundle.chain
         if let wwdrPath { intermediates = [try Certificate(contentsOf: wwdrPath)] }
-        let certificate = Certificate(taking: cert)
-        let privateKey = PrivateKey(taking: key)
         guard !intermediates.isEmpty else {
             throw PassmintError(
                 .invalidIdentity,
                 "\(p12Path) holds no WWDR intermediate: give it with --wwdr (Certificates/apple/AppleWWDRCAG4.pem for certificates issued since 2022)")
         }
-        try self.init(certificate: certificate, privateKey: privateKey, intermediates: intermediates, source: p12Path)
+        try self.init(certificate: bundle.certificate, privateKey: bundle.privateKey, intermediates: intermediates, source: p12Path)
     }
 
     /// Checks that this identity may sign a pass with these identifiers at `date`.
