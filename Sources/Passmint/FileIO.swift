@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// File reading and atomic writing with errors that name the file.
 public enum FileIO {
@@ -18,11 +18,14 @@ public enum FileIO {
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written, flushed to disk and
     /// renamed over `path`, so a crash never leaves a half-written file.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644) throws(PassmintError) {
+    ///
+    /// With `durable: false` the flush to disk is left out: the rename is still atomic against a crash of the process
+    /// (what a batch needs, followed by one ``syncFileSystem(of:)`` at its end), but not against power loss.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true) throws(PassmintError) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/.\(url.lastPathComponent).\(hexString(OpenSSL.randomBytes(6))).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard fd >= 0 else {
             throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno))) (does the folder \(directory) exist and is it writable?)")
         }
@@ -39,12 +42,21 @@ public enum FileIO {
                 offset += written
             }
         }
-        if failure == 0 && fsync(fd) != 0 { failure = errno }
+        if failure == 0 && durable && fsync(fd) != 0 { failure = errno }
         close(fd)
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
             throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))")
         }
+    }
+
+    /// Flushes everything written so far to disk (`sync`), then the folder's entries (`fsync` on the folder).
+    public static func syncFileSystem(of folder: String) {
+        sync()
+        let fd = open(folder, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
     }
 }

@@ -56,9 +56,13 @@ public struct PassBuilder: Sendable {
     }
 
     /// Builds a pass from a template and the pass's data (placeholder name → value).
-    public func build(template: PassTemplate, data: JSONObject) throws(PassmintError) -> BuiltPass {
+    ///
+    /// `overrides` are top-level `pass.json` keys set after rendering, whatever the template says (a batch sets
+    /// `serialNumber` and `authenticationToken` this way).
+    public func build(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError) -> BuiltPass {
         try refuseErrors(template.diagnostics, source: template.folder)
-        let rendered = try template.render(data: data)
+        var rendered = try template.render(data: data)
+        for member in overrides { rendered[member.key] = member.value }
         var built = try build(passJSON: rendered, files: template.files, source: template.folder + "/pass.json", checkFiles: false)
         built.warnings = relevant(template.diagnostics) + built.warnings
         return built
@@ -116,17 +120,19 @@ public struct PassBuilder: Sendable {
         let manifest = Self.manifest(passJSON: passBytes, files: files)
         let signature = try identity.signDetached(manifest)
 
-        var entries = [
-            ZipArchive.Entry(name: "pass.json", bytes: passBytes, compressed: true),
-            ZipArchive.Entry(name: "manifest.json", bytes: manifest, compressed: true),
-            ZipArchive.Entry(name: "signature", bytes: signature, compressed: false),
-        ]
-        for file in files { entries.append(ZipArchive.Entry(name: file.path, bytes: file.bytes, compressed: file.isCompressible)) }
+        // Template files first: every pass of a template then starts with the same bytes (see PassTemplate.sha256Hex).
+        var entries = files.map(\.zipEntry)
+        entries.append(ZipArchive.Entry(name: "pass.json", bytes: passBytes, compressed: true))
+        entries.append(ZipArchive.Entry(name: "manifest.json", bytes: manifest, compressed: true))
+        entries.append(ZipArchive.Entry(name: "signature", bytes: signature, compressed: false))
         let archive = try ZipArchive.make(entries)
         return BuiltPass(
             archive: archive, passJSON: passBytes, manifest: manifest, signature: signature,
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, warnings: relevant(diagnostics))
     }
+
+    /// `manifest.json` for `pass.json` bytes and the other files: path → lowercase hex SHA-1, keys sorted.
+    public static func manifestBytes(passJSON: [UInt8], files: [PassFile]) -> [UInt8] { manifest(passJSON: passJSON, files: files) }
 
     /// `manifest.json`: every file's path → lowercase hex SHA-1 of its bytes, keys sorted.
     static func manifest(passJSON: [UInt8], files: [PassFile]) -> [UInt8] {

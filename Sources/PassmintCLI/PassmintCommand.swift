@@ -12,6 +12,6 @@ struct PassmintCommand: AsyncParsableCommand {
             chain in Certificates/dev/.
             """,
         version: "0.1.0",
-        subcommands: [CreateCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self]
+        subcommands: [CreateCommand.self, BatchCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self, BenchCommand.self]
     )
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Passmint
 
@@ -54,5 +55,20 @@ import Testing
 
     @Test func rejectsInvalidUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.value([0x22, 0xFF, 0xFE, 0x22]) }
+    }
+}
+
+@Suite struct W3CDateTests {
+    @Test(arguments: [
+        ("2026-12-24T19:30:00+01:00", 1_798_137_000.0), ("2026-12-24T18:30Z", 1_798_137_000.0), ("2000-02-29T00:00:00Z", 951_782_400.0),
+        ("1969-12-31T23:59:59.5Z", -0.5), ("2026-12-24T19:30:00.250-08:00", 1_798_169_400.25),
+    ])
+    func parsesWithTimeZones(_ text: String, _ epoch: Double) {
+        #expect(W3CDate.parse(text)?.timeIntervalSince1970 == epoch)
+    }
+
+    @Test(arguments: ["2026-12-24", "2026-12-24T19:30:00", "2026-02-30T10:00Z", "2026-13-01T10:00Z", "2026-12-24T19:30:00+0100", "2026-12-24 19:30Z", "x"])
+    func rejectsIncompleteOrInvalidDates(_ text: String) {
+        #expect(W3CDate.parse(text) == nil)
     }
 }

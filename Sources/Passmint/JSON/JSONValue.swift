@@ -83,6 +83,10 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public struct Member: Sendable, Hashable {
         public var key: String
         public var value: JSONValue
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     public private(set) var members: [Member]

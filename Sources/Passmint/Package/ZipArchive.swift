@@ -6,14 +6,24 @@ public enum ZipArchive {
     /// One file to put into an archive.
     public struct Entry: Sendable {
         public var name: String
+        /// The file's bytes (empty for a precompressed entry).
         public var bytes: [UInt8]
-        /// Deflate the entry (JSON, strings) or store it as it is (PNG, already compressed).
+        /// Deflate the entry (JSON, strings) or store it as it is.
         public var compressed: Bool
+        /// Data compressed once and copied as it is into every archive (template files).
+        public var precompressed: PrecompressedData?
 
         public init(name: String, bytes: [UInt8], compressed: Bool) {
             self.name = name
             self.bytes = bytes
             self.compressed = compressed
+        }
+
+        public init(name: String, precompressed: PrecompressedData) {
+            self.name = name
+            self.bytes = []
+            self.compressed = precompressed.method != ZIP_CM_STORE
+            self.precompressed = precompressed
         }
     }
 
@@ -29,7 +39,7 @@ public enum ZipArchive {
         String(cString: zip_strerror(archive))
     }
 
-    /// Builds a ZIP archive in memory. Entries are written sorted by name.
+    /// Builds a ZIP archive in memory, entries in the order given.
     public static func make(_ entries: [Entry]) throws(PassmintError) -> [UInt8] {
         var error = zip_error_t()
         zip_error_init(&error)
@@ -44,14 +54,21 @@ public enum ZipArchive {
         zip_source_keep(source)
         defer { zip_source_free(source) }
 
-        for entry in entries.sorted(by: { $0.name < $1.name }) {
-            // libzip reads entry bytes at zip_close, so it gets its own malloc'ed copy and frees it.
-            let copy = malloc(max(entry.bytes.count, 1))!
-            entry.bytes.withUnsafeBytes { raw in
-                if raw.count > 0 { copy.copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+        for entry in entries {
+            let entrySource: OpaquePointer?
+            if let data = entry.precompressed {
+                // Copied as it is at zip_close; `entries` keeps `data` alive until this function returns.
+                entrySource = cpassmint_precompressed_source(archive, data.pointer, zip_uint64_t(data.compressedSize), zip_uint64_t(data.size), data.crc, data.method)
+            } else {
+                // libzip reads entry bytes at zip_close, so it gets its own malloc'ed copy and frees it.
+                let copy = malloc(max(entry.bytes.count, 1))!
+                entry.bytes.withUnsafeBytes { raw in
+                    if raw.count > 0 { copy.copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+                }
+                entrySource = zip_source_buffer(archive, copy, zip_uint64_t(entry.bytes.count), 1)
+                if entrySource == nil { free(copy) }
             }
-            guard let entrySource = zip_source_buffer(archive, copy, zip_uint64_t(entry.bytes.count), 1) else {
-                free(copy)
+            guard let entrySource else {
                 let text = archiveMessage(archive)
                 zip_discard(archive)
                 throw PassmintError(.archiveFailed, "libzip could not add \(entry.name): \(text)")
@@ -63,7 +80,7 @@ public enum ZipArchive {
                 zip_discard(archive)
                 throw PassmintError(.archiveFailed, "libzip could not add \(entry.name): \(text)")
             }
-            let method = entry.compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE
+            let method = entry.precompressed.map { $0.method } ?? (entry.compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE)
             guard zip_set_file_compression(archive, zip_uint64_t(index), method, 0) == 0,
                 zip_file_set_mtime(archive, zip_uint64_t(index), time_t(fixedModificationTime), 0) == 0
             else {
@@ -90,6 +107,15 @@ public enum ZipArchive {
         let read = output.withUnsafeMutableBytes { zip_source_read(source, $0.baseAddress, zip_uint64_t(size)) }
         guard read == size else { throw PassmintError(.archiveFailed, "libzip could not read back the archive") }
         return output
+    }
+
+    /// The local entries of an archive: its bytes before the central directory (read from the end record).
+    static func localEntries(of archive: [UInt8]) -> [UInt8] {
+        guard archive.count >= 22 else { return [] }
+        let end = archive.count - 22
+        guard archive[end] == 0x50, archive[end + 1] == 0x4B, archive[end + 2] == 0x05, archive[end + 3] == 0x06 else { return [] }
+        let offset = Int(archive[end + 16]) | Int(archive[end + 17]) << 8 | Int(archive[end + 18]) << 16 | Int(archive[end + 19]) << 24
+        return offset <= end ? Array(archive[0..<offset]) : []
     }
 
     /// Reads every entry of an in-memory archive, checking its structure and each entry's CRC.
@@ -138,5 +164,66 @@ public enum ZipArchive {
             entries.append(Entry(name: entryName, bytes: data, compressed: stat.comp_method != UInt16(ZIP_CM_STORE)))
         }
         return entries
+    }
+}
+
+/// File data compressed once (deflate, or stored when deflate does not help) with its CRC, for copying into many
+/// archives without compressing or checksumming it again.
+public final class PrecompressedData: @unchecked Sendable {
+    // Immutable after init; the buffer is freed in deinit.
+    let pointer: UnsafeMutablePointer<UInt8>
+    /// Bytes of compressed data.
+    public let compressedSize: Int
+    /// Bytes of the original file.
+    public let size: Int
+    public let crc: UInt32
+    let method: Int32
+
+    private init(copying data: [UInt8], size: Int, crc: UInt32, method: Int32) {
+        pointer = .allocate(capacity: max(data.count, 1))
+        pointer.initialize(from: data, count: data.count)
+        compressedSize = data.count
+        self.size = size
+        self.crc = crc
+        self.method = method
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// Deflates `bytes` with libzip and keeps the raw compressed stream and CRC; keeps the bytes stored when deflate
+    /// does not make them smaller.
+    public convenience init(compressing bytes: [UInt8], name: String) throws(PassmintError) {
+        let archive = try ZipArchive.make([ZipArchive.Entry(name: "entry", bytes: bytes, compressed: true)])
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        let copy = malloc(max(archive.count, 1))!
+        archive.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        guard let source = zip_source_buffer_create(copy, zip_uint64_t(archive.count), 1, &error) else {
+            free(copy)
+            throw PassmintError(.archiveFailed, "libzip could not compress \(name)")
+        }
+        guard let zip = zip_open_from_source(source, ZIP_RDONLY, &error) else {
+            zip_source_free(source)
+            throw PassmintError(.archiveFailed, "libzip could not compress \(name)")
+        }
+        defer { zip_discard(zip) }
+        var stat = zip_stat_t()
+        zip_stat_init(&stat)
+        guard zip_stat_index(zip, 0, 0, &stat) == 0 else { throw PassmintError(.archiveFailed, "libzip could not compress \(name)") }
+        guard stat.comp_size < stat.size, let file = zip_fopen_index(zip, 0, zip_flags_t(ZIP_FL_COMPRESSED)) else {
+            self.init(copying: bytes, size: bytes.count, crc: stat.crc, method: ZIP_CM_STORE)
+            return
+        }
+        defer { zip_fclose(file) }
+        var compressed = [UInt8](repeating: 0, count: Int(stat.comp_size))
+        var offset = 0
+        while offset < compressed.count {
+            let read = compressed.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress! + offset, zip_uint64_t($0.count - offset)) }
+            if read <= 0 { break }
+            offset += Int(read)
+        }
+        guard offset == compressed.count else { throw PassmintError(.archiveFailed, "libzip could not compress \(name)") }
+        self.init(copying: compressed, size: bytes.count, crc: stat.crc, method: Int32(stat.comp_method))
     }
 }

@@ -81,3 +81,38 @@ public enum Digest {
     /// Lowercase hex SHA-256.
     public static func sha256Hex(_ bytes: some ContiguousBytes) -> String { hexString(OpenSSL.sha256(bytes)) }
 }
+
+/// SHA-256 of data that often starts with the same prefix: the prefix is hashed once, and each digest continues
+/// from a copy of that state. Immutable after init; copies of the state may be taken from many threads.
+final class PrefixedSHA256: @unchecked Sendable {
+    private let prefix: [UInt8]
+    private let context: OpaquePointer
+
+    init?(prefix: [UInt8]) {
+        guard !prefix.isEmpty, let context = EVP_MD_CTX_new() else { return nil }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, EVP_DigestUpdate(context, prefix, prefix.count) == 1 else {
+            EVP_MD_CTX_free(context)
+            return nil
+        }
+        self.prefix = prefix
+        self.context = context
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    func sha256Hex(_ bytes: [UInt8]) -> String {
+        guard bytes.count >= prefix.count,
+            bytes.withUnsafeBytes({ data in prefix.withUnsafeBytes { memcmp(data.baseAddress!, $0.baseAddress!, $0.count) == 0 } }),
+            let copy = EVP_MD_CTX_new()
+        else { return Digest.sha256Hex(bytes) }
+        defer { EVP_MD_CTX_free(copy) }
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { raw in
+            EVP_MD_CTX_copy_ex(copy, context) == 1
+                && EVP_DigestUpdate(copy, raw.baseAddress! + prefix.count, raw.count - prefix.count) == 1
+                && EVP_DigestFinal_ex(copy, &output, &length) == 1
+        }
+        return ok ? hexString(Array(output.prefix(Int(length)))) : Digest.sha256Hex(bytes)
+    }
+}

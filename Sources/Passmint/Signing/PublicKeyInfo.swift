@@ -1,4 +1,6 @@
 internal import CPassmintOpenSSL
+import Foundation
+import Synchronization
 
 /// Facts about a DER SubjectPublicKeyInfo, read with OpenSSL.
 public struct PublicKeyInfo: Sendable, Hashable {
@@ -34,6 +36,20 @@ public struct PublicKeyInfo: Sendable, Hashable {
             curve = nil
         }
         ERR_clear_error()
+    }
+
+    private static let cache = Mutex<[String: PublicKeyInfo?]>([:])
+
+    /// Parses base64 DER, remembering the last few hundred keys: OpenSSL 3 decodes keys slowly, and every pass of a
+    /// batch carries the same NFC key.
+    static func cached(base64: String) -> PublicKeyInfo? {
+        if let known = cache.withLock({ $0[base64] }) { return known }
+        let info = Data(base64Encoded: base64).flatMap { PublicKeyInfo(der: [UInt8]($0)) }
+        cache.withLock { entries in
+            if entries.count >= 256 { entries.removeAll() }
+            entries[base64] = info
+        }
+        return info
     }
 
     /// Whether this is an EC key on P-256, the key `nfc.encryptionPublicKey` must hold.

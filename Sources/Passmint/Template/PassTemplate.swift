@@ -1,6 +1,6 @@
 import Foundation
 
-/// A file that goes into every pass built from a template, hashed once when the template loads.
+/// A file that goes into every pass built from a template, hashed and compressed once when the template loads.
 public struct PassFile: Sendable, Hashable {
     /// Path inside the pass, with forward slashes (`icon@2x.png`, `fr.lproj/pass.strings`).
     public var path: String
@@ -9,17 +9,25 @@ public struct PassFile: Sendable, Hashable {
     public var sha1: String
     /// Pixel size when the file is a PNG image.
     public var png: PNGInfo?
+    /// The zip entry data: deflated once (stored when deflate does not help), copied as it is into every pass.
+    public let compressed: PrecompressedData
 
-    /// Wraps bytes for a pass, hashing them and checking PNG files.
+    /// Wraps bytes for a pass, hashing and compressing them and checking PNG files.
     public init(path: String, bytes: [UInt8]) throws(PassmintError) {
         self.path = path
         self.bytes = bytes
         self.sha1 = Digest.sha1Hex(bytes)
         self.png = path.lowercased().hasSuffix(".png") ? try PNGInfo(bytes: bytes, file: path) : nil
+        self.compressed = try PrecompressedData(compressing: bytes, name: path)
     }
 
-    /// PNG images are stored in the zip as they are; everything else is deflated.
-    var isCompressible: Bool { png == nil }
+    var zipEntry: ZipArchive.Entry { ZipArchive.Entry(name: path, precompressed: compressed) }
+
+    public static func == (lhs: PassFile, rhs: PassFile) -> Bool { lhs.path == rhs.path && lhs.sha1 == rhs.sha1 }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(sha1)
+    }
 }
 
 /// A pass template: a folder `Name.pass/` with `pass.json` (which may hold `{{placeholders}}`), images and optional
@@ -34,6 +42,10 @@ public final class PassTemplate: Sendable {
     public let files: [PassFile]
     /// Placeholder names used in `pass.json`, in order of first use.
     public let placeholders: [String]
+    /// Placeholders that must be numbers or booleans where they are used.
+    public let placeholderKinds: [String: PlaceholderKind]
+    /// SHA-256 state after the archive bytes every pass of this template starts with (the template files' entries).
+    let archivePrefix: PrefixedSHA256?
     /// Lint findings about the template itself: tolerated trailing commas in `pass.json`, and every file rule
     /// (images, localizations, personalization). Errors among them stop ``PassBuilder`` from signing.
     public let diagnostics: [Diagnostic]
@@ -50,6 +62,8 @@ public final class PassTemplate: Sendable {
         self.passJSON = passJSON
         self.files = files.sorted { $0.path < $1.path }
         self.placeholders = Placeholders.names(in: passJSON)
+        self.placeholderKinds = Self.placeholderKinds(in: passJSON)
+        self.archivePrefix = try? PrefixedSHA256(prefix: ZipArchive.localEntries(of: ZipArchive.make(self.files.map(\.zipEntry))))
         self.diagnostics = readingDiagnostics + PassLinter.lintFiles(
             self.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: passJSON.objectValue ?? JSONObject())
         guard self.files.contains(where: { ImageName(path: $0.path).map { $0.name == "icon" } ?? false }) else {
@@ -129,6 +143,12 @@ public final class PassTemplate: Sendable {
         } catch {
             throw PassmintError(error.code, error.message.replacingOccurrences(of: relative, with: folder + "/" + relative, options: .anchored))
         }
+    }
+
+    /// Lowercase hex SHA-256 of an archive built from this template, reusing the hash state of the template files'
+    /// entries that every such archive starts with.
+    public func sha256Hex(ofArchive archive: [UInt8]) -> String {
+        archivePrefix?.sha256Hex(archive) ?? Digest.sha256Hex(archive)
     }
 
     /// Makes this pass's `pass.json` content: every placeholder replaced from `data`.

@@ -35,7 +35,8 @@ extension JSONRules {
                   fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"")
         }
         for key in ["currencyCode", "numberStyle"] where field[key] != nil && !isNumber && !placeholder {
-            error("field-number-style", "\(path).\(key)", "\(key) applies to numeric values, but the value is \(value?.typeName ?? "missing")",
+            let shown = value?.stringValue.map { "the string \"\($0)\"" } ?? value?.typeName ?? "missing"
+            error("field-number-style", "\(path).\(key)", "\(key) applies to numeric values, but the value is \(shown)",
                   fix: "make the value a JSON number (no quotes), or remove \(key)")
         }
         for key in ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"] where field[key] != nil && !isDate && !placeholder {

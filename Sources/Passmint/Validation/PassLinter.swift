@@ -238,7 +238,7 @@ struct JSONRules {
                   fix: "shorten it to 64 bytes of UTF-8")
         }
         if let key = nfc["encryptionPublicKey"]?.stringValue, !(isTemplate && isWholePlaceholder(.string(key))) {
-            if let der = Data(base64Encoded: key), let info = PublicKeyInfo(der: [UInt8](der)) {
+            if let info = PublicKeyInfo.cached(base64: key) {
                 if !info.isP256 {
                     error("nfc-public-key", "nfc.encryptionPublicKey", "the key is \(info.algorithm)\(info.curve.map { " on \($0)" } ?? ""), not EC P-256",
                           fix: "use the base64 DER SubjectPublicKeyInfo of an EC P-256 key (openssl ec -pubout -outform DER | base64)")

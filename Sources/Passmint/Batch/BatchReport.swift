@@ -1,0 +1,80 @@
+import Foundation
+
+/// The outcome of one row.
+public struct BatchResult: Sendable {
+    public enum Status: String, Sendable {
+        /// A pass was built and written.
+        case issued
+        /// `--resume` found a valid pass from an earlier run.
+        case existing
+        /// The row was reported and skipped.
+        case failed
+    }
+
+    public var row: Int
+    public var serialNumber: String
+    public var status: Status
+    /// The pass file, relative to the output folder.
+    public var file: String
+    /// Lowercase hex SHA-256 of the pass file.
+    public var sha256: String
+    public var authenticationToken: String
+    /// Why the row failed.
+    public var error: String
+    /// Size of the pass in bytes.
+    public var bytes: Int
+
+    static func failure(row: Int, serial: String = "", _ message: String) -> BatchResult {
+        BatchResult(row: row, serialNumber: serial, status: .failed, file: "", sha256: "", authenticationToken: "", error: message, bytes: 0)
+    }
+}
+
+/// `batch-report.csv` (or `.jsonl`): one line per input row, in input order — the file a marketing team mails from
+/// and the update service imports. It holds authentication tokens, so it is written with mode 0600.
+public final class BatchReportWriter {
+    public enum Format: String, Sendable {
+        case csv, jsonl
+    }
+
+    public let path: String
+    private let handle: FileHandle
+    private let format: Format
+    private var pending = Data()
+
+    public static let columns = ["row", "serialNumber", "status", "file", "sha256", "authenticationToken", "error"]
+
+    public init(folder: String, format: Format) throws(PassmintError) {
+        path = folder + "/batch-report." + format.rawValue
+        self.format = format
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno)))") }
+        fchmod(fd, 0o600)
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        if format == .csv { pending.append(contentsOf: (Self.columns.joined(separator: ",") + "\n").utf8) }
+    }
+
+    public func write(_ result: BatchResult) {
+        let values = [String(result.row), result.serialNumber, result.status.rawValue, result.file, result.sha256, result.authenticationToken, result.error]
+        switch format {
+        case .csv:
+            pending.append(contentsOf: (values.map(CSVReader.escape).joined(separator: ",") + "\n").utf8)
+        case .jsonl:
+            var object = JSONObject()
+            for (column, value) in zip(Self.columns, values) { object[column] = column == "row" ? .number(JSONNumber(result.row)) : .string(value) }
+            pending.append(contentsOf: JSONWriter.data(.object(object), style: .compact))
+            pending.append(0x0A)
+        }
+        if pending.count > 1 << 16 { flush() }
+    }
+
+    /// Writes buffered lines to the file and to disk.
+    public func flush() {
+        if !pending.isEmpty {
+            try? handle.write(contentsOf: pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        try? handle.synchronize()
+    }
+
+    deinit { flush() }
+}

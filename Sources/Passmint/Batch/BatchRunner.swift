@@ -1,0 +1,211 @@
+import Foundation
+import Synchronization
+
+/// Settings of a batch run.
+public struct BatchOptions: Sendable {
+    /// Where passes and the report go; created when missing.
+    public var outputFolder: String
+    /// Passes built at once; defaults to the number of cores.
+    public var jobs: Int
+    /// The column (or JSON key) holding each pass's serial number.
+    public var serialColumn: String
+    /// Keep passes from an earlier run that exist and verify, instead of building them again.
+    public var resume: Bool
+    public var reportFormat: BatchReportWriter.Format
+
+    /// `jobs` defaults to the number of cores.
+    public init(outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
+                resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv) {
+        self.outputFolder = outputFolder
+        self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.serialColumn = serialColumn
+        self.resume = resume
+        self.reportFormat = reportFormat
+    }
+}
+
+/// Counts while a batch runs, and at its end.
+public struct BatchProgress: Sendable {
+    public var rows = 0
+    public var issued = 0
+    public var existing = 0
+    public var failed = 0
+    public var bytes = 0
+    public var elapsed: Double = 0
+    /// True when the run ended early because a stop was requested (SIGINT).
+    public var stopped = false
+
+    /// Passes built per second so far.
+    public var passesPerSecond: Double { elapsed > 0 ? Double(issued) / elapsed : 0 }
+}
+
+/// Asks a running batch to stop after the passes in flight (what SIGINT does).
+public final class BatchStopSignal: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func stop() { flag.store(true, ordering: .relaxed) }
+    public var isStopped: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// Issues one pass per data row, on all cores, streaming: rows are read and passes written as they go, so memory
+/// does not grow with the number of rows. A bad row is reported and skipped; the rest go on.
+public struct BatchRunner: Sendable {
+    public let template: PassTemplate
+    public let builder: PassBuilder
+    public let options: BatchOptions
+
+    public init(template: PassTemplate, builder: PassBuilder, options: BatchOptions) {
+        self.template = template
+        self.builder = builder
+        self.options = options
+    }
+
+    /// A row that passed the sequential checks (serial present and unique) and can be built in parallel.
+    struct Job: Sendable {
+        var row: Int
+        var line: Int
+        var values: JSONObject
+        var serial: String
+        var token: String
+        var fileName: String
+    }
+
+    /// A fresh authentication token: 128 random bits, base64url without padding (22 characters).
+    public static func makeAuthenticationToken() -> String {
+        Data(OpenSSL.randomBytes(16)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Runs the batch and writes the report. `progress` is called after each row, in row order.
+    public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in }) async throws -> BatchProgress {
+        var input = input
+        try prepareFolder()
+        let report = try BatchReportWriter(folder: options.outputFolder, format: options.reportFormat)
+        let start = ContinuousClock.now
+        var counts = BatchProgress()
+        var waiting: [Int: BatchResult] = [:]
+        var nextRow = 1
+        var serials: [String: Int] = [:]
+        let needsToken = template.passJSON["webServiceURL"] != nil
+        let limit = options.jobs * 4
+
+        func record(_ result: BatchResult) {
+            waiting[result.row] = result
+            while let ready = waiting.removeValue(forKey: nextRow) {
+                report.write(ready)
+                counts.rows += 1
+                switch ready.status {
+                case .issued: counts.issued += 1
+                case .existing: counts.existing += 1
+                case .failed: counts.failed += 1
+                }
+                counts.bytes += ready.bytes
+                counts.elapsed = (ContinuousClock.now - start).seconds
+                progress(counts)
+                nextRow += 1
+            }
+        }
+
+        try await withThrowingTaskGroup(of: BatchResult.self) { group in
+            var inFlight = 0
+            while !stop.isStopped, let row = input.next() {
+                switch prepare(row, serials: &serials, needsToken: needsToken) {
+                case .failed(let failure): record(failure)
+                case .job(let job):
+                    group.addTask { self.process(job) }
+                    inFlight += 1
+                    if inFlight >= limit, let result = try await group.next() {
+                        inFlight -= 1
+                        record(result)
+                    }
+                }
+            }
+            for try await result in group { record(result) }
+        }
+        counts.stopped = stop.isStopped
+        report.flush()
+        FileIO.syncFileSystem(of: options.outputFolder)
+        counts.elapsed = (ContinuousClock.now - start).seconds
+        return counts
+    }
+
+    private func prepareFolder() throws(PassmintError) {
+        do {
+            try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
+        } catch {
+            throw PassmintError(.fileSystem, "cannot create the output folder \(options.outputFolder): \(error.localizedDescription)")
+        }
+        // Temporary files of a run that was killed mid-write.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: options.outputFolder)) ?? []
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(".pkpass.") {
+            try? FileManager.default.removeItem(atPath: options.outputFolder + "/" + name)
+        }
+    }
+
+    enum Prepared {
+        case job(Job)
+        case failed(BatchResult)
+    }
+
+    private func prepare(_ row: BatchRow, serials: inout [String: Int], needsToken: Bool) -> Prepared {
+        let place = "row \(row.number) (line \(row.line))"
+        let values: JSONObject
+        switch row.values {
+        case .failure(let error): return .failed(.failure(row: row.number, "\(place): \(error.message)"))
+        case .success(let object): values = object
+        }
+        var serial = ""
+        switch values[options.serialColumn] {
+        case .string(let text): serial = text.trimmingCharacters(in: .whitespaces)
+        case .number(let number): serial = number.text
+        default: break
+        }
+        guard !serial.isEmpty else {
+            return .failed(.failure(row: row.number, "\(place): no serial number (the \(options.serialColumn) value is missing or empty)"))
+        }
+        if let first = serials[serial] {
+            return .failed(.failure(row: row.number, serial: serial, "\(place): duplicate serial number \(serial) (first used on row \(first))"))
+        }
+        serials[serial] = row.number
+        var token = values["authenticationToken"]?.stringValue ?? ""
+        if token.isEmpty && needsToken { token = Self.makeAuthenticationToken() }
+        return .job(Job(row: row.number, line: row.line, values: values, serial: serial, token: token, fileName: SerialFileName.fileName(for: serial)))
+    }
+
+    /// Builds and writes one pass (or keeps a valid one from an earlier run).
+    func process(_ job: Job) -> BatchResult {
+        let path = options.outputFolder + "/" + job.fileName
+        if options.resume, let existing = existingPass(at: path, job: job) { return existing }
+        var data = template.typed(job.values)
+        if data["serialNumber"] == nil { data["serialNumber"] = .string(job.serial) }
+        if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
+        var overrides: JSONObject = ["serialNumber": .string(job.serial)]
+        if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
+        do {
+            let pass = try builder.build(template: template, data: data, overrides: overrides)
+            try FileIO.writeAtomically(pass.archive, to: path, durable: false)
+            return BatchResult(
+                row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: template.sha256Hex(ofArchive: pass.archive),
+                authenticationToken: job.token, error: "", bytes: pass.archive.count)
+        } catch {
+            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+        }
+    }
+
+    /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity.
+    private func existingPass(at path: String, job: Job) -> BatchResult? {
+        guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
+        let report = PassVerifier().verify(bytes, source: path, lint: false)
+        guard report.isValid, let signer = report.signature?.signer, signer.derBytes == builder.identity.certificate.derBytes,
+            let entries = try? ZipArchive.read(bytes, source: path), let passBytes = entries.first(where: { $0.name == "pass.json" })?.bytes,
+            let json = try? JSONParser.value(passBytes), json["serialNumber"]?.stringValue == job.serial
+        else { return nil }
+        return BatchResult(
+            row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: Digest.sha256Hex(bytes),
+            authenticationToken: json["authenticationToken"]?.stringValue ?? "", error: "", bytes: 0)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Passmint
+
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Issue one signed pass per row of a CSV or JSON Lines file, on all cores.",
+        discussion: """
+            CSV: the header names the placeholders (RFC 4180 quoting, UTF-8, BOM tolerated); values are text, and \
+            placeholders the template uses as numbers or booleans (a field with numberStyle, latitude, voided, …) are \
+            converted. JSON Lines (.jsonl): one object per line with typed values. The serial number comes from the \
+            serialNumber column (or --serial-column). When the template has a webServiceURL, each pass gets its own \
+            random authenticationToken (128 bits, base64url) unless the row gives one.
+
+            Output: <out-dir>/<serial>.pkpass, each written atomically, and <out-dir>/batch-report.csv (or .jsonl, mode \
+            0600: it holds the tokens) with one line per row: row, serialNumber, status (issued, existing, failed), file, \
+            sha256, authenticationToken, error. File names keep letters, digits, '.', '_' and '-'; any other character \
+            becomes '_' and then '-' plus 8 hex digits of the serial's SHA-256 is appended (also when a serial is longer \
+            than 100 bytes).
+
+            A bad row (missing value, duplicate serial, lint error) is reported with its row number and skipped; exit \
+            status 1 when any row failed. --resume keeps passes from an earlier run that exist and verify. Ctrl-C stops \
+            after the passes in flight, with the report written (exit status 130).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Template folder.", valueName: "template-folder"))
+    var template: String
+
+    @Option(help: ArgumentHelp("Rows: a .csv file or a .jsonl file.", valueName: "members.csv"))
+    var data: String
+
+    @Option(help: ArgumentHelp("Output folder.", valueName: "dir"))
+    var outDir: String
+
+    @Option(help: ArgumentHelp("Passes built at once (default: the number of cores).", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Column holding the serial number.", valueName: "NAME"))
+    var serialColumn = "serialNumber"
+
+    @Flag(help: "Keep passes from an earlier run that exist and verify; build the rest.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Report format: csv or jsonl.", valueName: "format"))
+    var report = "csv"
+
+    @Flag(help: "No progress output.")
+    var quiet = false
+
+    @Flag(help: "Print a final summary object as JSON on stdout.")
+    var json = false
+
+    @Flag(help: "Sign even when the certificate has expired (for tests).")
+    var allowExpired = false
+
+    @OptionGroup(title: "Signing") var signing: SigningOptions
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        guard BatchReportWriter.Format(rawValue: report) != nil else { throw ValidationError("--report must be csv or jsonl") }
+    }
+
+    func run() async throws {
+        let template = try PassTemplate(folder: template)
+        let identity = try signing.loadIdentity()
+        let input = try BatchInput(path: data)
+        let options = BatchOptions(outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
+                                   reportFormat: BatchReportWriter.Format(rawValue: report)!)
+        let runner = BatchRunner(template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
+
+        let stop = BatchStopSignal()
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler {
+            stop.stop()
+            printError("\nstopping after the passes in flight…")
+        }
+        interrupt.resume()
+
+        let display = ProgressDisplay(mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
+                                      total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
+        let result = try await runner.run(input, stop: stop) { display.update($0) }
+        interrupt.cancel()
+        display.finish(result)
+
+        if json {
+            let summary: JSONValue = [
+                "rows": .number(JSONNumber(result.rows)), "issued": .number(JSONNumber(result.issued)),
+                "existing": .number(JSONNumber(result.existing)), "failed": .number(JSONNumber(result.failed)),
+                "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
+                "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
+                "stopped": .bool(result.stopped), "report": .string(outDir + "/batch-report." + report),
+            ]
+            print(JSONWriter.string(summary), terminator: "")
+        }
+        if result.stopped { throw ExitCode(130) }
+        if result.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Progress on stderr: a live bar on a terminal, a plain line every few seconds otherwise.
+final class ProgressDisplay: @unchecked Sendable {
+    enum Mode { case silent, terminal, lines }
+    let mode: Mode
+    let total: Int?
+    private var last = 0.0
+
+    init(mode: Mode, total: Int?) {
+        self.mode = mode
+        self.total = total
+    }
+
+    func update(_ progress: BatchProgress) {
+        switch mode {
+        case .silent: return
+        case .terminal:
+            guard progress.elapsed - last >= 0.1 else { return }
+            last = progress.elapsed
+            printError("\r\u{1B}[2K" + line(progress), terminator: "")
+        case .lines:
+            guard progress.elapsed - last >= 5 else { return }
+            last = progress.elapsed
+            printError(line(progress))
+        }
+    }
+
+    private func line(_ progress: BatchProgress) -> String {
+        let rate = progress.elapsed > 0 ? Double(progress.rows) / progress.elapsed : 0
+        var bar = ""
+        if let total, total > 0 {
+            let fraction = min(1, Double(progress.rows) / Double(total))
+            let filled = Int(fraction * 24)
+            let remaining = rate > 0 ? Double(max(0, total - progress.rows)) / rate : 0
+            bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] "
+                + "\(Int(fraction * 100))% · ETA \(Self.duration(remaining)) · "
+        }
+        return bar + "\(progress.rows) rows · \(progress.issued) issued · \(progress.existing) kept · \(progress.failed) failed · \(Int(rate)) rows/s · \(String(format: "%.1f", progress.elapsed)) s"
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 3600 ? "\(whole / 3600)h\(whole % 3600 / 60)m" : whole >= 60 ? "\(whole / 60)m\(whole % 60)s" : "\(whole)s"
+    }
+
+    func finish(_ progress: BatchProgress) {
+        guard mode != .silent else { return }
+        if mode == .terminal { printError("\r\u{1B}[2K", terminator: "") }
+        printError("\(progress.stopped ? "stopped" : "done"): " + line(progress) + " · \(progress.issued > 0 ? "\(Int(progress.passesPerSecond)) passes/s" : "")")
+    }
+}
