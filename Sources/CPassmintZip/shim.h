@@ -3,6 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zip.h>
+#include <zlib.h>
+
+/* Raw deflate of a small buffer (pass.json, manifest.json) with a 4 KB window: the same format any inflater reads,
+   without the 256 KB of state a default zlib stream allocates (and the page faults that costs per archive).
+   Returns the compressed length, or 0 when the output does not fit or is not smaller. *crc receives the CRC-32. */
+static inline size_t cpassmint_deflate_small(const unsigned char *input, size_t length, unsigned char *output, size_t capacity,
+                                             unsigned long *crc) {
+    *crc = crc32(crc32(0L, Z_NULL, 0), input, (uInt)length);
+    z_stream stream;
+    memset(&stream, 0, sizeof(stream));
+    if (deflateInit2(&stream, 6, Z_DEFLATED, -12, 4, Z_DEFAULT_STRATEGY) != Z_OK) return 0;
+    stream.next_in = (Bytef *)input;
+    stream.avail_in = (uInt)length;
+    stream.next_out = output;
+    stream.avail_out = (uInt)capacity;
+    int status = deflate(&stream, Z_FINISH);
+    size_t produced = stream.total_out;
+    deflateEnd(&stream);
+    return status == Z_STREAM_END && produced < length ? produced : 0;
+}
 
 /* A libzip source over data that is already compressed, with its CRC and sizes known. libzip copies such data into
    the archive as it is: no CRC pass and no recompression per archive. The data must stay valid until zip_close. */

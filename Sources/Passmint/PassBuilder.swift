@@ -122,8 +122,8 @@ public struct PassBuilder: Sendable {
 
         // Template files first: every pass of a template then starts with the same bytes (see PassTemplate.sha256Hex).
         var entries = files.map(\.zipEntry)
-        entries.append(ZipArchive.Entry(name: "pass.json", bytes: passBytes, compressed: true))
-        entries.append(ZipArchive.Entry(name: "manifest.json", bytes: manifest, compressed: true))
+        entries.append(ZipArchive.Entry(name: "pass.json", precompressed: PrecompressedData(deflatingSmall: passBytes)))
+        entries.append(ZipArchive.Entry(name: "manifest.json", precompressed: PrecompressedData(deflatingSmall: manifest)))
         entries.append(ZipArchive.Entry(name: "signature", bytes: signature, compressed: false))
         let archive = try ZipArchive.make(entries)
         return BuiltPass(

@@ -9,8 +9,9 @@ import Testing
         let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
 
         let entries = try ZipArchive.read(pass.archive, source: "test.pkpass")
-        #expect(entries.map(\.name) == ["icon.png", "icon@2x.png", "icon@3x.png", "manifest.json", "pass.json", "signature"])
-        #expect(entries.first { $0.name == "icon.png" }?.compressed == false, "PNGs are stored")
+        // Template files first (every pass of a template starts with the same bytes), then the per-pass files.
+        #expect(entries.map(\.name) == ["icon.png", "icon@2x.png", "icon@3x.png", "pass.json", "manifest.json", "signature"])
+        #expect(entries.first { $0.name == "icon.png" }?.bytes == template.files.first { $0.path == "icon.png" }?.bytes)
         #expect(entries.first { $0.name == "pass.json" }?.compressed == true, "JSON is deflated")
         #expect(entries.first { $0.name == "pass.json" }?.bytes == pass.passJSON)
 
@@ -37,6 +38,36 @@ import Testing
         let manifest = try JSONParser.value(first.manifest).objectValue!
         #expect(manifest.keys == ["icon.png", "icon@2x.png", "icon@3x.png", "pass.json"])
         #expect(manifest["pass.json"]?.stringValue == Digest.sha1Hex(first.passJSON))
+    }
+
+    @Test func precompressedDataKeepsIncompressibleBytesStored() throws {
+        let random = OpenSSL.randomBytes(4096)
+        let stored = try PrecompressedData(compressing: random, name: "noise.png")
+        #expect(stored.compressedSize == 4096)
+        let text = Array(String(repeating: "{\"key\": \"value\"}\n", count: 100).utf8)
+        let deflated = try PrecompressedData(compressing: text, name: "pass.strings")
+        #expect(deflated.compressedSize < text.count / 4)
+        let small = PrecompressedData(deflatingSmall: text)
+        #expect(small.compressedSize < text.count / 4)
+        let archive = try ZipArchive.make([ZipArchive.Entry(name: "a", precompressed: stored), ZipArchive.Entry(name: "b", precompressed: deflated),
+                                           ZipArchive.Entry(name: "c", precompressed: small)])
+        let entries = try ZipArchive.read(archive, source: "x")
+        #expect(entries.map(\.bytes) == [random, text, text])
+        let unzip = try TestEnvironment.run("python3", ["-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip())", {
+            let url = TestEnvironment.temporaryFolder().appendingPathComponent("x.zip")
+            try? Data(archive).write(to: url)
+            return url.path
+        }()])
+        #expect(unzip.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "None")
+    }
+
+    @Test func archiveSHA256WithTheTemplatePrefixMatchesAFullHash() throws {
+        let template = try PassTemplate(folder: TestTemplates.write().path)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
+        #expect(template.archivePrefix != nil)
+        #expect(template.sha256Hex(ofArchive: pass.archive) == Digest.sha256Hex(pass.archive))
+        let other = Array("not an archive of this template".utf8)
+        #expect(template.sha256Hex(ofArchive: other) == Digest.sha256Hex(other))
     }
 
     @Test func templateFilesAreHashedOnceAtLoad() throws {

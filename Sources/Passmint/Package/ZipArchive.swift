@@ -190,6 +190,21 @@ public final class PrecompressedData: @unchecked Sendable {
 
     deinit { pointer.deallocate() }
 
+    /// Deflates a small buffer (a few KB, such as `pass.json`) with a small window, cheaply; stored when that does not
+    /// make it smaller.
+    public convenience init(deflatingSmall bytes: [UInt8]) {
+        var output = [UInt8](repeating: 0, count: bytes.count + 64)
+        var crc: UInt = 0
+        let length = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { cpassmint_deflate_small(input.baseAddress, input.count, $0.baseAddress, $0.count, &crc) }
+        }
+        if length > 0 {
+            self.init(copying: Array(output.prefix(length)), size: bytes.count, crc: UInt32(crc), method: ZIP_CM_DEFLATE)
+        } else {
+            self.init(copying: bytes, size: bytes.count, crc: UInt32(crc), method: ZIP_CM_STORE)
+        }
+    }
+
     /// Deflates `bytes` with libzip and keeps the raw compressed stream and CRC; keeps the bytes stored when deflate
     /// does not make them smaller.
     public convenience init(compressing bytes: [UInt8], name: String) throws(PassmintError) {

@@ -1,0 +1,125 @@
+import Foundation
+import Passmint
+import PassmintTestSupport
+import Testing
+
+/// `passmint batch` as a process: kill -9 and resume, Ctrl-C, exit codes, JSON summary.
+@Suite(.serialized) struct BatchCommandTests {
+    func membersFile(rows: Int, badRows: Set<Int> = []) throws -> URL {
+        var csv = "serialNumber,memberId,memberName,tier,nfcMessage,points,pointsToNextReward,memberSince\n"
+        for index in 1...rows {
+            let points = badRows.contains(index) ? "many" : "\(index)"
+            csv += "K-\(index),\(index),Zoë,Gold,mlc:\(index),\(points),250,2024-03-01T00:00:00+01:00\n"
+        }
+        let url = TestEnvironment.temporaryFolder("members").appendingPathComponent("members.csv")
+        try Data(csv.utf8).write(to: url)
+        return url
+    }
+
+    func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CreateCommandTests.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = TestEnvironment.repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    func passCount(_ folder: URL) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".pkpass") && !$0.hasPrefix(".") }.count
+    }
+
+    func waitFor(_ condition: () -> Bool, seconds: Double = 120) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() && Date() < deadline { usleep(20_000) }
+    }
+
+    func reportRows(_ folder: URL) throws -> [[String]] {
+        var reader = try CSVReader(path: folder.appendingPathComponent("batch-report.csv").path)
+        var rows: [[String]] = []
+        while let record = reader.next() { rows.append(try record.get().fields) }
+        return Array(rows.dropFirst())
+    }
+
+    @Test func killedWithSIGKILLAndResumedEndsWithOnePassPerGoodRow() throws {
+        let chain = try TestEnvironment.devChain()
+        let rows = 1500
+        let bad: Set<Int> = [10, 700]
+        let data = try membersFile(rows: rows, badRows: bad)
+        let output = TestEnvironment.temporaryFolder("killed").appendingPathComponent("out")
+        let arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path, "--quiet"]
+
+        let process = try launch(arguments)
+        waitFor { passCount(output) >= 200 }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let before = passCount(output)
+        #expect(before < rows - bad.count, "the batch must be killed before it ends")
+
+        let resumed = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--resume", "--json"], in: TestEnvironment.repositoryRoot)
+        #expect(resumed.status == 1, "bad rows make the exit status 1")
+        let summary = try JSONParser.value(Array(resumed.stdout.utf8))
+        #expect(summary["failed"] == .number(JSONNumber(bad.count)))
+        let existing = summary["existing"]?.numberValue?.intValue ?? 0
+        let issued = summary["issued"]?.numberValue?.intValue ?? 0
+        #expect(existing + issued == rows - bad.count)
+        #expect(existing >= before - 2, "passes finished before the kill are kept")
+
+        // Exactly one valid pass per good row, nothing else.
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(!names.contains { $0.hasSuffix(".tmp") })
+        #expect(passCount(output) == rows - bad.count)
+        let verifier = PassVerifier(root: try Certificate(contentsOf: chain.appendingPathComponent("root.pem").path))
+        let report = try reportRows(output)
+        #expect(report.count == rows)
+        for line in report {
+            let row = Int(line[0])!
+            if bad.contains(row) {
+                #expect(line[2] == "failed")
+                #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("K-\(row).pkpass").path))
+            } else {
+                #expect(line[2] == "issued" || line[2] == "existing")
+                let bytes = try FileIO.read(output.appendingPathComponent(line[3]).path, what: "pass")
+                #expect(verifier.verify(bytes, source: line[3], lint: false).isValid, "\(line[3])")
+                #expect(Digest.sha256Hex(bytes) == line[4])
+            }
+        }
+    }
+
+    @Test func sigintStopsAfterThePassesInFlightWithTheReportFlushed() throws {
+        let chain = try TestEnvironment.devChain()
+        let data = try membersFile(rows: 5000)
+        let output = TestEnvironment.temporaryFolder("interrupted").appendingPathComponent("out")
+        let process = try launch(["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path])
+        waitFor { passCount(output) >= 100 }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let report = try reportRows(output)
+        #expect(report.count > 0 && report.count < 5000)
+        #expect(report.count == passCount(output), "every pass written is in the report, and the reverse")
+        #expect(report.allSatisfy { $0[2] == "issued" })
+        #expect(report.map { Int($0[0])! } == Array(1...report.count), "rows in input order, none missing")
+    }
+
+    @Test func progressLinesOnANonTerminalAndJSONSummary() throws {
+        let chain = try TestEnvironment.devChain()
+        let data = try membersFile(rows: 5)
+        let output = TestEnvironment.temporaryFolder("small").appendingPathComponent("out")
+        let plain = try TestEnvironment.run(CreateCommandTests.binary, ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path],
+                                            in: TestEnvironment.repositoryRoot)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("done:"))
+        #expect(plain.stderr.contains("5 issued"))
+        let json = try TestEnvironment.run(CreateCommandTests.binary, ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path, "--json", "--resume"],
+                                           in: TestEnvironment.repositoryRoot)
+        #expect(json.status == 0)
+        #expect(json.stderr.isEmpty)
+        let summary = try JSONParser.value(Array(json.stdout.utf8))
+        #expect(summary["existing"] == 5)
+        #expect(summary["issued"] == 0)
+    }
+}
