@@ -64,6 +64,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        BatchRunner.tuneAllocator()
         let template = try PassTemplate(folder: template)
         let identity = try signing.loadIdentity()
         let input = try BatchInput(path: data)

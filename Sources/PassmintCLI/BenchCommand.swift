@@ -20,10 +20,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Template folder.", valueName: "dir")) var template = "PassTemplates/Loyalty.pass"
     @Option(help: ArgumentHelp("Seconds to measure the raw signing speed.", valueName: "s")) var signSeconds = 3.0
     @Flag(help: "Keep the output folder and print its path.") var keep = false
+    @Option(help: ArgumentHelp("Folder for the passes (default: a new temporary folder).", valueName: "dir")) var outDir: String?
     @Flag(help: "Print the figures as JSON.") var json = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func run() async throws {
+        BatchRunner.tuneAllocator()
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let template = try PassTemplate(folder: template)
         let samplePath = String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
@@ -31,23 +33,36 @@ struct BenchCommand: AsyncParsableCommand {
         let sample = try JSONParser.value(try FileIO.read(samplePath, what: "sample data")).objectValue ?? JSONObject()
         let identity = try signing.loadIdentity()
 
-        let rawRate = SigningSpeed.signaturesPerSecond(key: identity.privateKey, threads: jobs, seconds: signSeconds)
+        // Raw signing is measured before and after the batch and averaged: this machine's speed drifts.
+        let rawBefore = SigningSpeed.signaturesPerSecond(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
         let phases = try PhaseProfile.measure(template: template, sample: sample, identity: identity, iterations: 300)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("passmint-bench-\(UUID().uuidString)").path
+        let folder = (outDir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory).appendingPathComponent("passmint-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let rows = folder + "/rows.jsonl"
+        // Written in blocks, so the rows file does not count towards the batch's memory.
+        _ = FileManager.default.createFile(atPath: rows, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: rows))
         var lines = Data()
         for index in 0..<passes {
             var row = sample
             row["serialNumber"] = .string(String(format: "BENCH-%07d", index))
             lines.append(contentsOf: JSONWriter.data(.object(row), style: .compact))
             lines.append(0x0A)
+            if lines.count > 1 << 20 {
+                try handle.write(contentsOf: lines)
+                lines.removeAll(keepingCapacity: true)
+            }
         }
-        try lines.write(to: URL(fileURLWithPath: rows))
+        try handle.write(contentsOf: lines)
+        try handle.close()
         let output = folder + "/out"
         let runner = BatchRunner(template: template, builder: PassBuilder(identity: identity), options: BatchOptions(outputFolder: output, jobs: jobs))
+        let cpuBefore = Self.cpuSeconds()
         let result = try await runner.run(try BatchInput(path: rows))
+        let cpuUse = (Self.cpuSeconds() - cpuBefore) / max(result.elapsed, 0.001) / Double(jobs)
+        let rawAfter = SigningSpeed.signaturesPerSecond(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
+        let rawRate = (rawBefore + rawAfter) / 2
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         let peakMB = Double(usage.ru_maxrss) / 1024
@@ -59,7 +74,7 @@ struct BenchCommand: AsyncParsableCommand {
             let figures: JSONValue = [
                 "jobs": .number(JSONNumber(jobs)), "passes": .number(JSONNumber(result.issued)), "failed": .number(JSONNumber(result.failed)),
                 "rawSignaturesPerSecond": .number(JSONNumber(rawRate.rounded())), "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())),
-                "ratio": .number(JSONNumber((ratio * 1000).rounded() / 1000)), "seconds": .number(JSONNumber((result.elapsed * 100).rounded() / 100)),
+                "ratio": .number(JSONNumber((ratio * 1000).rounded() / 1000)), "cpuPerJob": .number(JSONNumber((cpuUse * 100).rounded() / 100)), "seconds": .number(JSONNumber((result.elapsed * 100).rounded() / 100)),
                 "peakRSSMB": .number(JSONNumber((peakMB * 10).rounded() / 10)), "bytesPerPass": .number(JSONNumber(bytesPerPass)),
                 "phasesMicroseconds": .object(JSONObject(phases.map { JSONObject.Member(key: $0.0, value: .number(JSONNumber(($0.1 * 10).rounded() / 10))) })),
             ]
@@ -67,10 +82,11 @@ struct BenchCommand: AsyncParsableCommand {
         } else {
             print("template            \(template.folder) (\(template.files.count) files)")
             print("jobs                \(jobs)")
-            print("raw RSA signing     \(Int(rawRate)) signatures/s (same key, \(jobs) threads, \(signSeconds) s)")
+            print("raw RSA signing     \(Int(rawRate)) signatures/s (same key, \(jobs) threads; \(Int(rawBefore)) before, \(Int(rawAfter)) after the batch)")
             print("batch               \(result.issued) passes in \(String(format: "%.2f", result.elapsed)) s, \(result.failed) failed")
             print("passes/s            \(Int(result.passesPerSecond))")
             print("ratio               \(String(format: "%.3f", ratio)) (passes/s ÷ raw signatures/s)")
+            print("CPU per job         \(String(format: "%.0f", cpuUse * 100)) % (user + system time ÷ elapsed ÷ jobs)")
             print("peak RSS            \(String(format: "%.1f", peakMB)) MB")
             print("bytes per pass      \(bytesPerPass)")
             if keep { print("output              \(output)") }
@@ -78,6 +94,15 @@ struct BenchCommand: AsyncParsableCommand {
             for (name, micros) in phases { print("  \(name.padding(toLength: 18, withPad: " ", startingAt: 0))\(String(format: "%8.1f", micros))") }
         }
         if result.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+extension BenchCommand {
+    /// User plus system CPU time of this process so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }
 
@@ -108,6 +133,7 @@ enum PhaseProfile {
         results.append(("render", try time { _ = try template.render(data: sample) }))
         results.append(("lint", time { _ = PassLinter.lintJSON(rendered) }))
         results.append(("json+manifest", time { _ = PassBuilder.manifestBytes(passJSON: JSONWriter.data(.object(rendered)), files: template.files) }))
+        results.append(("raw RSA sign", 1e6 / SigningSpeed.signaturesPerSecond(key: identity.privateKey, threads: 1, seconds: 0.5)))
         results.append(("sign (PKCS#7)", try time { _ = try identity.signDetached(manifest) }))
         results.append(("deflate JSON", time {
             _ = PrecompressedData(deflatingSmall: passBytes)

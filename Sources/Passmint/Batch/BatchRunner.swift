@@ -1,3 +1,4 @@
+internal import CPassmintZip
 import Foundation
 import Synchronization
 
@@ -69,6 +70,10 @@ public struct BatchRunner: Sendable {
         var token: String
         var fileName: String
     }
+
+    /// Tunes the C allocator of this process for many passes in a row (glibc: larger buffers stay on the heap
+    /// instead of being mapped and unmapped per pass). Process-wide, so it is for commands, not libraries.
+    public static func tuneAllocator() { cpassmint_tune_allocator_for_batches() }
 
     /// A fresh authentication token: 128 random bits, base64url without padding (22 characters).
     public static func makeAuthenticationToken() -> String {
