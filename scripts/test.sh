@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite: install what is missing, build with warnings as errors, run every test.
+# The whole test suite: install what is missing, start a throw-away PostgreSQL server, build with warnings as
+# errors, run every test (both store backends), stop the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
+pg_dir="${TMPDIR:-/tmp}/passmint-postgres-$$"
+PASSMINT_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pg_dir" "${PASSMINT_TEST_POSTGRES_PORT:-54329}")
+export PASSMINT_TEST_POSTGRES_URL
+trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests
 swift test

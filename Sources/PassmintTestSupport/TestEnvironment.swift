@@ -87,6 +87,24 @@ public enum TestEnvironment {
         }
     }
 
+    private static let postgres = Mutex<String?>(nil)
+
+    /// The URL of a PostgreSQL database for tests: `PASSMINT_TEST_POSTGRES_URL` when set (scripts/test.sh starts a
+    /// server and sets it), otherwise a server this process starts once with `scripts/postgres-test-server.sh`.
+    public static func postgresURL() throws -> String {
+        if let url = ProcessInfo.processInfo.environment["PASSMINT_TEST_POSTGRES_URL"], !url.isEmpty { return url }
+        return try postgres.withLock { url in
+            if let url { return url }
+            let result = try run(repositoryRoot.appendingPathComponent("scripts/postgres-test-server.sh").path,
+                                 ["start", FileManager.default.temporaryDirectory.appendingPathComponent("passmint-postgres-tests").path, "54329"])
+            guard result.status == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot start PostgreSQL: \(result.stderr)"])
+            }
+            url = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return url!
+        }
+    }
+
     /// The passphrase of the development chain's encrypted key and `.p12` files.
     public static let devPassphrase = "passmint-dev"
 

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import NIOSSL
+import Passmint
+import PassmintPush
+import PassmintServer
+import PassmintStore
+import PassmintStorePostgres
+import ServiceLifecycle
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the pass web service: Apple's update protocol, APNs pushes and the issuing API.",
+        discussion: """
+            Devices talk to <public-url>/v1/… (Apple's protocol, ApplePass or AndroidPass tokens); your servers talk to \
+            /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
+            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_APNS_URL.
+
+            --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db. \
+            Migrations run at start-up. SIGTERM or SIGINT stop the service after the requests in flight.
+            """
+    )
+
+    @Option(help: "Address to listen on.") var host: String?
+    @Option(help: "Port to listen on.") var port: Int?
+    @Option(help: ArgumentHelp("Public base URL written into passes as webServiceURL; its path is where Apple's endpoints are mounted.", valueName: "url"))
+    var publicURL: String?
+    @Option(help: ArgumentHelp("SQLite file or postgres:// URL.", valueName: "url")) var databaseURL: String?
+    @Option(help: ArgumentHelp("Folder with the templates the issuing API names.", valueName: "dir")) var templates: String?
+    @Option(help: ArgumentHelp("Environment variable holding the issuing API's bearer key (at least 16 characters).", valueName: "VAR"))
+    var apiKeyEnv = "PASSMINT_API_KEY"
+    @Option(help: ArgumentHelp("APNs endpoint (default: Apple's production service).", valueName: "url")) var apnsURL: String?
+    @Option(help: ArgumentHelp("Extra root certificate (PEM) to trust for the APNs endpoint, for a test server.", valueName: "file")) var apnsCA: String?
+    @OptionGroup(title: "Signing") var signing: SigningOptions
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var logger = Logger(label: "passmint")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        guard let publicURL = publicURL ?? environment["PASSMINT_PUBLIC_URL"], URL(string: publicURL)?.host != nil else {
+            throw ValidationError("give --public-url (or PASSMINT_PUBLIC_URL), e.g. https://passes.example.com/wallet")
+        }
+        let apiKey = environment[apiKeyEnv]
+        if let apiKey, apiKey.count < 16 { throw ValidationError("the API key in \(apiKeyEnv) must have at least 16 characters") }
+        if apiKey == nil { logger.warning("no API key in \(apiKeyEnv): the issuing API answers 401 to everything") }
+        let settings = ServerSettings(
+            host: host ?? environment["PASSMINT_HOST"] ?? "127.0.0.1", port: port ?? environment["PASSMINT_PORT"].flatMap(Int.init) ?? 8080,
+            publicURL: publicURL, templatesFolder: templates ?? environment["PASSMINT_TEMPLATES"] ?? "PassTemplates", apiKey: apiKey)
+
+        let identity = try signing.loadIdentity()
+        let endpoint = URL(string: apnsURL ?? environment["PASSMINT_APNS_URL"] ?? APNsPushSender.production.absoluteString)!
+        let roots = try apnsCA.map { try NIOSSLCertificate.fromPEMFile($0) }
+        let push = try APNsPushSender(identity: identity, endpoint: endpoint, trustRoots: roots, logger: logger)
+
+        let database = databaseURL ?? environment["PASSMINT_DATABASE_URL"] ?? "passmint.sqlite"
+        let store: any PassStore
+        var services: [any Service] = []
+        if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
+            let client = try PostgresPassStore.client(url: database, logger: logger)
+            services.append(client)
+            store = PostgresPassStore(client: client, logger: logger)
+        } else {
+            store = try SQLitePassStore(path: database, logger: logger)
+        }
+        let service = PassService(store: store, push: push, builder: PassBuilder(identity: identity), settings: settings, logger: logger)
+        logger.info("passmint serve", metadata: ["address": "\(settings.host):\(settings.port)", "publicURL": "\(publicURL)", "database": "\(database.hasPrefix("postgres") ? "postgres" : database)"])
+        try await buildApplication(service: service, services: services, logger: logger).runService()
+        try await push.shutdown()
+    }
+}

@@ -1,0 +1,126 @@
+import AsyncHTTPClient
+public import Foundation
+public import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+public import NIOSSL
+public import Passmint
+
+/// Pushes to APNs over HTTP/2 with the Pass Type ID certificate as the TLS client identity (Apple's documented way
+/// for pass updates): `POST /3/device/<token>`, `apns-topic` = pass type identifier, body `{}`.
+///
+/// 410 `Unregistered` and 400 `BadDeviceToken` mean the registration should be removed; 429 and 5xx are retried
+/// with exponential back-off; every outcome is logged and returned.
+public final class APNsPushSender: PushSender {
+    /// Apple's production endpoint; pass updates work only there.
+    public static let production = URL(string: "https://api.push.apple.com")!
+
+    public let endpoint: URL
+    private let client: HTTPClient
+    private let logger: Logger
+    private let concurrency: Int
+    private let maxAttempts: Int
+    private let retryDelay: Duration
+
+    /// - Parameters:
+    ///   - identity: the Pass Type ID certificate and key; the intermediates are sent in the TLS handshake.
+    ///   - endpoint: APNs (default production), or a test server.
+    ///   - trustRoots: roots to trust for the endpoint (default: the system's).
+    public init(identity: SigningIdentity, endpoint: URL = APNsPushSender.production, trustRoots: [NIOSSLCertificate]? = nil,
+                concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
+                logger: Logger = Logger(label: "passmint.push")) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let chain = try ([identity.certificate] + identity.intermediates).map { try NIOSSLCertificate(bytes: Array($0.pem.utf8), format: .pem) }
+        tls.certificateChain = chain.map { .certificate($0) }
+        tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: identity.privateKey.unencryptedPEM, format: .pem))
+        if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
+        tls.applicationProtocols = ["h2"]
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        configuration.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.endpoint = endpoint
+        self.logger = logger
+        self.concurrency = max(1, concurrency)
+        self.maxAttempts = max(1, maxAttempts)
+        self.retryDelay = retryDelay
+    }
+
+    private let shutDown = Mutex(false)
+
+    /// Closes the HTTP/2 connections.
+    public func shutdown() async throws {
+        guard shutDown.withLock({ state in defer { state = true }; return !state }) else { return }
+        try await client.shutdown()
+    }
+
+    deinit {
+        // A sender dropped without shutdown() still closes its connections, in the background.
+        if !shutDown.withLock({ $0 }) { client.shutdown { _ in } }
+    }
+
+    public func push(topic: String, pushTokens: [String]) async -> [PushOutcome] {
+        await withTaskGroup(of: PushOutcome.self) { group in
+            var outcomes: [PushOutcome] = []
+            var iterator = pushTokens.makeIterator()
+            var running = 0
+            while running < concurrency, let token = iterator.next() {
+                group.addTask { await self.pushOne(topic: topic, token: token) }
+                running += 1
+            }
+            while let outcome = await group.next() {
+                outcomes.append(outcome)
+                if let token = iterator.next() { group.addTask { await self.pushOne(topic: topic, token: token) } }
+            }
+            return outcomes
+        }
+    }
+
+    private func pushOne(topic: String, token: String) async -> PushOutcome {
+        var attempt = 0
+        var last = PushOutcome(pushToken: token, result: .failed, status: 0, reason: nil, attempts: 0)
+        while attempt < maxAttempts {
+            attempt += 1
+            var request = HTTPClientRequest(url: endpoint.absoluteString + "/3/device/" + token)
+            request.method = .POST
+            request.headers.add(name: "apns-topic", value: topic)
+            request.headers.add(name: "apns-push-type", value: "background")
+            request.headers.add(name: "apns-priority", value: "5")
+            request.headers.add(name: "apns-expiration", value: "0")
+            request.headers.add(name: "content-type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: "{}"))
+            do {
+                let response = try await client.execute(request, timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 16 * 1024)
+                let status = Int(response.status.code)
+                let reason = Self.reason(in: body)
+                if status == 410 || (status == 400 && reason == "BadDeviceToken") {
+                    logger.info("push token no longer valid", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
+                    return PushOutcome(pushToken: token, result: .unregistered, status: status, reason: reason, attempts: attempt)
+                }
+                switch status {
+                case 200:
+                    logger.debug("push delivered", metadata: ["topic": "\(topic)"])
+                    return PushOutcome(pushToken: token, result: .delivered, status: status, reason: nil, attempts: attempt)
+                case 429, 500...599:
+                    last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
+                    logger.warning("push will be retried", metadata: ["topic": "\(topic)", "status": "\(status)", "attempt": "\(attempt)"])
+                default:
+                    logger.error("push refused", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
+                    return PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
+                }
+            } catch {
+                last = PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
+                logger.warning("push failed", metadata: ["topic": "\(topic)", "error": "\(error)", "attempt": "\(attempt)"])
+            }
+            if attempt < maxAttempts { try? await Task.sleep(for: retryDelay * (1 << (attempt - 1))) }
+        }
+        return last
+    }
+
+    /// The `reason` of an APNs error body `{"reason": "BadDeviceToken"}`.
+    static func reason(in body: ByteBuffer) -> String? {
+        guard body.readableBytes > 0, let value = try? JSONParser.value(Array(body.readableBytesView)) else { return nil }
+        return value["reason"]?.stringValue
+    }
+}

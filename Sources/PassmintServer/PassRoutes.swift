@@ -1,0 +1,226 @@
+import Foundation
+public import ServiceLifecycle
+public import Hummingbird
+public import Logging
+import NIOCore
+import Passmint
+import PassmintPush
+import PassmintStore
+
+/// Apple's pass web service (v1) and the issuing API, on a Hummingbird router.
+struct PassRoutes: Sendable {
+    let service: PassService
+
+    static let pkpassType = "application/vnd.apple.pkpass"
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+
+        let prefix = service.settings.pathPrefix
+        let apple = router.group(RouterPath(prefix + "/v1"))
+        apple.post("devices/:device/registrations/:type/:serial") { request, context in try await registerDevice(request, context) }
+        apple.get("devices/:device/registrations/:type") { request, context in try await updatedSerials(request, context) }
+        apple.delete("devices/:device/registrations/:type/:serial") { request, context in try await unregisterDevice(request, context) }
+        apple.get("passes/:type/:serial") { request, context in try await latestPass(request, context) }
+        apple.post("log") { request, context in try await log(request, context) }
+
+        let api = router.group("/api/v1")
+        api.post("passes") { request, context in try await issue(request, context) }
+        api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
+        api.get("passes/:type/:serial") { request, context in try await metadata(request, context) }
+        api.get("logs") { request, context in
+            try authorizeAPI(request)
+            return json(.ok, .array(service.recentDeviceLogs.map(JSONValue.string)))
+        }
+    }
+
+    // MARK: Helpers
+
+    private func component(_ name: String, _ context: BasicRequestContext) throws -> String {
+        guard let value = context.parameters.get(name), PassService.isValidComponent(value) else {
+            throw HTTPError(.badRequest, message: "\(name) must be 1–128 characters of letters, digits and . _ - : ~")
+        }
+        return value
+    }
+
+    private func body(_ request: Request) async throws -> JSONObject {
+        var request = request
+        let buffer = try await request.collectBody(upTo: service.settings.maxBodySize)
+        guard let object = try? JSONParser.value(Array(buffer.readableBytesView)).objectValue else {
+            throw HTTPError(.badRequest, message: "the body must be a JSON object")
+        }
+        return object
+    }
+
+    private func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.data(value, style: .compact))))
+    }
+
+    /// `ApplePass <token>` or `AndroidPass <token>`.
+    private func presentedToken(_ request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        for scheme in ["ApplePass ", "AndroidPass "] where header.hasPrefix(scheme) {
+            let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+            return token.isEmpty ? nil : token
+        }
+        return nil
+    }
+
+    /// The pass, when the request carries its token. A 401 never says whether the serial exists.
+    private func authorizedPass(_ request: Request, type: String, serial: String) async throws -> StoredPass {
+        let presented = presentedToken(request)
+        let pass = try await service.store.pass(passTypeIdentifier: type, serialNumber: serial)
+        let stored = pass?.authenticationToken ?? "no pass here, compared anyway"
+        let matches = PassService.tokensMatch(presented ?? "", stored)
+        guard let pass, presented != nil, matches else { throw HTTPError(.unauthorized) }
+        return pass
+    }
+
+    private func authorizeAPI(_ request: Request) throws {
+        guard let key = service.settings.apiKey, let header = request.headers[.authorization], header.hasPrefix("Bearer "),
+            PassService.tokensMatch(String(header.dropFirst(7)), key)
+        else { throw HTTPError(.unauthorized, message: "give the API key as Authorization: Bearer <key>") }
+    }
+
+    private func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as PassService.Failure {
+            switch failure {
+            case .badRequest(let message): throw HTTPError(.badRequest, message: message)
+            case .notFound: throw HTTPError(.notFound)
+            case .conflict(let message): throw HTTPError(.conflict, message: message)
+            case .unprocessable(let message): throw HTTPError(.unprocessableContent, message: message)
+            }
+        }
+    }
+
+    // MARK: Apple's protocol
+
+    private func registerDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let device = try component("device", context)
+        let type = try component("type", context)
+        let serial = try component("serial", context)
+        _ = try await authorizedPass(request, type: type, serial: serial)
+        let object = try await body(request)
+        guard let pushToken = object["pushToken"]?.stringValue, PassService.isValidComponent(pushToken) else {
+            throw HTTPError(.badRequest, message: "the body must be {\"pushToken\": \"<hex token>\"}")
+        }
+        let result = try await service.store.register(deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: type, serialNumber: serial)
+        return Response(status: result == .created ? .created : .ok)
+    }
+
+    private func updatedSerials(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let device = try component("device", context)
+        let type = try component("type", context)
+        var since: Int64?
+        if let text = request.uri.queryParameters.get("passesUpdatedSince"), !text.isEmpty {
+            guard let value = Int64(text) else { throw HTTPError(.badRequest, message: "passesUpdatedSince must be a tag this service returned") }
+            since = value
+        }
+        let result = try await service.store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: since)
+        guard !result.serialNumbers.isEmpty else { return Response(status: .noContent) }
+        return json(.ok, ["serialNumbers": .array(result.serialNumbers.map(JSONValue.string)), "lastUpdated": .string(String(result.lastUpdated))])
+    }
+
+    private func unregisterDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let device = try component("device", context)
+        let type = try component("type", context)
+        let serial = try component("serial", context)
+        _ = try await authorizedPass(request, type: type, serial: serial)
+        _ = try await service.store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: type, serialNumber: serial)
+        return Response(status: .ok)
+    }
+
+    private func latestPass(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let type = try component("type", context)
+        let serial = try component("serial", context)
+        let pass = try await authorizedPass(request, type: type, serial: serial)
+        let lastModified = HTTPDate.string(pass.updatedAt)
+        if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), since >= pass.updatedAt {
+            return Response(status: .notModified, headers: [.lastModified: lastModified])
+        }
+        let bytes = try await mapped { try service.latestPass(pass) }
+        return Response(status: .ok, headers: [.contentType: Self.pkpassType, .lastModified: lastModified],
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    private func log(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let object = try await body(request)
+        guard let logs = object["logs"]?.arrayValue else { throw HTTPError(.badRequest, message: "the body must be {\"logs\": [\"…\"]}") }
+        service.recordDeviceLogs(logs.compactMap(\.stringValue))
+        return Response(status: .ok)
+    }
+
+    // MARK: Issuing API
+
+    private func metadataJSON(_ pass: StoredPass, registrations: Int?, pushes: [PushOutcome]? = nil) -> JSONValue {
+        var object: JSONObject = [
+            "passTypeIdentifier": .string(pass.passTypeIdentifier), "serialNumber": .string(pass.serialNumber),
+            "authenticationToken": .string(pass.authenticationToken), "template": .string(pass.template),
+            "updateTag": .string(String(pass.updateTag)), "lastModified": .string(HTTPDate.string(pass.updatedAt)), "voided": .bool(pass.voided),
+            "url": .string(service.settings.publicURL + "/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"),
+        ]
+        object["data"] = (try? JSONParser.value(Array(pass.dataJSON.utf8))) ?? .null
+        if let registrations { object["registrations"] = .number(JSONNumber(registrations)) }
+        if let pushes { object["push"] = PassService.pushSummary(pushes) } else {
+            object["lastPush"] = pass.lastPushJSON.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null
+        }
+        return .object(object)
+    }
+
+    private func issue(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorizeAPI(request)
+        let object = try await body(request)
+        guard let template = object["template"]?.stringValue else { throw HTTPError(.badRequest, message: "give \"template\": \"<name>\"") }
+        let data = object["data"]?.objectValue ?? JSONObject()
+        let issued = try await mapped { try await service.issue(template: template, data: data) }
+        if request.headers[.accept]?.contains("application/json") == true {
+            return json(.created, metadataJSON(issued.pass, registrations: 0))
+        }
+        return Response(status: .created, headers: [.contentType: Self.pkpassType, .lastModified: HTTPDate.string(issued.pass.updatedAt)],
+                        body: .init(byteBuffer: ByteBuffer(bytes: issued.archive)))
+    }
+
+    private func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorizeAPI(request)
+        let type = try component("type", context)
+        let serial = try component("serial", context)
+        let object = try await body(request)
+        let data = object["data"]
+        guard data == nil || data?.objectValue != nil else { throw HTTPError(.badRequest, message: "\"data\" must be an object") }
+        let voided = object["voided"]
+        guard voided == nil || voided?.boolValue != nil else { throw HTTPError(.badRequest, message: "\"voided\" must be true or false") }
+        guard data != nil || voided != nil else { throw HTTPError(.badRequest, message: "give {\"data\": {…}} and/or {\"voided\": true}") }
+        let updated = try await mapped { try await service.update(passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue) }
+        let registrations = try await service.store.registrations(passTypeIdentifier: type, serialNumber: serial).count
+        return json(.ok, metadataJSON(updated.pass, registrations: registrations, pushes: updated.pushes))
+    }
+
+    private func metadata(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorizeAPI(request)
+        let type = try component("type", context)
+        let serial = try component("serial", context)
+        guard let pass = try await service.store.pass(passTypeIdentifier: type, serialNumber: serial) else { throw HTTPError(.notFound) }
+        let registrations = try await service.store.registrations(passTypeIdentifier: type, serialNumber: serial).count
+        return json(.ok, metadataJSON(pass, registrations: registrations))
+    }
+}
+
+/// Builds the service's router.
+public func buildRouter(service: PassService) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    PassRoutes(service: service).register(on: router)
+    return router
+}
+
+/// Builds the application: the router, the bind address, and services to run beside it (e.g. a PostgreSQL client).
+public func buildApplication(service: PassService, services: [any Service] = [], logger: Logger) -> some ApplicationProtocol {
+    var app = Application(
+        router: buildRouter(service: service),
+        configuration: .init(address: .hostname(service.settings.host, port: service.settings.port), serverName: "passmint"),
+        services: services,
+        logger: logger)
+    app.beforeServerStarts { try await service.store.migrate() }
+    return app
+}

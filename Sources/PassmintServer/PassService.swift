@@ -1,0 +1,224 @@
+import Foundation
+public import Logging
+public import Passmint
+public import PassmintPush
+public import PassmintStore
+import Synchronization
+
+/// What the service does, independent of HTTP: issue passes, build the latest version of a pass, update and push.
+public final class PassService: Sendable {
+    public let store: any PassStore
+    public let push: any PushSender
+    public let builder: PassBuilder
+    public let settings: ServerSettings
+    let logger: Logger
+    private let templates = Mutex<[String: PassTemplate]>([:])
+    /// Signed pass bytes by pass and update tag: devices fetch the same version many times.
+    private let cache = Mutex<PassCache>(PassCache(limit: 2048))
+    /// Device log messages, newest last, bounded.
+    private let deviceLogs = Mutex<[String]>([])
+
+    public init(store: any PassStore, push: any PushSender, builder: PassBuilder, settings: ServerSettings, logger: Logger) {
+        self.store = store
+        self.push = push
+        self.builder = builder
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Errors the HTTP layer turns into statuses.
+    public enum Failure: Error, Sendable, Equatable {
+        case badRequest(String)
+        case notFound
+        case conflict(String)
+        case unprocessable(String)
+    }
+
+    /// A template by name (`Loyalty` → `<templatesFolder>/Loyalty.pass`), loaded once.
+    func template(named name: String) throws -> PassTemplate {
+        if let known = templates.withLock({ $0[name] }) { return known }
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }), !name.hasPrefix(".") else {
+            throw Failure.badRequest("template names are letters, digits, '-', '_' and '.'")
+        }
+        let folder = settings.templatesFolder + "/" + (name.hasSuffix(".pass") ? name : name + ".pass")
+        guard FileManager.default.fileExists(atPath: folder) else { throw Failure.badRequest("no template named \(name) in \(settings.templatesFolder)") }
+        let template: PassTemplate
+        do {
+            template = try PassTemplate(folder: folder)
+        } catch {
+            throw Failure.unprocessable("template \(name): \(error.message)")
+        }
+        templates.withLock { $0[name] = template }
+        return template
+    }
+
+    /// A fresh authentication token (128 random bits, base64url).
+    static func makeToken() -> String { BatchRunner.makeAuthenticationToken() }
+
+    private func build(_ pass: StoredPass) throws -> BuiltPass {
+        let template = try template(named: pass.template)
+        guard let data = try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue else {
+            throw Failure.unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
+        }
+        var overrides: JSONObject = [
+            "serialNumber": .string(pass.serialNumber), "authenticationToken": .string(pass.authenticationToken),
+            "webServiceURL": .string(settings.publicURL),
+        ]
+        if pass.voided { overrides["voided"] = true }
+        var values = data
+        values["serialNumber"] = .string(pass.serialNumber)
+        values["authenticationToken"] = .string(pass.authenticationToken)
+        do {
+            return try builder.build(template: template, data: values, overrides: overrides)
+        } catch {
+            throw Failure.unprocessable(error.message)
+        }
+    }
+
+    /// The signed bytes of a stored pass at its current tag (cached).
+    public func latestPass(_ pass: StoredPass) throws -> [UInt8] {
+        let key = PassCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, updateTag: pass.updateTag)
+        if let bytes = cache.withLock({ $0[key] }) { return bytes }
+        let bytes = try build(pass).archive
+        cache.withLock { $0[key] = bytes }
+        return bytes
+    }
+
+    /// The result of issuing a pass.
+    public struct Issued: Sendable {
+        public var pass: StoredPass
+        public var archive: [UInt8]
+    }
+
+    /// Issues a pass from a template and data; the serial number comes from the data (or is generated).
+    public func issue(template name: String, data: JSONObject) async throws -> Issued {
+        let template = try template(named: name)
+        var values = data
+        let serial = values["serialNumber"]?.stringValue ?? values["serialNumber"]?.numberValue?.text ?? UUID().uuidString.lowercased()
+        guard Self.isValidComponent(serial) else { throw Failure.badRequest("serialNumber must be 1–128 URL-safe characters") }
+        let token = values["authenticationToken"]?.stringValue ?? Self.makeToken()
+        guard token.count >= 16 else { throw Failure.badRequest("authenticationToken must have at least 16 characters") }
+        values["serialNumber"] = .string(serial)
+        values["authenticationToken"] = .string(token)
+        _ = template
+        var stored = StoredPass(passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
+                                dataJSON: JSONWriter.string(.object(values), style: .compact))
+        // Build first: a pass that does not build is never stored.
+        let built = try build(stored)
+        stored.passTypeIdentifier = built.passTypeIdentifier
+        do {
+            stored = try await store.insert(stored)
+        } catch let error as PassStoreError where error.kind == .duplicate {
+            throw Failure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")
+        }
+        let archive = try latestPass(stored)
+        return Issued(pass: stored, archive: archive)
+    }
+
+    /// The outcome of an update.
+    public struct Updated: Sendable {
+        public var pass: StoredPass
+        public var pushes: [PushOutcome]
+    }
+
+    /// Merges `data` into a pass's data and/or sets `voided`, bumps its tag, then pushes to every registered device.
+    public func update(passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?) async throws -> Updated {
+        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else { throw Failure.notFound }
+        var merged = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
+        for member in data ?? JSONObject() where member.key != "serialNumber" && member.key != "authenticationToken" {
+            merged[member.key] = member.value
+        }
+        var candidate = current
+        candidate.dataJSON = JSONWriter.string(.object(merged), style: .compact)
+        candidate.voided = voided ?? current.voided
+        _ = try build(candidate)  // refuse data that does not make a valid pass
+        guard let updated = try await store.update(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
+                                                   dataJSON: candidate.dataJSON, voided: candidate.voided) else { throw Failure.notFound }
+        let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        let outcomes = await push.push(topic: passTypeIdentifier, pushTokens: Array(Set(registrations.map(\.pushToken))).sorted())
+        for outcome in outcomes where outcome.result == .unregistered {
+            try await store.removeDevices(pushToken: outcome.pushToken)
+        }
+        let summary = Self.pushSummary(outcomes)
+        try await store.recordPush(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, resultJSON: JSONWriter.string(summary, style: .compact))
+        logger.info("pass updated", metadata: [
+            "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(updated.updateTag)",
+            "pushed": "\(outcomes.filter { $0.result == .delivered }.count)/\(outcomes.count)",
+        ])
+        return Updated(pass: updated, pushes: outcomes)
+    }
+
+    static func pushSummary(_ outcomes: [PushOutcome]) -> JSONValue {
+        let formatter = ISO8601DateFormatter()
+        return [
+            "at": .string(formatter.string(from: Date())), "devices": .number(JSONNumber(outcomes.count)),
+            "delivered": .number(JSONNumber(outcomes.filter { $0.result == .delivered }.count)),
+            "unregistered": .number(JSONNumber(outcomes.filter { $0.result == .unregistered }.count)),
+            "failed": .number(JSONNumber(outcomes.filter { $0.result == .failed }.count)),
+            "results": .array(outcomes.map {
+                ["status": .number(JSONNumber($0.status)), "result": .string($0.result.rawValue), "reason": $0.reason.map(JSONValue.string) ?? .null,
+                 "attempts": .number(JSONNumber($0.attempts))]
+            }),
+        ]
+    }
+
+    /// Keeps device log messages (bounded) and writes them to the service log.
+    func recordDeviceLogs(_ messages: [String]) {
+        for message in messages { logger.notice("device log", metadata: ["message": "\(message.prefix(2000))"]) }
+        deviceLogs.withLock { logs in
+            logs.append(contentsOf: messages.map { String($0.prefix(2000)) })
+            if logs.count > settings.logLimit { logs.removeFirst(logs.count - settings.logLimit) }
+        }
+    }
+
+    /// The device log messages kept, oldest first.
+    public var recentDeviceLogs: [String] { deviceLogs.withLock { $0 } }
+
+    /// Path components (device library id, pass type id, serial number): 1–128 characters of letters, digits and
+    /// `. _ - : ~`.
+    static func isValidComponent(_ text: Substring) -> Bool {
+        guard (1...128).contains(text.utf8.count) else { return false }
+        return text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "~"):
+                true
+            default: false
+            }
+        }
+    }
+
+    static func isValidComponent(_ text: String) -> Bool { isValidComponent(Substring(text)) }
+
+    /// Constant-time comparison of a presented token with the stored one.
+    static func tokensMatch(_ presented: String, _ stored: String) -> Bool {
+        let a = Array(presented.utf8)
+        let b = Array(stored.utf8)
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0xFF)
+        }
+        return difference == 0 && !a.isEmpty
+    }
+}
+
+/// A bounded map of signed pass bytes by (pass, tag); the oldest entries go first.
+struct PassCache {
+    struct Key: Hashable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+        var updateTag: Int64
+    }
+    let limit: Int
+    private var entries: [Key: [UInt8]] = [:]
+    private var order: [Key] = []
+    init(limit: Int) { self.limit = limit }
+    subscript(key: Key) -> [UInt8]? {
+        get { entries[key] }
+        set {
+            guard let newValue else { return }
+            if entries.updateValue(newValue, forKey: key) == nil { order.append(key) }
+            while order.count > limit { entries[order.removeFirst()] = nil }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOPosix
+public import NIOSSL
+import Synchronization
+
+/// A local HTTP/2 server over TLS that answers like APNs, for tests: it requires a client certificate chaining to
+/// `clientCA`, checks `POST /3/device/<64 hex>`, `apns-topic` and a JSON body, records every request, and answers
+/// 200, or the status and reason configured for a token (410 `Unregistered`, 400 `BadDeviceToken`, 429, 503…).
+public final class MockAPNsServer: Sendable {
+    /// One push the server received.
+    public struct Received: Sendable, Equatable {
+        public var token: String
+        public var topic: String?
+        public var pushType: String?
+        public var body: String
+        /// Subject of the TLS client certificate that sent it.
+        public var clientCertificateSubject: String?
+    }
+
+    /// Answers for a token, used in order; the last one repeats.
+    public struct Behavior: Sendable {
+        public var answers: [(status: Int, reason: String?)]
+        public init(_ answers: [(status: Int, reason: String?)]) { self.answers = answers }
+    }
+
+    /// What the server has seen and how it answers, shared with the stream handlers.
+    final class Recorder: Sendable {
+        let state = Mutex<(received: [Received], behaviors: [String: Behavior], counts: [String: Int])>(([], [:], [:]))
+    }
+
+    private let recorder = Recorder()
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    public let port: Int
+    /// The certificate clients must trust for `localhost`.
+    public let serverCertificate: NIOSSLCertificate
+
+    public var received: [Received] { recorder.state.withLock { $0.received } }
+
+    public func setBehavior(_ behavior: Behavior, for token: String) { recorder.state.withLock { $0.behaviors[token] = behavior } }
+
+    public func reset() { recorder.state.withLock { $0 = ([], $0.behaviors, [:]) } }
+
+    /// Starts on a free loopback port. `folder` receives the server's throw-away key and certificate.
+    public init(clientCA: URL, folder: URL) throws {
+        let key = folder.appendingPathComponent("apns-server.key").path
+        let certificate = folder.appendingPathComponent("apns-server.pem").path
+        let result = try TestEnvironment.run("openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ])
+        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+        guard let loaded = try NIOSSLCertificate.fromPEMFile(certificate).first else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no certificate in \(certificate)"])
+        }
+        serverCertificate = loaded
+        var tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(serverCertificate)], privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        tls.applicationProtocols = ["h2"]
+        tls.certificateVerification = .noHostnameVerification
+        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCA.path))
+        let context = try NIOSSLContext(configuration: tls)
+
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let recorder = self.recorder
+        channel = try ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                }.flatMap {
+                    channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), APNsStreamHandler(recorder: recorder)])
+                        }
+                    }).map { _ in }
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).wait()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// The base URL to give an APNs client.
+    public var url: URL { URL(string: "https://localhost:\(port)")! }
+
+    public func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let recorder: MockAPNsServer.Recorder
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(recorder: MockAPNsServer.Recorder) {
+        self.recorder = recorder
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body(var chunk): body.writeBuffer(&chunk)
+        case .end: respond(context: context)
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext) {
+        guard let head else { return }
+        var status = 200
+        var reason: String?
+        let path = head.uri
+        let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : ""
+        let text = body.getString(at: body.readerIndex, length: body.readableBytes) ?? ""
+        let topic = head.headers.first(name: "apns-topic")
+        if head.method != .POST || token.count != 64 || !token.allSatisfy(\.isHexDigit) {
+            (status, reason) = (400, "BadDeviceToken")
+        } else if topic == nil {
+            (status, reason) = (400, "MissingTopic")
+        } else if (try? JSONSerialization.jsonObject(with: Data(text.utf8))) == nil {
+            (status, reason) = (400, "PayloadEmpty")
+        } else {
+            // The TLS handler sits on the connection; this handler on one of its HTTP/2 streams.
+            let tls = try? context.channel.parent?.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
+            let subject = tls?.peerCertificate.map { String(describing: $0) }
+            recorder.state.withLock { state in
+                state.received.append(.init(token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
+                                            clientCertificateSubject: subject))
+                let count = state.counts[token, default: 0]
+                state.counts[token] = count + 1
+                if let answers = state.behaviors[token]?.answers, !answers.isEmpty {
+                    let answer = answers[min(count, answers.count - 1)]
+                    (status, reason) = (answer.status, answer.reason)
+                }
+            }
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "apns-id", value: UUID().uuidString)
+        var responseBody = ByteBuffer()
+        if let reason {
+            headers.add(name: "content-type", value: "application/json")
+            responseBody.writeString("{\"reason\":\"\(reason)\"}")
+        }
+        headers.add(name: "content-length", value: String(responseBody.readableBytes))
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: .init(statusCode: status), headers: headers))), promise: nil)
+        if responseBody.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        self.head = nil
+        body.clear()
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import NIOCore
+import NIOSSL
+import Passmint
+import PassmintPush
+import PassmintServer
+import PassmintStore
+import PassmintTestSupport
+import Testing
+
+/// A simulated iPhone against the live service, with pushes going over HTTP/2 + TLS to a local server that answers
+/// like APNs and checks the client certificate.
+@Suite(.serialized) struct EndToEndTests {
+    static func apns() throws -> (MockAPNsServer, APNsPushSender) {
+        let chain = try TestEnvironment.devChain()
+        let server = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: TestEnvironment.temporaryFolder("apns"))
+        let sender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate],
+                                        retryDelay: .milliseconds(20))
+        return (server, sender)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deviceRegistersPollsDownloadsIsPushedAndUnregisters(_ kind: StoreKind) async throws {
+        let (apnsServer, sender) = try Self.apns()
+        defer { apnsServer.shutdown() }
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: sender)
+            try await buildApplication(service: service, logger: .init(label: "e2e")).test(.live) { client in
+                let type = ServiceHarness.passType
+                let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
+                // The issuer mints a ticket.
+                let serial = unique("E")
+                let issued = try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial))
+                #expect(issued.status == .created)
+                let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
+                let device = unique("iphone")
+                let push = pushToken()
+                let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
+
+                // The device registers, polls (200 then 204), downloads (200 then 304).
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post, headers: apple,
+                                         body: ByteBuffer(string: #"{"pushToken":"\#(push)"}"#)) { #expect($0.status == .created) }
+                var tag = ""
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    tag = try #require(try JSONParser.value(Array(response.body.readableBytesView))["lastUpdated"]?.stringValue)
+                }
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get) {
+                    #expect($0.status == .noContent)
+                }
+                var lastModified = ""
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple) { response in
+                    #expect(response.status == .ok)
+                    lastModified = try #require(response.headers[.lastModified])
+                }
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) {
+                    #expect($0.status == .notModified)
+                }
+
+                // The issuer changes the points: APNs receives a push for this device's token, with the topic and {}.
+                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer,
+                                         body: ByteBuffer(string: #"{"data":{"points":4242}}"#)) { response in
+                    #expect(response.status == .ok)
+                    let json = try JSONParser.value(Array(response.body.readableBytesView))
+                    #expect(json["push"]?["delivered"] == 1)
+                    #expect(json["registrations"] == 1)
+                }
+                let received = apnsServer.received
+                #expect(received.count == 1)
+                #expect(received.first?.token == push)
+                #expect(received.first?.topic == type)
+                #expect(received.first?.body == "{}")
+                #expect(received.first?.clientCertificateSubject?.contains(type) == true, "the pass certificate is the TLS client identity")
+
+                // The device polls, gets the serial, downloads the new pass: it verifies and carries the new value.
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let json = try JSONParser.value(Array(response.body.readableBytesView))
+                    #expect(json["serialNumbers"] == [.string(serial)])
+                    #expect(json["lastUpdated"]?.stringValue != tag)
+                }
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) { response in
+                    #expect(response.status == .ok)
+                    let bytes = Array(response.body.readableBytesView)
+                    let root = try Certificate(contentsOf: TestEnvironment.devChain().appendingPathComponent("root.pem").path)
+                    #expect(PassVerifier(root: root).verify(bytes, source: "updated").isValid)
+                    let entries = try ZipArchive.read(bytes, source: "updated")
+                    let json = try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)
+                    #expect(json["storeCard"]?["primaryFields"]?.arrayValue?.first?["value"] == 4242)
+                    #expect(json["authenticationToken"]?.stringValue == token, "the token never changes")
+                }
+
+                // The metadata shows the registration and the last push.
+                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .get, headers: bearer) { response in
+                    let json = try JSONParser.value(Array(response.body.readableBytesView))
+                    #expect(json["registrations"] == 1)
+                    #expect(json["lastPush"]?["delivered"] == 1)
+                }
+
+                // It unregisters and gets no further pushes.
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .delete, headers: apple) {
+                    #expect($0.status == .ok)
+                }
+                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer, body: ByteBuffer(string: #"{"voided":true}"#)) {
+                    #expect($0.status == .ok)
+                }
+                #expect(apnsServer.received.count == 1)
+            }
+        }
+        try await sender.shutdown()
+    }
+
+    @Test func apnsAnswersRemoveBadTokensAndRetryThrottling() async throws {
+        let (apnsServer, sender) = try Self.apns()
+        defer { apnsServer.shutdown() }
+        let gone = pushToken()
+        let bad = pushToken()
+        let busy = pushToken()
+        let fine = pushToken()
+        apnsServer.setBehavior(.init([(410, "Unregistered")]), for: gone)
+        apnsServer.setBehavior(.init([(400, "BadDeviceToken")]), for: bad)
+        apnsServer.setBehavior(.init([(429, "TooManyRequests"), (503, "ServiceUnavailable"), (200, nil)]), for: busy)
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: sender)
+            let issued = try await service.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("R")))
+            for token in [gone, bad, busy, fine] {
+                _ = try await store.register(deviceLibraryIdentifier: unique("dev"), pushToken: token, passTypeIdentifier: issued.pass.passTypeIdentifier,
+                                             serialNumber: issued.pass.serialNumber)
+            }
+            let updated = try await service.update(passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber,
+                                                   data: ["points": 1], voided: nil)
+            let byToken = Dictionary(uniqueKeysWithValues: updated.pushes.map { ($0.pushToken, $0) })
+            #expect(byToken[gone]?.result == .unregistered)
+            #expect(byToken[bad]?.result == .unregistered)
+            #expect(byToken[busy]?.result == .delivered)
+            #expect(byToken[busy]?.attempts == 3)
+            #expect(byToken[fine]?.result == .delivered)
+            let left = try await store.registrations(passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber)
+            #expect(Set(left.map(\.pushToken)) == [busy, fine])
+        }
+        try await sender.shutdown()
+    }
+
+    @Test func apnsRefusesAClientWithoutTheRightCertificate() async throws {
+        let (apnsServer, sender) = try Self.apns()
+        defer { apnsServer.shutdown() }
+        try await sender.shutdown()
+        let stranger = try TestEnvironment.devChain(uid: "pass.dev.stranger", team: "STRANGER01")
+        let otherIdentity = try SigningIdentity(certificatePath: stranger.appendingPathComponent("signer.pem").path,
+                                                keyPath: stranger.appendingPathComponent("signer.key").path, passphrase: nil,
+                                                wwdrPath: stranger.appendingPathComponent("wwdr.pem").path)
+        let impostor = try APNsPushSender(identity: otherIdentity, endpoint: apnsServer.url, trustRoots: [apnsServer.serverCertificate],
+                                          maxAttempts: 1)
+        let outcomes = await impostor.push(topic: "pass.dev.stranger", pushTokens: [pushToken()])
+        #expect(outcomes.first?.result == .failed)
+        #expect(outcomes.first?.status == 0, "the TLS handshake fails: no HTTP status")
+        #expect(apnsServer.received.isEmpty)
+        try await impostor.shutdown()
+    }
+}
+
+func + (lhs: HTTPFields, rhs: HTTPFields) -> HTTPFields {
+    var fields = lhs
+    fields.append(contentsOf: rhs)
+    return fields
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Passmint
+import PassmintPush
+import PassmintServer
+import PassmintStore
+import PassmintTestSupport
+import Synchronization
+
+/// Records pushes instead of sending them (for tests of the HTTP protocol; the APNs client has its own tests).
+final class RecordingPushSender: PushSender {
+    let pushes = Mutex<[(topic: String, tokens: [String])]>([])
+    func push(topic: String, pushTokens: [String]) async -> [PushOutcome] {
+        pushes.withLock { $0.append((topic, pushTokens)) }
+        return pushTokens.map { PushOutcome(pushToken: $0, result: .delivered, status: 200, reason: nil, attempts: 1) }
+    }
+}
+
+enum ServiceHarness {
+    static let apiKey = "test-api-key-0123456789"
+    static let publicURL = "https://passes.example.test/wallet"
+    static let passType = "pass.dev.passmint.example"
+
+    static func identity() throws -> SigningIdentity {
+        let chain = try TestEnvironment.devChain()
+        return try SigningIdentity(certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
+                                   passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
+    }
+
+    static func service(store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024) throws -> PassService {
+        let settings = ServerSettings(publicURL: publicURL, templatesFolder: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                                      apiKey: apiKey, maxBodySize: maxBodySize)
+        return PassService(store: store, push: push, builder: PassBuilder(identity: try identity()), settings: settings, logger: Logger(label: "test.service"))
+    }
+
+    /// Loyalty sample data with a fresh serial.
+    static func loyaltyData(serial: String) throws -> JSONObject {
+        var data = try JSONParser.value(try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")).objectValue!
+        data["serialNumber"] = .string(serial)
+        return data
+    }
+
+    static func issueBody(serial: String) throws -> ByteBuffer {
+        ByteBuffer(bytes: JSONWriter.data(["template": "Loyalty", "data": .object(try loyaltyData(serial: serial))], style: .compact))
+    }
+}

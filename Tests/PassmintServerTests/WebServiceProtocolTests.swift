@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import NIOCore
+import Passmint
+import PassmintServer
+import PassmintStore
+import PassmintTestSupport
+import Testing
+
+/// Apple's web-service protocol, every status it can answer, through the real router.
+@Suite struct WebServiceProtocolTests {
+    /// Issues a pass through the API and returns its serial and token.
+    func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
+        let serial = unique("L")
+        let response = try await client.execute(uri: "/api/v1/passes", method: .post,
+                                                headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+                                                body: try ServiceHarness.issueBody(serial: serial))
+        #expect(response.status == .created)
+        let json = try JSONParser.value(Array(response.body.readableBytesView))
+        return (serial, try #require(json["authenticationToken"]?.stringValue))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyStatusOfTheProtocol(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            let app = buildApplication(service: service, logger: .init(label: "test"))
+            try await app.test(.router) { client in
+                let (serial, token) = try await issue(client)
+                let type = ServiceHarness.passType
+                let device = unique("dev")
+                let registration = "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)"
+                let body = ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)
+                let apple: HTTPFields = [.authorization: "ApplePass \(token)", .contentType: "application/json"]
+
+                // 401: missing, wrong scheme, wrong token, unknown serial (indistinguishable).
+                for headers: HTTPFields in [[:], [.authorization: "Bearer \(token)"], [.authorization: "ApplePass wrong-token-0123456789"]] {
+                    try await client.execute(uri: registration, method: .post, headers: headers, body: body) { #expect($0.status == .unauthorized) }
+                }
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/no-such-serial", method: .post, headers: apple, body: body) {
+                    #expect($0.status == .unauthorized)
+                }
+                // 400: malformed JSON and odd path components; 413: oversized body.
+                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(string: "{not json")) { #expect($0.status == .badRequest) }
+                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(string: #"{"pushToken": 5}"#)) { #expect($0.status == .badRequest) }
+                try await client.execute(uri: "/wallet/v1/devices/bad%20device/registrations/\(type)/\(serial)", method: .post, headers: apple, body: body) {
+                    #expect($0.status == .badRequest)
+                }
+                try await client.execute(uri: "/wallet/v1/devices/\(String(repeating: "x", count: 300))/registrations/\(type)/\(serial)", method: .post, headers: apple, body: body) {
+                    #expect($0.status == .badRequest)
+                }
+                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(repeating: 0x20, count: 100_000)) {
+                    #expect($0.status == .contentTooLarge)
+                }
+                // 201 then 200; Android's scheme works too.
+                try await client.execute(uri: registration, method: .post, headers: apple, body: body) { #expect($0.status == .created) }
+                try await client.execute(uri: registration, method: .post, headers: apple, body: body) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/wallet/v1/devices/\(unique("android"))/registrations/\(type)/\(serial)", method: .post,
+                                         headers: [.authorization: "AndroidPass \(token)"], body: body) { #expect($0.status == .created) }
+
+                // Serial numbers: 200 with a string tag, then 204; unknown device 204; bad tag 400.
+                var lastUpdated = ""
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    let json = try JSONParser.value(Array(response.body.readableBytesView))
+                    #expect(json["serialNumbers"] == [.string(serial)])
+                    lastUpdated = try #require(json["lastUpdated"]?.stringValue, "lastUpdated must be a string")
+                }
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(lastUpdated)", method: .get) {
+                    #expect($0.status == .noContent)
+                }
+                try await client.execute(uri: "/wallet/v1/devices/\(unique("nobody"))/registrations/\(type)", method: .get) { #expect($0.status == .noContent) }
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=yesterday", method: .get) {
+                    #expect($0.status == .badRequest)
+                }
+
+                // Latest pass: 200 with Last-Modified, 304 with If-Modified-Since, 401 without the token.
+                let passURI = "/wallet/v1/passes/\(type)/\(serial)"
+                var lastModified = ""
+                try await client.execute(uri: passURI, method: .get, headers: [.authorization: "ApplePass \(token)"]) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
+                    lastModified = try #require(response.headers[.lastModified])
+                    let report = PassVerifier().verify(Array(response.body.readableBytesView), source: "latest", lint: false)
+                    #expect(report.isValid)
+                }
+                try await client.execute(uri: passURI, method: .get, headers: [.authorization: "ApplePass \(token)", .ifModifiedSince: lastModified]) {
+                    #expect($0.status == .notModified)
+                }
+                try await client.execute(uri: passURI, method: .get, headers: [.authorization: "ApplePass \(token)", .ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"]) {
+                    #expect($0.status == .ok)
+                }
+                try await client.execute(uri: passURI, method: .get) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/unknown", method: .get, headers: [.authorization: "ApplePass \(token)"]) {
+                    #expect($0.status == .unauthorized)
+                }
+
+                // Log: 200 and kept for the operator; malformed 400.
+                try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(string: #"{"logs":["Web service error for pass.x: bad response"]}"#)) {
+                    #expect($0.status == .ok)
+                }
+                try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(string: #"{"logs":"x"}"#)) { #expect($0.status == .badRequest) }
+                #expect(service.recentDeviceLogs.last == "Web service error for pass.x: bad response")
+
+                // Unregister: 401 without the token, 200 with it; the device is gone.
+                try await client.execute(uri: registration, method: .delete) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: registration, method: .delete, headers: [.authorization: "ApplePass \(token)"]) { #expect($0.status == .ok) }
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) { #expect($0.status == .noContent) }
+
+                // The issuing API needs the key.
+                try await client.execute(uri: "/api/v1/passes", method: .post, body: try ServiceHarness.issueBody(serial: unique("X"))) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, body: ByteBuffer(string: #"{"voided":true}"#)) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            }
+        }
+    }
+
+    @Test func issuingAPIReturnsAPassAndRefusesBadInput() async throws {
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+                let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
+                let serial = unique("P")
+                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)) { response in
+                    #expect(response.status == .created)
+                    #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
+                    let entries = try ZipArchive.read(Array(response.body.readableBytesView), source: "issued")
+                    let json = try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)
+                    #expect(json["webServiceURL"]?.stringValue == ServiceHarness.publicURL)
+                    #expect((json["authenticationToken"]?.stringValue?.count ?? 0) >= 22)
+                    #expect(json["serialNumber"]?.stringValue == serial)
+                }
+                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)) {
+                    #expect($0.status == .conflict)
+                }
+                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: ByteBuffer(string: #"{"template":"Nope","data":{}}"#)) {
+                    #expect($0.status == .badRequest)
+                }
+                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: ByteBuffer(string: #"{"template":"Loyalty","data":{"serialNumber":"x"}}"#)) {
+                    #expect($0.status == .unprocessableContent, "a missing placeholder is refused")
+                }
+                try await client.execute(uri: "/api/v1/passes/\(ServiceHarness.passType)/\(serial)", method: .patch, headers: bearer,
+                                         body: ByteBuffer(string: #"{"data":{"points":"many"}}"#)) {
+                    #expect($0.status == .unprocessableContent, "data that breaks lint is refused")
+                }
+                try await client.execute(uri: "/api/v1/passes/\(ServiceHarness.passType)/unknown", method: .patch, headers: bearer,
+                                         body: ByteBuffer(string: #"{"voided":true}"#)) { #expect($0.status == .notFound) }
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Load benchmark of `passmint serve` with wrk on loopback, beside nginx serving a small static file as this
+# machine's HTTP ceiling. Every run is bounded in time; the server and wrk share the machine's cores.
+#   scripts/bench-service.sh [seconds per endpoint, default 10] [connections, default 64]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+connections=${2:-64}
+command -v wrk >/dev/null && command -v nginx >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk nginx-light >/dev/null; }
+swift build -c release --product passmint >/dev/null
+bin=.build/release/passmint
+[ -f Certificates/dev/signer.pem ] || Certificates/make-dev-chain.sh >/dev/null
+
+work=$(mktemp -d)
+port=18080
+nginx_port=18081
+export PASSMINT_API_KEY="bench-api-key-0123456789"
+cleanup() {
+    [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+LOG_LEVEL=warning "$bin" serve --port $port --public-url https://passes.example.test/wallet --database-url "$work/bench.sqlite" \
+    --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+
+# nginx serving a 1 KB file: the ceiling for this machine.
+mkdir -p "$work/www" "$work/nginx"
+head -c 1024 /dev/zero | tr '\0' 'x' > "$work/www/small.txt"
+cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx; proxy_temp_path $work/nginx; fastcgi_temp_path $work/nginx; uwsgi_temp_path $work/nginx; scgi_temp_path $work/nginx;
+    server { listen 127.0.0.1:$nginx_port; root $work/www; }
+}
+CONF
+nginx -c "$work/nginx.conf" -p "$work"
+
+# Seed: one pass, one registered device.
+serial="BENCH-1"
+curl -sf -X POST "http://127.0.0.1:$port/api/v1/passes" -H "Authorization: Bearer $PASSMINT_API_KEY" -H "Accept: application/json" \
+    -H "Content-Type: application/json" -d "{\"template\":\"Loyalty\",\"data\":$(python3 -c 'import json; d=json.load(open("PassTemplates/Loyalty.json")); d["serialNumber"]="BENCH-1"; print(json.dumps(d))')}" > "$work/issued.json"
+token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["authenticationToken"])' "$work/issued.json")
+curl -sf -X POST "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
+    -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
+last_modified=$(curl -sfI "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial" -H "Authorization: ApplePass $token" | tr -d '\r' | sed -n 's/^[Ll]ast-[Mm]odified: //p')
+export PASSMINT_BENCH_TOKEN=$token PASSMINT_BENCH_SERIAL=$serial
+
+run() {
+    local name=$1; shift
+    local out
+    out=$(wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@")
+    python3 - "$name" <<PY
+import re, sys
+text = """$out"""
+rps = re.search(r"Requests/sec:\s+([\d.]+)", text).group(1)
+def pct(p):
+    m = re.search(r"^\s+%s%%\s+([\d.]+)(us|ms|s)\s*$" % p, text, re.M)
+    value, unit = float(m.group(1)), m.group(2)
+    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
+print(f"| {sys.argv[1]} | {float(rps):,.0f} | {pct(50):.2f} | {pct(99):.2f} | {errors.group(1) if errors else 0} |")
+PY
+}
+
+echo "wrk -t2 -c$connections -d${seconds}s on $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
+echo
+echo "| endpoint | requests/s | p50 ms | p99 ms | non-2xx/3xx |"
+echo "|---|---|---|---|---|"
+run "nginx, 1 KB static file (ceiling)" "http://127.0.0.1:$nginx_port/small.txt"
+run "serial-number poll (200)" "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
+run "latest pass, 304" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $last_modified" "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial"
+run "registration (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
+run "on-demand issuing, POST /api/v1/passes" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
+connections_saved=$connections
+connections=1
+run "on-demand issuing, 1 connection" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
+connections=$connections_saved

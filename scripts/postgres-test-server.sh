@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A throw-away PostgreSQL server for the test suite, in its own folder, on loopback.
+#   scripts/postgres-test-server.sh start DIR PORT   prints the database URL
+#   scripts/postgres-test-server.sh stop DIR
+# Installs PostgreSQL (Debian package) when missing. PostgreSQL refuses to run as root, so as root it runs the
+# server as the 'postgres' system user.
+set -euo pipefail
+command=$1
+dir=$2
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+as_postgres() {
+    if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+case "$command" in
+start)
+    port=$3
+    if [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; then
+        sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+        bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+    fi
+    mkdir -p "$dir"
+    [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
+        as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+    fi
+    if ! as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+        as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null
+    fi
+    as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'passmint_test'" | grep -q 1 \
+        || as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres passmint_test
+    echo "postgres://postgres@127.0.0.1:$port/passmint_test"
+    ;;
+stop)
+    [ -f "$dir/data/PG_VERSION" ] && as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
+    ;;
+esac

@@ -1,0 +1,19 @@
+-- Each request issues a new loyalty card through the API (on-demand issuing).
+local counter = 0
+local thread_id = 0
+local key = os.getenv("PASSMINT_API_KEY")
+local run = tostring(os.time())
+
+setup = function(thread)
+    thread:set("thread_id", thread_id)
+    thread_id = thread_id + 1
+end
+
+request = function()
+    counter = counter + 1
+    local serial = "W" .. run .. "-" .. tostring(thread_id) .. "-" .. tostring(counter)
+    local body = '{"template":"Loyalty","data":{"serialNumber":"' .. serial .. '","memberId":"' .. tostring(counter) ..
+        '","memberName":"Zoë Müller","tier":"Gold","nfcMessage":"mlc:' .. tostring(counter) ..
+        '","points":1250,"pointsToNextReward":250,"memberSince":"2024-03-01T00:00:00+01:00"}}'
+    return wrk.format("POST", "/api/v1/passes", {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}, body)
+end
