@@ -5,8 +5,10 @@ Standard library only. Every image is described as vector shapes in points and
 rasterised at 1x, 2x and 3x with exact-area anti-aliasing (the accumulation
 rasteriser popularised by font-rs), then written as 8-bit RGBA PNG files.
 Sizes follow the HIG table (spec section 1.4): icon 38x38 pt, logo 160x50,
-strip 375x144 (coupon, store card), background 180x220, thumbnail 90x90,
-footer 286x15. The output is deterministic: no timestamps, no randomness
+strip 375x144 (coupon, store card) or 375x98 (event ticket), background 180x220,
+thumbnail 90x90, footer 286x15, and for poster event tickets artwork 358x448,
+primaryLogo 126x30 and secondaryLogo 135x12. Localized images go into
+<lang>.lproj/ folders (the Festival template's logos). The output is deterministic: no timestamps, no randomness
 beyond a fixed-seed generator, no ancillary PNG chunks.
 
 Usage: python3 scripts/make-template-images.py [--out DIR] [--only NAME] [--jobs N]
@@ -636,6 +638,18 @@ PALETTES = {
     "Loyalty": dict(bg0=(140, 92, 62), bg1=(58, 34, 24), leaf0=(178, 246, 208), leaf1=(54, 176, 128),
                     vein=(58, 36, 26), ink=(255, 246, 232), accent=(152, 232, 196), glow=(255, 214, 160),
                     wordmark="mintleaf"),
+    # Mint Festival (localized logos): sunset orange, magenta and mint.
+    "Festival": dict(bg0=(255, 170, 90), bg1=(120, 40, 110), leaf0=(200, 255, 225), leaf1=(60, 190, 140),
+                     vein=(70, 30, 80), ink=(255, 255, 255), accent=(255, 90, 140), glow=(255, 210, 140),
+                     wordmark="mintfest"),
+    # Aurora Nights poster event ticket: midnight blue, ice and amber.
+    "PosterEventTicket": dict(bg0=(24, 70, 136), bg1=(8, 16, 48), leaf0=(190, 255, 226), leaf1=(60, 200, 160),
+                              vein=(10, 20, 60), ink=(255, 255, 255), accent=(120, 220, 255), glow=(255, 200, 120),
+                              wordmark="aurora"),
+    # Mintair semantic boarding pass: daytime teal and amber.
+    "SemanticBoardingPass": dict(bg0=(0, 120, 140), bg1=(4, 50, 70), leaf0=(200, 255, 235), leaf1=(60, 190, 150),
+                                 vein=(4, 48, 66), ink=(255, 255, 255), accent=(255, 196, 90), glow=(140, 230, 255),
+                                 wordmark="mintair"),
 }
 
 # ---------------------------------------------------------------------------
@@ -1051,6 +1065,143 @@ def draw_event_background(c, pal):
     c.fill(crowd, Solid((10, 4, 20)))
 
 
+def wordmark(word, x0, avail):
+    """The chunky wordmark of draw_logo as polygons: (fills, erases, width), baseline at y = 29 pt."""
+    gap = 2.2
+    natural = sum(GLYPH_WIDTH.get(ch, 8.6) for ch in word) + gap * (len(word) - 1)
+    sx = min(1.0, avail / natural)
+    base, xh, asc = 29.0, 12.5, 17.5
+    x = x0
+    fills, erases = [], []
+    for ch in word:
+        w, f, e = glyph(ch, x, base, xh, asc, sx)
+        fills += f
+        erases += e
+        x += w + gap * sx
+    return fills, erases, x - gap * sx - x0
+
+
+def draw_word_and_tag(c, pal, word, x0, avail):
+    fills, erases, width = wordmark(word, x0, avail)
+    c.fill(fills, Solid(pal["ink"]))
+    if erases:
+        c.fill(erases, Solid((0, 0, 0)), erase=True)
+    tag = min(width - 17.0, 70.0)
+    c.fill(rrect(x0, 40.0, tag, 3.4, 1.7), Solid(pal["ink"], 0.55))
+    c.fill(rrect(x0 + tag + 3.0, 40.0, 14.0, 3.4, 1.7), Solid(pal["accent"], 0.9))
+
+
+def draw_logo_word(c, pal, word):
+    """draw_logo with another wordmark: the localized logos of the Festival template."""
+    draw_mark(c, 1.0, 2.0, 46.0, pal, erase_veins=True)
+    draw_word_and_tag(c, pal, word, 54.0, 104.0)
+
+
+def draw_logo_zh(c, pal):
+    """Simplified Chinese logo: the mark, the character jie (festival) drawn in strokes, then "mint"."""
+    draw_mark(c, 1.0, 2.0, 46.0, pal, erase_veins=True)
+    w = 4.0
+    strokes = [
+        line(55.0, 13.0, 91.0, 13.0, w),                       # grass radical: the bar
+        line(66.0, 6.0, 66.0, 19.5, w), line(80.0, 6.0, 80.0, 19.5, w),  # and its two short verticals
+        stroke([(58.0, 25.0), (88.0, 25.0), (88.0, 37.5), (84.0, 35.0)], w),  # horizontal, turn down, hook
+        line(70.0, 25.0, 70.0, 46.0, w),                       # the long vertical
+    ]
+    c.fill(strokes, Solid(pal["ink"]))
+    draw_word_and_tag(c, pal, "mint", 99.0, 58.0)
+
+
+def draw_festival_strip(c, pal):
+    """Event ticket strip (375 x 98 pt): sunset over hills, bunting, a stage tent."""
+    W, H = 375.0, 98.0
+    rnd = Lcg(31)
+    c.paint_all(Linear((0, 0), (0, H), [(0, pal["bg1"]), (0.55, pal["accent"]), (1, pal["bg0"])]))
+    for r, a in ((64, 0.10), (48, 0.14)):
+        c.fill(circle(292, 76, r), Solid(pal["glow"], a))
+    c.fill(circle(292, 76, 32), Solid((255, 236, 186)))
+    far = orient([(0.0, H)] + [(float(x), 70 - 9 * math.sin(x / 37.0) - 5 * math.sin(x / 13.0)) for x in range(0, 380, 5)] + [(W, H)])
+    c.fill(far, Solid(pal["leaf1"], 0.75))
+    near = orient([(0.0, H)] + [(float(x), 84 - 7 * math.sin(x / 29.0 + 1.3)) for x in range(0, 380, 5)] + [(W, H)])
+    c.fill(near, Solid(pal["vein"]))
+    # stage tent
+    tent = [orient([(30.0, 86.0), (62.0, 50.0), (94.0, 86.0)]), rect(60.8, 42.0, 2.4, 10.0)]
+    c.fill(tent, Solid(pal["ink"], 0.92))
+    c.fill(orient([(63.2, 42.0), (73.0, 45.0), (63.2, 48.0)]), Solid(pal["accent"]))
+    c.fill(orient([(52.0, 86.0), (62.0, 64.0), (72.0, 86.0)]), Solid(pal["vein"]))
+    # bunting
+    rope = cubic((0.0, 6.0), (120.0, 34.0), (250.0, 34.0), (375.0, 6.0), 60)
+    c.fill(stroke(rope, 1.2), Solid(pal["ink"], 0.8))
+    flags = ([], [])
+    for i in range(2, 60, 3):
+        x, y = rope[i]
+        flags[(i // 3) % 2].append(orient([(x - 5.0, y), (x + 5.0, y), (x, y + 11.0)]))
+    c.fill(flags[0], Solid(pal["glow"]))
+    c.fill(flags[1], Solid(pal["leaf0"]))
+    stars = []
+    for _ in range(12):
+        stars.append(star4(rnd.uniform(110, 250), rnd.uniform(40, 64), rnd.uniform(1.2, 2.6)))
+    c.fill(stars, Solid((255, 255, 255), 0.85))
+    draw_leaf(c, (352, 96), (330, 58), 0.24, pal, bend=-0.05, teeth=6)
+    draw_leaf(c, (352, 96), (372, 62), 0.22, pal, bend=0.05, teeth=5)
+
+
+def draw_poster_artwork(c, pal):
+    """Poster event ticket artwork (358 x 448 pt): a glowing sun with the mark, aurora ribbons, a crowd."""
+    W, H = 358.0, 448.0
+    rnd = Lcg(41)
+    c.paint_all(Linear((0, 0), (0, H), [(0, pal["bg0"]), (0.6, pal["bg1"]), (1, (6, 8, 26))]))
+    # aurora ribbons
+    for k, (col, a) in enumerate(((pal["leaf0"], 0.22), (pal["accent"], 0.20), (pal["glow"], 0.14))):
+        top = [(float(x), 60 + 28 * k + 22 * math.sin(x / 55.0 + k)) for x in range(-10, 372, 6)]
+        bottom = [(x, y + 30 + 10 * math.sin(x / 23.0 + 2 * k)) for x, y in reversed(top)]
+        c.fill(orient(top + bottom), Solid(col, a))
+    stars = []
+    for _ in range(40):
+        stars.append(star4(rnd.uniform(6, 352), rnd.uniform(6, 300), rnd.uniform(0.8, 2.6)))
+    c.fill(stars, Solid((255, 255, 255), 0.8))
+    cx, cy = 179.0, 236.0
+    for r, a in ((128, 0.07), (104, 0.09), (84, 0.12)):
+        c.fill(circle(cx, cy, r), Solid(pal["glow"], a))
+    c.fill(circle(cx, cy, 66), Radial((cx, cy - 24), 90, [(0, (255, 244, 214)), (1, pal["glow"])]))
+    draw_mark(c, cx - 48, cy - 52, 96, pal, shadow=((0, 0, 0), 0.3))
+    # crowd
+    crowd = []
+    x = -6.0
+    while x < W + 10:
+        hr = rnd.uniform(8.0, 11.0)
+        hy = rnd.uniform(388, 398)
+        crowd.append(circle(x, hy, hr))
+        crowd.append(rrect(x - hr * 1.7, hy + hr * 0.8, hr * 3.4, 60, hr * 1.2))
+        if rnd.next() < 0.35:
+            side = 1 if rnd.next() < 0.5 else -1
+            crowd.append(stroke([(x + side * hr * 1.2, hy + hr * 1.4), (x + side * hr * 1.6, hy - hr * 1.2),
+                                 (x + side * hr * 1.3, hy - hr * 2.6)], 4.4))
+        x += rnd.uniform(17, 25)
+    c.fill(rect(0, 372, W, 3), Solid(pal["accent"], 0.8))
+    c.fill(crowd, Solid((4, 4, 16)))
+
+
+def draw_scaled_word(c, pal, word, dx, dy, scale, paint):
+    fills, erases, width = wordmark(word, 0.0, 400.0)
+    c.fill([transform(p, dx, dy, scale) for p in fills], paint)
+    if erases:
+        c.fill([transform(p, dx, dy, scale) for p in erases], Solid((0, 0, 0)), erase=True)
+    return width * scale
+
+
+def draw_primary_logo(c, pal):
+    """Poster primary logo (at most 126 x 30 pt): the mark and the wordmark, transparent background."""
+    draw_mark(c, 0.5, 0.5, 29.0, pal, erase_veins=True)
+    draw_scaled_word(c, pal, pal["wordmark"], 33.0, 1.0, 0.62, Solid(pal["ink"]))
+
+
+def draw_secondary_logo(c, pal):
+    """Poster secondary logo (at most 135 x 12 pt): a small mark, "passmint" and a rule."""
+    draw_mark(c, 0.0, 0.0, 12.0, pal, veins=False)
+    width = draw_scaled_word(c, pal, "passmint", 15.0, -0.4, 0.34, Solid(pal["ink"], 0.9))
+    c.fill(rrect(15.0 + width + 4.0, 5.0, 135.0 - (15.0 + width + 4.0) - 1.0, 2.0, 1.0), Solid(pal["accent"], 0.8))
+
+
 # ---------------------------------------------------------------------------
 # Templates
 # ---------------------------------------------------------------------------
@@ -1069,6 +1220,19 @@ TEMPLATES = {
                   ("strip", 375, 144, True, draw_store_strip)],
     "Loyalty": [("icon", 38, 38, True, draw_icon), ("logo", 160, 50, False, draw_logo),
                 ("strip", 375, 144, True, draw_loyalty_strip)],
+    # Localized logos only: a top-level logo would override them (spec section 1.5).
+    "Festival": [("icon", 38, 38, True, draw_icon), ("strip", 375, 98, True, draw_festival_strip),
+                 ("en.lproj/logo", 160, 50, False, lambda c, p: draw_logo_word(c, p, "mintfest")),
+                 ("fr.lproj/logo", 160, 50, False, lambda c, p: draw_logo_word(c, p, "menthe")),
+                 ("zh-Hans.lproj/logo", 160, 50, False, draw_logo_zh)],
+    # Poster images (artwork 358x448, primaryLogo 126x30, secondaryLogo 135x12) plus the classic fallback's.
+    "PosterEventTicket": [("icon", 38, 38, True, draw_icon), ("logo", 160, 50, False, draw_logo),
+                          ("background", 180, 220, True, draw_event_background),
+                          ("artwork", 358, 448, True, draw_poster_artwork),
+                          ("primaryLogo", 126, 30, False, draw_primary_logo),
+                          ("secondaryLogo", 135, 12, False, draw_secondary_logo)],
+    "SemanticBoardingPass": [("icon", 38, 38, True, draw_icon), ("logo", 160, 50, False, draw_logo),
+                             ("footer", 286, 15, False, draw_footer)],
 }
 
 
@@ -1109,8 +1273,9 @@ def main(argv=None):
     if results is None:
         results = [render(j) for j in jobs]
     for folder, filename, data in sorted(results):
-        os.makedirs(os.path.join(out_root, folder), exist_ok=True)
-        with open(os.path.join(out_root, folder, filename), "wb") as fh:
+        path = os.path.join(out_root, folder, filename)  # filename may name a <lang>.lproj sub-folder
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as fh:
             fh.write(data)
     print("wrote %d images under %s" % (len(results), out_root))
     return 0

@@ -63,7 +63,7 @@ public struct PassBuilder: Sendable {
         try refuseErrors(template.diagnostics, source: template.folder)
         var rendered = try template.render(data: data)
         for member in overrides { rendered[member.key] = member.value }
-        var built = try build(passJSON: rendered, files: template.files, source: template.folder + "/pass.json", checkFiles: false)
+        var built = try build(passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
         built.warnings = relevant(template.diagnostics) + built.warnings
         return built
     }

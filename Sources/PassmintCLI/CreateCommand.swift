@@ -9,6 +9,8 @@ struct CreateCommand: AsyncParsableCommand {
         discussion: """
             Placeholders: a pass.json string that is exactly "{{name}}" takes the data value with its JSON type; \
             {{name}} inside a longer string is replaced by the value's text. A placeholder with no value is an error. \
+            Translations: a strings.json at the template root ({"en": {"KEY": "text"}, "fr": {…}}) is written into \
+            <lang>.lproj/pass.strings (UTF-16 with a BOM) and not shipped; {{name}} works inside translations too. \
             passTypeIdentifier and teamIdentifier, when absent from pass.json, come from the certificate (UID and OU). \
             The output is written atomically: nothing is written when anything fails.
 

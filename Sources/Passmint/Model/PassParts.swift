@@ -83,3 +83,22 @@ public struct NFC: Codable, Sendable, Hashable {
         self.requiresAuthentication = requiresAuthentication
     }
 }
+
+extension Pass {
+    /// The values of `preferredStyleSchemes`. Wallet uses the first scheme the pass meets and otherwise the pass's
+    /// classic style, so list the enhanced scheme first and its classic one after it:
+    /// `pass.preferredStyleSchemes = [Pass.StyleScheme.posterEventTicket, .eventTicket].map(\.rawValue)`.
+    public enum StyleScheme: String, Sendable, CaseIterable {
+        /// iOS 18+: the poster layout of an event ticket (needs the required semantic tags and `artwork` images).
+        case posterEventTicket
+        /// The classic event ticket.
+        case eventTicket
+        /// iOS 26+: the semantic layout of an airline boarding pass (needs the required semantic tags).
+        case semanticBoardingPass
+        /// The classic boarding pass.
+        case boardingPass
+
+        /// The pass style the scheme belongs to.
+        public var style: Style { self == .posterEventTicket || self == .eventTicket ? .eventTicket : .boardingPass }
+    }
+}

@@ -34,6 +34,7 @@ extension PassTemplate {
             note(identifier, .number)
         }
         note(object["nfc"]?["requiresAuthentication"], .boolean)
+        var semantics = [object["semantics"]]
         for style in PassJSONValidator.styleKeys {
             guard let fields = object[style]?.objectValue else { continue }
             for arrayName in PassJSONValidator.fieldArrays {
@@ -42,6 +43,17 @@ extension PassTemplate {
                     note(field["row"], .number)
                     note(field["isRelative"], .boolean)
                     note(field["ignoresTimeZone"], .boolean)
+                    semantics.append(field["semantics"])
+                }
+            }
+        }
+        for case .object(let tags)? in semantics {
+            for member in tags {
+                switch JSONRules.tagKinds[member.key] {
+                case .number?: note(member.value, .number)
+                case .boolean?: note(member.value, .boolean)
+                case .location?: for key in ["latitude", "longitude"] { note(member.value[key], .number) }
+                default: break
                 }
             }
         }

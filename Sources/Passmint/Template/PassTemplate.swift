@@ -21,6 +21,15 @@ public struct PassFile: Sendable, Hashable {
         self.compressed = try PrecompressedData(compressing: bytes, name: path)
     }
 
+    /// A small file made for one pass (a rendered `pass.strings`): deflated cheaply, never a PNG.
+    init(smallFile path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+        self.sha1 = Digest.sha1Hex(bytes)
+        self.png = nil
+        self.compressed = PrecompressedData(deflatingSmall: bytes)
+    }
+
     var zipEntry: ZipArchive.Entry { ZipArchive.Entry(name: path, precompressed: compressed) }
 
     public static func == (lhs: PassFile, rhs: PassFile) -> Bool { lhs.path == rhs.path && lhs.sha1 == rhs.sha1 }
@@ -30,18 +39,25 @@ public struct PassFile: Sendable, Hashable {
     }
 }
 
-/// A pass template: a folder `Name.pass/` with `pass.json` (which may hold `{{placeholders}}`), images and optional
-/// `<lang>.lproj/` folders. Loading reads, checks and hashes every file once; ``render(data:)`` makes the per-pass
-/// `pass.json`. Immutable and safe to share between threads.
+/// A pass template: a folder `Name.pass/` with `pass.json` (which may hold `{{placeholders}}`), images, optional
+/// `<lang>.lproj/` folders and an optional `strings.json` of translations. Loading reads, checks and hashes every file
+/// once; ``render(data:)`` makes the per-pass `pass.json` and ``renderFiles(data:)`` the per-pass files (only
+/// `pass.strings` files whose values hold placeholders change from pass to pass). Immutable and safe to share between
+/// threads.
 public final class PassTemplate: Sendable {
     /// The folder the template was loaded from.
     public let folder: String
     /// `pass.json` as parsed, placeholders intact.
     public let passJSON: JSONValue
-    /// Every other file of the pass, sorted by path, with its SHA-1.
+    /// Every other file of the pass, sorted by path, with its SHA-1 (`pass.strings` files as in the template, their
+    /// placeholders intact; `strings.json` already merged into them).
     public let files: [PassFile]
-    /// Placeholder names used in `pass.json`, in order of first use.
+    /// Placeholder names used in `pass.json`, then those used only in `pass.strings` values, in order of first use.
     public let placeholders: [String]
+    /// The files that are the same in every pass: ``files`` without the `pass.strings` files holding placeholders.
+    let staticFiles: [PassFile]
+    /// The `pass.strings` files whose values hold placeholders, rendered for each pass.
+    let dynamicStrings: [TemplateStrings.Dynamic]
     /// Placeholders that must be numbers or booleans where they are used.
     public let placeholderKinds: [String: PlaceholderKind]
     /// SHA-256 state after the archive bytes every pass of this template starts with (the template files' entries).
@@ -53,17 +69,30 @@ public final class PassTemplate: Sendable {
     /// Names that are never part of a pass: signing output and operating-system litter.
     static let ignoredNames: Set<String> = ["manifest.json", "signature", ".DS_Store", "Thumbs.db", "desktop.ini"]
 
-    /// Builds a template from parts already in memory.
-    public init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
+    /// Builds a template from parts already in memory. `<lang>.lproj/pass.strings` files among `files` may hold
+    /// `{{placeholders}}` in their values.
+    public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
+        try self.init(folder: folder, passJSON: passJSON, files: files, readingDiagnostics: readingDiagnostics, generatedStrings: [])
+    }
+
+    /// `generatedStrings`: paths of the `pass.strings` files written from `strings.json`, for messages.
+    init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic], generatedStrings: Set<String>) throws(PassmintError) {
         guard case .object = passJSON else {
             throw PassmintError(.invalidTemplate, "\(folder)/pass.json must hold a JSON object ({ … }), not \(passJSON.typeName)")
         }
         self.folder = folder
         self.passJSON = passJSON
         self.files = files.sorted { $0.path < $1.path }
-        self.placeholders = Placeholders.names(in: passJSON)
+        let dynamic = TemplateStrings.dynamicFiles(in: self.files, folder: folder, generated: generatedStrings)
+        let dynamicPaths = Set(dynamic.map(\.path))
+        self.dynamicStrings = dynamic
+        self.staticFiles = dynamic.isEmpty ? self.files : self.files.filter { !dynamicPaths.contains($0.path) }
+        var names = Placeholders.names(in: passJSON)
+        for name in dynamic.flatMap(\.placeholders) where !names.contains(name) { names.append(name) }
+        self.placeholders = names
         self.placeholderKinds = Self.placeholderKinds(in: passJSON)
-        self.archivePrefix = try? PrefixedSHA256(prefix: ZipArchive.localEntries(of: ZipArchive.make(self.files.map(\.zipEntry))))
+        // Every pass starts with the entries of the static files (see renderFiles), so their hash state is shared.
+        self.archivePrefix = try? PrefixedSHA256(prefix: ZipArchive.localEntries(of: ZipArchive.make(self.staticFiles.map(\.zipEntry))))
         self.diagnostics = readingDiagnostics + PassLinter.lintFiles(
             self.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: passJSON.objectValue ?? JSONObject())
         guard self.files.contains(where: { ImageName(path: $0.path).map { $0.name == "icon" } ?? false }) else {
@@ -93,7 +122,8 @@ public final class PassTemplate: Sendable {
                        fix: "remove the comma")
         }
 
-        var files: [PassFile] = []
+        var files: [PassContents.File] = []
+        var stringsJSON: [UInt8]?
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
@@ -102,6 +132,10 @@ public final class PassTemplate: Sendable {
         }
         for entry in entries where entry != "pass.json" && !Self.isIgnored(entry) {
             let path = folder + "/" + entry
+            if entry == TemplateStrings.fileName {
+                stringsJSON = try FileIO.read(path, what: "translations file")
+                continue
+            }
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
             if isFolder.boolValue {
@@ -123,25 +157,32 @@ public final class PassTemplate: Sendable {
                     if innerIsFolder.boolValue {
                         throw PassmintError(.invalidTemplate, "\(innerPath) is a folder inside a .lproj folder: Wallet only reads files there")
                     }
-                    files.append(try Self.loadFile(folder: folder, relative: entry + "/" + file))
+                    files.append(PassContents.File(path: entry + "/" + file, bytes: try FileIO.read(innerPath, what: "template file")))
                 }
             } else {
-                files.append(try Self.loadFile(folder: folder, relative: entry))
+                files.append(PassContents.File(path: entry, bytes: try FileIO.read(path, what: "template file")))
             }
         }
-        try self.init(folder: folder, passJSON: parsed.value, files: files, readingDiagnostics: readingDiagnostics)
+        var generated: Set<String> = []
+        if let stringsJSON {
+            let languages = try TemplateStrings.parse(stringsJSON, source: folder + "/" + TemplateStrings.fileName)
+            files = try TemplateStrings.merge(languages, into: files, folder: folder)
+            generated = Set(languages.map { "\($0.code).lproj/pass.strings" })
+        }
+        var passFiles: [PassFile] = []
+        for file in files { passFiles.append(try Self.passFile(folder: folder, file)) }
+        try self.init(folder: folder, passJSON: parsed.value, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
     }
 
     private static func isIgnored(_ name: String) -> Bool {
         name.hasPrefix(".") || name == "__MACOSX" || ignoredNames.contains(name)
     }
 
-    private static func loadFile(folder: String, relative: String) throws(PassmintError) -> PassFile {
-        let bytes = try FileIO.read(folder + "/" + relative, what: "template file")
+    private static func passFile(folder: String, _ file: PassContents.File) throws(PassmintError) -> PassFile {
         do {
-            return try PassFile(path: relative, bytes: bytes)
+            return try PassFile(path: file.path, bytes: file.bytes)
         } catch {
-            throw PassmintError(error.code, error.message.replacingOccurrences(of: relative, with: folder + "/" + relative, options: .anchored))
+            throw PassmintError(error.code, error.message.replacingOccurrences(of: file.path, with: folder + "/" + file.path, options: .anchored))
         }
     }
 
@@ -157,5 +198,19 @@ public final class PassTemplate: Sendable {
     public func render(data: JSONObject) throws(PassmintError) -> JSONObject {
         let rendered = try Placeholders.substitute(passJSON, data: data, file: folder + "/pass.json")
         return rendered.objectValue!
+    }
+
+    /// This pass's files: the template's files, with every `pass.strings` whose values hold placeholders rendered from
+    /// `data` (and written as UTF-16 LE with a BOM). Templates without such files return ``files`` as they are, with
+    /// no per-pass work; otherwise the unchanged files come first, so every archive starts with the same bytes.
+    ///
+    /// - Throws: ``PassmintError/Code/invalidData`` naming the placeholder and the `.lproj/pass.strings` file when a
+    ///   value is missing.
+    public func renderFiles(data: JSONObject) throws(PassmintError) -> [PassFile] {
+        guard !dynamicStrings.isEmpty else { return files }
+        var output = staticFiles
+        output.reserveCapacity(files.count)
+        for strings in dynamicStrings { output.append(try strings.render(data: data)) }
+        return output
     }
 }

@@ -53,7 +53,7 @@ public struct PassContents: Sendable {
     /// Reads a template folder (or an unzipped pass folder) without stopping at the first problem.
     public static func load(folder: String) throws(PassmintError) -> PassContents {
         let passBytes = try FileIO.read(folder + "/pass.json", what: "pass.json")
-        let (json, diagnostics) = parsePassJSON(passBytes)
+        let (json, readingDiagnostics) = parsePassJSON(passBytes)
         var files: [File] = []
         let manager = FileManager.default
         guard let enumerator = manager.enumerator(atPath: folder) else {
@@ -70,7 +70,22 @@ public struct PassContents: Sendable {
             _ = manager.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder)
             if !isFolder.boolValue { paths.append(path) }
         }
-        for path in paths.sorted() { files.append(File(path: path, bytes: try FileIO.read(folder + "/" + path, what: "file"))) }
+        var diagnostics = readingDiagnostics
+        var stringsJSON: [UInt8]?
+        for path in paths.sorted() {
+            let bytes = try FileIO.read(folder + "/" + path, what: "file")
+            if path == TemplateStrings.fileName { stringsJSON = bytes } else { files.append(File(path: path, bytes: bytes)) }
+        }
+        // A template's strings.json is not shipped: lint the pass.strings files Passmint writes from it.
+        if let stringsJSON {
+            do {
+                let languages = try TemplateStrings.parse(stringsJSON, source: TemplateStrings.fileName)
+                files = try TemplateStrings.merge(languages, into: files, folder: folder)
+            } catch {
+                diagnostics.append(Diagnostic(.error, "strings-json", file: TemplateStrings.fileName, path: "", error.message,
+                                              fix: "write { \"<language>\": { \"<key>\": \"<text>\" } }, e.g. {\"en\": {\"POINTS\": \"Points\"}}"))
+            }
+        }
         return PassContents(source: folder, passJSON: json, files: files, isTemplate: true, readingDiagnostics: diagnostics)
     }
 

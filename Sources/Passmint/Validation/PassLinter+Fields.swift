@@ -30,7 +30,8 @@ extension JSONRules {
         let isNumber = value?.numberValue != nil
         let isDate = value?.stringValue.flatMap(W3CDate.parse) != nil
 
-        if let message = field["changeMessage"]?.stringValue, !message.contains("%@") {
+        // A changeMessage that is a localization key is checked against its translations (FileRules.checkChangeMessages).
+        if let message = field["changeMessage"]?.stringValue, !message.contains("%@"), !Self.looksLikeLocalizationKey(message) {
             error("field-change-message", "\(path).changeMessage", "changeMessage has no %@, so Wallet shows no change notification",
                   fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"")
         }
@@ -79,6 +80,13 @@ extension JSONRules {
                 }
             }
         }
+    }
+
+    /// A single word of letters, digits, `_`, `.` and `-` with a capital letter or an underscore, such as
+    /// `GATE_CHANGED`: a `pass.strings` key rather than text.
+    static func looksLikeLocalizationKey(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "-") }
+            && text.contains { $0.isUppercase || $0 == "_" }
     }
 
     private mutating func counts(fields: JSONObject, style: String) {

@@ -96,7 +96,31 @@ struct FileRules {
             }
         }
         checkImages(images)
+        let names = Set(images.map(\.name.name))
+        checkPosterImages(names: names)
+        checkLogoSymbol(names: names)
         checkLocalizations(images: images, strings: strings, localizations: localizations)
+        checkChangeMessages(strings: strings)
+    }
+
+    /// A `changeMessage` that is a localization key must have `%@` in every translation (and be a key somewhere).
+    mutating func checkChangeMessages(strings: [String: [StringsFile.Entry]]) {
+        for usage in localizableTexts() where usage.path.hasSuffix(".changeMessage") && !usage.text.contains("%@")
+            && JSONRules.looksLikeLocalizationKey(usage.text) && !isWholePlaceholder(.string(usage.text))
+        {
+            let translations = strings.sorted { $0.key < $1.key }.compactMap { language, entries in
+                entries.last { $0.key == usage.text }.map { (language, $0.value) }
+            }
+            if translations.isEmpty {
+                error("field-change-message", "pass.json", "changeMessage has no %@, so Wallet shows no change notification",
+                      fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.path)
+            }
+            for (language, text) in translations where !text.contains("%@") {
+                error("field-change-message", "\(language).lproj/pass.strings",
+                      "the translation of \"\(usage.text)\" (the changeMessage at \(usage.path)) has no %@, so Wallet shows no change notification",
+                      fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.text)
+            }
+        }
     }
 
     mutating func checkImages(_ images: [(file: PassContents.File, name: ImageName, info: PNGInfo)]) {
@@ -174,20 +198,52 @@ struct FileRules {
             }
         }
         let allKeys = strings.values.reduce(Set<String>()) { $0.union($1.map(\.key)) }
+        let used = localizableTexts().filter { allKeys.contains($0.text) }
         for localization in localizations.sorted() {
             guard let entries = strings[localization] else {
                 if !allKeys.isEmpty {
-                    warning("localization-strings-missing", "\(localization).lproj/pass.strings", "\(localization).lproj has no pass.strings",
+                    let shown = Array(Set(used.map(\.text))).sorted()
+                    warning("localization-strings-missing", "\(localization).lproj/pass.strings",
+                            "\(localization).lproj has no pass.strings" + (shown.isEmpty ? "" : ", so it shows the raw keys \(shown.map { "\"\($0)\"" }.joined(separator: ", "))"),
                             fix: "add pass.strings with the same keys as the other localizations")
                 }
                 continue
             }
             let keys = Set(entries.map(\.key))
-            for missing in allKeys.subtracting(keys).sorted() {
+            // Keys pass.json uses first (they show as raw keys), then the rest.
+            let missingKeys = allKeys.subtracting(keys)
+            var reported: Set<String> = []
+            for usage in used where missingKeys.contains(usage.text) && reported.insert(usage.text).inserted {
+                warning("localization-key-missing", "\(localization).lproj/pass.strings",
+                        "no translation for \"\(usage.text)\", which pass.json uses at \(usage.path): \(localization) devices show the raw key",
+                        fix: "add \"\(usage.text)\" = \"…\"; to \(localization).lproj/pass.strings (or to \"\(localization)\" in strings.json)")
+            }
+            for missing in missingKeys.subtracting(reported).sorted() {
                 warning("localization-key-missing", "\(localization).lproj/pass.strings", "no translation for \"\(missing)\"",
                         fix: "add \"\(missing)\" = \"…\"; to \(localization).lproj/pass.strings")
             }
         }
+    }
+
+    /// The localizable texts of `pass.json` with their paths: `organizationName`, `description`, `logoText`,
+    /// `eventLogoText`, and every field's `label`, `value` and `changeMessage`. A text equal to a `pass.strings` key is
+    /// replaced by its translation on the device.
+    func localizableTexts() -> [(text: String, path: String)] {
+        var texts: [(String, String)] = []
+        for key in ["organizationName", "description", "logoText", "eventLogoText"] {
+            if let text = pass[key]?.stringValue { texts.append((text, key)) }
+        }
+        for style in PassJSONValidator.styleKeys {
+            guard let fields = pass[style]?.objectValue else { continue }
+            for arrayName in PassJSONValidator.fieldArrays {
+                for (index, field) in (fields[arrayName]?.arrayValue ?? []).enumerated() {
+                    for key in ["label", "value", "changeMessage"] {
+                        if let text = field[key]?.stringValue { texts.append((text, "\(style).\(arrayName)[\(index)].\(key)")) }
+                    }
+                }
+            }
+        }
+        return texts
     }
 
     static let personalizationFieldValues: Set<String> = [

@@ -75,6 +75,10 @@ struct JSONRules {
         nfc()
         webService()
         relevance()
+        styleSchemes()
+        schemeOnlyKeys()
+        semantics()
+        futureKeys()
     }
 
     mutating func identifiers() {
@@ -134,6 +138,11 @@ struct JSONRules {
             }
             if object["date"] == nil && object["startDate"] == nil && object["relevantDate"] == nil {
                 error("relevant-date-empty", path, "the entry has neither date nor startDate", fix: "add \"date\" or \"startDate\" + \"endDate\"")
+            }
+            if let start = object["startDate"]?.stringValue.flatMap(W3CDate.parse), let end = object["endDate"]?.stringValue.flatMap(W3CDate.parse),
+                end < start
+            {
+                error("relevant-date-order", "\(path).endDate", "endDate is before startDate, so the interval is empty", fix: "swap them, or correct the end date")
             }
         }
     }

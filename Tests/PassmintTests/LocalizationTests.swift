@@ -1,0 +1,199 @@
+import Foundation
+import PassmintTestSupport
+import Testing
+@testable import Passmint
+
+/// `pass.strings` files, placeholders in translations, the `strings.json` template convention and the localization
+/// lint rules.
+@Suite struct LocalizationTests {
+    static let icons: [String: [UInt8]] = [
+        "icon.png": TestTemplates.png(width: 38, height: 38), "icon@2x.png": TestTemplates.png(width: 76, height: 76),
+        "icon@3x.png": TestTemplates.png(width: 114, height: 114),
+    ]
+
+    static let passJSON = """
+        {
+          "formatVersion": 1, "serialNumber": "{{serialNumber}}", "organizationName": "ORG", "description": "DESCRIPTION",
+          "barcodes": [{"format": "PKBarcodeFormatQR", "message": "{{serialNumber}}", "messageEncoding": "iso-8859-1"}],
+          "storeCard": {
+            "primaryFields": [{"key": "points", "label": "POINTS", "value": "{{points}}"}],
+            "backFields": [{"key": "welcome", "label": "WELCOME_LABEL", "value": "WELCOME"}]
+          }
+        }
+        """
+
+    // MARK: pass.strings
+
+    @Test func frenchEnglishChineseStringsRoundTripByteExact() throws {
+        let entries: [StringsFile.Entry] = [
+            .init(key: "POINTS", value: "Points fidélité"),
+            .init(key: "WELCOME", value: "Bienvenue, « Zoë » !\nÀ bientôt\tchez \"Menthe\" \\ café"),
+            .init(key: "EN", value: "Welcome back — see you soon"),
+            .init(key: "ZH", value: "积分：欢迎光临薄荷咖啡"),
+            .init(key: "EMOJI", value: "🌿 mint 🎟️"),
+            .init(key: "clé accentuée", value: ""),
+        ]
+        let bytes = StringsFile.write(entries)
+        #expect(Array(bytes.prefix(2)) == [0xFF, 0xFE], "UTF-16 little-endian with a BOM")
+        let parsed = try StringsFile.parse(bytes)
+        #expect(parsed == entries)
+        #expect(StringsFile.write(parsed) == bytes, "parse then write gives the same bytes")
+        // The escapes are written as Apple's .strings syntax expects.
+        let text = try #require(StringsFile.decode(bytes))
+        #expect(text.contains(#""WELCOME" = "Bienvenue, « Zoë » !\nÀ bientôt\tchez \"Menthe\" \\ café";"#))
+    }
+
+    // MARK: Placeholders in pass.strings
+
+    @Test func placeholdersInPassStringsAreFilledPerPass() throws {
+        var files = Self.icons
+        files["fr.lproj/pass.strings"] = StringsFile.write([
+            .init(key: "WELCOME", value: "Bonjour {{name}}, vous avez {{points}} points"), .init(key: "POINTS", value: "Points"),
+        ])
+        files["en.lproj/pass.strings"] = StringsFile.write([.init(key: "WELCOME", value: "Hello"), .init(key: "POINTS", value: "Points")])
+        let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+        #expect(template.placeholders == ["serialNumber", "points", "name"], "pass.strings placeholders are listed after pass.json's")
+
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 1250, "name": "Zoë"])
+        let entries = try ZipArchive.read(pass.archive, source: "x")
+        let french = try #require(entries.first { $0.name == "fr.lproj/pass.strings" })
+        #expect(Array(french.bytes.prefix(2)) == [0xFF, 0xFE])
+        #expect(try StringsFile.parse(french.bytes) == [.init(key: "WELCOME", value: "Bonjour Zoë, vous avez 1250 points"), .init(key: "POINTS", value: "Points")])
+        let english = try #require(entries.first { $0.name == "en.lproj/pass.strings" })
+        #expect(english.bytes == files["en.lproj/pass.strings"], "files without placeholders are copied as they are")
+        let manifest = try JSONParser.value(pass.manifest)
+        #expect(manifest["fr.lproj/pass.strings"]?.stringValue == Digest.sha1Hex(french.bytes))
+
+        // The unchanged files come first, so the template's shared hash prefix still applies.
+        let frenchIndex = try #require(entries.firstIndex { $0.name == "fr.lproj/pass.strings" })
+        #expect(entries.indices.filter { entries[$0].name.hasSuffix(".png") || entries[$0].name == "en.lproj/pass.strings" }.allSatisfy { $0 < frenchIndex })
+        #expect(template.sha256Hex(ofArchive: pass.archive) == Digest.sha256Hex(pass.archive))
+
+        let missing = #expect(throws: PassmintError.self) {
+            try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 1])
+        }
+        #expect(missing?.code == .invalidData)
+        #expect(missing?.message.contains("{{name}}") == true)
+        #expect(missing?.message.contains("fr.lproj/pass.strings") == true, "\(missing?.message ?? "")")
+    }
+
+    @Test func templatesWithoutPlaceholdersInStringsDoNoPerPassWork() throws {
+        var files = Self.icons
+        files["fr.lproj/pass.strings"] = StringsFile.write([.init(key: "POINTS", value: "Points")])
+        let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+        let rendered = try template.renderFiles(data: [:])
+        #expect(rendered == template.files)
+        #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed }, "the precomputed entries are reused")
+    }
+
+    // MARK: strings.json
+
+    static let stringsJSON = """
+        {
+          "en": {"POINTS": "Points", "WELCOME": "Welcome, {{name}}!", "ORG": "Mint Café", "DESCRIPTION": "Mint Café card"},
+          "fr": {"POINTS": "Points fidélité", "WELCOME": "Bienvenue, {{name}} !", "ORG": "Café Menthe", "DESCRIPTION": "Carte Café Menthe"},
+          "zh-Hans": {"POINTS": "积分", "WELCOME": "欢迎，{{name}}！", "ORG": "薄荷咖啡", "DESCRIPTION": "薄荷咖啡会员卡"}
+        }
+        """
+
+    @Test func stringsJSONWritesPassStringsPerLanguageAndIsNotShipped() throws {
+        var files = Self.icons
+        files["strings.json"] = Array(Self.stringsJSON.utf8)
+        // An existing pass.strings is merged: its other keys stay, strings.json wins on the same key.
+        files["fr.lproj/pass.strings"] = StringsFile.write([.init(key: "POINTS", value: "Anciens points"), .init(key: "EXTRA", value: "En plus")])
+        let folder = try TestTemplates.write(passJSON: Self.passJSON, files: files)
+        let template = try PassTemplate(folder: folder.path)
+        #expect(!template.files.contains { $0.path == "strings.json" })
+        #expect(template.files.map(\.path).filter { $0.hasSuffix(".strings") } == ["en.lproj/pass.strings", "fr.lproj/pass.strings", "zh-Hans.lproj/pass.strings"])
+
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let entries = try ZipArchive.read(pass.archive, source: "x")
+        #expect(!entries.contains { $0.name == "strings.json" })
+        #expect(try JSONParser.value(pass.manifest)["strings.json"] == nil)
+        let french = try StringsFile.parse(try #require(entries.first { $0.name == "fr.lproj/pass.strings" }).bytes)
+        #expect(french == [
+            .init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"), .init(key: "WELCOME", value: "Bienvenue, Zoë !"),
+            .init(key: "ORG", value: "Café Menthe"), .init(key: "DESCRIPTION", value: "Carte Café Menthe"),
+        ])
+        let chinese = try #require(entries.first { $0.name == "zh-Hans.lproj/pass.strings" })
+        #expect(Array(chinese.bytes.prefix(2)) == [0xFF, 0xFE])
+        #expect(try StringsFile.parse(chinese.bytes).first { $0.key == "WELCOME" }?.value == "欢迎，Zoë！")
+
+        // Lint reads the template the same way: strings.json is merged, not an unknown file.
+        let found = PassLinter.lint(try PassContents.load(folder: folder.path))
+        #expect(!found.contains { $0.code == "file-unknown" }, "\(found.map(\.description))")
+        #expect(found.filter { $0.code == "localization-key-missing" }.map(\.file) == ["en.lproj/pass.strings", "zh-Hans.lproj/pass.strings"], "EXTRA is only in French")
+    }
+
+    @Test func badStringsJSONIsAClearError() throws {
+        for (text, expected) in [
+            (#"{"english": {"A": "a"}}"#, "\"english\" is not a language code"),
+            (#"{"fr": {"A": 1}}"#, "fr.A must be a string"),
+            (#"{"fr": ["A"]}"#, "\"fr\" must hold an object"),
+            ("{", "strings.json is not valid JSON"),
+        ] {
+            var files = Self.icons
+            files["strings.json"] = Array(text.utf8)
+            let folder = try TestTemplates.write(passJSON: Self.passJSON, files: files)
+            let error = #expect(throws: PassmintError.self) { try PassTemplate(folder: folder.path) }
+            #expect(error?.message.contains(expected) == true, "\(error?.message ?? "")")
+            #expect(PassLinter.lint(try PassContents.load(folder: folder.path)).contains { $0.code == "strings-json" })
+        }
+    }
+
+    // MARK: Lint
+
+    static func lint(strings: [String: [StringsFile.Entry]], images: [PassContents.File] = []) throws -> [Diagnostic] {
+        let json = try JSONParser.value(Array(Self.passJSON.utf8)).objectValue!
+        var files = LintTests.images("icon", 38, 38) + images
+        for (language, entries) in strings { files.append(PassContents.File(path: "\(language).lproj/pass.strings", bytes: StringsFile.write(entries))) }
+        return PassLinter.lint(PassContents(source: "t", passJSON: json, files: files, isTemplate: true))
+    }
+
+    @Test func keyUsedInPassJSONWithoutATranslationIsNamedWithWhereItIsUsed() throws {
+        let found = try Self.lint(strings: [
+            "en": [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Hi")],
+            "fr": [.init(key: "WELCOME", value: "Salut")],
+        ]).filter { $0.code == "localization-key-missing" }
+        #expect(found.count == 1)
+        #expect(found.first?.severity == .warning)
+        #expect(found.first?.file == "fr.lproj/pass.strings")
+        #expect(found.first?.message.contains("\"POINTS\"") == true)
+        #expect(found.first?.message.contains("storeCard.primaryFields[0].label") == true, "\(found.first?.message ?? "")")
+        // Translated everywhere: nothing to report.
+        let clean = try Self.lint(strings: [
+            "en": [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Hi")],
+            "fr": [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Salut")],
+        ])
+        #expect(!clean.contains { $0.code.hasPrefix("localization-") }, "\(clean.map(\.description))")
+    }
+
+    @Test func missingLocalizedImageResolutionIsCaught() throws {
+        let strings: [String: [StringsFile.Entry]] = ["en": [.init(key: "POINTS", value: "Points")], "fr": [.init(key: "POINTS", value: "Points")]]
+        let images = LintTests.images("logo", 160, 50, folder: "en.lproj/") + LintTests.images("logo", 160, 50, folder: "fr.lproj/").filter { $0.path != "fr.lproj/logo@3x.png" }
+        let found = try Self.lint(strings: strings, images: images)
+        #expect(found.contains { $0.code == "localization-image-missing" && $0.file == "fr.lproj/logo@3x.png" }, "\(found.map(\.description))")
+        #expect(found.contains { $0.code == "image-scale-missing" && $0.file == "fr.lproj/logo@3x.png" })
+        let complete = try Self.lint(strings: strings, images: LintTests.images("logo", 160, 50, folder: "en.lproj/") + LintTests.images("logo", 160, 50, folder: "fr.lproj/"))
+        #expect(!complete.contains { $0.code == "localization-image-missing" || $0.code == "image-scale-missing" })
+    }
+
+    @Test func localizedChangeMessageNeedsPercentAtInEveryTranslation() throws {
+        var json = JSONValue.object(try JSONParser.value(Array(Self.passJSON.utf8)).objectValue!)
+        json.set("storeCard.primaryFields[0].changeMessage", "POINTS_CHANGED")
+        func lint(_ french: String) -> [Diagnostic] {
+            let files = LintTests.images("icon", 38, 38) + [
+                PassContents.File(path: "en.lproj/pass.strings", bytes: StringsFile.write([.init(key: "POINTS_CHANGED", value: "You have %@ points")])),
+                PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write([.init(key: "POINTS_CHANGED", value: french)])),
+            ]
+            return PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: files, isTemplate: true)).filter { $0.code == "field-change-message" }
+        }
+        #expect(lint("Vous avez %@ points").isEmpty)
+        let found = lint("Vos points ont changé")
+        #expect(found.map(\.file) == ["fr.lproj/pass.strings"])
+        #expect(found.first?.severity == .error)
+        // A key no pass.strings defines is an ordinary changeMessage without %@.
+        json.set("storeCard.primaryFields[0].changeMessage", "UNKNOWN_KEY")
+        #expect(lint("x").map(\.path) == ["storeCard.primaryFields[0].changeMessage"])
+    }
+}
