@@ -25,7 +25,8 @@ start)
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
     fi
     if ! as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
-        as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null
+        as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null \
+            || { echo "PostgreSQL did not start; its log:" >&2; cat "$dir/server.log" >&2; exit 1; }
     fi
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'passmint_test'" | grep -q 1 \
         || as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres passmint_test

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 pg_dir="${TMPDIR:-/tmp}/passmint-postgres-$$"
-PASSMINT_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pg_dir" "${PASSMINT_TEST_POSTGRES_PORT:-54329}")
+pg_port=${PASSMINT_TEST_POSTGRES_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+PASSMINT_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")
 export PASSMINT_TEST_POSTGRES_URL
 trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests

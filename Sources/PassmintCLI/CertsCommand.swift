@@ -35,15 +35,7 @@ struct CertsCommand: AsyncParsableCommand {
                 print("subject:    \(report.subject)")
                 print("issuer:     \(report.issuer)\(report.issuingWWDR.map { " [\($0)]" } ?? "")")
                 print("validity:   \(formatter.string(from: report.notBefore)) … \(formatter.string(from: report.notAfter))")
-                for check in report.checks {
-                    let mark = switch check.status {
-                    case .passed: "ok  "
-                    case .failed: "FAIL"
-                    case .warning: "warn"
-                    case .skipped: "skip"
-                    }
-                    print("\(mark) \(check.name): \(check.detail)")
-                }
+                for check in report.checks { print(check.line) }
             }
             if !report.isUsable { throw ExitCode(1) }
         }

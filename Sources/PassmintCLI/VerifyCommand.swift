@@ -33,18 +33,23 @@ struct VerifyCommand: AsyncParsableCommand {
         if json {
             print(JSONWriter.string(report.json), terminator: "")
         } else {
-            for check in report.checks {
-                let mark = switch check.status {
-                case .passed: "ok  "
-                case .failed: "FAIL"
-                case .warning: "warn"
-                case .skipped: "skip"
-                }
-                print("\(mark) \(check.name): \(check.detail)")
-            }
+            for check in report.checks { print(check.line) }
             for diagnostic in report.lint { print("     \(diagnostic)") }
             print(report.isValid ? "\(file): valid" : "\(file): INVALID")
         }
         if !report.isValid { throw ExitCode(1) }
+    }
+}
+
+extension VerificationReport.Check {
+    /// `ok   chain: verifies to …`, as the human reports print a check.
+    var line: String {
+        let mark = switch status {
+        case .passed: "ok  "
+        case .failed: "FAIL"
+        case .warning: "warn"
+        case .skipped: "skip"
+        }
+        return "\(mark) \(name): \(detail)"
     }
 }

@@ -109,6 +109,17 @@ public enum ZipArchive {
         return output
     }
 
+    /// Reads from an open entry until `buffer` is full or the entry ends; returns the bytes read.
+    static func readFully(_ file: OpaquePointer, into buffer: inout [UInt8]) -> Int {
+        var offset = 0
+        while offset < buffer.count {
+            let read = buffer.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress! + offset, zip_uint64_t($0.count - offset)) }
+            if read <= 0 { break }
+            offset += Int(read)
+        }
+        return offset
+    }
+
     /// The local entries of an archive: its bytes before the central directory (read from the end record).
     static func localEntries(of archive: [UInt8]) -> [UInt8] {
         guard archive.count >= 22 else { return [] }
@@ -149,12 +160,7 @@ public enum ZipArchive {
             }
             defer { zip_fclose(file) }
             var data = [UInt8](repeating: 0, count: Int(stat.size))
-            var offset = 0
-            while offset < data.count {
-                let read = data.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress! + offset, zip_uint64_t($0.count - offset)) }
-                if read <= 0 { break }
-                offset += Int(read)
-            }
+            let offset = readFully(file, into: &data)
             // A final read reports CRC errors.
             var probe: UInt8 = 0
             let last = zip_fread(file, &probe, 1)
@@ -232,13 +238,7 @@ public final class PrecompressedData: @unchecked Sendable {
         }
         defer { zip_fclose(file) }
         var compressed = [UInt8](repeating: 0, count: Int(stat.comp_size))
-        var offset = 0
-        while offset < compressed.count {
-            let read = compressed.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress! + offset, zip_uint64_t($0.count - offset)) }
-            if read <= 0 { break }
-            offset += Int(read)
-        }
-        guard offset == compressed.count else { throw PassmintError(.archiveFailed, "libzip could not compress \(name)") }
+        guard ZipArchive.readFully(file, into: &compressed) == compressed.count else { throw PassmintError(.archiveFailed, "libzip could not compress \(name)") }
         self.init(copying: compressed, size: bytes.count, crc: stat.crc, method: Int32(stat.comp_method))
     }
 }
