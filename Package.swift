@@ -94,6 +94,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -128,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintCLITests",
-            dependencies: ["Passmint", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintTestSupport", "PassmintStore"],
             swiftSettings: swiftSettings
         ),
     ]

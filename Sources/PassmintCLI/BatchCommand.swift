@@ -56,6 +56,11 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Sign even when the certificate has expired (for tests).")
     var allowExpired = false
 
+    @Option(help: ArgumentHelp(
+        "Record every issued pass in the update service's store (a SQLite file or postgres:// URL, as `passmint serve --database-url`), so it can be updated and pushed later. The service must use the same templates folder.",
+        valueName: "database-url"))
+    var register: String?
+
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func validate() throws {
@@ -70,7 +75,7 @@ struct BatchCommand: AsyncParsableCommand {
         let input = try BatchInput(path: data)
         let options = BatchOptions(outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
                                    reportFormat: BatchReportWriter.Format(rawValue: report)!)
-        let runner = BatchRunner(template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
+        var runner = BatchRunner(template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
 
         let stop = BatchStopSignal()
         signal(SIGINT, SIG_IGN)
@@ -81,9 +86,17 @@ struct BatchCommand: AsyncParsableCommand {
         }
         interrupt.resume()
 
+        let database = register.map { StoreConnection(url: $0) }
+        if let database {
+            let templateName = URL(fileURLWithPath: self.template).deletingPathExtension().lastPathComponent
+            let store = try database.store()
+            runner.register = { issued in try await StoreConnection.record(issued, template: templateName, in: store) }
+        }
+
         let display = ProgressDisplay(mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
                                       total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
-        let result = try await runner.run(input, stop: stop) { display.update($0) }
+        let batch = runner
+        let result = try await (database ?? StoreConnection(url: nil)).whileOpen { try await batch.run(input, stop: stop) { display.update($0) } }
         interrupt.cancel()
         display.finish(result)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintStore
 import PassmintTestSupport
 import Testing
 
@@ -121,5 +122,32 @@ import Testing
         let summary = try JSONParser.value(Array(json.stdout.utf8))
         #expect(summary["existing"] == 5)
         #expect(summary["issued"] == 0)
+    }
+
+    @Test func registerRecordsEveryIssuedPassInTheServiceStore() async throws {
+        let chain = try TestEnvironment.devChain()
+        let data = try membersFile(rows: 6, badRows: [4])
+        let folder = TestEnvironment.temporaryFolder("register")
+        let database = folder.appendingPathComponent("passmint.sqlite").path
+        let arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
+                         "--certificates", chain.path, "--register", database, "--quiet"]
+        let first = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
+        #expect(first.status == 1, "row 4 fails")
+        // Resuming records nothing twice and fails nothing new.
+        let again = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--resume"], in: TestEnvironment.repositoryRoot)
+        #expect(again.status == 1, "\(again.stderr)")
+        let store = try SQLitePassStore(path: database)
+        let report = try reportRows(folder.appendingPathComponent("out"))
+        for line in report {
+            let stored = try await store.pass(passTypeIdentifier: "pass.dev.passmint.example", serialNumber: line[1])
+            if line[0] == "4" {
+                #expect(stored == nil)
+            } else {
+                #expect(stored?.template == "Loyalty")
+                #expect(stored?.authenticationToken == line[5])
+                let values = try JSONParser.value(Array((stored?.dataJSON ?? "").utf8))
+                #expect(values["points"] == .number(JSONNumber(Int(line[0])!)), "typed values are stored")
+            }
+        }
     }
 }

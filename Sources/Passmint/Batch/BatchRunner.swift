@@ -55,6 +55,19 @@ public struct BatchRunner: Sendable {
     public let builder: PassBuilder
     public let options: BatchOptions
 
+    /// A pass the batch issued (or kept with `--resume`), as the update service records it.
+    public struct IssuedPass: Sendable {
+        public var passTypeIdentifier: String
+        public var serialNumber: String
+        public var authenticationToken: String
+        /// The row's values as the pass used them (typed), with `serialNumber` and any `authenticationToken`.
+        public var data: JSONObject
+    }
+
+    /// Called for every pass written or kept, from the worker that made it (so concurrently); an error makes the
+    /// row fail. `passmint batch --register` records the pass in the service's store here.
+    public var register: (@Sendable (IssuedPass) async throws -> Void)?
+
     public init(template: PassTemplate, builder: PassBuilder, options: BatchOptions) {
         self.template = template
         self.builder = builder
@@ -117,7 +130,7 @@ public struct BatchRunner: Sendable {
                 switch prepare(row, serials: &serials, needsToken: needsToken) {
                 case .failed(let failure): record(failure)
                 case .job(let job):
-                    group.addTask { self.process(job) }
+                    group.addTask { await self.process(job) }
                     inFlight += 1
                     if inFlight >= limit, let result = try await group.next() {
                         inFlight -= 1
@@ -178,36 +191,54 @@ public struct BatchRunner: Sendable {
     }
 
     /// Builds and writes one pass (or keeps a valid one from an earlier run).
-    func process(_ job: Job) -> BatchResult {
+    func process(_ job: Job) async -> BatchResult {
         let path = options.outputFolder + "/" + job.fileName
-        if options.resume, let existing = existingPass(at: path, job: job) { return existing }
         var data = template.typed(job.values)
         if data["serialNumber"] == nil { data["serialNumber"] = .string(job.serial) }
         if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
-        var overrides: JSONObject = ["serialNumber": .string(job.serial)]
-        if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
-        do {
-            let pass = try builder.build(template: template, data: data, overrides: overrides)
-            try FileIO.writeAtomically(pass.archive, to: path, durable: false)
-            return BatchResult(
-                row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: template.sha256Hex(ofArchive: pass.archive),
-                authenticationToken: job.token, error: "", bytes: pass.archive.count)
-        } catch {
-            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+        var result: BatchResult
+        var passTypeIdentifier = ""
+        if options.resume, let existing = existingPass(at: path, job: job) {
+            (result, passTypeIdentifier) = existing
+            if !result.authenticationToken.isEmpty { data["authenticationToken"] = .string(result.authenticationToken) }
+        } else {
+            var overrides: JSONObject = ["serialNumber": .string(job.serial)]
+            if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
+            do {
+                let pass = try builder.build(template: template, data: data, overrides: overrides)
+                try FileIO.writeAtomically(pass.archive, to: path, durable: false)
+                passTypeIdentifier = pass.passTypeIdentifier
+                result = BatchResult(
+                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: template.sha256Hex(ofArchive: pass.archive),
+                    authenticationToken: job.token, error: "", bytes: pass.archive.count)
+            } catch {
+                return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+            }
         }
+        if let register {
+            do {
+                try await register(IssuedPass(passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial,
+                                              authenticationToken: result.authenticationToken, data: data))
+            } catch {
+                return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(job.fileName) was written but not recorded in the store: \(error)")
+            }
+        }
+        return result
     }
 
-    /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity.
-    private func existingPass(at path: String, job: Job) -> BatchResult? {
+    /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with
+    /// its pass type identifier.
+    private func existingPass(at path: String, job: Job) -> (BatchResult, String)? {
         guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
         let report = PassVerifier().verify(bytes, source: path, lint: false)
         guard report.isValid, let signer = report.signature?.signer, signer.derBytes == builder.identity.certificate.derBytes,
             let entries = try? ZipArchive.read(bytes, source: path), let passBytes = entries.first(where: { $0.name == "pass.json" })?.bytes,
             let json = try? JSONParser.value(passBytes), json["serialNumber"]?.stringValue == job.serial
         else { return nil }
-        return BatchResult(
+        let result = BatchResult(
             row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: Digest.sha256Hex(bytes),
             authenticationToken: json["authenticationToken"]?.stringValue ?? "", error: "", bytes: 0)
+        return (result, json["passTypeIdentifier"]?.stringValue ?? "")
     }
 }
 
