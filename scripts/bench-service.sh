@@ -12,6 +12,7 @@ bin=.build/release/passmint
 [ -f Certificates/dev/signer.pem ] || Certificates/make-dev-chain.sh >/dev/null
 
 work=$(mktemp -d)
+chmod 755 "$work"   # nginx's workers (another user) read the static file
 port=18080
 nginx_port=18081
 export PASSMINT_API_KEY="bench-api-key-0123456789"
@@ -50,13 +51,15 @@ curl -sf -X POST "http://127.0.0.1:$port/api/v1/passes" -H "Authorization: Beare
 token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["authenticationToken"])' "$work/issued.json")
 curl -sf -X POST "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
     -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
-last_modified=$(curl -sfI "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial" -H "Authorization: ApplePass $token" | tr -d '\r' | sed -n 's/^[Ll]ast-[Mm]odified: //p')
+last_modified=$(curl -sf -o /dev/null -D - "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial" -H "Authorization: ApplePass $token" | tr -d '\r' | sed -n 's/^[Ll]ast-[Mm]odified: //p')
 export PASSMINT_BENCH_TOKEN=$token PASSMINT_BENCH_SERIAL=$serial
 
 run() {
     local name=$1; shift
     local out
-    out=$(wrk -t2 -c"$connections" -d"${seconds}s" --latency "$@")
+    local threads=2
+    [ "$connections" -lt 2 ] && threads=1
+    out=$(wrk -t"$threads" -c"$connections" -d"${seconds}s" --latency "$@")
     python3 - "$name" <<PY
 import re, sys
 text = """$out"""
