@@ -27,6 +27,7 @@ struct PassRoutes: Sendable {
         let api = router.group("/api/v1")
         api.post("passes") { request, context in try await issue(request, context) }
         api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
+        api.post("bundles") { request, context in try await issueBundle(request, context) }
         api.get("passes/:type/:serial") { request, context in try await metadata(request, context) }
         api.get("logs") { request, context in
             try authorizeAPI(request)
@@ -180,6 +181,31 @@ struct PassRoutes: Sendable {
         }
         return Response(status: .created, headers: [.contentType: Self.pkpassType, .lastModified: HTTPDate.string(issued.pass.updatedAt)],
                         body: .init(byteBuffer: ByteBuffer(bytes: issued.archive)))
+    }
+
+    /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}}, …]}` → 201 with a `.pkpasses` bundle.
+    private func issueBundle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        try authorizeAPI(request)
+        let object = try await body(request)
+        guard let orders = object["passes"]?.arrayValue, !orders.isEmpty else {
+            throw HTTPError(.badRequest, message: "give {\"passes\": [{\"template\": …, \"data\": {…}}, …]}")
+        }
+        guard orders.count <= PassBundle.maximumPasses else {
+            throw HTTPError(.badRequest, message: "a bundle holds at most \(PassBundle.maximumPasses) passes; this order has \(orders.count)")
+        }
+        var items: [PassBundle.Item] = []
+        for (index, order) in orders.enumerated() {
+            guard let template = order["template"]?.stringValue else { throw HTTPError(.badRequest, message: "passes[\(index)] has no \"template\"") }
+            let issued = try await mapped { try await service.issue(template: template, data: order["data"]?.objectValue ?? JSONObject()) }
+            items.append(PassBundle.Item(name: SerialFileName.fileName(for: issued.pass.serialNumber), archive: issued.archive))
+        }
+        let bundle: [UInt8]
+        do {
+            bundle = try PassBundle.make(items)
+        } catch {
+            throw HTTPError(.unprocessableContent, message: error.message)
+        }
+        return Response(status: .created, headers: [.contentType: PassBundle.mimeType], body: .init(byteBuffer: ByteBuffer(bytes: bundle)))
     }
 
     private func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

@@ -152,4 +152,32 @@ import Testing
             }
         }
     }
+
+    @Test func bundlesForAMultiTicketOrder() async throws {
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+                let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
+                func order(_ count: Int) throws -> ByteBuffer {
+                    let passes: [JSONValue] = try (0..<count).map { _ in ["template": "Loyalty", "data": .object(try ServiceHarness.loyaltyData(serial: unique("B")))] }
+                    return ByteBuffer(bytes: JSONWriter.data(["passes": .array(passes)], style: .compact))
+                }
+                try await client.execute(uri: "/api/v1/bundles", method: .post, headers: bearer, body: try order(3)) { response in
+                    #expect(response.status == .created)
+                    #expect(response.headers[.contentType] == "application/vnd.apple.pkpasses")
+                    let entries = try ZipArchive.read(Array(response.body.readableBytesView), source: "bundle")
+                    #expect(entries.count == 3)
+                    for entry in entries {
+                        #expect(entry.name.hasSuffix(".pkpass"))
+                        #expect(PassVerifier().verify(entry.bytes, source: entry.name, lint: false).isValid)
+                    }
+                }
+                try await client.execute(uri: "/api/v1/bundles", method: .post, headers: bearer, body: try order(11)) { response in
+                    #expect(response.status == .badRequest)
+                    #expect(String(buffer: response.body).contains("at most 10"))
+                }
+                try await client.execute(uri: "/api/v1/bundles", method: .post, body: try order(1)) { #expect($0.status == .unauthorized) }
+            }
+        }
+    }
 }
