@@ -120,15 +120,20 @@ public struct PassBuilder: Sendable {
         let manifest = Self.manifest(passJSON: passBytes, files: files)
         let signature = try identity.signDetached(manifest)
 
-        // Template files first: every pass of a template then starts with the same bytes (see PassTemplate.sha256Hex).
-        var entries = files.map(\.zipEntry)
-        entries.append(ZipArchive.Entry(name: "pass.json", precompressed: PrecompressedData(deflatingSmall: passBytes)))
-        entries.append(ZipArchive.Entry(name: "manifest.json", precompressed: PrecompressedData(deflatingSmall: manifest)))
-        entries.append(ZipArchive.Entry(name: "signature", bytes: signature, compressed: false))
-        let archive = try ZipArchive.make(entries)
+        let archive = try ZipArchive.make(Self.archiveEntries(passJSON: passBytes, manifest: manifest, signature: signature, files: files))
         return BuiltPass(
             archive: archive, passJSON: passBytes, manifest: manifest, signature: signature,
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, warnings: relevant(diagnostics))
+    }
+
+    /// The zip entries of a pass, in archive order. Template files come first, so every pass of a template starts
+    /// with the same bytes (see ``PassTemplate/sha256Hex(ofArchive:)``); `pass.json` and `manifest.json` are deflated.
+    public static func archiveEntries(passJSON: [UInt8], manifest: [UInt8], signature: [UInt8], files: [PassFile]) -> [ZipArchive.Entry] {
+        var entries = files.map(\.zipEntry)
+        entries.append(ZipArchive.Entry(name: "pass.json", precompressed: PrecompressedData(deflatingSmall: passJSON)))
+        entries.append(ZipArchive.Entry(name: "manifest.json", precompressed: PrecompressedData(deflatingSmall: manifest)))
+        entries.append(ZipArchive.Entry(name: "signature", bytes: signature, compressed: false))
+        return entries
     }
 
     /// `manifest.json` for `pass.json` bytes and the other files: path → lowercase hex SHA-1, keys sorted.

@@ -124,10 +124,7 @@ enum PhaseProfile {
         let passBytes = JSONWriter.data(.object(rendered))
         let manifest = PassBuilder.manifestBytes(passJSON: passBytes, files: template.files)
         let signature = try identity.signDetached(manifest)
-        var entries = template.files.map { ZipArchive.Entry(name: $0.path, precompressed: $0.compressed) }
-        entries += [ZipArchive.Entry(name: "pass.json", precompressed: PrecompressedData(deflatingSmall: passBytes)),
-                    ZipArchive.Entry(name: "manifest.json", precompressed: PrecompressedData(deflatingSmall: manifest)),
-                    ZipArchive.Entry(name: "signature", bytes: signature, compressed: false)]
+        let entries = PassBuilder.archiveEntries(passJSON: passBytes, manifest: manifest, signature: signature, files: template.files)
         let archive = try ZipArchive.make(entries)
         var results: [(String, Double)] = []
         results.append(("render", try time { _ = try template.render(data: sample) }))

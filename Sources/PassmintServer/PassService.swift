@@ -77,11 +77,15 @@ public final class PassService: Sendable {
 
     /// The signed bytes of a stored pass at its current tag (cached).
     public func latestPass(_ pass: StoredPass) throws -> [UInt8] {
-        let key = PassCache.Key(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, updateTag: pass.updateTag)
-        if let bytes = cache.withLock({ $0[key] }) { return bytes }
+        if let bytes = cache.withLock({ $0[PassCache.Key(pass)] }) { return bytes }
         let bytes = try build(pass).archive
-        cache.withLock { $0[key] = bytes }
+        remember(bytes, for: pass)
         return bytes
+    }
+
+    /// Keeps the signed bytes of a pass at its tag, so devices fetching it do not make it sign again.
+    private func remember(_ archive: [UInt8], for pass: StoredPass) {
+        cache.withLock { $0[PassCache.Key(pass)] = archive }
     }
 
     /// The result of issuing a pass.
@@ -92,7 +96,7 @@ public final class PassService: Sendable {
 
     /// Issues a pass from a template and data; the serial number comes from the data (or is generated).
     public func issue(template name: String, data: JSONObject) async throws -> Issued {
-        let template = try template(named: name)
+        _ = try template(named: name)  // an unknown template is a bad request before anything else
         var values = data
         let serial = values["serialNumber"]?.stringValue ?? values["serialNumber"]?.numberValue?.text ?? UUID().uuidString.lowercased()
         guard Self.isValidComponent(serial) else { throw Failure.badRequest("serialNumber must be 1–128 URL-safe characters") }
@@ -100,7 +104,6 @@ public final class PassService: Sendable {
         guard token.count >= 16 else { throw Failure.badRequest("authenticationToken must have at least 16 characters") }
         values["serialNumber"] = .string(serial)
         values["authenticationToken"] = .string(token)
-        _ = template
         var stored = StoredPass(passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
                                 dataJSON: JSONWriter.string(.object(values), style: .compact))
         // Build first: a pass that does not build is never stored.
@@ -111,8 +114,9 @@ public final class PassService: Sendable {
         } catch let error as PassStoreError where error.kind == .duplicate {
             throw Failure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")
         }
-        let archive = try latestPass(stored)
-        return Issued(pass: stored, archive: archive)
+        // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
+        remember(built.archive, for: stored)
+        return Issued(pass: stored, archive: built.archive)
     }
 
     /// The outcome of an update.
@@ -131,9 +135,10 @@ public final class PassService: Sendable {
         var candidate = current
         candidate.dataJSON = JSONWriter.string(.object(merged), style: .compact)
         candidate.voided = voided ?? current.voided
-        _ = try build(candidate)  // refuse data that does not make a valid pass
+        let built = try build(candidate)  // refuse data that does not make a valid pass
         guard let updated = try await store.update(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
                                                    dataJSON: candidate.dataJSON, voided: candidate.voided) else { throw Failure.notFound }
+        remember(built.archive, for: updated)
         let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         let outcomes = await push.push(topic: passTypeIdentifier, pushTokens: Array(Set(registrations.map(\.pushToken))).sorted())
         for outcome in outcomes where outcome.result == .unregistered {
@@ -208,6 +213,12 @@ struct PassCache {
         var passTypeIdentifier: String
         var serialNumber: String
         var updateTag: Int64
+
+        init(_ pass: StoredPass) {
+            passTypeIdentifier = pass.passTypeIdentifier
+            serialNumber = pass.serialNumber
+            updateTag = pass.updateTag
+        }
     }
     let limit: Int
     private var entries: [Key: [UInt8]] = [:]
