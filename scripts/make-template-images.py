@@ -652,6 +652,9 @@ PALETTES = {
                                  wordmark="mintair"),
 }
 
+# The personalizable rewards card is the same coffee brand.
+PALETTES["Rewards"] = PALETTES["Loyalty"]
+
 # ---------------------------------------------------------------------------
 # Artwork
 # ---------------------------------------------------------------------------
@@ -1195,6 +1198,15 @@ def draw_primary_logo(c, pal):
     draw_scaled_word(c, pal, pal["wordmark"], 33.0, 1.0, 0.62, Solid(pal["ink"]))
 
 
+def draw_personalization_logo(c, pal):
+    """Rewards sign-up sheet logo (150 x 40 pt): the mark and the wordmark in the dark brand colour, for the
+    sheet's light background; transparent background."""
+    draw_mark(c, 1.0, 1.0, 38.0, pal, erase_veins=True)
+    width = draw_scaled_word(c, pal, pal["wordmark"], 42.0, -3.0, 0.85, Solid(pal["bg1"]))
+    c.fill(rrect(42.0, 31.0, min(width, 96.0) - 18.0, 3.0, 1.5), Solid(pal["bg0"], 0.7))
+    c.fill(rrect(42.0 + min(width, 96.0) - 15.0, 31.0, 15.0, 3.0, 1.5), Solid(pal["leaf1"], 0.9))
+
+
 def draw_secondary_logo(c, pal):
     """Poster secondary logo (at most 135 x 12 pt): a small mark, "passmint" and a rule."""
     draw_mark(c, 0.0, 0.0, 12.0, pal, veins=False)
@@ -1233,6 +1245,10 @@ TEMPLATES = {
                           ("secondaryLogo", 135, 12, False, draw_secondary_logo)],
     "SemanticBoardingPass": [("icon", 38, 38, True, draw_icon), ("logo", 160, 50, False, draw_logo),
                              ("footer", 286, 15, False, draw_footer)],
+    # Personalizable rewards card: the Loyalty card's images plus the sign-up sheet's logo (150 x 40).
+    "Rewards": [("icon", 38, 38, True, draw_icon), ("logo", 160, 50, False, draw_logo),
+                ("strip", 375, 144, True, draw_loyalty_strip),
+                ("personalizationLogo", 150, 40, False, draw_personalization_logo)],
 }
 
 

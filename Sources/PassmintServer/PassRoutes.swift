@@ -22,6 +22,7 @@ struct PassRoutes: Sendable {
         apple.get("devices/:device/registrations/:type") { request, context in try await updatedSerials(request, context) }
         apple.delete("devices/:device/registrations/:type/:serial") { request, context in try await unregisterDevice(request, context) }
         apple.get("passes/:type/:serial") { request, context in try await latestPass(request, context) }
+        apple.post("passes/:type/:serial/personalize") { request, context in try await personalize(request, context) }
         apple.post("log") { request, context in try await log(request, context) }
 
         let api = router.group("/api/v1")
@@ -146,6 +147,30 @@ struct PassRoutes: Sendable {
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// Rewards enrollment (spec §6.8). Apple documents no Authorization header here; when one is sent it must match.
+    private func personalize(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let type = try component("type", context)
+        let serial = try component("serial", context)
+        if request.headers[.authorization] != nil { _ = try await authorizedPass(request, type: type, serial: serial) }
+        let object = try await body(request)
+        guard let token = object["personalizationToken"]?.stringValue else {
+            throw HTTPError(.badRequest, message: "the body must be {\"personalizationToken\": \"…\", \"requiredPersonalizationInfo\": {…}}")
+        }
+        let infoValue = object["requiredPersonalizationInfo"] ?? .object(JSONObject())
+        guard let infoObject = infoValue.objectValue else { throw HTTPError(.badRequest, message: "requiredPersonalizationInfo must be an object") }
+        let info: PersonalizationInfo
+        do {
+            info = try PersonalizationInfo(json: infoObject)
+        } catch {
+            throw HTTPError(.badRequest, message: error.message)
+        }
+        let personalized = try await mapped {
+            try await service.personalize(passTypeIdentifier: type, serialNumber: serial, token: token, info: info)
+        }
+        return Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: personalized.signature)))
+    }
+
     private func log(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let object = try await body(request)
         guard let logs = object["logs"]?.arrayValue else { throw HTTPError(.badRequest, message: "the body must be {\"logs\": [\"…\"]}") }
@@ -163,6 +188,7 @@ struct PassRoutes: Sendable {
             "url": .string(service.settings.publicURL + "/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"),
         ]
         object["data"] = (try? JSONParser.value(Array(pass.dataJSON.utf8))) ?? .null
+        object["personalization"] = pass.personalizationJSON.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null
         if let registrations { object["registrations"] = .number(JSONNumber(registrations)) }
         if let pushes { object["push"] = PassService.pushSummary(pushes) } else {
             object["lastPush"] = pass.lastPushJSON.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null

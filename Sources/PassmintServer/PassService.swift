@@ -55,8 +55,25 @@ public final class PassService: Sendable {
     /// A fresh authentication token (128 random bits, base64url).
     static func makeToken() -> String { BatchRunner.makeAuthenticationToken() }
 
-    private func build(_ pass: StoredPass) throws -> BuiltPass {
+    /// The template a stored pass is built from: its template, or the personalized variant (without
+    /// `personalization.json`) once the user has signed up.
+    private func template(for pass: StoredPass) throws -> PassTemplate {
         let template = try template(named: pass.template)
+        guard pass.personalizationJSON != nil, template.isPersonalizable else { return template }
+        let key = pass.template + "\u{0}personalized"
+        if let known = templates.withLock({ $0[key] }) { return known }
+        let personalized: PassTemplate
+        do {
+            personalized = try template.personalized()
+        } catch {
+            throw Failure.unprocessable("template \(pass.template): \(error.message)")
+        }
+        templates.withLock { $0[key] = personalized }
+        return personalized
+    }
+
+    private func build(_ pass: StoredPass) throws -> BuiltPass {
+        let template = try template(for: pass)
         guard let data = try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue else {
             throw Failure.unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
         }
@@ -68,6 +85,14 @@ public final class PassService: Sendable {
         var values = data
         values["serialNumber"] = .string(pass.serialNumber)
         values["authenticationToken"] = .string(pass.authenticationToken)
+        if template.isPersonalizable || pass.personalizationJSON != nil {
+            // `{{personalization.fullName}}` …: what the user gave, or (before sign-up) the data's value or "".
+            let info = pass.personalizationJSON.flatMap { try? JSONParser.value(Array($0.utf8)).objectValue }
+                .flatMap { try? PersonalizationInfo(json: $0) }
+            for member in (info ?? PersonalizationInfo()).placeholderValues where info != nil || values[member.key] == nil {
+                values[member.key] = member.value
+            }
+        }
         do {
             return try builder.build(template: template, data: values, overrides: overrides)
         } catch {
@@ -151,6 +176,67 @@ public final class PassService: Sendable {
             "pushed": "\(outcomes.filter { $0.result == .delivered }.count)/\(outcomes.count)",
         ])
         return Updated(pass: updated, pushes: outcomes)
+    }
+
+    /// The answer to Wallet's personalize request: the signature of its token, and the pass as now stored.
+    public struct Personalized: Sendable {
+        /// The DER PKCS#7 detached signature of the personalization token's UTF-8 bytes, made with the pass certificate.
+        public var signature: [UInt8]
+        public var pass: StoredPass
+    }
+
+    /// The longest personalization token accepted (Wallet's are far shorter).
+    static let maximumPersonalizationTokenLength = 4096
+
+    /// Rewards enrollment: stores what the user gave, signs the personalization token with the pass certificate (the
+    /// same PKCS#7 detached signature as the manifest's) and bumps the pass's tag, so the next fetch gets the
+    /// personalized pass (without `personalization.json`). A retry with the same information signs again without
+    /// another change; different information for a pass already personalized is a conflict.
+    public func personalize(passTypeIdentifier: String, serialNumber: String, token: String, info: PersonalizationInfo) async throws -> Personalized {
+        guard !token.isEmpty, token.utf8.count <= Self.maximumPersonalizationTokenLength else {
+            throw Failure.badRequest("personalizationToken must be a non-empty string of at most \(Self.maximumPersonalizationTokenLength) bytes")
+        }
+        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else { throw Failure.notFound }
+        let template = try template(named: current.template)
+        let request: PersonalizationRequest?
+        do {
+            request = try template.personalizationRequest()
+        } catch {
+            throw Failure.unprocessable(error.message)
+        }
+        guard let request else {
+            throw Failure.badRequest("pass \(serialNumber) is not personalizable: its template \(current.template) has no personalization.json")
+        }
+        let missing = info.missing(request.requiredFields)
+        guard missing.isEmpty else {
+            throw Failure.badRequest("requiredPersonalizationInfo lacks \(missing.map(\.rawValue).joined(separator: ", ")), which personalization.json requires")
+        }
+        let infoJSON = JSONWriter.string(info.json, style: .compact)
+        var stored = current
+        if let previous = current.personalizationJSON {
+            guard previous == infoJSON else {
+                throw Failure.conflict("pass \(serialNumber) is already personalized with other information; the issuer can change its data with PATCH")
+            }
+        } else {
+            var candidate = current
+            candidate.personalizationJSON = infoJSON
+            let built = try build(candidate)  // refuse information that does not make a valid pass
+            guard let updated = try await store.personalize(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
+                                                            personalizationJSON: infoJSON) else { throw Failure.notFound }
+            remember(built.archive, for: updated)
+            stored = updated
+        }
+        let signature: [UInt8]
+        do {
+            signature = try builder.identity.signDetached(Array(token.utf8))
+        } catch {
+            throw Failure.unprocessable("cannot sign the personalization token: \(error.message)")
+        }
+        logger.info("pass personalized", metadata: [
+            "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(stored.updateTag)",
+            "fields": "\(request.requiredFields.map(\.rawValue).joined(separator: ","))",
+        ])
+        return Personalized(signature: signature, pass: stored)
     }
 
     static func pushSummary(_ outcomes: [PushOutcome]) -> JSONValue {

@@ -17,9 +17,12 @@ public struct StoredPass: Sendable, Equatable {
     public var updatedAt: Date
     /// The outcome of the last push for this pass, as JSON text.
     public var lastPushJSON: String?
+    /// What the user gave when signing up for a personalizable (rewards) pass, as a JSON object text; nil until then.
+    public var personalizationJSON: String?
 
     public init(passTypeIdentifier: String, serialNumber: String, authenticationToken: String, template: String, dataJSON: String,
-                voided: Bool = false, updateTag: Int64 = 0, updatedAt: Date = Date(), lastPushJSON: String? = nil) {
+                voided: Bool = false, updateTag: Int64 = 0, updatedAt: Date = Date(), lastPushJSON: String? = nil,
+                personalizationJSON: String? = nil) {
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
         self.authenticationToken = authenticationToken
@@ -29,6 +32,7 @@ public struct StoredPass: Sendable, Equatable {
         self.updateTag = updateTag
         self.updatedAt = updatedAt
         self.lastPushJSON = lastPushJSON
+        self.personalizationJSON = personalizationJSON
     }
 }
 
@@ -89,6 +93,10 @@ public protocol PassStore: Sendable {
 
     /// Replaces a pass's data and voided flag, bumping its update tag and date. Nil when the pass does not exist.
     func update(passTypeIdentifier: String, serialNumber: String, dataJSON: String, voided: Bool) async throws -> StoredPass?
+
+    /// Stores the information a user gave when signing up for a personalizable pass, bumping its update tag and date
+    /// (the personalized pass replaces the one on the device). Nil when the pass does not exist.
+    func personalize(passTypeIdentifier: String, serialNumber: String, personalizationJSON: String) async throws -> StoredPass?
 
     /// Registers a device (storing or updating its push token) for a pass.
     func register(deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String) async throws -> RegistrationResult

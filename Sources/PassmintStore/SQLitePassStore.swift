@@ -48,6 +48,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO counters (name, value) VALUES ('update_tag', 0);
             """),
+        (2, "personalization of rewards passes", "ALTER TABLE passes ADD COLUMN personalization TEXT;"),
     ]
 
     public func migrate() async throws {
@@ -69,13 +70,14 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         return tag
     }
 
-    private static let passColumns = "pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push"
+    private static let passColumns = "pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization"
 
     private static func pass(_ row: SQLiteConnection.Row) -> StoredPass {
         StoredPass(
             passTypeIdentifier: row.text(0) ?? "", serialNumber: row.text(1) ?? "", authenticationToken: row.text(2) ?? "",
             template: row.text(3) ?? "", dataJSON: row.text(4) ?? "{}", voided: row.integer(5) != 0, updateTag: row.integer(6),
-            updatedAt: Date(timeIntervalSince1970: TimeInterval(row.integer(7))), lastPushJSON: row.text(8))
+            updatedAt: Date(timeIntervalSince1970: TimeInterval(row.integer(7))), lastPushJSON: row.text(8),
+            personalizationJSON: row.text(9))
     }
 
     public func insert(_ pass: StoredPass) async throws -> StoredPass {
@@ -85,7 +87,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             stored.updatedAt = StoredPass.nextUpdateDate(after: nil)
             do {
                 try db.query(
-                    "INSERT INTO passes (\(Self.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                    "INSERT INTO passes (\(Self.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
                     [.text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken), .text(stored.template),
                      .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag), .integer(Int64(stored.updatedAt.timeIntervalSince1970))])
             } catch let error as PassStoreError where error.kind == .duplicate {
@@ -116,6 +118,22 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             pass.updatedAt = StoredPass.nextUpdateDate(after: pass.updatedAt)
             try db.query("UPDATE passes SET data = ?, voided = ?, update_tag = ?, updated_at = ? WHERE pass_type_id = ? AND serial_number = ?",
                          [.text(dataJSON), .integer(voided ? 1 : 0), .integer(pass.updateTag), .integer(Int64(pass.updatedAt.timeIntervalSince1970)),
+                          .text(passTypeIdentifier), .text(serialNumber)])
+            return pass
+        }
+    }
+
+    public func personalize(passTypeIdentifier: String, serialNumber: String, personalizationJSON: String) async throws -> StoredPass? {
+        try await writer.write { db in
+            var current: StoredPass?
+            try db.query("SELECT \(Self.passColumns) FROM passes WHERE pass_type_id = ? AND serial_number = ?",
+                         [.text(passTypeIdentifier), .text(serialNumber)]) { current = Self.pass($0) }
+            guard var pass = current else { return nil }
+            pass.personalizationJSON = personalizationJSON
+            pass.updateTag = try Self.nextTag(db)
+            pass.updatedAt = StoredPass.nextUpdateDate(after: pass.updatedAt)
+            try db.query("UPDATE passes SET personalization = ?, update_tag = ?, updated_at = ? WHERE pass_type_id = ? AND serial_number = ?",
+                         [.text(personalizationJSON), .integer(pass.updateTag), .integer(Int64(pass.updatedAt.timeIntervalSince1970)),
                           .text(passTypeIdentifier), .text(serialNumber)])
             return pass
         }

@@ -56,6 +56,7 @@ public final class PostgresPassStore: PassStore {
             "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
             "INSERT INTO counters (name, value) VALUES ('update_tag', 0) ON CONFLICT DO NOTHING",
         ]),
+        (2, "personalization of rewards passes", ["ALTER TABLE passes ADD COLUMN IF NOT EXISTS personalization TEXT"]),
     ]
 
     public func migrate() async throws {
@@ -75,11 +76,11 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
-    private typealias PassRow = (String, String, String, String, String, Bool, Int64, Int64, String?)
+    private typealias PassRow = (String, String, String, String, String, Bool, Int64, Int64, String?, String?)
 
     private static func pass(_ row: PassRow) -> StoredPass {
         StoredPass(passTypeIdentifier: row.0, serialNumber: row.1, authenticationToken: row.2, template: row.3, dataJSON: row.4, voided: row.5,
-                   updateTag: row.6, updatedAt: Date(timeIntervalSince1970: TimeInterval(row.7)), lastPushJSON: row.8)
+                   updateTag: row.6, updatedAt: Date(timeIntervalSince1970: TimeInterval(row.7)), lastPushJSON: row.8, personalizationJSON: row.9)
     }
 
     private static func nextTag(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
@@ -112,8 +113,8 @@ public final class PostgresPassStore: PassStore {
 
     private static func selectPass(_ connection: PostgresConnection, _ type: String, _ serial: String, forUpdate: Bool, _ logger: Logger) async throws -> StoredPass? {
         let query: PostgresQuery = forUpdate
-            ? "SELECT pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push FROM passes WHERE pass_type_id = \(type) AND serial_number = \(serial) FOR UPDATE"
-            : "SELECT pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push FROM passes WHERE pass_type_id = \(type) AND serial_number = \(serial)"
+            ? "SELECT pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization FROM passes WHERE pass_type_id = \(type) AND serial_number = \(serial) FOR UPDATE"
+            : "SELECT pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization FROM passes WHERE pass_type_id = \(type) AND serial_number = \(serial)"
         let rows = try await connection.query(query, logger: logger)
         for try await row in rows.decode(PassRow.self) { return pass(row) }
         return nil
@@ -142,6 +143,21 @@ public final class PostgresPassStore: PassStore {
             let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
             try await connection.query("""
                 UPDATE passes SET data = \(dataJSON), voided = \(voided), update_tag = \(pass.updateTag), updated_at = \(updatedAt)
+                WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+                """, logger: logger)
+            return pass
+        }
+    }
+
+    public func personalize(passTypeIdentifier: String, serialNumber: String, personalizationJSON: String) async throws -> StoredPass? {
+        try await client.withTransaction(logger: logger) { connection in
+            guard var pass = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger) else { return nil }
+            pass.personalizationJSON = personalizationJSON
+            pass.updateTag = try await Self.nextTag(connection, logger)
+            pass.updatedAt = StoredPass.nextUpdateDate(after: pass.updatedAt)
+            let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
+            try await connection.query("""
+                UPDATE passes SET personalization = \(personalizationJSON), update_tag = \(pass.updateTag), updated_at = \(updatedAt)
                 WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                 """, logger: logger)
             return pass
