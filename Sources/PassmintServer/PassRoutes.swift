@@ -14,14 +14,14 @@ struct PassRoutes: Sendable {
     static let pkpassType = "application/vnd.apple.pkpass"
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
+        getAndHead(router, "/health") { _, _ in Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n"))) }
 
         let prefix = service.settings.pathPrefix
         let apple = router.group(RouterPath(prefix + "/v1"))
         apple.post("devices/:device/registrations/:type/:serial") { request, context in try await registerDevice(request, context) }
-        apple.get("devices/:device/registrations/:type") { request, context in try await updatedSerials(request, context) }
+        getAndHead(apple, "devices/:device/registrations/:type") { request, context in try await updatedSerials(request, context) }
         apple.delete("devices/:device/registrations/:type/:serial") { request, context in try await unregisterDevice(request, context) }
-        apple.get("passes/:type/:serial") { request, context in try await latestPass(request, context) }
+        getAndHead(apple, "passes/:type/:serial") { request, context in try await latestPass(request, context) }
         apple.post("passes/:type/:serial/personalize") { request, context in try await personalize(request, context) }
         apple.post("log") { request, context in try await log(request, context) }
 
@@ -29,7 +29,7 @@ struct PassRoutes: Sendable {
         api.post("passes") { request, context in try await issue(request, context) }
         api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
         api.post("bundles") { request, context in try await issueBundle(request, context) }
-        api.get("passes/:type/:serial") { request, context in try await metadata(request, context) }
+        getAndHead(api, "passes/:type/:serial") { request, context in try await metadata(request, context) }
         api.get("logs") { request, context in
             try authorizeAPI(request)
             return json(.ok, .array(service.recentDeviceLogs.map(JSONValue.string)))
@@ -37,6 +37,20 @@ struct PassRoutes: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Registers `handler` for GET and HEAD: HEAD answers the same status and headers (`Content-Length` of the body
+    /// GET would send) with no body, for `curl -I`, monitors and caches.
+    private func getAndHead<Methods: RouterMethods>(
+        _ router: Methods, _ path: RouterPath, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
+    ) where Methods.Context == BasicRequestContext {
+        router.get(path, use: handler)
+        router.head(path) { request, context in
+            var response = try await handler(request, context)
+            // The length GET would send, and no bytes: HTTP/1.1 sends no body after the head of a HEAD response.
+            response.body = ResponseBody(contentLength: response.body.contentLength) { writer in try await writer.finish(nil) }
+            return response
+        }
+    }
 
     private func component(_ name: String, _ context: BasicRequestContext) throws -> String {
         guard let value = context.parameters.get(name), PassService.isValidComponent(value) else {
@@ -71,7 +85,7 @@ struct PassRoutes: Sendable {
     /// The pass, when the request carries its token. A 401 never says whether the serial exists.
     private func authorizedPass(_ request: Request, type: String, serial: String) async throws -> StoredPass {
         let presented = presentedToken(request)
-        let pass = try await service.store.pass(passTypeIdentifier: type, serialNumber: serial)
+        let pass = try await service.storedPass(passTypeIdentifier: type, serialNumber: serial)
         let stored = pass?.authenticationToken ?? "no pass here, compared anyway"
         let matches = PassService.tokensMatch(presented ?? "", stored)
         guard let pass, presented != nil, matches else { throw HTTPError(.unauthorized) }
@@ -120,7 +134,7 @@ struct PassRoutes: Sendable {
             guard let value = Int64(text) else { throw HTTPError(.badRequest, message: "passesUpdatedSince must be a tag this service returned") }
             since = value
         }
-        let result = try await service.store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: since)
+        let result = try await service.updatedSerials(device: device, passTypeIdentifier: type, since: since)
         guard !result.serialNumbers.isEmpty else { return Response(status: .noContent) }
         return json(.ok, ["serialNumbers": .array(result.serialNumbers.map(JSONValue.string)), "lastUpdated": .string(String(result.lastUpdated))])
     }

@@ -15,6 +15,9 @@ public final class PassService: Sendable {
     private let templates = Mutex<[String: PassTemplate]>([:])
     /// Signed pass bytes by pass and update tag: devices fetch the same version many times.
     private let cache = Mutex<PassCache>(PassCache(limit: 2048))
+    /// Poll answers and pass rows between two changes of the store (see ``ReadCache``).
+    private let pollCache = ReadCache<PollKey, UpdatedSerials>(limit: 65_536)
+    private let passRows = ReadCache<PassKey, StoredPass?>(limit: 65_536)
     /// Device log messages, newest last, bounded.
     private let deviceLogs = Mutex<[String]>([])
 
@@ -50,6 +53,33 @@ public final class PassService: Sendable {
         }
         templates.withLock { $0[name] = template }
         return template
+    }
+
+    struct PollKey: Hashable, Sendable {
+        var device: String
+        var passTypeIdentifier: String
+        var since: Int64?
+    }
+
+    struct PassKey: Hashable, Sendable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+    }
+
+    /// The serial-number poll: passes of a type this device registered for that changed after `since`.
+    public func updatedSerials(device: String, passTypeIdentifier: String, since: Int64?) async throws -> UpdatedSerials {
+        let generation = store.changeGeneration
+        return try await pollCache.value(for: PollKey(device: device, passTypeIdentifier: passTypeIdentifier, since: since), generation: generation) {
+            try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, updatedSince: since)
+        }
+    }
+
+    /// A stored pass as devices see it (cached between changes of the store).
+    public func storedPass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass? {
+        let generation = store.changeGeneration
+        return try await passRows.value(for: PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber), generation: generation) {
+            try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        }
     }
 
     /// A fresh authentication token (128 random bits, base64url).

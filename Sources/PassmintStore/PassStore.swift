@@ -115,6 +115,15 @@ public protocol PassStore: Sendable {
 
     /// Keeps the outcome of the last push for a pass.
     func recordPush(passTypeIdentifier: String, serialNumber: String, resultJSON: String) async throws
+
+    /// A number that changes after every commit, read before a query and compared after it, when this process makes
+    /// every change to the store (the embedded SQLite store); nil when other processes write too (a PostgreSQL
+    /// fleet). The service caches reads only while it stays the same.
+    var changeGeneration: UInt64? { get }
+}
+
+extension PassStore {
+    public var changeGeneration: UInt64? { nil }
 }
 
 extension StoredPass {

@@ -25,6 +25,9 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         readers = Mutex([])
     }
 
+    /// Changes after every commit, before the writers waiting on it are answered (one process per database file).
+    public var changeGeneration: UInt64? { writer.generation }
+
     private func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { pool in pool.popLast() } ?? SQLiteConnection(path: path, readOnly: true)
         defer { readers.withLock { pool in if pool.count < 8 { pool.append(connection) } } }
@@ -221,10 +224,16 @@ final class GroupCommitWriter: @unchecked Sendable {
         let condition = NSCondition()
         var pending: [Job] = []
         var stopped = false
+        /// Bumped after each commit, before any writer of that commit is answered.
+        let generation = Atomic<UInt64>(0)
         init(connection: SQLiteConnection) { self.connection = connection }
     }
 
     private let state: State
+
+    /// Bumped after each commit, before the writers in it return: a read that starts after a write returned sees a
+    /// different value than one that started before it.
+    var generation: UInt64 { state.generation.load(ordering: .acquiring) }
 
     init(connection: SQLiteConnection) {
         let state = State(connection: connection)
@@ -291,9 +300,11 @@ final class GroupCommitWriter: @unchecked Sendable {
             let outcomes = jobs.compactMap { $0.run(connection) }
             do {
                 try connection.execute("COMMIT")
+                state.generation.add(1, ordering: .releasing)
                 for outcome in outcomes { outcome.committed() }
             } catch {
                 try? connection.execute("ROLLBACK")
+                state.generation.add(1, ordering: .releasing)
                 for outcome in outcomes { outcome.failed(error) }
             }
         }

@@ -180,4 +180,71 @@ import Testing
             }
         }
     }
+
+    @Test func headAnswersLikeGetWithoutABody() async throws {
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(service: service, logger: .init(label: "test")).test(.live) { client in
+                let (serial, token) = try await issue(client)
+                let uri = "/wallet/v1/passes/\(ServiceHarness.passType)/\(serial)"
+                let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
+                let get = try await client.execute(uri: uri, method: .get, headers: apple)
+                #expect(get.status == .ok)
+                try await client.execute(uri: uri, method: .head, headers: apple) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
+                    #expect(response.headers[.lastModified] == get.headers[.lastModified])
+                    #expect(response.headers[.contentLength] == String(get.body.readableBytes))
+                    #expect(response.body.readableBytes == 0)
+                }
+                try await client.execute(uri: uri, method: .head) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: uri, method: .head, headers: apple + [.ifModifiedSince: try #require(get.headers[.lastModified])]) {
+                    #expect($0.status == .notModified)
+                }
+                try await client.execute(uri: "/health", method: .head) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentLength] == "3")
+                    #expect(response.body.readableBytes == 0)
+                }
+                // The connection is still in step after the bodiless answers.
+                try await client.execute(uri: "/health", method: .get) { #expect(String(buffer: $0.body) == "ok\n") }
+            }
+        }
+    }
+
+    @Test func pollsAndPassRowsFollowEveryChange() async throws {
+        // The poll and the 304 path are answered from memory between changes: each change must show at once.
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+                let type = ServiceHarness.passType
+                let device = unique("dev")
+                let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"
+                func serials(since: String? = nil) async throws -> [String] {
+                    let response = try await client.execute(uri: poll + (since.map { "?passesUpdatedSince=\($0)" } ?? ""), method: .get)
+                    guard response.status == .ok else { return [] }
+                    return try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                }
+                #expect(try await serials().isEmpty)
+                var issued: [String] = []
+                for _ in 0..<3 {
+                    let (serial, token) = try await issue(client)
+                    issued.append(serial)
+                    try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post,
+                                             headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"00ff"}"#)) {
+                        #expect($0.status == .created)
+                    }
+                    #expect(try await serials() == issued, "a registration shows in the next poll")
+                }
+                let since = try #require(try JSONParser.value(Array(try await client.execute(uri: poll, method: .get).body.readableBytesView))["lastUpdated"]?.stringValue)
+                #expect(try await serials(since: since).isEmpty)
+                _ = try await service.update(passTypeIdentifier: type, serialNumber: issued[1], data: ["points": 7], voided: nil)
+                #expect(try await serials(since: since) == [issued[1]], "an update shows in the next poll")
+                let (_, token) = try await issue(client)
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(issued[0])", method: .get, headers: [.authorization: "ApplePass \(token)"]) {
+                    #expect($0.status == .unauthorized, "another pass's token")
+                }
+            }
+        }
+    }
 }
