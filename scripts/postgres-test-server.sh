@@ -21,6 +21,9 @@ start)
     fi
     mkdir -p "$dir"
     [ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+    as_postgres test -w "$dir" || { echo "the postgres user cannot write to $dir: give every parent folder o+x, or pick a folder under /tmp" >&2; exit 1; }
+    # PostgreSQL refuses a data folder others can read (a chmod -R on the parent can cause this).
+    [ -d "$dir/data" ] && as_postgres chmod 0700 "$dir/data"
     if [ ! -f "$dir/data/PG_VERSION" ]; then
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
     fi

@@ -73,23 +73,25 @@ struct PassRoutes: Sendable {
     }
 
     /// `ApplePass <token>` or `AndroidPass <token>`.
-    private func presentedToken(_ request: Request) -> String? {
+    private func presentedToken(_ request: Request) -> Substring? {
         guard let header = request.headers[.authorization] else { return nil }
         for scheme in ["ApplePass ", "AndroidPass "] where header.hasPrefix(scheme) {
-            let token = header.dropFirst(scheme.count).trimmingCharacters(in: .whitespaces)
+            var token = Substring(header).dropFirst(scheme.count)
+            while token.first == " " { token = token.dropFirst() }
+            while token.last == " " { token = token.dropLast() }
             return token.isEmpty ? nil : token
         }
         return nil
     }
 
     /// The pass, when the request carries its token. A 401 never says whether the serial exists.
-    private func authorizedPass(_ request: Request, type: String, serial: String) async throws -> StoredPass {
+    private func authorizedPass(_ request: Request, type: String, serial: String) async throws -> DevicePassView {
         let presented = presentedToken(request)
-        let pass = try await service.storedPass(passTypeIdentifier: type, serialNumber: serial)
-        let stored = pass?.authenticationToken ?? "no pass here, compared anyway"
-        let matches = PassService.tokensMatch(presented ?? "", stored)
-        guard let pass, presented != nil, matches else { throw HTTPError(.unauthorized) }
-        return pass
+        let view = try await service.devicePass(passTypeIdentifier: type, serialNumber: serial)
+        let stored = view?.pass.authenticationToken ?? "no pass here, compared anyway"
+        let matches = PassService.tokensMatch(String(presented ?? ""), stored)
+        guard let view, presented != nil, matches else { throw HTTPError(.unauthorized) }
+        return view
     }
 
     private func authorizeAPI(_ request: Request) throws {
@@ -151,10 +153,14 @@ struct PassRoutes: Sendable {
     private func latestPass(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let type = try component("type", context)
         let serial = try component("serial", context)
-        let pass = try await authorizedPass(request, type: type, serial: serial)
-        let lastModified = HTTPDate.string(pass.updatedAt)
-        if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), since >= pass.updatedAt {
-            return Response(status: .notModified, headers: [.lastModified: lastModified])
+        let view = try await authorizedPass(request, type: type, serial: serial)
+        let pass = view.pass
+        let lastModified = view.lastModified
+        if let header = request.headers[.ifModifiedSince] {
+            // Devices send back the Last-Modified they were given: equal text needs no date parsing.
+            if header == lastModified || HTTPDate.parse(header).map({ $0 >= pass.updatedAt }) == true {
+                return Response(status: .notModified, headers: [.lastModified: lastModified])
+            }
         }
         let bytes = try await mapped { try service.latestPass(pass) }
         return Response(status: .ok, headers: [.contentType: Self.pkpassType, .lastModified: lastModified],

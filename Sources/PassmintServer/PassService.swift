@@ -17,7 +17,7 @@ public final class PassService: Sendable {
     private let cache = Mutex<PassCache>(PassCache(limit: 2048))
     /// Poll answers and pass rows between two changes of the store (see ``ReadCache``).
     private let pollCache = ReadCache<PollKey, UpdatedSerials>(limit: 65_536)
-    private let passRows = ReadCache<PassKey, StoredPass?>(limit: 65_536)
+    private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 65_536)
     /// Device log messages, newest last, bounded.
     private let deviceLogs = Mutex<[String]>([])
 
@@ -74,11 +74,11 @@ public final class PassService: Sendable {
         }
     }
 
-    /// A stored pass as devices see it (cached between changes of the store).
-    public func storedPass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass? {
+    /// A stored pass as devices see it, with its `Last-Modified` text (cached between changes of the store).
+    func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
         let generation = store.changeGeneration
         return try await passRows.value(for: PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber), generation: generation) {
-            try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber).map(DevicePassView.init)
         }
     }
 
@@ -311,15 +311,31 @@ public final class PassService: Sendable {
 
     static func isValidComponent(_ text: String) -> Bool { isValidComponent(Substring(text)) }
 
-    /// Constant-time comparison of a presented token with the stored one.
+    /// Constant-time comparison of a presented token with the stored one (time depends only on the lengths).
     static func tokensMatch(_ presented: String, _ stored: String) -> Bool {
-        let a = Array(presented.utf8)
-        let b = Array(stored.utf8)
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0xFF)
+        var presented = presented
+        var stored = stored
+        return presented.withUTF8 { a in
+            stored.withUTF8 { b in
+                var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+                for index in 0..<max(a.count, b.count) {
+                    difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0xFF)
+                }
+                return difference == 0 && !a.isEmpty
+            }
         }
-        return difference == 0 && !a.isEmpty
+    }
+}
+
+/// What the device endpoints need of a stored pass, shared by reference from the read cache.
+final class DevicePassView: Sendable {
+    let pass: StoredPass
+    /// ``StoredPass/updatedAt`` as an HTTP-date, the `Last-Modified` value.
+    let lastModified: String
+
+    init(_ pass: StoredPass) {
+        self.pass = pass
+        self.lastModified = HTTPDate.string(pass.updatedAt)
     }
 }
 
