@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "PassmintTestSupport",
             dependencies: [
-                "Passmint",
+                "Passmint", "CPassmintOpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -17,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Devices talk to <public-url>/v1/… (Apple's protocol, ApplePass or AndroidPass tokens); your servers talk to \
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
-            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_APNS_URL.
+            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_APNS_URL,             PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID.
+
+            APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
 
             --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db. \
             Migrations run at start-up. SIGTERM or SIGINT stop the service after the requests in flight.
@@ -34,6 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
     var apiKeyEnv = "PASSMINT_API_KEY"
     @Option(help: ArgumentHelp("APNs endpoint (default: Apple's production service).", valueName: "url")) var apnsURL: String?
     @Option(help: ArgumentHelp("Extra root certificate (PEM) to trust for the APNs endpoint, for a test server.", valueName: "file")) var apnsCA: String?
+    @Option(help: ArgumentHelp("APNs auth key (.p8): push with provider tokens instead of the certificate.", valueName: "file")) var apnsKey: String?
+    @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id")) var apnsKeyId: String?
+    @Option(help: ArgumentHelp("The team of the .p8 key (default: the certificate's team identifier).", valueName: "id")) var apnsTeamId: String?
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func run() async throws {
@@ -53,7 +58,15 @@ struct ServeCommand: AsyncParsableCommand {
         let identity = try signing.loadIdentity()
         let endpoint = URL(string: apnsURL ?? environment["PASSMINT_APNS_URL"] ?? APNsPushSender.production.absoluteString)!
         let roots = try apnsCA.map { try NIOSSLCertificate.fromPEMFile($0) }
-        let push = try APNsPushSender(identity: identity, endpoint: endpoint, trustRoots: roots, logger: logger)
+        var providerToken: APNsProviderToken?
+        if let keyPath = apnsKey ?? environment["PASSMINT_APNS_KEY"] {
+            guard let team = apnsTeamId ?? environment["PASSMINT_APNS_TEAM_ID"] ?? identity.certificate.organizationalUnit else {
+                throw ValidationError("give --apns-team-id: the certificate names no team")
+            }
+            providerToken = try APNsProviderToken(p8Path: keyPath, keyIdentifier: apnsKeyId ?? environment["PASSMINT_APNS_KEY_ID"], teamIdentifier: team)
+            _ = try providerToken?.token()  // a key that cannot sign fails now, not at the first push
+        }
+        let push = try APNsPushSender(identity: identity, providerToken: providerToken, endpoint: endpoint, trustRoots: roots, logger: logger)
 
         let database = databaseURL ?? environment["PASSMINT_DATABASE_URL"] ?? "passmint.sqlite"
         let store: any PassStore
@@ -66,7 +79,11 @@ struct ServeCommand: AsyncParsableCommand {
             store = try SQLitePassStore(path: database, logger: logger)
         }
         let service = PassService(store: store, push: push, builder: PassBuilder(identity: identity), settings: settings, logger: logger)
-        logger.info("passmint serve", metadata: ["address": "\(settings.host):\(settings.port)", "publicURL": "\(publicURL)", "database": "\(database.hasPrefix("postgres") ? "postgres" : database)"])
+        let apnsAuthentication = providerToken.map { "token \($0.keyIdentifier)/\($0.teamIdentifier)" } ?? "certificate"
+        logger.info("passmint serve", metadata: [
+            "address": "\(settings.host):\(settings.port)", "publicURL": "\(publicURL)",
+            "database": "\(database.hasPrefix("postgres") ? "postgres" : database)", "apns": "\(apnsAuthentication) \(endpoint.absoluteString)",
+        ])
         try await buildApplication(service: service, services: services, logger: logger).runService()
         try await push.shutdown()
     }

@@ -8,7 +8,8 @@ public import NIOSSL
 public import Passmint
 
 /// Pushes to APNs over HTTP/2 with the Pass Type ID certificate as the TLS client identity (Apple's documented way
-/// for pass updates): `POST /3/device/<token>`, `apns-topic` = pass type identifier, body `{}`.
+/// for pass updates), or with a provider token (``APNsProviderToken``, a `.p8` key): `POST /3/device/<token>`,
+/// `apns-topic` = pass type identifier, body `{}`.
 ///
 /// 410 `Unregistered` and 400 `BadDeviceToken` mean the registration should be removed; 429 and 5xx are retried
 /// with exponential back-off; every outcome is logged and returned.
@@ -22,18 +23,25 @@ public final class APNsPushSender: PushSender {
     private let concurrency: Int
     private let maxAttempts: Int
     private let retryDelay: Duration
+    /// Token-based authentication, when configured; the certificate is not presented then.
+    public let providerToken: APNsProviderToken?
 
     /// - Parameters:
     ///   - identity: the Pass Type ID certificate and key; the intermediates are sent in the TLS handshake.
+    ///   - providerToken: authenticate with a `.p8` key's JSON Web Token instead of the certificate.
     ///   - endpoint: APNs (default production), or a test server.
     ///   - trustRoots: roots to trust for the endpoint (default: the system's).
-    public init(identity: SigningIdentity, endpoint: URL = APNsPushSender.production, trustRoots: [NIOSSLCertificate]? = nil,
-                concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
+    public init(identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
+                trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
                 logger: Logger = Logger(label: "passmint.push")) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
-        let chain = try ([identity.certificate] + identity.intermediates).map { try NIOSSLCertificate(bytes: Array($0.pem.utf8), format: .pem) }
-        tls.certificateChain = chain.map { .certificate($0) }
-        tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: identity.privateKey.unencryptedPEM, format: .pem))
+        if providerToken == nil {
+            // APNs trusts one of the two per connection: the certificate only when there is no token.
+            let chain = try ([identity.certificate] + identity.intermediates).map { try NIOSSLCertificate(bytes: Array($0.pem.utf8), format: .pem) }
+            tls.certificateChain = chain.map { .certificate($0) }
+            tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: identity.privateKey.unencryptedPEM, format: .pem))
+        }
+        self.providerToken = providerToken
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
         tls.applicationProtocols = ["h2"]
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(10), read: .seconds(30)))
@@ -89,6 +97,14 @@ public final class APNsPushSender: PushSender {
             request.headers.add(name: "apns-expiration", value: "0")
             request.headers.add(name: "content-type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: "{}"))
+            if let providerToken {
+                do {
+                    request.headers.add(name: "authorization", value: "bearer " + (try providerToken.token()))
+                } catch {
+                    logger.error("cannot sign the APNs provider token", metadata: ["error": "\(error.message)"])
+                    return PushOutcome(pushToken: token, result: .failed, status: 0, reason: error.message, attempts: attempt)
+                }
+            }
             do {
                 let response = try await client.execute(request, timeout: .seconds(30))
                 let body = try await response.body.collect(upTo: 16 * 1024)
@@ -102,6 +118,10 @@ public final class APNsPushSender: PushSender {
                 case 200:
                     logger.debug("push delivered", metadata: ["topic": "\(topic)"])
                     return PushOutcome(pushToken: token, result: .delivered, status: status, reason: nil, attempts: attempt)
+                case 403 where reason == "ExpiredProviderToken" && providerToken != nil:
+                    providerToken?.renew()
+                    last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
+                    logger.notice("APNs provider token expired; signing a new one", metadata: ["topic": "\(topic)"])
                 case 429, 500...599:
                     last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
                     logger.warning("push will be retried", metadata: ["topic": "\(topic)", "status": "\(status)", "attempt": "\(attempt)"])

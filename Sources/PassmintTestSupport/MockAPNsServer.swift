@@ -7,7 +7,8 @@ public import NIOSSL
 import Synchronization
 
 /// A local HTTP/2 server over TLS that answers like APNs, for tests: it requires a client certificate chaining to
-/// `clientCA`, checks `POST /3/device/<64 hex>`, `apns-topic` and a JSON body, records every request, and answers
+/// `clientCA` (or, given a ``ProviderTokenVerifier``, a valid provider token: 403 `InvalidProviderToken`,
+/// `ExpiredProviderToken` or `MissingProviderToken` otherwise), checks `POST /3/device/<64 hex>`, `apns-topic` and a JSON body, records every request, and answers
 /// 200, or the status and reason configured for a token (410 `Unregistered`, 400 `BadDeviceToken`, 429, 503…).
 public final class MockAPNsServer: Sendable {
     /// One push the server received.
@@ -18,6 +19,8 @@ public final class MockAPNsServer: Sendable {
         public var body: String
         /// Subject of the TLS client certificate that sent it.
         public var clientCertificateSubject: String?
+        /// The `authorization` header (a provider token), when one was sent.
+        public var authorization: String?
     }
 
     /// Answers for a token, used in order; the last one repeats.
@@ -44,8 +47,9 @@ public final class MockAPNsServer: Sendable {
 
     public func reset() { recorder.state.withLock { $0 = ([], $0.behaviors, [:]) } }
 
-    /// Starts on a free loopback port. `folder` receives the server's throw-away key and certificate.
-    public init(clientCA: URL, folder: URL) throws {
+    /// Starts on a free loopback port. `folder` receives the server's throw-away key and certificate. With
+    /// `providerTokens`, clients authenticate with tokens and no client certificate is asked for.
+    public init(clientCA: URL, folder: URL, providerTokens: ProviderTokenVerifier? = nil) throws {
         let key = folder.appendingPathComponent("apns-server.key").path
         let certificate = folder.appendingPathComponent("apns-server.pem").path
         let result = try TestEnvironment.run("openssl", [
@@ -60,8 +64,12 @@ public final class MockAPNsServer: Sendable {
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(serverCertificate)], privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
         tls.applicationProtocols = ["h2"]
-        tls.certificateVerification = .noHostnameVerification
-        tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCA.path))
+        if providerTokens == nil {
+            tls.certificateVerification = .noHostnameVerification
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCA.path))
+        } else {
+            tls.certificateVerification = .none
+        }
         let context = try NIOSSLContext(configuration: tls)
 
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -74,7 +82,7 @@ public final class MockAPNsServer: Sendable {
                 }.flatMap {
                     channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
                         stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), APNsStreamHandler(recorder: recorder)])
+                            try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), APNsStreamHandler(recorder: recorder, providerTokens: providerTokens)])
                         }
                     }).map { _ in }
                 }
@@ -97,11 +105,13 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
     typealias OutboundOut = HTTPServerResponsePart
 
     private let recorder: MockAPNsServer.Recorder
+    private let providerTokens: ProviderTokenVerifier?
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
 
-    init(recorder: MockAPNsServer.Recorder) {
+    init(recorder: MockAPNsServer.Recorder, providerTokens: ProviderTokenVerifier?) {
         self.recorder = recorder
+        self.providerTokens = providerTokens
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -120,7 +130,10 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
         let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : ""
         let text = body.getString(at: body.readerIndex, length: body.readableBytes) ?? ""
         let topic = head.headers.first(name: "apns-topic")
-        if head.method != .POST || token.count != 64 || !token.allSatisfy(\.isHexDigit) {
+        let authorization = head.headers.first(name: "authorization")
+        if let providerTokens, let problem = providerTokens.problem(authorization: authorization) {
+            (status, reason) = (403, problem)
+        } else if head.method != .POST || token.count != 64 || !token.allSatisfy(\.isHexDigit) {
             (status, reason) = (400, "BadDeviceToken")
         } else if topic == nil {
             (status, reason) = (400, "MissingTopic")
@@ -132,7 +145,7 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
             let subject = tls?.peerCertificate.map { String(describing: $0) }
             recorder.state.withLock { state in
                 state.received.append(.init(token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
-                                            clientCertificateSubject: subject))
+                                            clientCertificateSubject: subject, authorization: authorization))
                 let count = state.counts[token, default: 0]
                 state.counts[token] = count + 1
                 if let answers = state.behaviors[token]?.answers, !answers.isEmpty {
