@@ -70,6 +70,7 @@ def pct(p):
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 print(f"| {sys.argv[1]} | {float(rps):,.0f} | {pct(50):.2f} | {pct(99):.2f} | {errors.group(1) if errors else 0} |")
+open("$work/last", "w").write(f"{float(rps)} {pct(50)}\n")
 PY
 }
 
@@ -78,11 +79,18 @@ echo
 echo "| endpoint | requests/s | p50 ms | p99 ms | non-2xx/3xx |"
 echo "|---|---|---|---|---|"
 run "nginx, 1 KB static file (ceiling)" "http://127.0.0.1:$nginx_port/small.txt"
+run "passmint GET /health (its HTTP stack alone)" "http://127.0.0.1:$port/health"
 run "serial-number poll (200)" "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
 run "latest pass, 304" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $last_modified" "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial"
 run "registration (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
 run "on-demand issuing, POST /api/v1/passes" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
+read -r peak _ < "$work/last"
 connections_saved=$connections
 connections=1
 run "on-demand issuing, 1 connection" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
+read -r _ single_p50 < "$work/last"
+# Half the peak rate: 4 paced connections, each waiting so that 4 x 1000 / (delay + latency) = peak / 2.
+connections=4
+delay=$(python3 -c "print(max(0, round(4 * 1000 / ($peak / 2) - $single_p50)))")
+PASSMINT_BENCH_DELAY_MS=$delay run "on-demand issuing, paced to half the peak (4 connections, ${delay} ms pause)" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
 connections=$connections_saved

@@ -19,6 +19,18 @@ public struct BuiltPass: Sendable {
     public static let mimeType = "application/vnd.apple.pkpass"
 }
 
+/// A pass rendered and checked by ``PassBuilder/prepare(template:data:overrides:)``, ready for ``PassBuilder/sign(_:)``.
+public struct PreparedPass: Sendable {
+    /// The exact `pass.json` bytes the archive will hold.
+    public var passJSON: [UInt8]
+    /// The other files of the pass.
+    public var files: [PassFile]
+    public var passTypeIdentifier: String
+    public var serialNumber: String
+    /// Lint warnings: findings that did not stop the build.
+    public var warnings: [Diagnostic]
+}
+
 /// Builds signed `.pkpass` archives: renders `pass.json`, checks it, writes `manifest.json` (SHA-1 of every file),
 /// signs the manifest with OpenSSL and zips everything in memory with libzip.
 ///
@@ -60,12 +72,19 @@ public struct PassBuilder: Sendable {
     /// `overrides` are top-level `pass.json` keys set after rendering, whatever the template says (a batch sets
     /// `serialNumber` and `authenticationToken` this way).
     public func build(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError) -> BuiltPass {
+        try sign(try prepare(template: template, data: data, overrides: overrides))
+    }
+
+    /// Every step of ``build(template:data:overrides:)`` before the signature: renders and checks the pass, and
+    /// throws what `build` would throw for bad data. ``sign(_:)`` then only fails if OpenSSL or libzip does. A
+    /// service can store a pass while it is being signed, knowing it will build.
+    public func prepare(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError) -> PreparedPass {
         try refuseErrors(template.diagnostics, source: template.folder)
         var rendered = try template.render(data: data)
         for member in overrides { rendered[member.key] = member.value }
-        var built = try build(passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
-        built.warnings = relevant(template.diagnostics) + built.warnings
-        return built
+        var prepared = try prepare(passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
+        prepared.warnings = relevant(template.diagnostics) + prepared.warnings
+        return prepared
     }
 
     /// Builds a pass from the typed model and its files (images, `.lproj` strings).
@@ -99,6 +118,10 @@ public struct PassBuilder: Sendable {
     }
 
     private func build(passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool) throws(PassmintError) -> BuiltPass {
+        try sign(try prepare(passJSON: passJSON, files: files, source: source, checkFiles: checkFiles))
+    }
+
+    private func prepare(passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool) throws(PassmintError) -> PreparedPass {
         var json = passJSON
         if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
         if json["teamIdentifier"] == nil, let ou = identity.certificate.organizationalUnit { json["teamIdentifier"] = .string(ou) }
@@ -116,14 +139,18 @@ public struct PassBuilder: Sendable {
         for file in files where ["pass.json", "manifest.json", "signature"].contains(file.path) {
             throw PassmintError(.invalidTemplate, "\(file.path) is made by Passmint and cannot be one of the pass's files")
         }
-        let passBytes = JSONWriter.data(.object(json))
-        let manifest = Self.manifest(passJSON: passBytes, files: files)
-        let signature = try identity.signDetached(manifest)
+        return PreparedPass(passJSON: JSONWriter.data(.object(json)), files: files, passTypeIdentifier: passTypeIdentifier,
+                            serialNumber: serialNumber, warnings: relevant(diagnostics))
+    }
 
-        let archive = try ZipArchive.make(Self.archiveEntries(passJSON: passBytes, manifest: manifest, signature: signature, files: files))
+    /// Writes the manifest, signs it and zips the pass.
+    public func sign(_ prepared: PreparedPass) throws(PassmintError) -> BuiltPass {
+        let manifest = Self.manifest(passJSON: prepared.passJSON, files: prepared.files)
+        let signature = try identity.signDetached(manifest)
+        let archive = try ZipArchive.make(Self.archiveEntries(passJSON: prepared.passJSON, manifest: manifest, signature: signature, files: prepared.files))
         return BuiltPass(
-            archive: archive, passJSON: passBytes, manifest: manifest, signature: signature,
-            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, warnings: relevant(diagnostics))
+            archive: archive, passJSON: prepared.passJSON, manifest: manifest, signature: signature,
+            passTypeIdentifier: prepared.passTypeIdentifier, serialNumber: prepared.serialNumber, warnings: prepared.warnings)
     }
 
     /// The zip entries of a pass, in archive order. Template files come first, so every pass of a template starts

@@ -43,6 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        BatchRunner.tuneAllocator()  // every issued pass allocates a ~150 KB archive: keep those off mmap
         var logger = Logger(label: "passmint")
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         guard let publicURL = publicURL ?? environment["PASSMINT_PUBLIC_URL"], URL(string: publicURL)?.host != nil else {

@@ -103,6 +103,19 @@ public final class PassService: Sendable {
     }
 
     private func build(_ pass: StoredPass) throws -> BuiltPass {
+        try sign(try prepare(pass))
+    }
+
+    private func sign(_ prepared: PreparedPass) throws -> BuiltPass {
+        do {
+            return try builder.sign(prepared)
+        } catch {
+            throw Failure.unprocessable(error.message)
+        }
+    }
+
+    /// Renders and checks a stored pass: throws what building it would throw, without signing.
+    private func prepare(_ pass: StoredPass) throws -> PreparedPass {
         let template = try template(for: pass)
         guard let data = try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue else {
             throw Failure.unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
@@ -124,7 +137,7 @@ public final class PassService: Sendable {
             }
         }
         do {
-            return try builder.build(template: template, data: values, overrides: overrides)
+            return try builder.prepare(template: template, data: values, overrides: overrides)
         } catch {
             throw Failure.unprocessable(error.message)
         }
@@ -161,14 +174,16 @@ public final class PassService: Sendable {
         values["authenticationToken"] = .string(token)
         var stored = StoredPass(passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
                                 dataJSON: JSONWriter.string(.object(values), style: .compact))
-        // Build first: a pass that does not build is never stored.
-        let built = try build(stored)
-        stored.passTypeIdentifier = built.passTypeIdentifier
+        // Check first: a pass that does not build is never stored. Then sign while the store commits.
+        let prepared = try prepare(stored)
+        stored.passTypeIdentifier = prepared.passTypeIdentifier
+        async let signing = sign(prepared)
         do {
             stored = try await store.insert(stored)
         } catch let error as PassStoreError where error.kind == .duplicate {
             throw Failure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")
         }
+        let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         remember(built.archive, for: stored)
         return Issued(pass: stored, archive: built.archive)
@@ -190,9 +205,11 @@ public final class PassService: Sendable {
         var candidate = current
         candidate.dataJSON = JSONWriter.string(.object(merged), style: .compact)
         candidate.voided = voided ?? current.voided
-        let built = try build(candidate)  // refuse data that does not make a valid pass
+        let prepared = try prepare(candidate)  // refuse data that does not make a valid pass
+        async let signing = sign(prepared)  // signed while the store commits
         guard let updated = try await store.update(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
                                                    dataJSON: candidate.dataJSON, voided: candidate.voided) else { throw Failure.notFound }
+        let built = try await signing
         remember(built.archive, for: updated)
         let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         let outcomes = await push.push(topic: passTypeIdentifier, pushTokens: Array(Set(registrations.map(\.pushToken))).sorted())

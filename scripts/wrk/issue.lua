@@ -18,3 +18,9 @@ request = function()
         '","points":1250,"pointsToNextReward":250,"memberSince":"2024-03-01T00:00:00+01:00"}}'
     return wrk.format("POST", "/api/v1/passes", {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}, body)
 end
+
+-- PASSMINT_BENCH_DELAY_MS paces each connection: it waits that long after each answer before the next request.
+local pause = tonumber(os.getenv("PASSMINT_BENCH_DELAY_MS") or "")
+if pause then
+    delay = function() return pause end
+end
