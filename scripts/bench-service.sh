@@ -18,6 +18,7 @@ nginx_port=18081
 export PASSMINT_API_KEY="bench-api-key-0123456789"
 cleanup() {
     [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    [ -n "${router_pid:-}" ] && kill "$router_pid" 2>/dev/null && wait "$router_pid" 2>/dev/null || true
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -26,7 +27,14 @@ trap cleanup EXIT
 LOG_LEVEL=warning "$bin" serve --port $port --public-url https://passes.example.test/wallet --database-url "$work/bench.sqlite" \
     --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+# The same service with --no-fast-path: every request through Hummingbird's router (for comparison).
+router_port=18082
+LOG_LEVEL=warning "$bin" serve --port $router_port --public-url https://passes.example.test/wallet --database-url "$work/router.sqlite" \
+    --certificates Certificates/dev --apns-url https://127.0.0.1:9 --no-fast-path >"$work/router.log" 2>&1 &
+router_pid=$!
+for p in $port $router_port; do
+    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$p/health" >/dev/null && break; sleep 0.1; done
+done
 
 # nginx serving a 1 KB file: the ceiling for this machine.
 mkdir -p "$work/www" "$work/nginx"
@@ -44,14 +52,17 @@ http {
 CONF
 nginx -c "$work/nginx.conf" -p "$work"
 
-# Seed: one pass, one registered device.
+# Seed each server: one pass, one registered device (the same token on both, given in the data).
 serial="BENCH-1"
-curl -sf -X POST "http://127.0.0.1:$port/api/v1/passes" -H "Authorization: Bearer $PASSMINT_API_KEY" -H "Accept: application/json" \
-    -H "Content-Type: application/json" -d "{\"template\":\"Loyalty\",\"data\":$(python3 -c 'import json; d=json.load(open("PassTemplates/Loyalty.json")); d["serialNumber"]="BENCH-1"; print(json.dumps(d))')}" > "$work/issued.json"
-token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["authenticationToken"])' "$work/issued.json")
-curl -sf -X POST "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
-    -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
+token="bench-token-0123456789abcdef"
+for p in $port $router_port; do
+    curl -sf -X POST "http://127.0.0.1:$p/api/v1/passes" -H "Authorization: Bearer $PASSMINT_API_KEY" -H "Accept: application/json" \
+        -H "Content-Type: application/json" -d "{\"template\":\"Loyalty\",\"data\":$(python3 -c 'import json, sys; d=json.load(open("PassTemplates/Loyalty.json")); d["serialNumber"]="BENCH-1"; d["authenticationToken"]=sys.argv[1]; print(json.dumps(d))' "$token")}" >/dev/null
+    curl -sf -X POST "http://127.0.0.1:$p/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
+        -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
+done
 last_modified=$(curl -sf -o /dev/null -D - "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial" -H "Authorization: ApplePass $token" | tr -d '\r' | sed -n 's/^[Ll]ast-[Mm]odified: //p')
+router_last_modified=$(curl -sf -o /dev/null -D - "http://127.0.0.1:$router_port/wallet/v1/passes/pass.dev.passmint.example/$serial" -H "Authorization: ApplePass $token" | tr -d '\r' | sed -n 's/^[Ll]ast-[Mm]odified: //p')
 export PASSMINT_BENCH_TOKEN=$token PASSMINT_BENCH_SERIAL=$serial
 
 run() {
@@ -82,6 +93,8 @@ run "nginx, 1 KB static file (ceiling)" "http://127.0.0.1:$nginx_port/small.txt"
 run "passmint GET /health (its HTTP stack alone)" "http://127.0.0.1:$port/health"
 run "serial-number poll (200)" "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
 run "latest pass, 304" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $last_modified" "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial"
+run "serial-number poll, --no-fast-path (router)" "http://127.0.0.1:$router_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
+run "latest pass 304, --no-fast-path (router)" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $router_last_modified" "http://127.0.0.1:$router_port/wallet/v1/passes/pass.dev.passmint.example/$serial"
 run "registration (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
 run "on-demand issuing, POST /api/v1/passes" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
 read -r peak _ < "$work/last"

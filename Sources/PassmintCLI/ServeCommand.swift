@@ -39,6 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("APNs auth key (.p8): push with provider tokens instead of the certificate.", valueName: "file")) var apnsKey: String?
     @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id")) var apnsKeyId: String?
     @Option(help: ArgumentHelp("The team of the .p8 key (default: the certificate's team identifier).", valueName: "id")) var apnsTeamId: String?
+    @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
+    var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func run() async throws {
@@ -54,7 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
         if apiKey == nil { logger.warning("no API key in \(apiKeyEnv): the issuing API answers 401 to everything") }
         let settings = ServerSettings(
             host: host ?? environment["PASSMINT_HOST"] ?? "127.0.0.1", port: port ?? environment["PASSMINT_PORT"].flatMap(Int.init) ?? 8080,
-            publicURL: publicURL, templatesFolder: templates ?? environment["PASSMINT_TEMPLATES"] ?? "PassTemplates", apiKey: apiKey)
+            publicURL: publicURL, templatesFolder: templates ?? environment["PASSMINT_TEMPLATES"] ?? "PassTemplates", apiKey: apiKey,
+            fastPath: !noFastPath && environment["PASSMINT_FAST_PATH"] != "0")
 
         let identity = try signing.loadIdentity()
         let endpoint = URL(string: apnsURL ?? environment["PASSMINT_APNS_URL"] ?? APNsPushSender.production.absoluteString)!

@@ -72,25 +72,10 @@ struct PassRoutes: Sendable {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: JSONWriter.data(value, style: .compact))))
     }
 
-    /// `ApplePass <token>` or `AndroidPass <token>`.
-    private func presentedToken(_ request: Request) -> Substring? {
-        guard let header = request.headers[.authorization] else { return nil }
-        for scheme in ["ApplePass ", "AndroidPass "] where header.hasPrefix(scheme) {
-            var token = Substring(header).dropFirst(scheme.count)
-            while token.first == " " { token = token.dropFirst() }
-            while token.last == " " { token = token.dropLast() }
-            return token.isEmpty ? nil : token
-        }
-        return nil
-    }
-
     /// The pass, when the request carries its token. A 401 never says whether the serial exists.
     private func authorizedPass(_ request: Request, type: String, serial: String) async throws -> DevicePassView {
-        let presented = presentedToken(request)
         let view = try await service.devicePass(passTypeIdentifier: type, serialNumber: serial)
-        let stored = view?.pass.authenticationToken ?? "no pass here, compared anyway"
-        let matches = PassService.tokensMatch(String(presented ?? ""), stored)
-        guard let view, presented != nil, matches else { throw HTTPError(.unauthorized) }
+        guard DeviceAnswers.authorizes(request.headers[.authorization], view), let view else { throw HTTPError(.unauthorized) }
         return view
     }
 
@@ -131,14 +116,12 @@ struct PassRoutes: Sendable {
     private func updatedSerials(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let device = try component("device", context)
         let type = try component("type", context)
-        var since: Int64?
-        if let text = request.uri.queryParameters.get("passesUpdatedSince"), !text.isEmpty {
-            guard let value = Int64(text) else { throw HTTPError(.badRequest, message: "passesUpdatedSince must be a tag this service returned") }
-            since = value
+        guard case .success(let since) = DeviceAnswers.since(request.uri.queryParameters.get("passesUpdatedSince").map { Substring($0) }) else {
+            throw HTTPError(.badRequest, message: "passesUpdatedSince must be a tag this service returned")
         }
-        let result = try await service.updatedSerials(device: device, passTypeIdentifier: type, since: since)
-        guard !result.serialNumbers.isEmpty else { return Response(status: .noContent) }
-        return json(.ok, ["serialNumbers": .array(result.serialNumbers.map(JSONValue.string)), "lastUpdated": .string(String(result.lastUpdated))])
+        let answer = DeviceAnswers.poll(try await service.updatedSerials(device: device, passTypeIdentifier: type, since: since))
+        guard let body = answer.body else { return Response(status: answer.status) }
+        return Response(status: answer.status, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
     }
 
     private func unregisterDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -156,11 +139,8 @@ struct PassRoutes: Sendable {
         let view = try await authorizedPass(request, type: type, serial: serial)
         let pass = view.pass
         let lastModified = view.lastModified
-        if let header = request.headers[.ifModifiedSince] {
-            // Devices send back the Last-Modified they were given: equal text needs no date parsing.
-            if header == lastModified || HTTPDate.parse(header).map({ $0 >= pass.updatedAt }) == true {
-                return Response(status: .notModified, headers: [.lastModified: lastModified])
-            }
+        if DeviceAnswers.notModified(view, ifModifiedSince: request.headers[.ifModifiedSince]) {
+            return Response(status: .notModified, headers: [.lastModified: lastModified])
         }
         let bytes = try await mapped { try service.latestPass(pass) }
         return Response(status: .ok, headers: [.contentType: Self.pkpassType, .lastModified: lastModified],
@@ -288,8 +268,10 @@ public func buildRouter(service: PassService) -> Router<BasicRequestContext> {
 
 /// Builds the application: the router, the bind address, and services to run beside it (e.g. a PostgreSQL client).
 public func buildApplication(service: PassService, services: [any Service] = [], logger: Logger) -> some ApplicationProtocol {
+    let fastPath = service.settings.fastPath
     var app = Application(
         router: buildRouter(service: service),
+        server: .http1(configuration: .init(additionalChannelHandlers: fastPath ? [DeviceFastPath(service: service)] : [])),
         configuration: .init(address: .hostname(service.settings.host, port: service.settings.port), serverName: "passmint"),
         services: services,
         logger: logger)

@@ -74,6 +74,20 @@ public final class PassService: Sendable {
         }
     }
 
+    /// The cached poll answer, without touching the store; nil when it is not cached at the store's generation.
+    func cachedUpdatedSerials(device: String, passTypeIdentifier: String, since: Int64?) -> UpdatedSerials? {
+        pollCache.cachedValue(for: PollKey(device: device, passTypeIdentifier: passTypeIdentifier, since: since), generation: store.changeGeneration)
+    }
+
+    /// The cached pass row, without touching the store: `.some(nil)` is a cached "no such pass", nil a miss.
+    func cachedDevicePass(passTypeIdentifier: String, serialNumber: String) -> DevicePassView?? {
+        passRows.cachedValue(for: PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber), generation: store.changeGeneration)
+    }
+
+    /// Requests answered by the fast path (from memory, on the event loop), for the operator and tests.
+    public var fastPathAnswers: Int { fastPathCount.load(ordering: .relaxed) }
+    let fastPathCount = Atomic<Int>(0)
+
     /// A stored pass as devices see it, with its `Last-Modified` text (cached between changes of the store).
     func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
         let generation = store.changeGeneration

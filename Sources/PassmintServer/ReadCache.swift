@@ -14,6 +14,12 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
+    /// The value cached at `generation`, if there is one (never loads).
+    func cachedValue(for key: Key, generation: UInt64?) -> Value? {
+        guard let generation, let entry = entries.withLock({ $0[key] }), entry.generation == generation else { return nil }
+        return entry.value
+    }
+
     /// The value cached at `generation`, or the one `load` makes (cached when `generation` is not nil).
     ///
     /// `generation` must be read before `load` runs: a change committed during `load` then makes the entry stale.

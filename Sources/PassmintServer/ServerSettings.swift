@@ -15,9 +15,12 @@ public struct ServerSettings: Sendable {
     public var maxBodySize: Int
     /// How many device log messages are kept for the operator.
     public var logLimit: Int
+    /// Answer the serial-number poll and the 304 of the latest-pass endpoint from memory on the connection's event
+    /// loop when the answer is cached (see `DeviceFastPath`), instead of going through the router.
+    public var fastPath: Bool
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicURL: String, templatesFolder: String = "PassTemplates",
-                apiKey: String? = nil, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000) {
+                apiKey: String? = nil, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000, fastPath: Bool = true) {
         self.host = host
         self.port = port
         self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
@@ -25,6 +28,7 @@ public struct ServerSettings: Sendable {
         self.apiKey = apiKey
         self.maxBodySize = maxBodySize
         self.logLimit = logLimit
+        self.fastPath = fastPath
     }
 
     /// The path Apple's endpoints live under: the path of ``publicURL`` (`/wallet`), or empty.

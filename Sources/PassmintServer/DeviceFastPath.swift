@@ -1,0 +1,129 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import Synchronization
+
+/// Answers the two requests devices repeat most — the serial-number poll and the 304 of the latest-pass endpoint —
+/// on the connection's event loop, straight from the service's read cache, when the answer is cached at the store's
+/// current generation. Everything else (a cache miss, a 401, a pass to send, odd paths or queries, `Connection: close`) goes on to the router unchanged, which answers exactly as it would have (``DeviceAnswers`` is shared).
+///
+/// It answers only when no request of the connection is with the router, so responses keep the order of
+/// pipelined requests.
+final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let service: PassService
+    /// `<prefix>/v1/`.
+    private let root: String
+    /// Requests handed to the router whose response has not ended yet.
+    private var withRouter = 0
+    /// The current request was answered here: its body and end are dropped.
+    private var answered = false
+    private var dateSecond: Int64 = -1
+    private var dateText = ""
+
+    init(service: PassService) {
+        self.service = service
+        self.root = service.settings.pathPrefix + "/v1/"
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if withRouter == 0, let (head, body) = answer(request) {
+                answered = true
+                service.fastPathCount.add(1, ordering: .relaxed)
+                context.write(wrapOutboundOut(.head(head)), promise: nil)
+                if let body, request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            withRouter += 1
+            context.fireChannelRead(data)
+        case .body:
+            if !answered { context.fireChannelRead(data) }
+        case .end:
+            if answered {
+                answered = false
+            } else {
+                context.fireChannelRead(data)
+            }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { withRouter = max(0, withRouter - 1) }
+        context.write(data, promise: promise)
+    }
+
+    /// The response when it can be given from memory; nil to let the router answer.
+    private func answer(_ request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
+        guard request.method == .get || request.method == .head, let target = request.path, target.hasPrefix(root) else { return nil }
+        if let connection = request.headerFields[.connection]?.lowercased(), connection.contains("close") || connection.contains("upgrade") {
+            return nil  // the router closes or upgrades the connection
+        }
+        var path = target.dropFirst(root.count)
+        var query: Substring?
+        if let mark = path.firstIndex(of: "?") {
+            query = path[path.index(after: mark)...]
+            path = path[..<mark]
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 4, parts[0] == "devices", parts[2] == "registrations" {
+            return poll(device: parts[1], type: parts[3], query: query)
+        }
+        if parts.count == 3, parts[0] == "passes", query == nil {
+            return notModified(type: parts[1], serial: parts[2], request: request)
+        }
+        return nil
+    }
+
+    private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponse, ByteBuffer?)? {
+        guard PassService.isValidComponent(device), PassService.isValidComponent(type) else { return nil }
+        var sinceText: Substring?
+        if let query, !query.isEmpty {
+            let name = "passesUpdatedSince="
+            guard query.hasPrefix(name) else { return nil }
+            sinceText = query.dropFirst(name.count)
+        }
+        guard case .success(let since) = DeviceAnswers.since(sinceText),
+            let result = service.cachedUpdatedSerials(device: String(device), passTypeIdentifier: String(type), since: since)
+        else { return nil }
+        let (status, body) = DeviceAnswers.poll(result)
+        var fields = standardFields()
+        if let body {
+            fields[.contentType] = "application/json"
+            fields[.contentLength] = String(body.readableBytes)
+        } else {
+            fields[.contentLength] = "0"
+        }
+        return (HTTPResponse(status: status, headerFields: fields), body)
+    }
+
+    private func notModified(type: Substring, serial: Substring, request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
+        guard PassService.isValidComponent(type), PassService.isValidComponent(serial),
+            let cached = service.cachedDevicePass(passTypeIdentifier: String(type), serialNumber: String(serial)),
+            DeviceAnswers.authorizes(request.headerFields[.authorization], cached), let view = cached,
+            DeviceAnswers.notModified(view, ifModifiedSince: request.headerFields[.ifModifiedSince])
+        else { return nil }
+        var fields = standardFields()
+        fields[.lastModified] = view.lastModified
+        fields[.contentLength] = "0"
+        return (HTTPResponse(status: .notModified, headerFields: fields), nil)
+    }
+
+    /// `Date` (computed once a second per connection) and `Server`, as the router's responses carry.
+    private func standardFields() -> HTTPFields {
+        let now = Date()
+        let second = Int64(now.timeIntervalSince1970)
+        if second != dateSecond {
+            dateSecond = second
+            dateText = HTTPDate.string(now)
+        }
+        return [.date: dateText, .server: "passmint"]
+    }
+}
