@@ -55,7 +55,7 @@ public struct Pass: Codable, Sendable, Hashable {
     public var sharingProhibited: Bool?
     public var groupingIdentifier: String?
     /// Semantic tags (event, venue, flight, seats, …).
-    public var semantics: JSONObject?
+    public var semantics: SemanticTags?
     public var preferredStyleSchemes: [String]?
 
     // Poster event tickets (iOS 18) and newer keys.
@@ -153,7 +153,7 @@ public struct Pass: Codable, Sendable, Hashable {
         userInfo = try c.optional("userInfo")
         sharingProhibited = try c.optional("sharingProhibited")
         groupingIdentifier = try c.optional("groupingIdentifier")
-        semantics = try (c.optional("semantics") as JSONValue?).flatMap(\.objectValue)
+        semantics = try (c.optional("semantics") as JSONValue?).flatMap(\.objectValue).map(SemanticTags.init)
         preferredStyleSchemes = try c.optional("preferredStyleSchemes")
         footerBackgroundColor = try c.optional("footerBackgroundColor")
         suppressHeaderDarkening = try c.optional("suppressHeaderDarkening")
@@ -203,7 +203,7 @@ public struct Pass: Codable, Sendable, Hashable {
         try c.put(userInfo, "userInfo")
         try c.put(sharingProhibited, "sharingProhibited")
         try c.put(groupingIdentifier, "groupingIdentifier")
-        try c.put(semantics.map(JSONValue.object), "semantics")
+        try c.put(semantics.map { JSONValue.object($0.json) }, "semantics")
         try c.put(preferredStyleSchemes, "preferredStyleSchemes")
         try c.put(footerBackgroundColor, "footerBackgroundColor")
         try c.put(suppressHeaderDarkening, "suppressHeaderDarkening")

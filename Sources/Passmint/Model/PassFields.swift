@@ -132,7 +132,7 @@ public struct PassField: Codable, Sendable, Hashable {
     public var textAlignment: TextAlignment?
     /// Event ticket auxiliary fields only: 0 or 1.
     public var row: Int?
-    public var semantics: JSONObject?
+    public var semantics: SemanticTags?
     /// Keys this model does not know, kept as they are.
     public var additionalProperties = JSONObject()
 
@@ -163,7 +163,7 @@ public struct PassField: Codable, Sendable, Hashable {
         numberStyle = try c.optional("numberStyle")
         textAlignment = try c.optional("textAlignment")
         row = try c.optional("row")
-        semantics = try (c.optional("semantics") as JSONValue?).flatMap(\.objectValue)
+        semantics = try (c.optional("semantics") as JSONValue?).flatMap(\.objectValue).map(SemanticTags.init)
         additionalProperties = try c.unknownMembers(known: Self.modelKeys)
     }
 
@@ -183,7 +183,7 @@ public struct PassField: Codable, Sendable, Hashable {
         try c.put(numberStyle, "numberStyle")
         try c.put(textAlignment, "textAlignment")
         try c.put(row, "row")
-        try c.put(semantics.map(JSONValue.object), "semantics")
+        try c.put(semantics.map { JSONValue.object($0.json) }, "semantics")
         try c.put(unknown: additionalProperties)
     }
 }
