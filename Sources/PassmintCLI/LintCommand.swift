@@ -5,7 +5,7 @@ import Passmint
 struct LintCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check a template folder, a .pkpass or a pass.json against every rule Wallet enforces.",
+        abstract: "Check a template folder, a .pkpass (or each pass of a .pkpasses) or a pass.json against every rule Wallet enforces.",
         discussion: """
             Each finding has a severity (error or warning), a stable code, the file and JSON path, a message and a fix. \
             Exit status 1 when there is any error, 0 otherwise. In a template folder, passTypeIdentifier and \
@@ -13,7 +13,7 @@ struct LintCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Template folder, .pkpass file or pass.json.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Template folder, .pkpass or .pkpasses file, or pass.json.", valueName: "path"))
     var path: String
 
     @Flag(help: "Print the findings as JSON.")
@@ -23,20 +23,53 @@ struct LintCommand: AsyncParsableCommand {
     var allowHTTP = false
 
     func run() async throws {
-        let contents = try Self.load(path)
-        let diagnostics = PassLinter.lint(contents, options: LintOptions(allowHTTPWebService: allowHTTP))
-        let errors = diagnostics.filter { $0.severity == .error }.count
+        let options = LintOptions(allowHTTPWebService: allowHTTP)
+        let linted = try Self.loadAll(path).map { contents in (contents.source, PassLinter.lint(contents, options: options)) }
+        let errors = linted.map { $0.1.filter { $0.severity == .error }.count }.reduce(0, +)
+        let total = linted.map(\.1.count).reduce(0, +)
         if json {
-            let output: JSONValue = [
-                "source": .string(contents.source), "errors": .number(JSONNumber(errors)),
-                "warnings": .number(JSONNumber(diagnostics.count - errors)), "diagnostics": .array(diagnostics.map(\.json)),
-            ]
-            print(JSONWriter.string(output), terminator: "")
+            func report(_ source: String, _ diagnostics: [Diagnostic]) -> JSONValue {
+                let errors = diagnostics.filter { $0.severity == .error }.count
+                return [
+                    "source": .string(source), "errors": .number(JSONNumber(errors)),
+                    "warnings": .number(JSONNumber(diagnostics.count - errors)), "diagnostics": .array(diagnostics.map(\.json)),
+                ]
+            }
+            if linted.count == 1 && !Self.isBundle(path) {
+                print(JSONWriter.string(report(linted[0].0, linted[0].1)), terminator: "")
+            } else {
+                let output: JSONValue = [
+                    "source": .string(path), "errors": .number(JSONNumber(errors)), "warnings": .number(JSONNumber(total - errors)),
+                    "passes": .array(linted.map { report($0.0, $0.1) }),
+                ]
+                print(JSONWriter.string(output), terminator: "")
+            }
         } else {
-            for diagnostic in diagnostics { print(diagnostic) }
-            print("\(contents.source): \(errors) error(s), \(diagnostics.count - errors) warning(s)")
+            for (source, diagnostics) in linted {
+                if linted.count > 1 || Self.isBundle(path) { print("\(source):") }
+                for diagnostic in diagnostics { print(diagnostic) }
+            }
+            print("\(path): \(errors) error(s), \(total - errors) warning(s)")
         }
         if errors > 0 { throw ExitCode(1) }
+    }
+
+    static func isBundle(_ path: String) -> Bool { path.lowercased().hasSuffix(".pkpasses") }
+
+    /// The passes at `path`: one, or each pass of a `.pkpasses` bundle.
+    static func loadAll(_ path: String) throws -> [PassContents] {
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("\(path) does not exist") }
+        var isFolder: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        if !isFolder.boolValue && !path.hasSuffix(".json") {
+            let bytes = try FileIO.read(path, what: "file")
+            if isBundle(path) || PassBundle.looksLikeBundle(bytes) {
+                return try PassBundle.read(bytes, source: path).map { entry in
+                    try PassContents.load(pkpass: entry.archive, source: path + "/" + entry.name)
+                }
+            }
+        }
+        return [try load(path)]
     }
 
     static func load(_ path: String) throws -> PassContents {

@@ -5,15 +5,19 @@ import Passmint
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check a finished .pkpass made by anyone: archive, manifest, signature, certificates, chain, then lint.",
+        abstract: "Check a finished .pkpass (or every pass of a .pkpasses bundle): archive, manifest, signature, certificates, chain, then lint.",
         discussion: """
+            A .pkpasses bundle must hold only .pkpass files, at most 10 and 150 MB in all; each pass in it is verified \
+            and reported under its entry name.
+
+
             With --ca the chain must verify to that root at the signing time, so a pass signed while its certificate \
             was valid still verifies after the certificate expired. For passes signed by Apple-issued certificates use \
             --ca Certificates/apple/AppleRootCA.pem. Exit status 1 when any check fails or lint finds an error.
             """
     )
 
-    @Argument(help: ArgumentHelp("The .pkpass to check.", valueName: "file.pkpass"))
+    @Argument(help: ArgumentHelp("The .pkpass or .pkpasses to check.", valueName: "file.pkpass"))
     var file: String
 
     @Option(help: ArgumentHelp("Trusted root certificate (PEM or DER).", valueName: "root.pem"))
@@ -29,6 +33,10 @@ struct VerifyCommand: AsyncParsableCommand {
         let bytes = try FileIO.read(file, what: "pass")
         let root = try ca.map { try Certificate(contentsOf: $0) }
         let verifier = PassVerifier(root: root, knownIntermediates: AppleCertificates.wwdrIntermediates.map(\.certificate), lintOptions: LintOptions(allowHTTPWebService: allowHTTP))
+        if file.lowercased().hasSuffix(".pkpasses") || PassBundle.looksLikeBundle(bytes) {
+            try verifyBundle(bytes, verifier: verifier)
+            return
+        }
         let report = verifier.verify(bytes, source: file)
         if json {
             print(JSONWriter.string(report.json), terminator: "")
@@ -38,6 +46,36 @@ struct VerifyCommand: AsyncParsableCommand {
             print(report.isValid ? "\(file): valid" : "\(file): INVALID")
         }
         if !report.isValid { throw ExitCode(1) }
+    }
+
+    private func verifyBundle(_ bytes: [UInt8], verifier: PassVerifier) throws {
+        let entries: [PassBundle.Entry]
+        do {
+            entries = try PassBundle.read(bytes, source: file)
+        } catch {
+            if json {
+                print(JSONWriter.string(["bundle": .string(file), "valid": false, "error": .string(error.message), "passes": []]), terminator: "")
+            } else {
+                print("FAIL bundle: \(error.message)")
+                print("\(file): INVALID")
+            }
+            throw ExitCode(1)
+        }
+        let reports = entries.map { verifier.verify($0.archive, source: file + "/" + $0.name) }
+        let valid = reports.allSatisfy(\.isValid)
+        if json {
+            print(JSONWriter.string(["bundle": .string(file), "valid": .bool(valid), "passes": .array(reports.map(\.json))]), terminator: "")
+        } else {
+            print("ok   bundle: \(entries.count) pass(es), \(PassBundle.megabytes(bytes.count))")
+            for report in reports {
+                print("\(report.source):")
+                for check in report.checks { print("  \(check.line)") }
+                for diagnostic in report.lint { print("       \(diagnostic)") }
+                print(report.isValid ? "  valid" : "  INVALID")
+            }
+            print(valid ? "\(file): valid (\(entries.count) passes)" : "\(file): INVALID")
+        }
+        if !valid { throw ExitCode(1) }
     }
 }
 

@@ -48,6 +48,43 @@ import Testing
         }
     }
 
+    @Test func verifyAndLintOpenBundles() throws {
+        let scratch = TestEnvironment.temporaryFolder()
+        let passes = try build("Generic", count: 2, into: scratch)
+        let bundle = scratch.appendingPathComponent("tickets.pkpasses")
+        #expect(try passmint(["bundle"] + passes.map(\.path) + ["--output", bundle.path]).status == 0)
+        let root = try TestEnvironment.devChain().appendingPathComponent("root.pem")
+        let verify = try passmint(["verify", bundle.path, "--ca", root.path])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        #expect(verify.stdout.contains("tickets.pkpasses/Generic-2.pkpass:"))
+        #expect(verify.stdout.contains("valid (2 passes)"))
+        let lint = try passmint(["lint", bundle.path, "--json"])
+        #expect(lint.status == 0, "\(lint.stdout)")
+        #expect(try JSONParser.value(Array(lint.stdout.utf8))["passes"]?.arrayValue?.count == 2)
+
+        // One pass altered after signing: the bundle is invalid and the report names that pass and check.
+        var entries = try ZipArchive.read([UInt8](try Data(contentsOf: passes[1])), source: "pass")
+        let index = try #require(entries.firstIndex { $0.name == "pass.json" })
+        entries[index].bytes = Array(String(decoding: entries[index].bytes, as: UTF8.self).replacingOccurrences(of: "Generic-2", with: "Generic-9").utf8)
+        let tampered = scratch.appendingPathComponent("tampered.pkpass")
+        try Data(try ZipArchive.make(entries)).write(to: tampered)
+        let mixed = scratch.appendingPathComponent("mixed.pkpasses")
+        #expect(try passmint(["bundle", passes[0].path, tampered.path, "--output", mixed.path]).status == 0)
+        let refused = try passmint(["verify", mixed.path, "--ca", root.path, "--json"])
+        #expect(refused.status == 1)
+        let report = try JSONParser.value(Array(refused.stdout.utf8))
+        #expect(report["valid"] == false)
+        #expect(report["passes"]?.arrayValue?.map { $0["valid"] } == [true, false])
+
+        // Eleven passes: not a bundle Wallet opens.
+        let eleven = try (0..<11).map { ZipArchive.Entry(name: "p\($0).pkpass", bytes: [UInt8](try Data(contentsOf: passes[0])), compressed: false) }
+        let big = scratch.appendingPathComponent("eleven.pkpasses")
+        try Data(try ZipArchive.make(eleven)).write(to: big)
+        let tooMany = try passmint(["verify", big.path, "--ca", root.path])
+        #expect(tooMany.status == 1)
+        #expect(tooMany.stdout.contains("at most 10"), "\(tooMany.stdout)")
+    }
+
     @Test func elevenPassesFailClearlyAndWriteNothing() throws {
         let scratch = TestEnvironment.temporaryFolder()
         let pass = try build("Generic", count: 1, into: scratch)[0]

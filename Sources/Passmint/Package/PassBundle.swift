@@ -67,6 +67,41 @@ public enum PassBundle {
         return bundle
     }
 
+    /// One pass found in a bundle.
+    public struct Entry: Sendable {
+        /// The entry name, e.g. `ticket-1.pkpass`.
+        public var name: String
+        /// The `.pkpass` bytes.
+        public var archive: [UInt8]
+    }
+
+    /// True when `bytes` look like a bundle rather than a pass: a ZIP archive without `pass.json` whose entries are
+    /// `.pkpass` files. (Use the `.pkpasses` file extension to decide when you have it.)
+    public static func looksLikeBundle(_ bytes: [UInt8]) -> Bool {
+        guard let entries = try? ZipArchive.read(bytes, source: "archive"), !entries.isEmpty else { return false }
+        return !entries.contains { $0.name == "pass.json" } && entries.allSatisfy { $0.name.lowercased().hasSuffix(".pkpass") }
+    }
+
+    /// Opens a `.pkpasses` bundle: every entry must be a `.pkpass` file, with at most ``maximumPasses`` of them and
+    /// at most ``maximumBytes`` in all, as Wallet requires. The passes themselves are not checked here (verify each).
+    ///
+    /// - Throws: ``PassmintError/Code/archiveFailed`` for an unreadable archive, ``PassmintError/Code/invalidData``
+    ///   naming the rule a bundle breaks.
+    public static func read(_ bytes: [UInt8], source: String) throws(PassmintError) -> [Entry] {
+        guard bytes.count <= maximumBytes else {
+            throw PassmintError(.invalidData, "\(source) weighs \(megabytes(bytes.count)) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)); Wallet refuses it")
+        }
+        let entries = try ZipArchive.read(bytes, source: source).filter { !$0.name.hasSuffix("/") }
+        guard !entries.isEmpty else { throw PassmintError(.invalidData, "\(source) is an empty bundle: it holds no .pkpass file") }
+        if let stray = entries.first(where: { !$0.name.lowercased().hasSuffix(".pkpass") }) {
+            throw PassmintError(.invalidData, "\(source) holds \(stray.name), but a .pkpasses bundle may only hold .pkpass files")
+        }
+        guard entries.count <= maximumPasses else {
+            throw PassmintError(.invalidData, "\(source) holds \(entries.count) passes but Wallet adds at most \(maximumPasses) from one bundle: split it")
+        }
+        return entries.map { Entry(name: $0.name, archive: $0.bytes) }
+    }
+
     /// The entry names `make` uses for `items`: each item's name (last path component, with `.pkpass`) or
     /// `pass<index>.pkpass`, made unique.
     public static func entryNames(for items: [Item]) -> [String] {
@@ -112,7 +147,8 @@ public enum PassBundle {
             "the passes add up to \(megabytes(size)) (\(size) bytes) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)) (\(maximumBytes) bytes); largest: \(largest.joined(separator: ", ")). Make the images smaller or split the passes into several bundles")
     }
 
-    static func megabytes(_ bytes: Int) -> String {
+    /// `12.3 MB` (decimal megabytes, rounded to a tenth).
+    public static func megabytes(_ bytes: Int) -> String {
         let tenths = (bytes + 50_000) / 100_000
         return "\(tenths / 10).\(tenths % 10) MB"
     }
