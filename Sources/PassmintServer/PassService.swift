@@ -225,6 +225,16 @@ public final class PassService: Sendable {
                                                    dataJSON: candidate.dataJSON, voided: candidate.voided) else { throw Failure.notFound }
         let built = try await signing
         remember(built.archive, for: updated)
+        let outcomes = try await pushChange(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        logger.info("pass updated", metadata: [
+            "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(updated.updateTag)",
+            "pushed": "\(outcomes.filter { $0.result == .delivered }.count)/\(outcomes.count)",
+        ])
+        return Updated(pass: updated, pushes: outcomes)
+    }
+
+    /// Pushes to every device registered for a pass, removes the tokens APNs says are gone, records the outcome.
+    private func pushChange(passTypeIdentifier: String, serialNumber: String) async throws -> [PushOutcome] {
         let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         let outcomes = await push.push(topic: passTypeIdentifier, pushTokens: Array(Set(registrations.map(\.pushToken))).sorted())
         for outcome in outcomes where outcome.result == .unregistered {
@@ -232,11 +242,7 @@ public final class PassService: Sendable {
         }
         let summary = Self.pushSummary(outcomes)
         try await store.recordPush(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, resultJSON: JSONWriter.string(summary, style: .compact))
-        logger.info("pass updated", metadata: [
-            "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(updated.updateTag)",
-            "pushed": "\(outcomes.filter { $0.result == .delivered }.count)/\(outcomes.count)",
-        ])
-        return Updated(pass: updated, pushes: outcomes)
+        return outcomes
     }
 
     /// The answer to Wallet's personalize request: the signature of its token, and the pass as now stored.
@@ -286,6 +292,15 @@ public final class PassService: Sendable {
                                                             personalizationJSON: infoJSON) else { throw Failure.notFound }
             remember(built.archive, for: updated)
             stored = updated
+            // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
+            // wait for APNs before it gets its signature.
+            Task { [logger] in
+                do {
+                    _ = try await self.pushChange(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+                } catch {
+                    logger.error("push after personalization failed", metadata: ["serialNumber": "\(serialNumber)", "error": "\(error)"])
+                }
+            }
         }
         let signature: [UInt8]
         do {

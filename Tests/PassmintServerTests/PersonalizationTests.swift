@@ -8,6 +8,7 @@ import Passmint
 import PassmintServer
 import PassmintStore
 import PassmintTestSupport
+import Synchronization
 import Testing
 
 /// Rewards enrollment (spec §6.8) played by a simulated device: it downloads a personalizable pass, signs up, checks
@@ -98,6 +99,14 @@ import Testing
                     ])
                     #expect(certificates.stdout.contains("UID=\(type)") || certificates.stdout.contains("UID = \(type)"), "signed with the pass certificate: \(certificates.stdout)")
                 }
+
+                // Every registered device is told (in the background, so Wallet does not wait for APNs).
+                var pushed = false
+                for _ in 0..<200 where !pushed {
+                    pushed = push.pushes.withLock { $0.contains { $0.topic == type } }
+                    if !pushed { try await Task.sleep(for: .milliseconds(10)) }
+                }
+                #expect(pushed, "the registered devices get a push after sign-up")
 
                 // The device polls, sees the serial, and fetches the personalized pass: no personalization.json, the name filled in.
                 try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get) { response in
