@@ -15,9 +15,10 @@ public final class PassService: Sendable {
     private let templates = Mutex<[String: PassTemplate]>([:])
     /// Signed pass bytes by pass and update tag: devices fetch the same version many times.
     private let cache = Mutex<PassCache>(PassCache(limit: 2048))
-    /// Poll answers and pass rows between two changes of the store (see ``ReadCache``).
-    private let pollCache = ReadCache<PollKey, UpdatedSerials>(limit: 65_536)
-    private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 65_536)
+    /// Poll answers and pass rows between two changes of the store (see ``ReadCache``). Bounded in entries: a pass
+    /// row holds the pass's data (typically under 1 KB), so the rows stay within a few tens of MB.
+    private let pollCache = ReadCache<PollKey, UpdatedSerials>(limit: 32_768)
+    private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 16_384)
     /// Device log messages, newest last, bounded.
     private let deviceLogs = Mutex<[String]>([])
 
