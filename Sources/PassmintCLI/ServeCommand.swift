@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Devices talk to <public-url>/v1/… (Apple's protocol, ApplePass or AndroidPass tokens); your servers talk to \
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
-            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_APNS_URL,             PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID.
+            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_APNS_URL,             PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, PASSMINT_FAST_PATH=0 (as --no-fast-path).
 
             APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
 

@@ -189,7 +189,8 @@ public final class PassService: Sendable {
         values["authenticationToken"] = .string(token)
         var stored = StoredPass(passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
                                 dataJSON: JSONWriter.string(.object(values), style: .compact))
-        // Check first: a pass that does not build is never stored. Then sign while the store commits.
+        // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
+        // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
         let prepared = try prepare(stored)
         stored.passTypeIdentifier = prepared.passTypeIdentifier
         async let signing = sign(prepared)
