@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintPush
 
 struct CertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,14 +12,23 @@ struct CertsCommand: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Certificate doctor: identity, issuer and WWDR generation, validity, key match, NFC, .p12 cipher.",
-            discussion: "Exit status 1 when a check fails (wrong key, wrong WWDR file, expired, not a Pass Type ID certificate)."
+            abstract: "Certificate doctor: identity, issuer and WWDR generation, validity, key match, NFC, .p12 cipher, APNs key.",
+            discussion: """
+                Exit status 1 when a check fails (wrong key, wrong WWDR file, expired, not a Pass Type ID certificate, an \
+                APNs key that cannot sign provider tokens).
+                """
         )
 
         @OptionGroup(title: "Signing") var signing: SigningOptions
 
         @Option(help: ArgumentHelp("The pass type identifier the certificate must carry.", valueName: "ID"))
         var passTypeId: String?
+
+        @Option(help: ArgumentHelp("Also check an APNs auth key (.p8) for passmint serve --apns-key.", valueName: "file.p8"))
+        var apnsKey: String?
+
+        @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id"))
+        var apnsKeyId: String?
 
         @Flag(help: "Print the report as JSON.")
         var json = false
@@ -27,7 +37,8 @@ struct CertsCommand: AsyncParsableCommand {
             let input = try signing.doctorInput()
             var doctorInput = input
             doctorInput.expectedPassTypeIdentifier = passTypeId
-            let report = CertificateDoctor.check(doctorInput)
+            var report = CertificateDoctor.check(doctorInput)
+            if let apnsKey { report.checks.append(Self.checkAPNsKey(apnsKey, keyIdentifier: apnsKeyId, team: report.teamIdentifier)) }
             if json {
                 print(JSONWriter.string(report.json), terminator: "")
             } else {
@@ -38,6 +49,21 @@ struct CertsCommand: AsyncParsableCommand {
                 for check in report.checks { print(check.line) }
             }
             if !report.isUsable { throw ExitCode(1) }
+        }
+
+        /// Loads the key the way `serve --apns-key` does and signs a provider token with it.
+        static func checkAPNsKey(_ path: String, keyIdentifier: String?, team: String?) -> VerificationReport.Check {
+            guard let team else {
+                return .init(name: "apns-key", status: .failed, detail: "the certificate names no team: give passmint serve --apns-team-id")
+            }
+            do {
+                let token = try APNsProviderToken(p8Path: path, keyIdentifier: keyIdentifier, teamIdentifier: team)
+                _ = try token.token()
+                return .init(name: "apns-key", status: .passed,
+                             detail: "\(path): P-256 key \(token.keyIdentifier) signs ES256 provider tokens for team \(team) (the key must belong to the pass type ID's team)")
+            } catch {
+                return .init(name: "apns-key", status: .failed, detail: error.message)
+            }
         }
     }
 

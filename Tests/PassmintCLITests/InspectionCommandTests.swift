@@ -108,6 +108,22 @@ import Testing
         #expect(mismatch.status == 1)
     }
 
+    @Test func certsCheckTriesAnAPNsKey() throws {
+        let chain = try TestEnvironment.devChain()
+        let folder = TestEnvironment.temporaryFolder("apns-key")
+        let key = folder.appendingPathComponent("AuthKey_ZXCV123456.p8")
+        #expect(try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path]).status == 0)
+        let good = try passmint(["certs", "check", "--certificates", chain.path, "--apns-key", key.path])
+        #expect(good.status == 0, "\(good.stdout)")
+        #expect(good.stdout.contains("ok   apns-key:") && good.stdout.contains("ZXCV123456") && good.stdout.contains("DEVTEAM123"), "\(good.stdout)")
+
+        // The pass certificate's RSA key is no APNs auth key.
+        let rsa = try passmint(["certs", "check", "--certificates", chain.path, "--apns-key", chain.appendingPathComponent("signer.key").path,
+                                "--apns-key-id", "ABC123DEFG"])
+        #expect(rsa.status == 1)
+        #expect(rsa.stdout.contains("FAIL apns-key") && rsa.stdout.contains("not a P-256 EC key"), "\(rsa.stdout)")
+    }
+
     @Test func certsCheckSeesNFCExpiryAndLegacyP12() throws {
         let nfc = try TestEnvironment.devChain(nfc: true)
         let result = try passmint(["certs", "check", "--p12", nfc.appendingPathComponent("signer-legacy.p12").path, "--passphrase-env", "P12PASS", "--json"],

@@ -13,6 +13,12 @@ public struct VerificationReport: Sendable {
         public var name: String
         public var status: Status
         public var detail: String
+
+        public init(name: String, status: Status, detail: String) {
+            self.name = name
+            self.status = status
+            self.detail = detail
+        }
     }
 
     /// The file that was checked.
