@@ -77,8 +77,10 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
             let client = try PostgresPassStore.client(url: database, logger: logger)
+            let postgres = PostgresPassStore(client: client, logger: logger)
             services.append(client)
-            store = PostgresPassStore(client: client, logger: logger)
+            services.append(ChangeFeedService(store: postgres))
+            store = postgres
         } else {
             store = try SQLitePassStore(path: database, logger: logger)
         }
@@ -90,5 +92,13 @@ struct ServeCommand: AsyncParsableCommand {
         ])
         try await buildApplication(service: service, services: services, logger: logger).runService()
         try await push.shutdown()
+    }
+}
+
+/// Runs the PostgreSQL store's change feed beside the server, so that each node of a fleet caches device reads.
+struct ChangeFeedService: Service {
+    let store: PostgresPassStore
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await store.runChangeFeed() }
     }
 }

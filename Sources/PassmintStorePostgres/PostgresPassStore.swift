@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import Synchronization
 public import PassmintStore
 public import PostgresNIO
 
@@ -9,6 +10,13 @@ public import PostgresNIO
 public final class PostgresPassStore: PassStore {
     public let client: PostgresClient
     private let logger: Logger
+    /// Bumped after this node's commits and on every change another node announces (see ``runChangeFeed()``).
+    private let generation = Atomic<UInt64>(0)
+    /// True while the change feed listens: only then may the service cache reads.
+    private let feedListening = Atomic<Bool>(false)
+
+    /// The channel every write transaction notifies on commit.
+    static let changeChannel = "passmint_changes"
 
     public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres")) {
         self.client = client
@@ -59,6 +67,46 @@ public final class PostgresPassStore: PassStore {
         (2, "personalization of rewards passes", ["ALTER TABLE passes ADD COLUMN IF NOT EXISTS personalization TEXT"]),
     ]
 
+    /// Changes while the change feed listens, after every commit of this node (before the write returns) and on
+    /// every change another node announces. Nil when the feed is not listening: then nothing is cached.
+    public var changeGeneration: UInt64? {
+        feedListening.load(ordering: .acquiring) ? generation.load(ordering: .acquiring) : nil
+    }
+
+    /// A write transaction that notifies the other nodes on commit; this node's generation moves before it returns.
+    private func write<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        defer { generation.add(1, ordering: .releasing) }
+        return try await client.withTransaction(logger: logger) { connection in
+            let value = try await body(connection)
+            try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(Self.changeChannel)"), logger: logger)
+            return value
+        }
+    }
+
+    /// Listens for the changes other nodes make (PostgreSQL `LISTEN`; every write transaction `NOTIFY`s on commit),
+    /// so that each node can cache the device endpoints' reads. Runs until cancelled; while it is not listening
+    /// (starting, or reconnecting after a lost connection) ``changeGeneration`` is nil and nothing is cached. A change
+    /// made on another node shows here as soon as its notification arrives (normally well under a millisecond after
+    /// the commit on a LAN); run it as a service beside the client.
+    public func runChangeFeed() async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.changeChannel) { notifications in
+                        generation.add(1, ordering: .releasing)  // whatever was cached before listening is stale
+                        feedListening.store(true, ordering: .releasing)
+                        for try await _ in notifications { generation.add(1, ordering: .releasing) }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled { logger.warning("change feed lost; reads are not cached until it is back", metadata: ["error": "\(error)"]) }
+            }
+            feedListening.store(false, ordering: .releasing)
+            generation.add(1, ordering: .releasing)
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
     public func migrate() async throws {
         try await client.withTransaction(logger: logger) { connection in
             // One node migrates at a time.
@@ -91,7 +139,7 @@ public final class PostgresPassStore: PassStore {
 
     public func insert(_ pass: StoredPass) async throws -> StoredPass {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await write { connection in
                 var stored = pass
                 stored.updateTag = try await Self.nextTag(connection, logger)
                 stored.updatedAt = StoredPass.nextUpdateDate(after: nil)
@@ -134,7 +182,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func update(passTypeIdentifier: String, serialNumber: String, dataJSON: String, voided: Bool) async throws -> StoredPass? {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             guard var pass = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger) else { return nil }
             pass.dataJSON = dataJSON
             pass.voided = voided
@@ -150,7 +198,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func personalize(passTypeIdentifier: String, serialNumber: String, personalizationJSON: String) async throws -> StoredPass? {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             guard var pass = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger) else { return nil }
             pass.personalizationJSON = personalizationJSON
             pass.updateTag = try await Self.nextTag(connection, logger)
@@ -165,7 +213,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func register(deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String) async throws -> RegistrationResult {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             try await connection.query("""
                 INSERT INTO devices (device_library_id, push_token) VALUES (\(deviceLibraryIdentifier), \(pushToken))
                 ON CONFLICT (device_library_id) DO UPDATE SET push_token = EXCLUDED.push_token WHERE devices.push_token <> EXCLUDED.push_token
@@ -180,7 +228,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             let rows = try await connection.query("""
                 DELETE FROM registrations WHERE device_library_id = \(deviceLibraryIdentifier) AND pass_type_id = \(passTypeIdentifier)
                 AND serial_number = \(serialNumber) RETURNING 1
@@ -224,7 +272,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func removeDevices(pushToken: String) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        try await write { connection in
             try await connection.query("DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = \(pushToken))", logger: logger)
             try await connection.query("DELETE FROM devices WHERE push_token = \(pushToken)", logger: logger)
         }
