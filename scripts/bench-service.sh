@@ -19,6 +19,8 @@ export PASSMINT_API_KEY="bench-api-key-0123456789"
 cleanup() {
     [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
     [ -n "${router_pid:-}" ] && kill "$router_pid" 2>/dev/null && wait "$router_pid" 2>/dev/null || true
+    [ -n "${postgres_pid:-}" ] && kill "$postgres_pid" 2>/dev/null && wait "$postgres_pid" 2>/dev/null || true
+    [ -n "${pg_dir:-}" ] && scripts/postgres-test-server.sh stop "$pg_dir/pg" && rm -rf "$pg_dir"
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -107,3 +109,24 @@ connections=4
 delay=$(python3 -c "print(max(0, round(4 * 1000 / ($peak / 2) - $single_p50)))")
 PASSMINT_BENCH_DELAY_MS=$delay run "on-demand issuing, paced to half the peak (4 connections, ${delay} ms pause)" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
 connections=$connections_saved
+
+# The same service on PostgreSQL (one node of a fleet, its change feed listening): the cached poll and a durable
+# registration. Skipped when PostgreSQL cannot start here.
+pg_dir=$(mktemp -d /tmp/passmint-bench-pg.XXXXXX)
+chmod 755 "$pg_dir"
+pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$work/postgres.log"); then
+    postgres_port=18083
+    LOG_LEVEL=warning "$bin" serve --port $postgres_port --public-url https://passes.example.test/wallet --database-url "$pg_url" \
+        --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/postgres-server.log" 2>&1 &
+    postgres_pid=$!
+    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$postgres_port/health" >/dev/null && break; sleep 0.1; done
+    curl -sf -X POST "http://127.0.0.1:$postgres_port/api/v1/passes" -H "Authorization: Bearer $PASSMINT_API_KEY" -H "Accept: application/json" \
+        -H "Content-Type: application/json" -d "{\"template\":\"Loyalty\",\"data\":$(python3 -c 'import json, sys; d=json.load(open("PassTemplates/Loyalty.json")); d["serialNumber"]="BENCH-1"; d["authenticationToken"]=sys.argv[1]; print(json.dumps(d))' "$token")}" >/dev/null
+    curl -sf -X POST "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
+        -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
+    run "serial-number poll, PostgreSQL (cached)" "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
+    run "registration, PostgreSQL (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$postgres_port"
+else
+    echo "(PostgreSQL rows skipped: $(tail -n 1 "$work/postgres.log"))"
+fi

@@ -213,18 +213,21 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func register(deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String) async throws -> RegistrationResult {
-        try await write { connection in
-            try await connection.query("""
+        // Devices register far more often than anything else is written, so this is one statement (its own
+        // transaction, one round trip): the device row, the registration and the notification commit together.
+        defer { generation.add(1, ordering: .releasing) }
+        let rows = try await client.query("""
+            WITH device AS (
                 INSERT INTO devices (device_library_id, push_token) VALUES (\(deviceLibraryIdentifier), \(pushToken))
-                ON CONFLICT (device_library_id) DO UPDATE SET push_token = EXCLUDED.push_token WHERE devices.push_token <> EXCLUDED.push_token
-                """, logger: logger)
-            let rows = try await connection.query("""
+                ON CONFLICT (device_library_id) DO UPDATE SET push_token = EXCLUDED.push_token WHERE devices.push_token <> EXCLUDED.push_token),
+            registration AS (
                 INSERT INTO registrations (device_library_id, pass_type_id, serial_number)
-                VALUES (\(deviceLibraryIdentifier), \(passTypeIdentifier), \(serialNumber)) ON CONFLICT DO NOTHING RETURNING 1
-                """, logger: logger)
-            for try await _ in rows.decode(Int.self) { return .created }
-            return .alreadyRegistered
-        }
+                VALUES (\(deviceLibraryIdentifier), \(passTypeIdentifier), \(serialNumber)) ON CONFLICT DO NOTHING RETURNING 1)
+            SELECT (SELECT count(*) FROM registration) FROM (SELECT pg_notify(\(Self.changeChannel), '')) AS notified
+            """, logger: logger)
+        var created = false
+        for try await count in rows.decode(Int64.self) { created = count > 0 }
+        return created ? .created : .alreadyRegistered
     }
 
     public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
