@@ -100,6 +100,9 @@ run "latest pass 304, --no-fast-path (router)" -H "Authorization: ApplePass $tok
 run "registration (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
 run "on-demand issuing, POST /api/v1/passes" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
 read -r peak _ < "$work/last"
+# The peak run leaves tens of MB of written pages for the kernel to flush: let that finish before measuring latency.
+sync
+sleep 3
 connections_saved=$connections
 connections=1
 run "on-demand issuing, 1 connection" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
@@ -107,7 +110,10 @@ read -r _ single_p50 < "$work/last"
 # Half the peak rate: 4 paced connections, each waiting so that 4 x 1000 / (delay + latency) = peak / 2.
 connections=4
 delay=$(python3 -c "print(max(0, round(4 * 1000 / ($peak / 2) - $single_p50)))")
-PASSMINT_BENCH_DELAY_MS=$delay run "on-demand issuing, paced to half the peak (4 connections, ${delay} ms pause)" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
+# Three runs: on this shared VM one run's p99 can be several times another's.
+for attempt in 1 2 3; do
+    PASSMINT_BENCH_DELAY_MS=$delay run "on-demand issuing, paced to half the peak (4 connections, ${delay} ms pause), run $attempt" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
+done
 connections=$connections_saved
 
 # The same service on PostgreSQL (one node of a fleet, its change feed listening): the cached poll and a durable
