@@ -13,8 +13,8 @@ public final class PassService: Sendable {
     public let settings: ServerSettings
     let logger: Logger
     private let templates = Mutex<[String: PassTemplate]>([:])
-    /// Signed pass bytes by pass and update tag: devices fetch the same version many times.
-    private let cache = Mutex<PassCache>(PassCache(limit: 2048))
+    /// Signed pass bytes at each pass's latest tag (devices fetch the same version many times), at most 256 MB.
+    private let cache = Mutex<PassCache>(PassCache(byteLimit: 256 << 20))
     /// Poll answers and pass rows between two changes of the store (see ``ReadCache``). Bounded in entries: a pass
     /// row holds the pass's data (typically under 1 KB), so the rows stay within a few tens of MB.
     private let pollCache = ReadCache<PollKey, UpdatedSerials>(limit: 32_768)
@@ -160,7 +160,7 @@ public final class PassService: Sendable {
 
     /// The signed bytes of a stored pass at its current tag (cached).
     public func latestPass(_ pass: StoredPass) throws -> [UInt8] {
-        if let bytes = cache.withLock({ $0[PassCache.Key(pass)] }) { return bytes }
+        if let bytes = cache.withLock({ $0.bytes(for: pass) }) { return bytes }
         let bytes = try build(pass).archive
         remember(bytes, for: pass)
         return bytes
@@ -168,7 +168,7 @@ public final class PassService: Sendable {
 
     /// Keeps the signed bytes of a pass at its tag, so devices fetching it do not make it sign again.
     private func remember(_ archive: [UInt8], for pass: StoredPass) {
-        cache.withLock { $0[PassCache.Key(pass)] = archive }
+        cache.withLock { $0.store(archive, for: pass) }
     }
 
     /// The result of issuing a pass.
@@ -387,29 +387,60 @@ final class DevicePassView: Sendable {
     }
 }
 
-/// A bounded map of signed pass bytes by (pass, tag); the oldest entries go first.
+/// Signed pass bytes: one version per pass (the newest tag stored), bounded in bytes; the passes stored longest ago
+/// go first. An update replaces the pass's old bytes instead of leaving them to age out.
 struct PassCache {
     struct Key: Hashable {
         var passTypeIdentifier: String
         var serialNumber: String
-        var updateTag: Int64
 
         init(_ pass: StoredPass) {
             passTypeIdentifier = pass.passTypeIdentifier
             serialNumber = pass.serialNumber
-            updateTag = pass.updateTag
         }
     }
-    let limit: Int
-    private var entries: [Key: [UInt8]] = [:]
+    private struct Entry {
+        var updateTag: Int64
+        var bytes: [UInt8]
+    }
+    /// The most bytes kept; a single pass larger than this is not kept.
+    let byteLimit: Int
+    private(set) var byteCount = 0
+    private var entries: [Key: Entry] = [:]
+    /// Keys in the order they were first stored; those before `head` are evicted (a key stored again after its
+    /// eviction is appended again).
     private var order: [Key] = []
-    init(limit: Int) { self.limit = limit }
-    subscript(key: Key) -> [UInt8]? {
-        get { entries[key] }
-        set {
-            guard let newValue else { return }
-            if entries.updateValue(newValue, forKey: key) == nil { order.append(key) }
-            while order.count > limit { entries[order.removeFirst()] = nil }
+    private var head = 0
+
+    init(byteLimit: Int) { self.byteLimit = byteLimit }
+
+    var count: Int { entries.count }
+
+    /// The bytes of `pass` at its update tag, if they are kept.
+    func bytes(for pass: StoredPass) -> [UInt8]? {
+        guard let entry = entries[Key(pass)], entry.updateTag == pass.updateTag else { return nil }
+        return entry.bytes
+    }
+
+    /// Keeps the bytes of `pass` at its update tag, unless a newer tag of the pass is already kept.
+    mutating func store(_ bytes: [UInt8], for pass: StoredPass) {
+        guard bytes.count <= byteLimit else { return }
+        let key = Key(pass)
+        if let old = entries[key] {
+            guard old.updateTag <= pass.updateTag else { return }
+            byteCount -= old.bytes.count
+        } else {
+            order.append(key)
+        }
+        entries[key] = Entry(updateTag: pass.updateTag, bytes: bytes)
+        byteCount += bytes.count
+        while byteCount > byteLimit, head < order.count {
+            if let evicted = entries.removeValue(forKey: order[head]) { byteCount -= evicted.bytes.count }
+            head += 1
+        }
+        if head > 1024, head * 2 > order.count {
+            order.removeFirst(head)
+            head = 0
         }
     }
 }
