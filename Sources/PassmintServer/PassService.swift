@@ -292,6 +292,9 @@ public final class PassService: Sendable {
             let built = try build(candidate)  // refuse information that does not make a valid pass
             guard let updated = try await store.personalize(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
                                                             personalizationJSON: infoJSON) else { throw Failure.notFound }
+            guard updated.personalizationJSON == infoJSON else {  // another sign-up came first
+                throw Failure.conflict("pass \(serialNumber) is already personalized with other information; the issuer can change its data with PATCH")
+            }
             remember(built.archive, for: updated)
             stored = updated
             // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet

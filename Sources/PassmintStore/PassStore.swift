@@ -95,7 +95,8 @@ public protocol PassStore: Sendable {
     func update(passTypeIdentifier: String, serialNumber: String, dataJSON: String, voided: Bool) async throws -> StoredPass?
 
     /// Stores the information a user gave when signing up for a personalizable pass, bumping its update tag and date
-    /// (the personalized pass replaces the one on the device). Nil when the pass does not exist.
+    /// (the personalized pass replaces the one on the device). The first sign-up wins: a pass already personalized
+    /// is returned unchanged, whatever it holds, so the caller compares. Nil when the pass does not exist.
     func personalize(passTypeIdentifier: String, serialNumber: String, personalizationJSON: String) async throws -> StoredPass?
 
     /// Registers a device (storing or updating its push token) for a pass.

@@ -132,6 +132,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             try db.query("SELECT \(Self.passColumns) FROM passes WHERE pass_type_id = ? AND serial_number = ?",
                          [.text(passTypeIdentifier), .text(serialNumber)]) { current = Self.pass($0) }
             guard var pass = current else { return nil }
+            if pass.personalizationJSON != nil { return pass }
             pass.personalizationJSON = personalizationJSON
             pass.updateTag = try Self.nextTag(db)
             pass.updatedAt = StoredPass.nextUpdateDate(after: pass.updatedAt)

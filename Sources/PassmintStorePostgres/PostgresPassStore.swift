@@ -200,6 +200,7 @@ public final class PostgresPassStore: PassStore {
     public func personalize(passTypeIdentifier: String, serialNumber: String, personalizationJSON: String) async throws -> StoredPass? {
         try await write { connection in
             guard var pass = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger) else { return nil }
+            if pass.personalizationJSON != nil { return pass }
             pass.personalizationJSON = personalizationJSON
             pass.updateTag = try await Self.nextTag(connection, logger)
             pass.updatedAt = StoredPass.nextUpdateDate(after: pass.updatedAt)

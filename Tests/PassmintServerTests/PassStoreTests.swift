@@ -29,6 +29,29 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func theFirstSignUpWins(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let pass = try await store.insert(sample(unique("P")))
+            let type = pass.passTypeIdentifier
+            #expect(try await store.personalize(passTypeIdentifier: type, serialNumber: unique("none"), personalizationJSON: "{}") == nil)
+            // Sign-ups racing for one pass: exactly one is stored, and every caller sees which.
+            let infos = (0..<8).map { #"{"fullName":"User \#($0)"}"# }
+            let results = try await withThrowingTaskGroup(of: StoredPass?.self) { group in
+                for info in infos {
+                    group.addTask { try await store.personalize(passTypeIdentifier: type, serialNumber: pass.serialNumber, personalizationJSON: info) }
+                }
+                return try await group.reduce(into: [StoredPass]()) { if let pass = $1 { $0.append(pass) } }
+            }
+            let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: pass.serialNumber))
+            let winner = try #require(stored.personalizationJSON)
+            #expect(infos.contains(winner))
+            #expect(results.count == infos.count)
+            #expect(results.allSatisfy { $0.personalizationJSON == winner && $0.updateTag == stored.updateTag }, "nobody overwrote the first")
+            #expect(stored.updateTag > pass.updateTag)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func registrationsAndUpdatedSerials(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let type = "pass.dev.passmint.example"
