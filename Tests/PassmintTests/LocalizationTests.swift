@@ -125,6 +125,37 @@ import Testing
         #expect(found.filter { $0.code == "localization-key-missing" }.map(\.file) == ["en.lproj/pass.strings", "zh-Hans.lproj/pass.strings"], "EXTRA is only in French")
     }
 
+    /// A batch with one data column per language (`offer.en`, `offer.fr`): `strings.json` points each language's
+    /// translation at its column, so every pass carries its own text in every language.
+    @Test func perLanguageBatchColumnsFillTheTranslations() async throws {
+        var files = Self.icons
+        files["strings.json"] = Array("""
+            {"en": {"ORG": "Mint Café", "DESCRIPTION": "Mint Café card", "POINTS": "Points", "WELCOME": "{{offer.en}}"},
+             "fr": {"ORG": "Café Menthe", "DESCRIPTION": "Carte Café Menthe", "POINTS": "Points", "WELCOME": "{{offer.fr}}"}}
+            """.utf8)
+        let folder = try TestTemplates.write(passJSON: Self.passJSON, files: files)
+        let work = TestEnvironment.temporaryFolder("columns")
+        let data = work.appendingPathComponent("offers.csv")
+        try Data("""
+            serialNumber,points,offer.en,offer.fr
+            C-1,5,"Free coffee, today","Café offert, aujourd'hui"
+            C-2,7,Two for one,Deux pour un
+
+            """.utf8).write(to: data)
+        let output = work.appendingPathComponent("out")
+        let result = try await BatchRunner(template: try PassTemplate(folder: folder.path), builder: PassBuilder(identity: try TestTemplates.identity()),
+                                           options: BatchOptions(outputFolder: output.path)).run(try BatchInput(path: data.path))
+        #expect(result.issued == 2)
+        for (serial, english, french) in [("C-1", "Free coffee, today", "Café offert, aujourd'hui"), ("C-2", "Two for one", "Deux pour un")] {
+            let entries = try ZipArchive.read(Array(try Data(contentsOf: output.appendingPathComponent("\(serial).pkpass"))), source: serial)
+            func welcome(_ language: String) throws -> String? {
+                try StringsFile.parse(try #require(entries.first { $0.name == "\(language).lproj/pass.strings" }).bytes).first { $0.key == "WELCOME" }?.value
+            }
+            #expect(try welcome("en") == english)
+            #expect(try welcome("fr") == french)
+        }
+    }
+
     @Test func badStringsJSONIsAClearError() throws {
         for (text, expected) in [
             (#"{"english": {"A": "a"}}"#, "\"english\" is not a language code"),
