@@ -136,3 +136,15 @@ if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$wo
 else
     echo "(PostgreSQL rows skipped: $(tail -n 1 "$work/postgres.log"))"
 fi
+
+# Memory of each server process after its runs: resident now and at its peak (the kernel's VmRSS and VmHWM).
+echo
+echo "| server process | resident MB | peak resident MB |"
+echo "|---|---|---|"
+memory() {
+    [ -r "/proc/$2/status" ] || return 0
+    awk -v name="$1" '/^VmRSS:/ { rss = $2 } /^VmHWM:/ { hwm = $2 } END { printf "| %s | %.0f | %.0f |\n", name, rss / 1024, hwm / 1024 }' "/proc/$2/status"
+}
+memory "passmint serve, SQLite (every row above but the router and PostgreSQL ones)" "$server_pid"
+memory "passmint serve --no-fast-path, SQLite" "$router_pid"
+memory "passmint serve, PostgreSQL" "${postgres_pid:-0}"
