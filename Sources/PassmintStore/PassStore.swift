@@ -114,12 +114,21 @@ public protocol PassStore: Sendable {
     /// Removes every registration of the device with this push token (APNs said the token is no longer valid).
     func removeDevices(pushToken: String) async throws
 
+    /// Removes a pass with its registrations (and the devices left with none). True when the pass existed. Used to
+    /// take back passes of an order that failed as a whole, before anyone received them.
+    func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool
+
+    /// The push token a device registered with; nil when the device is unknown (it never registered, or its last
+    /// registration is gone).
+    func pushToken(deviceLibraryIdentifier: String) async throws -> String?
+
     /// Keeps the outcome of the last push for a pass.
     func recordPush(passTypeIdentifier: String, serialNumber: String, resultJSON: String) async throws
 
-    /// A number that changes after every commit, read before a query and compared after it, when this process makes
-    /// every change to the store (the embedded SQLite store); nil when other processes write too (a PostgreSQL
-    /// fleet). The service caches reads only while it stays the same.
+    /// A number that changes after every commit, read before a query and compared after it; nil while the store
+    /// cannot tell when others change it. The service caches reads only while it stays the same. The SQLite store
+    /// bumps it after its own commits (before they are acknowledged) and when it sees another process's commit (see
+    /// ``SQLitePassStore``); the PostgreSQL store after its own commits and on every change another node announces.
     var changeGeneration: UInt64? { get }
 }
 

@@ -200,6 +200,30 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         }
     }
 
+    public func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
+        try await writer.write { db in
+            let owners = "SELECT device_library_id FROM registrations WHERE pass_type_id = ? AND serial_number = ?"
+            let key: [SQLiteConnection.Value] = [.text(passTypeIdentifier), .text(serialNumber)]
+            var devices: [String] = []
+            try db.query(owners, key) { devices.append($0.text(0) ?? "") }
+            try db.query("DELETE FROM registrations WHERE pass_type_id = ? AND serial_number = ?", key)
+            for device in devices {
+                try db.query("DELETE FROM devices WHERE device_library_id = ? AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_library_id = ?)",
+                             [.text(device), .text(device)])
+            }
+            try db.query("DELETE FROM passes WHERE pass_type_id = ? AND serial_number = ?", key)
+            return db.changes > 0
+        }
+    }
+
+    public func pushToken(deviceLibraryIdentifier: String) async throws -> String? {
+        try read { db in
+            var token: String?
+            try db.query("SELECT push_token FROM devices WHERE device_library_id = ?", [.text(deviceLibraryIdentifier)]) { token = $0.text(0) }
+            return token
+        }
+    }
+
     public func recordPush(passTypeIdentifier: String, serialNumber: String, resultJSON: String) async throws {
         try await writer.write { db in
             try db.query("UPDATE passes SET last_push = ? WHERE pass_type_id = ? AND serial_number = ?",
@@ -211,6 +235,11 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
 /// Runs write closures on one connection on a dedicated thread, committing every closure waiting at the start of a
 /// transaction in that one transaction (group commit). Each closure runs in its own savepoint, so one failing does
 /// not undo the others; callers return only after the commit.
+///
+/// The same thread watches for commits made by other processes (`passmint batch --register` writing into the file
+/// of a running service): every ``externalCheckInterval`` it reads SQLite's `PRAGMA data_version`, which moves only
+/// when another connection committed, and bumps ``generation`` when it moved, so cached reads never outlive such a
+/// change by more than that interval.
 final class GroupCommitWriter: @unchecked Sendable {
     // @unchecked: `connection` is touched only by the writer thread; `pending` only under `condition`.
     private struct Job {
@@ -225,8 +254,11 @@ final class GroupCommitWriter: @unchecked Sendable {
         let condition = NSCondition()
         var pending: [Job] = []
         var stopped = false
-        /// Bumped after each commit, before any writer of that commit is answered.
+        /// Bumped after each commit, before any writer of that commit is answered, and when another process committed.
         let generation = Atomic<UInt64>(0)
+        /// SQLite's `data_version` of the writer connection when last read (changes only with other connections' commits).
+        var dataVersion: Int64?
+        var lastExternalCheck = ContinuousClock.now
         init(connection: SQLiteConnection) { self.connection = connection }
     }
 
@@ -279,11 +311,27 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// How often the writer thread looks for other processes' commits (seconds).
+    static let externalCheckInterval = 0.05
+
+    /// Bumps the generation when another connection (another process) committed since the last look.
+    private static func noticeExternalCommits(_ state: State) {
+        state.lastExternalCheck = .now
+        var version: Int64?
+        try? state.connection.query("PRAGMA data_version") { version = $0.integer(0) }
+        guard let version else { return }
+        if let previous = state.dataVersion, previous != version { state.generation.add(1, ordering: .releasing) }
+        state.dataVersion = version
+    }
+
     private static func loop(_ state: State) {
         let connection = state.connection
+        noticeExternalCommits(state)
         while true {
             state.condition.lock()
-            while state.pending.isEmpty && !state.stopped { state.condition.wait() }
+            while state.pending.isEmpty && !state.stopped {
+                if !state.condition.wait(until: Date(timeIntervalSinceNow: externalCheckInterval)) { break }
+            }
             if state.pending.isEmpty && state.stopped {
                 state.condition.unlock()
                 return
@@ -291,6 +339,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             let jobs = state.pending
             state.pending.removeAll()
             state.condition.unlock()
+            if state.lastExternalCheck.duration(to: .now) >= .seconds(externalCheckInterval) { noticeExternalCommits(state) }
+            if jobs.isEmpty { continue }
 
             do {
                 try connection.execute("BEGIN IMMEDIATE")

@@ -282,6 +282,32 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
+    public func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
+        try await write { connection in
+            let owners = try await connection.query("""
+                DELETE FROM registrations WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+                RETURNING device_library_id
+                """, logger: logger)
+            var devices: [String] = []
+            for try await device in owners.decode(String.self) { devices.append(device) }
+            try await connection.query("""
+                DELETE FROM devices d WHERE d.device_library_id = ANY(\(devices))
+                AND NOT EXISTS (SELECT 1 FROM registrations r WHERE r.device_library_id = d.device_library_id)
+                """, logger: logger)
+            let rows = try await connection.query(
+                "DELETE FROM passes WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber) RETURNING 1", logger: logger)
+            var removed = false
+            for try await _ in rows.decode(Int.self) { removed = true }
+            return removed
+        }
+    }
+
+    public func pushToken(deviceLibraryIdentifier: String) async throws -> String? {
+        let rows = try await client.query("SELECT push_token FROM devices WHERE device_library_id = \(deviceLibraryIdentifier)", logger: logger)
+        for try await token in rows.decode(String.self) { return token }
+        return nil
+    }
+
     public func recordPush(passTypeIdentifier: String, serialNumber: String, resultJSON: String) async throws {
         try await client.query("UPDATE passes SET last_push = \(resultJSON) WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)", logger: logger)
     }
