@@ -116,7 +116,7 @@ public final class APNsPushSender: PushSender {
                 }
                 switch status {
                 case 200:
-                    logger.debug("push delivered", metadata: ["topic": "\(topic)"])
+                    logger.info("push delivered", metadata: ["topic": "\(topic)", "token": "\(token.prefix(8))…", "attempt": "\(attempt)"])
                     return PushOutcome(pushToken: token, result: .delivered, status: status, reason: nil, attempts: attempt)
                 case 403 where reason == "ExpiredProviderToken" && providerToken != nil:
                     providerToken?.renew()

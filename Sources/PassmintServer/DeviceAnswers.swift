@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import NIOCore
 import Passmint
@@ -57,9 +58,12 @@ enum DeviceAnswers {
     }
 
     /// True when `If-Modified-Since` is not older than the pass's last change (answer 304). Devices send back the
-    /// `Last-Modified` they were given, so equal text needs no date parsing.
-    static func notModified(_ view: DevicePassView, ifModifiedSince: String?) -> Bool {
+    /// `Last-Modified` they were given, so equal text needs no date parsing. A date that is not an HTTP-date, or that
+    /// lies in the future (a client clock ahead, or a forged header), is ignored as RFC 9110 asks: the pass is sent.
+    static func notModified(_ view: DevicePassView, ifModifiedSince: String?, now: Date = Date()) -> Bool {
         guard let header = ifModifiedSince else { return false }
-        return header == view.lastModified || HTTPDate.parse(header).map { $0 >= view.pass.updatedAt } == true
+        if header == view.lastModified { return true }
+        guard let date = HTTPDate.parse(header), date <= now else { return false }
+        return date >= view.pass.updatedAt
     }
 }

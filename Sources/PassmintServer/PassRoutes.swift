@@ -34,6 +34,10 @@ struct PassRoutes: Sendable {
             try authorizeAPI(request)
             return json(.ok, .array(service.recentDeviceLogs.map(JSONValue.string)))
         }
+        api.get("stats") { request, context in
+            try authorizeAPI(request)
+            return json(.ok, statisticsJSON())
+        }
     }
 
     // MARK: Helpers
@@ -180,7 +184,7 @@ struct PassRoutes: Sendable {
 
     // MARK: Issuing API
 
-    private func metadataJSON(_ pass: StoredPass, registrations: Int?, pushes: [PushOutcome]? = nil) -> JSONValue {
+    private func metadataJSON(_ pass: StoredPass, registrations: Int?, pushes: [PushOutcome]? = nil) -> JSONObject {
         var object: JSONObject = [
             "passTypeIdentifier": .string(pass.passTypeIdentifier), "serialNumber": .string(pass.serialNumber),
             "authenticationToken": .string(pass.authenticationToken), "template": .string(pass.template),
@@ -193,7 +197,21 @@ struct PassRoutes: Sendable {
         if let pushes { object["push"] = PassService.pushSummary(pushes) } else {
             object["lastPush"] = pass.lastPushJSON.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null
         }
-        return .object(object)
+        return object
+    }
+
+    /// What the service has done since it started: pushes counted by outcome, answers from the fast path.
+    private func statisticsJSON() -> JSONValue {
+        let pushes = service.pushStatistics
+        func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        return [
+            "pushes": [
+                "updates": number(pushes.updates), "devices": number(pushes.devices), "delivered": number(pushes.delivered),
+                "unregistered": number(pushes.unregistered), "failed": number(pushes.failed), "attempts": number(pushes.attempts),
+            ],
+            "fastPathAnswers": number(service.fastPathAnswers),
+            "deviceLogsKept": number(service.recentDeviceLogs.count),
+        ]
     }
 
     private func issue(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -203,7 +221,7 @@ struct PassRoutes: Sendable {
         let data = object["data"]?.objectValue ?? JSONObject()
         let issued = try await mapped { try await service.issue(template: template, data: data) }
         if request.headers[.accept]?.contains("application/json") == true {
-            return json(.created, metadataJSON(issued.pass, registrations: 0))
+            return json(.created, .object(metadataJSON(issued.pass, registrations: 0)))
         }
         return Response(status: .created, headers: [.contentType: Self.pkpassType, .lastModified: HTTPDate.string(issued.pass.updatedAt)],
                         body: .init(byteBuffer: ByteBuffer(bytes: issued.archive)))
@@ -219,11 +237,14 @@ struct PassRoutes: Sendable {
         guard orders.count <= PassBundle.maximumPasses else {
             throw HTTPError(.badRequest, message: "a bundle holds at most \(PassBundle.maximumPasses) passes; this order has \(orders.count)")
         }
-        var items: [PassBundle.Item] = []
-        for (index, order) in orders.enumerated() {
+        let parsed = try orders.enumerated().map { index, order in
             guard let template = order["template"]?.stringValue else { throw HTTPError(.badRequest, message: "passes[\(index)] has no \"template\"") }
-            let issued = try await mapped { try await service.issue(template: template, data: order["data"]?.objectValue ?? JSONObject()) }
-            items.append(PassBundle.Item(name: SerialFileName.fileName(for: issued.pass.serialNumber), archive: issued.archive))
+            let data = order["data"] ?? .object(JSONObject())
+            guard let object = data.objectValue else { throw HTTPError(.badRequest, message: "passes[\(index)].data must be an object") }
+            return PassService.Order(template: template, data: object)
+        }
+        let items = try await mapped { try await service.issue(orders: parsed) }.map {
+            PassBundle.Item(name: SerialFileName.fileName(for: $0.pass.serialNumber), archive: $0.archive)
         }
         let bundle: [UInt8]
         do {
@@ -246,7 +267,9 @@ struct PassRoutes: Sendable {
         guard data != nil || voided != nil else { throw HTTPError(.badRequest, message: "give {\"data\": {…}} and/or {\"voided\": true}") }
         let updated = try await mapped { try await service.update(passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue) }
         let registrations = try await service.store.registrations(passTypeIdentifier: type, serialNumber: serial).count
-        return json(.ok, metadataJSON(updated.pass, registrations: registrations, pushes: updated.pushes))
+        var answer = metadataJSON(updated.pass, registrations: registrations, pushes: updated.changed ? updated.pushes : nil)
+        answer["changed"] = .bool(updated.changed)
+        return json(.ok, .object(answer))
     }
 
     private func metadata(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -255,7 +278,7 @@ struct PassRoutes: Sendable {
         let serial = try component("serial", context)
         guard let pass = try await service.store.pass(passTypeIdentifier: type, serialNumber: serial) else { throw HTTPError(.notFound) }
         let registrations = try await service.store.registrations(passTypeIdentifier: type, serialNumber: serial).count
-        return json(.ok, metadataJSON(pass, registrations: registrations))
+        return json(.ok, .object(metadataJSON(pass, registrations: registrations)))
     }
 }
 

@@ -21,6 +21,10 @@ public final class PassService: Sendable {
     private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 16_384)
     /// Device log messages, newest last, bounded.
     private let deviceLogs = Mutex<[String]>([])
+    /// Every push outcome since start-up, counted.
+    private let pushCounts = Mutex(PushStatistics())
+    /// Work started for a request that does not wait for it (the push after a sign-up); shutdown waits for it.
+    private let backgroundWork = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
 
     public init(store: any PassStore, push: any PushSender, builder: PassBuilder, settings: ServerSettings, logger: Logger) {
         self.store = store
@@ -177,8 +181,9 @@ public final class PassService: Sendable {
         public var archive: [UInt8]
     }
 
-    /// Issues a pass from a template and data; the serial number comes from the data (or is generated).
-    public func issue(template name: String, data: JSONObject) async throws -> Issued {
+    /// A new pass from a template and data, rendered and checked but not stored: the serial number comes from the
+    /// data (or is generated), the token too (or is generated).
+    private func newPass(template name: String, data: JSONObject) throws -> (pass: StoredPass, prepared: PreparedPass) {
         _ = try template(named: name)  // an unknown template is a bad request before anything else
         var values = data
         let serial = values["serialNumber"]?.stringValue ?? values["serialNumber"]?.numberValue?.text ?? UUID().uuidString.lowercased()
@@ -189,34 +194,118 @@ public final class PassService: Sendable {
         values["authenticationToken"] = .string(token)
         var stored = StoredPass(passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
                                 dataJSON: JSONWriter.string(.object(values), style: .compact))
-        // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
-        // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
         let prepared = try prepare(stored)
         stored.passTypeIdentifier = prepared.passTypeIdentifier
-        async let signing = sign(prepared)
+        return (stored, prepared)
+    }
+
+    private func insert(_ pass: StoredPass) async throws -> StoredPass {
         do {
-            stored = try await store.insert(stored)
+            return try await store.insert(pass)
         } catch let error as PassStoreError where error.kind == .duplicate {
-            throw Failure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")
+            throw Failure.conflict("a pass with serial number \(pass.serialNumber) already exists; PATCH it to change it")
         }
+    }
+
+    /// Issues a pass from a template and data; the serial number comes from the data (or is generated).
+    public func issue(template name: String, data: JSONObject) async throws -> Issued {
+        // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
+        // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
+        let (pass, prepared) = try newPass(template: name, data: data)
+        async let signing = sign(prepared)
+        let stored = try await insert(pass)
         let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         remember(built.archive, for: stored)
         return Issued(pass: stored, archive: built.archive)
     }
 
+    /// One pass of a multi-ticket order.
+    public struct Order: Sendable {
+        public var template: String
+        public var data: JSONObject
+        public init(template: String, data: JSONObject) {
+            self.template = template
+            self.data = data
+        }
+    }
+
+    /// Issues the passes of a multi-ticket order, all or none: every pass is rendered, checked and signed, and the
+    /// bundle's limits are checked, before any is stored; if storing one fails (a serial that exists), those stored
+    /// before it are taken back. Errors name the order's index (`passes[2]: …`).
+    public func issue(orders: [Order]) async throws -> [Issued] {
+        var built: [(pass: StoredPass, archive: [UInt8])] = []
+        var serials: Set<String> = []
+        for (index, order) in orders.enumerated() {
+            try await Self.naming(index) {
+                let (pass, prepared) = try newPass(template: order.template, data: order.data)
+                guard serials.insert(pass.serialNumber).inserted else {
+                    throw Failure.badRequest("serial number \(pass.serialNumber) appears twice in this order")
+                }
+                built.append((pass, try sign(prepared).archive))
+            }
+        }
+        let total = built.reduce(0) { $0 + $1.archive.count }
+        guard total <= PassBundle.maximumBytes else {
+            throw Failure.unprocessable("the order's passes weigh \(total) bytes, over the \(PassBundle.maximumBytes) bytes a bundle may hold: split the order")
+        }
+        var issued: [Issued] = []
+        for (index, item) in built.enumerated() {
+            do {
+                let stored = try await Self.naming(index) { try await insert(item.pass) }
+                remember(item.archive, for: stored)
+                issued.append(Issued(pass: stored, archive: item.archive))
+            } catch {
+                for taken in issued {
+                    do {
+                        _ = try await store.delete(passTypeIdentifier: taken.pass.passTypeIdentifier, serialNumber: taken.pass.serialNumber)
+                    } catch let deleteError {
+                        logger.error("cannot take back a pass of a failed order", metadata: [
+                            "serialNumber": "\(taken.pass.serialNumber)", "error": "\(deleteError)",
+                        ])
+                    }
+                }
+                throw error
+            }
+        }
+        return issued
+    }
+
+    /// Runs `body`, prefixing the message of a ``Failure`` with the order index it concerns.
+    private static func naming<T>(_ index: Int, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let failure as Failure {
+            switch failure {
+            case .badRequest(let message): throw Failure.badRequest("passes[\(index)]: \(message)")
+            case .conflict(let message): throw Failure.conflict("passes[\(index)]: \(message)")
+            case .unprocessable(let message): throw Failure.unprocessable("passes[\(index)]: \(message)")
+            case .notFound: throw failure
+            }
+        }
+    }
+
     /// The outcome of an update.
     public struct Updated: Sendable {
         public var pass: StoredPass
         public var pushes: [PushOutcome]
+        /// False when the request changed nothing: then the tag stays and nothing is pushed.
+        public var changed: Bool = true
     }
 
     /// Merges `data` into a pass's data and/or sets `voided`, bumps its tag, then pushes to every registered device.
+    /// A request that changes nothing (the same values, the same `voided`) leaves the pass and its devices alone:
+    /// Apple asks for a push only when a pass actually changed.
     public func update(passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?) async throws -> Updated {
         guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else { throw Failure.notFound }
-        var merged = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
+        let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
+        var merged = original
         for member in data ?? JSONObject() where member.key != "serialNumber" && member.key != "authenticationToken" {
             merged[member.key] = member.value
+        }
+        if merged == original && (voided ?? current.voided) == current.voided {
+            logger.info("pass update changed nothing; not pushed", metadata: ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"])
+            return Updated(pass: current, pushes: [], changed: false)
         }
         var candidate = current
         candidate.dataJSON = JSONWriter.string(.object(merged), style: .compact)
@@ -242,6 +331,7 @@ public final class PassService: Sendable {
         for outcome in outcomes where outcome.result == .unregistered {
             try await store.removeDevices(pushToken: outcome.pushToken)
         }
+        pushCounts.withLock { $0.count(outcomes) }
         let summary = Self.pushSummary(outcomes)
         try await store.recordPush(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, resultJSON: JSONWriter.string(summary, style: .compact))
         return outcomes
@@ -299,7 +389,7 @@ public final class PassService: Sendable {
             stored = updated
             // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
             // wait for APNs before it gets its signature.
-            Task { [logger] in
+            inBackground { [logger] in
                 do {
                     _ = try await self.pushChange(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
                 } catch {
@@ -319,6 +409,31 @@ public final class PassService: Sendable {
         ])
         return Personalized(signature: signature, pass: stored)
     }
+
+    /// Runs `work` without making the caller wait, and keeps it until it ends so that ``finishBackgroundWork()``
+    /// can wait for it.
+    private func inBackground(_ work: @escaping @Sendable () async -> Void) {
+        backgroundWork.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.tasks[id] = Task {
+                await work()
+                _ = self.backgroundWork.withLock { $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Waits for the work started in the background (pushes after a sign-up); call it after the server stopped
+    /// taking requests, before closing the push client.
+    public func finishBackgroundWork() async {
+        // Each task removes itself before it ends; work may start more work, hence the loop.
+        while case let tasks = backgroundWork.withLock({ Array($0.tasks.values) }), !tasks.isEmpty {
+            for task in tasks { await task.value }
+        }
+    }
+
+    /// Every push outcome since the service started, counted (`GET /api/v1/stats`).
+    public var pushStatistics: PushStatistics { pushCounts.withLock { $0 } }
 
     static func pushSummary(_ outcomes: [PushOutcome]) -> JSONValue {
         let formatter = ISO8601DateFormatter()

@@ -21,6 +21,8 @@ public final class MockAPNsServer: Sendable {
         public var clientCertificateSubject: String?
         /// The `authorization` header (a provider token), when one was sent.
         public var authorization: String?
+        /// When the request arrived.
+        public var at: ContinuousClock.Instant
     }
 
     /// Answers for a token, used in order; the last one repeats.
@@ -31,10 +33,32 @@ public final class MockAPNsServer: Sendable {
 
     /// What the server has seen and how it answers, shared with the stream handlers.
     final class Recorder: Sendable {
-        let state = Mutex<(received: [Received], behaviors: [String: Behavior], counts: [String: Int])>(([], [:], [:]))
+        struct State {
+            var received: [Received] = []
+            var behaviors: [String: Behavior] = [:]
+            var counts: [String: Int] = [:]
+            /// How long each answer waits (to keep requests in flight).
+            var delay = TimeAmount.zero
+            var inFlight = 0
+            var maxInFlight = 0
+        }
+        let state = Mutex(State())
     }
 
     private let recorder = Recorder()
+
+    /// Makes every answer wait `delay` after the request arrived, so that requests stay in flight (concurrency and
+    /// shutdown tests).
+    public func setResponseDelay(_ delay: Duration) {
+        let (seconds, attoseconds) = delay.components
+        recorder.state.withLock { $0.delay = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000) }
+    }
+
+    /// The most requests that were waiting for their answer at the same time.
+    public var maxInFlight: Int { recorder.state.withLock { $0.maxInFlight } }
+
+    /// Requests received and not answered yet.
+    public var inFlight: Int { recorder.state.withLock { $0.inFlight } }
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     public let port: Int
@@ -45,7 +69,13 @@ public final class MockAPNsServer: Sendable {
 
     public func setBehavior(_ behavior: Behavior, for token: String) { recorder.state.withLock { $0.behaviors[token] = behavior } }
 
-    public func reset() { recorder.state.withLock { $0 = ([], $0.behaviors, [:]) } }
+    public func reset() {
+        recorder.state.withLock { state in
+            state.received = []
+            state.counts = [:]
+            state.maxInFlight = state.inFlight
+        }
+    }
 
     /// Starts on a free loopback port. `folder` receives the server's throw-away key and certificate. With
     /// `providerTokens`, clients authenticate with tokens and no client certificate is asked for.
@@ -145,7 +175,7 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
             let subject = tls?.peerCertificate.map { String(describing: $0) }
             recorder.state.withLock { state in
                 state.received.append(.init(token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
-                                            clientCertificateSubject: subject, authorization: authorization))
+                                            clientCertificateSubject: subject, authorization: authorization, at: .now))
                 let count = state.counts[token, default: 0]
                 state.counts[token] = count + 1
                 if let answers = state.behaviors[token]?.answers, !answers.isEmpty {
@@ -154,6 +184,19 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
                 }
             }
         }
+        let delay = recorder.state.withLock { state in
+            state.inFlight += 1
+            state.maxInFlight = max(state.maxInFlight, state.inFlight)
+            return state.delay
+        }
+        self.head = nil
+        body.clear()
+        guard delay > .zero else { return answer(context: context, status: status, reason: reason) }
+        context.eventLoop.assumeIsolated().scheduleTask(in: delay) { self.answer(context: context, status: status, reason: reason) }
+    }
+
+    private func answer(context: ChannelHandlerContext, status: Int, reason: String?) {
+        recorder.state.withLock { $0.inFlight -= 1 }
         var headers = HTTPHeaders()
         headers.add(name: "apns-id", value: UUID().uuidString)
         var responseBody = ByteBuffer()
@@ -165,7 +208,5 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: .init(statusCode: status), headers: headers))), promise: nil)
         if responseBody.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        self.head = nil
-        body.clear()
     }
 }

@@ -1,0 +1,32 @@
+import PassmintPush
+
+/// Push outcomes counted since the service started, for the operator (`GET /api/v1/stats`) and monitoring.
+public struct PushStatistics: Sendable, Equatable {
+    /// Updates that pushed (one per changed pass with at least its registrations looked up).
+    public var updates = 0
+    /// Devices pushed to, one per push token and update.
+    public var devices = 0
+    /// APNs answered 200.
+    public var delivered = 0
+    /// APNs said the token is gone (410 `Unregistered`, 400 `BadDeviceToken`); the registration was removed.
+    public var unregistered = 0
+    /// Every other outcome, after the retries.
+    public var failed = 0
+    /// HTTP/2 requests made, retries included.
+    public var attempts = 0
+
+    public init() {}
+
+    mutating func count(_ outcomes: [PushOutcome]) {
+        updates += 1
+        devices += outcomes.count
+        for outcome in outcomes {
+            attempts += outcome.attempts
+            switch outcome.result {
+            case .delivered: delivered += 1
+            case .unregistered: unregistered += 1
+            case .failed: failed += 1
+            }
+        }
+    }
+}
