@@ -17,9 +17,12 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Devices talk to <public-url>/v1/… (Apple's protocol, ApplePass or AndroidPass tokens); your servers talk to \
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
-            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_APNS_URL,             PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, PASSMINT_FAST_PATH=0 (as --no-fast-path).
+            PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_CERTIFICATES, \
+            PASSMINT_APNS_URL, PASSMINT_APNS_CA, PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, \
+            PASSMINT_FAST_PATH=0 (as --no-fast-path); a command-line option wins over its variable.
 
-            APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
+            APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key \
+            AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
 
             --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db. \
             Migrations run at start-up. SIGTERM or SIGINT stop the service after the requests in flight.
@@ -61,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let identity = try signing.loadIdentity()
         let endpoint = URL(string: apnsURL ?? environment["PASSMINT_APNS_URL"] ?? APNsPushSender.production.absoluteString)!
-        let roots = try apnsCA.map { try NIOSSLCertificate.fromPEMFile($0) }
+        let roots = try (apnsCA ?? environment["PASSMINT_APNS_CA"]).map { try NIOSSLCertificate.fromPEMFile($0) }
         var providerToken: APNsProviderToken?
         if let keyPath = apnsKey ?? environment["PASSMINT_APNS_KEY"] {
             guard let team = apnsTeamId ?? environment["PASSMINT_APNS_TEAM_ID"] ?? identity.certificate.organizationalUnit else {
@@ -91,7 +94,10 @@ struct ServeCommand: AsyncParsableCommand {
             "database": "\(database.hasPrefix("postgres") ? "postgres" : database)", "apns": "\(apnsAuthentication) \(endpoint.absoluteString)",
         ])
         try await buildApplication(service: service, services: services, logger: logger).runService()
+        // The server has answered the requests in flight; pushes started in the background end before the client closes.
+        await service.finishBackgroundWork()
         try await push.shutdown()
+        logger.info("passmint serve stopped")
     }
 }
 

@@ -4,10 +4,15 @@ import Passmint
 
 /// Where the signing identity comes from, shared by every command that signs.
 struct SigningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem.",
+    @Option(name: .customLong("certificates"), help: ArgumentHelp(
+        "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem (default: $PASSMINT_CERTIFICATES, else Certificates).",
         valueName: "dir"))
-    var certificates: String = "Certificates"
+    var certificatesOption: String?
+
+    /// The certificates folder: the option, else `PASSMINT_CERTIFICATES`, else `Certificates`.
+    var certificates: String {
+        certificatesOption ?? ProcessInfo.processInfo.environment["PASSMINT_CERTIFICATES"] ?? "Certificates"
+    }
 
     @Option(help: ArgumentHelp("Pass Type ID certificate (PEM or DER); overrides the certificates folder.", valueName: "file"))
     var signerCert: String?

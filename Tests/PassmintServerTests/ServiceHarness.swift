@@ -29,9 +29,9 @@ enum ServiceHarness {
                                    passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
     }
 
-    static func service(store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024) throws -> PassService {
+    static func service(store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000) throws -> PassService {
         let settings = ServerSettings(publicURL: publicURL, templatesFolder: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
-                                      apiKey: apiKey, maxBodySize: maxBodySize)
+                                      apiKey: apiKey, maxBodySize: maxBodySize, logLimit: logLimit)
         return PassService(store: store, push: push, builder: PassBuilder(identity: try identity()), settings: settings, logger: Logger(label: "test.service"))
     }
 
