@@ -39,28 +39,48 @@ public enum TestEnvironment {
     }
 
     /// Runs a program to completion. `environment` entries are added to this process's environment.
+    ///
+    /// Spawned with `posix_spawn` and reaped with `waitpid` on its own pid, not with Foundation's `Process`: with many
+    /// tests spawning at once, `Process.waitUntilExit()` was seen to miss the exit of a child that had ended (left a
+    /// zombie, the test hung).
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = directory }
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: out)
             try? FileManager.default.removeItem(at: err)
         }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let program = executable.hasPrefix("/") ? executable : "/usr/bin/env"
+        var argv = [program] + (executable.hasPrefix("/") ? [] : [executable]) + arguments
+        if let directory {  // posix_spawn has no portable chdir: let a shell change folder, then exec the program
+            argv = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path] + argv
+        }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        let cEnvironment = variables.map { strdup($0) } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
+        guard spawned == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))"])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else {
+                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot wait for \(argv[0]): \(String(cString: strerror(errno)))"])
+            }
+        }
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return ProcessResult(
-            status: process.terminationStatus,
+            status: exitStatus,
             stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }

@@ -70,4 +70,140 @@ import Testing
         #expect(received.first?.authorization?.hasPrefix("bearer ") == true)
         #expect(received.first?.clientCertificateSubject == nil)
     }
+
+    @Test func configuredFromTheEnvironmentItFinishesRequestsInFlightOnSIGTERM() throws {
+        let folder = TestEnvironment.temporaryFolder("serve-env")
+        let chain = try TestEnvironment.devChain()
+        let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        defer { apns.shutdown() }
+        apns.setResponseDelay(.seconds(2))  // the PATCH below waits for its push: it is in flight when SIGTERM comes
+        let server = try ServeProcess(arguments: ["serve"], folder: folder, environment: [
+            "PASSMINT_PUBLIC_URL": "https://passes.example.test/wallet", "PASSMINT_DATABASE_URL": folder.appendingPathComponent("env.sqlite").path,
+            "PASSMINT_CERTIFICATES": chain.path, "PASSMINT_TEMPLATES": TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "PASSMINT_APNS_URL": apns.url.absoluteString, "PASSMINT_APNS_CA": folder.appendingPathComponent("apns-server.pem").path,
+        ])
+        defer { server.stop() }
+        #expect(server.waitUntilHealthy(), "\(server.output)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("env.sqlite").path), "PASSMINT_DATABASE_URL is used")
+
+        let token = try server.issue(serial: "ENV-1")
+        let device = String(repeating: "cd", count: 32)
+        #expect(try server.register(serial: "ENV-1", token: token, pushToken: device) == "201")
+
+        let patchOutput = folder.appendingPathComponent("patch.out")
+        _ = FileManager.default.createFile(atPath: patchOutput.path, contents: nil)
+        let patch = Process()
+        patch.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        patch.arguments = ["curl", "-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "PATCH", server.base + "/api/v1/passes/pass.dev.passmint.example/ENV-1",
+                           "-H", "Authorization: Bearer \(ServeProcess.apiKey)", "-d", #"{"data":{"points":7}}"#]
+        patch.standardOutput = try FileHandle(forWritingTo: patchOutput)
+        try patch.run()
+        var waited = 0
+        while apns.inFlight == 0 && waited < 400 {
+            Thread.sleep(forTimeInterval: 0.025)
+            waited += 1
+        }
+        #expect(apns.inFlight == 1, "the PATCH's push reached APNs")
+
+        let status = server.stop()  // SIGTERM while the PATCH waits for APNs
+        patch.waitUntilExit()
+        let answer = (try? String(contentsOf: patchOutput, encoding: .utf8)) ?? ""
+        #expect(answer.hasSuffix("\n200"), "the request in flight was answered: \(answer)")
+        #expect(answer.contains(#""delivered":1"#), "\(answer)")
+        #expect(status == 0, "a clean exit after SIGTERM: \(server.output)")
+        #expect(server.output.contains("passmint serve stopped"))
+        #expect(apns.received.map(\.token) == [device])
+    }
+
+    @Test(arguments: ["sqlite", "postgres"])
+    func aRegistrationAnswered201SurvivesAKill(_ backend: String) throws {
+        let folder = TestEnvironment.temporaryFolder("serve-kill")
+        let chain = try TestEnvironment.devChain()
+        let database = backend == "sqlite" ? folder.appendingPathComponent("kill.sqlite").path : try TestEnvironment.postgresURL()
+        let arguments = ["serve", "--public-url", "https://passes.example.test/wallet", "--database-url", database, "--certificates", chain.path,
+                         "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path]
+        let serial = "KILL-\(UUID().uuidString.prefix(8))"
+        let device = "dev-\(UUID().uuidString.prefix(8))"
+        let first = try ServeProcess(arguments: arguments, folder: folder)
+        #expect(first.waitUntilHealthy(), "\(first.output)")
+        let token = try first.issue(serial: serial)
+        #expect(try first.register(serial: serial, token: token, pushToken: String(repeating: "ef", count: 32), device: device) == "201")
+        first.kill()  // SIGKILL right after the 201: nothing flushed on the way out
+
+        let second = try ServeProcess(arguments: arguments, folder: folder)
+        defer { second.stop() }
+        #expect(second.waitUntilHealthy(), "\(second.output)")
+        let metadata = try ServeCommandTests.curl([second.base + "/api/v1/passes/pass.dev.passmint.example/\(serial)", "-H", "Authorization: Bearer \(ServeProcess.apiKey)"])
+        #expect(try JSONParser.value(Array(metadata.stdout.utf8))["registrations"] == 1, "\(metadata.stdout)")
+        let poll = try ServeCommandTests.curl([second.base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example"])
+        #expect(try JSONParser.value(Array(poll.stdout.utf8))["serialNumbers"] == [.string(serial)], "\(poll.stdout)")
+    }
 }
+
+/// A `passmint serve` process on a free port, with its output kept in a file.
+final class ServeProcess {
+    static let apiKey = "serve-test-key-0123456789"
+    let process = Process()
+    let port: Int
+    let log: URL
+    var base: String { "http://127.0.0.1:\(port)" }
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    init(arguments: [String], folder: URL, environment: [String: String] = [:]) throws {
+        port = Int.random(in: 30_000..<60_000)
+        process.executableURL = URL(fileURLWithPath: CreateCommandTests.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var variables = ProcessInfo.processInfo.environment.merging(["PASSMINT_API_KEY": Self.apiKey, "LOG_LEVEL": "info"]) { $1 }
+        variables.merge(environment) { $1 }
+        if arguments.contains("--port") == false { variables["PASSMINT_PORT"] = String(port) }
+        process.environment = variables
+        log = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = process.standardOutput
+        try process.run()
+    }
+
+    func waitUntilHealthy() -> Bool {
+        for _ in 0..<400 {
+            if (try? ServeCommandTests.curl(["-f", base + "/health"]))?.stdout == "ok\n" { return true }
+            if !process.isRunning { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// Issues a Loyalty pass through the API; its token.
+    func issue(serial: String) throws -> String {
+        var data = try JSONParser.value(try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")).objectValue!
+        data["serialNumber"] = .string(serial)
+        let issue = try ServeCommandTests.curl([
+            "-X", "POST", base + "/api/v1/passes", "-H", "Authorization: Bearer \(Self.apiKey)", "-H", "Accept: application/json",
+            "-d", JSONWriter.string(["template": "Loyalty", "data": .object(data)], style: .compact),
+        ])
+        return try #require(try JSONParser.value(Array(issue.stdout.utf8))["authenticationToken"]?.stringValue, "\(issue.stdout)")
+    }
+
+    /// Registers a device for a pass; the HTTP status.
+    func register(serial: String, token: String, pushToken: String, device: String = "dev1") throws -> String {
+        try ServeCommandTests.curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example/\(serial)",
+            "-H", "Authorization: ApplePass \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
+        ]).stdout
+    }
+
+    /// SIGTERM, then waits: the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+

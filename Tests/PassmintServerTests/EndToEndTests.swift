@@ -145,6 +145,48 @@ import Testing
         try await sender.shutdown()
     }
 
+    @Test func pushesGoOutConcurrentlyWithinTheBound() async throws {
+        let chain = try TestEnvironment.devChain()
+        let server = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: TestEnvironment.temporaryFolder("apns"))
+        defer { server.shutdown() }
+        server.setResponseDelay(.milliseconds(150))
+        let sender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate], concurrency: 4)
+        let tokens = (0..<24).map { _ in pushToken() }
+        let outcomes = await sender.push(topic: ServiceHarness.passType, pushTokens: tokens)
+        #expect(Set(outcomes.map(\.pushToken)) == Set(tokens))
+        #expect(outcomes.allSatisfy { $0.result == .delivered })
+        #expect(server.received.count == 24)
+        #expect((2...4).contains(server.maxInFlight), "at most 4 pushes in flight at once, and more than one: \(server.maxInFlight)")
+        try await sender.shutdown()
+    }
+
+    @Test func retriesBackOffExponentially() async throws {
+        let chain = try TestEnvironment.devChain()
+        let server = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: TestEnvironment.temporaryFolder("apns"))
+        defer { server.shutdown() }
+        let sender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate],
+                                        maxAttempts: 4, retryDelay: .milliseconds(100))
+        let busy = pushToken()
+        server.setBehavior(.init([(503, "ServiceUnavailable"), (429, "TooManyRequests"), (500, "InternalServerError"), (200, nil)]), for: busy)
+        let outcome = try #require(await sender.push(topic: ServiceHarness.passType, pushTokens: [busy]).first)
+        #expect(outcome.result == .delivered)
+        #expect(outcome.attempts == 4)
+        let times = server.received.map(\.at)
+        #expect(times.count == 4)
+        // Waits of at least 100, 200 and 400 ms between the attempts (lower bounds: a slow machine only adds to them).
+        for (index, minimum) in [100, 200, 400].enumerated() where times.count == 4 {
+            #expect(times[index].duration(to: times[index + 1]) >= .milliseconds(minimum), "wait \(index + 1)")
+        }
+        // After the last attempt it gives up with the last status.
+        let hopeless = pushToken()
+        server.setBehavior(.init([(503, "ServiceUnavailable")]), for: hopeless)
+        let failed = try #require(await sender.push(topic: ServiceHarness.passType, pushTokens: [hopeless]).first)
+        #expect(failed.result == .failed)
+        #expect(failed.status == 503)
+        #expect(failed.attempts == 4)
+        try await sender.shutdown()
+    }
+
     @Test func apnsRefusesAClientWithoutTheRightCertificate() async throws {
         let (apnsServer, sender) = try Self.apns()
         defer { apnsServer.shutdown() }
