@@ -86,6 +86,50 @@ import Testing
         #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed }, "the precomputed entries are reused")
     }
 
+    /// Hand-written `pass.strings` in UTF-8 (or UTF-16 big-endian) ship as UTF-16 little-endian with a BOM: re-encoded
+    /// once when the template loads, comments and layout kept; UTF-16 LE files ship as they are.
+    @Test func handWrittenUTF8StringsShipAsUTF16LittleEndian() throws {
+        let french = "/* écrit à la main */\n\"POINTS\" = \"Points fidélité\";\n\"WELCOME\" = \"Bienvenue\"; // fin\n"
+        let german = "\"POINTS\" = \"Punkte\";\n"
+        let english = StringsFileTests.utf16LittleEndian("\"POINTS\" = \"Points\";\n")
+        var files = Self.icons
+        files["fr.lproj/pass.strings"] = Array(french.utf8)
+        files["de.lproj/pass.strings"] = StringsFileTests.utf16BigEndian(german)
+        files["en.lproj/pass.strings"] = english
+        let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+        func loaded(_ path: String) throws -> PassFile { try #require(template.files.first { $0.path == path }) }
+        #expect(try loaded("fr.lproj/pass.strings").bytes == StringsFileTests.utf16LittleEndian(french), "same text, comments included")
+        #expect(try loaded("de.lproj/pass.strings").bytes == StringsFileTests.utf16LittleEndian(german))
+        #expect(try loaded("en.lproj/pass.strings").bytes == english)
+
+        // Done at load: every pass reuses the template's re-encoded, hashed and compressed file.
+        let rendered = try template.renderFiles(data: [:])
+        #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed })
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 3])
+        let shipped = try #require(try ZipArchive.read(pass.archive, source: "x").first { $0.name == "fr.lproj/pass.strings" })
+        #expect(shipped.bytes == StringsFileTests.utf16LittleEndian(french))
+        #expect(try JSONParser.value(pass.manifest)["fr.lproj/pass.strings"]?.stringValue == Digest.sha1Hex(shipped.bytes))
+
+        // The in-memory initializer does the same.
+        let memory = try PassTemplate(folder: "memory", passJSON: template.passJSON,
+                                      files: [try PassFile(path: "icon.png", bytes: TestTemplates.png(width: 38, height: 38)),
+                                              try PassFile(path: "fr.lproj/pass.strings", bytes: Array(french.utf8))])
+        #expect(memory.files.first { $0.path == "fr.lproj/pass.strings" }?.bytes == StringsFileTests.utf16LittleEndian(french))
+    }
+
+    @Test func unreadableStringsFileIsKeptForLintToReport() throws {
+        var files = Self.icons
+        files["fr.lproj/pass.strings"] = Array("\"POINTS\" = \"Points\"\n".utf8)
+        let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+        #expect(template.files.first { $0.path == "fr.lproj/pass.strings" }?.bytes == files["fr.lproj/pass.strings"])
+        let found = template.diagnostics.filter { $0.code == "strings-syntax" }
+        #expect(found.map(\.severity) == [.error])
+        #expect(found.first?.message.contains("line 1") == true, "\(found.map(\.description))")
+        #expect(throws: PassmintError.self) {
+            try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 3])
+        }
+    }
+
     // MARK: strings.json
 
     static let stringsJSON = """
