@@ -243,6 +243,39 @@ import Testing
         #expect(!clean.contains { $0.code.hasPrefix("localization-") }, "\(clean.map(\.description))")
     }
 
+    /// A location's or beacon's `relevantText` and a barcode's `altText` are shown to the user, so they are translated
+    /// like labels and values.
+    @Test func relevantTextAndBarcodeAltTextAreCheckedForTranslations() throws {
+        var json = JSONValue.object(try JSONParser.value(Array(Self.passJSON.utf8)).objectValue!)
+        json.set("locations", [["latitude": 48.85, "longitude": 2.35, "relevantText": "NEAR_SHOP"]])
+        json.set("beacons", [["proximityUUID": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "relevantText": "AT_COUNTER"]])
+        json.set("barcodes[0].altText", "SHOW_CODE")
+        func lint(french: [StringsFile.Entry]) -> [Diagnostic] {
+            let english: [StringsFile.Entry] = [
+                .init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Hi"), .init(key: "NEAR_SHOP", value: "The shop is near"),
+                .init(key: "AT_COUNTER", value: "Show your card"), .init(key: "SHOW_CODE", value: "Member code"),
+            ]
+            let files = LintTests.images("icon", 38, 38) + [
+                PassContents.File(path: "en.lproj/pass.strings", bytes: StringsFile.write(english)),
+                PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write(french)),
+            ]
+            return PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: files, isTemplate: true))
+                .filter { $0.code == "localization-key-missing" }
+        }
+        let base: [StringsFile.Entry] = [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Salut")]
+        let found = lint(french: base)
+        #expect(found.count == 3, "\(found.map(\.description))")
+        for (key, path) in [("NEAR_SHOP", "locations[0].relevantText"), ("AT_COUNTER", "beacons[0].relevantText"), ("SHOW_CODE", "barcodes[0].altText")] {
+            #expect(found.contains { $0.file == "fr.lproj/pass.strings" && $0.message.contains("\"\(key)\", which pass.json uses at \(path)") },
+                    "\(key): \(found.map(\.message))")
+        }
+        let translated = lint(french: base + [
+            .init(key: "NEAR_SHOP", value: "La boutique est proche"), .init(key: "AT_COUNTER", value: "Montrez votre carte"),
+            .init(key: "SHOW_CODE", value: "Code membre"),
+        ])
+        #expect(translated.isEmpty, "\(translated.map(\.description))")
+    }
+
     @Test func missingLocalizedImageResolutionIsCaught() throws {
         let strings: [String: [StringsFile.Entry]] = ["en": [.init(key: "POINTS", value: "Points")], "fr": [.init(key: "POINTS", value: "Points")]]
         let images = LintTests.images("logo", 160, 50, folder: "en.lproj/") + LintTests.images("logo", 160, 50, folder: "fr.lproj/").filter { $0.path != "fr.lproj/logo@3x.png" }
