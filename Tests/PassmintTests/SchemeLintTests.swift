@@ -244,7 +244,7 @@ import Testing
         pass.semantics = ["eventType": "PKEventTypeGeneric", "eventName": "Northern Lights Live", "venueName": "Aurora Hall",
                           "venueRegionName": "Oslo", "venueRoom": "Main Hall", "eventStartDate": "2026-10-03T19:30:00+02:00"]
         pass.eventLogoText = "Aurora Hall"
-        pass.links["parkingInformationURL"] = "https://example.com/parking"
+        pass.eventLinks.parkingInformationURL = "https://example.com/parking"
         pass.fields.additionalInfoFields = [PassField(key: "entry", value: .string("Door B"))]
         pass.fields.backFields = [PassField(key: "entryBack", value: .string("Door B"))]
         pass.nfc = NFC(message: "T-1", encryptionPublicKey: TestTemplates.p256PublicKey, requiresAuthentication: false)
