@@ -169,6 +169,44 @@ import Testing
         #expect(found.filter { $0.code == "localization-key-missing" }.map(\.file) == ["en.lproj/pass.strings", "zh-Hans.lproj/pass.strings"], "EXTRA is only in French")
     }
 
+    /// `Translations` does for a template made in code what `strings.json` does for a folder.
+    @Test func translationsInCodeWorkLikeStringsJSON() throws {
+        var files = Self.icons
+        files["strings.json"] = Array(Self.stringsJSON.utf8)
+        files["fr.lproj/pass.strings"] = Array("\"POINTS\" = \"Anciens points\";\n\"EXTRA\" = \"En plus\";\n".utf8)
+        let folder = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+
+        let passJSON = try JSONParser.value(Array(Self.passJSON.utf8))
+        let memoryFiles = try Self.icons.sorted { $0.key < $1.key }.map { try PassFile(path: $0.key, bytes: $0.value) }
+            + [try PassFile(path: "fr.lproj/pass.strings", bytes: try #require(files["fr.lproj/pass.strings"]))]
+        let fromJSON = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles,
+                                        translations: try Translations(json: Array(Self.stringsJSON.utf8)))
+        #expect(fromJSON.files.map(\.path) == folder.files.map(\.path))
+        #expect(fromJSON.files.map(\.sha1) == folder.files.map(\.sha1), "the same pass.strings bytes as strings.json gives")
+        #expect(fromJSON.placeholders == folder.placeholders)
+
+        var translations = try Translations(["fr": ["WELCOME": "Bienvenue, {{name}} !", "POINTS": "Points fidélité"], "en": ["WELCOME": "Hello {{name}}"]])
+        try translations.set("积分", for: "POINTS", in: "zh-Hans")
+        try translations.set("Points", for: "POINTS", in: "en")
+        #expect(translations.languages.map(\.code) == ["en", "fr", "zh-Hans"], "a dictionary's languages are sorted")
+        #expect(translations.text(for: "POINTS", in: "zh-Hans") == "积分")
+        let template = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles, translations: translations)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let entries = try ZipArchive.read(pass.archive, source: "x")
+        func strings(_ language: String) throws -> [StringsFile.Entry] {
+            let file = try #require(entries.first { $0.name == "\(language).lproj/pass.strings" })
+            #expect(StringsFile.isUTF16LittleEndianWithBOM(file.bytes))
+            return try StringsFile.parse(file.bytes)
+        }
+        #expect(try strings("fr") == [.init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"), .init(key: "WELCOME", value: "Bienvenue, Zoë !")])
+        #expect(try strings("en") == [.init(key: "WELCOME", value: "Hello Zoë"), .init(key: "POINTS", value: "Points")])
+        #expect(try strings("zh-Hans") == [.init(key: "POINTS", value: "积分")])
+
+        let error = #expect(throws: PassmintError.self) { try Translations(["french": ["A": "a"]]) }
+        #expect(error?.code == .invalidTemplate)
+        #expect(error?.message.contains("\"french\" is not a language code") == true)
+    }
+
     /// A batch with one data column per language (`offer.en`, `offer.fr`): `strings.json` points each language's
     /// translation at its column, so every pass carries its own text in every language.
     @Test func perLanguageBatchColumnsFillTheTranslations() async throws {

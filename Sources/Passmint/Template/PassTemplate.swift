@@ -76,6 +76,27 @@ public final class PassTemplate: Sendable {
         try self.init(folder: folder, passJSON: passJSON, files: files, readingDiagnostics: readingDiagnostics, generatedStrings: [])
     }
 
+    /// Builds a template from parts in memory with translations for several languages, as a template folder's
+    /// `strings.json` does: each language is written into `<lang>.lproj/pass.strings` (UTF-16 LE with a BOM), merged
+    /// with a `pass.strings` among `files` (the translation wins on the same key, the file's other keys stay).
+    ///
+    /// - Throws: ``PassmintError/Code/invalidTemplate`` when a `pass.strings` to merge into cannot be read.
+    public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], translations: Translations,
+                            readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
+        let languages = translations.templateLanguages
+        let generated = Set(languages.map { "\($0.code).lproj/pass.strings" })
+        let merged = try TemplateStrings.merge(languages, into: files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, folder: folder)
+        var passFiles: [PassFile] = []
+        for file in merged {
+            if !generated.contains(file.path), let original = files.first(where: { $0.path == file.path }) {
+                passFiles.append(original)
+            } else {
+                passFiles.append(try PassFile(path: file.path, bytes: file.bytes))
+            }
+        }
+        try self.init(folder: folder, passJSON: passJSON, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
+    }
+
     /// `generatedStrings`: paths of the `pass.strings` files written from `strings.json`, for messages.
     init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic], generatedStrings: Set<String>) throws(PassmintError) {
         guard case .object = passJSON else {
