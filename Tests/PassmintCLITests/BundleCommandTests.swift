@@ -124,6 +124,50 @@ import Testing
         }
     }
 
+    /// The semantic boarding pass template builds a pass that `verify` accepts against the development root, and its
+    /// lint shows none of the fallback warnings (the template carries `relevantDate` for iOS 17 and earlier).
+    @Test func semanticBoardingPassVerifies() throws {
+        let scratch = TestEnvironment.temporaryFolder()
+        let pass = try build("SemanticBoardingPass", count: 1, into: scratch)[0]
+        let root = try TestEnvironment.devChain().appendingPathComponent("root.pem")
+        let verify = try passmint(["verify", pass.path, "--ca", root.path, "--json"])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        let report = try JSONParser.value(Array(verify.stdout.utf8))
+        #expect(report["valid"] == true)
+        let checks = report["checks"]?.arrayValue ?? []
+        #expect(checks.count == 13)
+        #expect(!checks.contains { $0["status"]?.stringValue == "failed" }, "\(checks)")
+        let codes = (report["lint"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
+        #expect(codes.isEmpty, "\(codes)")
+        let semantics = try JSONParser.value(try #require(ZipArchive.read([UInt8](try Data(contentsOf: pass)), source: "pass").first { $0.name == "pass.json" }).bytes)["semantics"]
+        #expect(semantics?["flightNumber"] == 402)
+    }
+
+    @Test func removingARequiredBoardingTagFromTheRealTemplateIsANamedError() throws {
+        let scratch = TestEnvironment.temporaryFolder()
+        let template = try CreateCommandTests.copyTemplate("SemanticBoardingPass", to: scratch)
+        let url = template.appendingPathComponent("pass.json")
+        var object = try JSONParser.value([UInt8](try Data(contentsOf: url))).objectValue!
+        var semantics = try #require(object["semantics"]?.objectValue)
+        #expect(semantics["departureCityName"] != nil, "the template has the tag to remove")
+        semantics["departureCityName"] = nil
+        object["semantics"] = .object(semantics)
+        try Data(JSONWriter.data(.object(object))).write(to: url)
+        let lint = try passmint(["lint", template.path])
+        #expect(lint.status == 1)
+        #expect(lint.stdout.contains("error: [boarding-semantics-missing] pass.json semantics.departureCityName: a semantic boarding pass needs the semantic tag departureCityName"),
+                "\(lint.stdout)")
+        #expect(lint.stdout.contains("1 error(s)"), "only the removed tag is reported: \(lint.stdout)")
+        let output = scratch.appendingPathComponent("out.pkpass")
+        let create = try passmint([
+            "create", template.path, "--data", "PassTemplates/SemanticBoardingPass.json", "--certificates", TestEnvironment.devChain().path,
+            "--output", output.path,
+        ])
+        #expect(create.status != 0)
+        #expect(create.stderr.contains("departureCityName"), "\(create.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func removingARequiredSemanticTagStopsCreateWithANamedError() throws {
         let scratch = TestEnvironment.temporaryFolder()
         let template = try CreateCommandTests.copyTemplate("PosterEventTicket", to: scratch)

@@ -86,6 +86,50 @@ import Testing
         #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed }, "the precomputed entries are reused")
     }
 
+    /// Hand-written `pass.strings` in UTF-8 (or UTF-16 big-endian) ship as UTF-16 little-endian with a BOM: re-encoded
+    /// once when the template loads, comments and layout kept; UTF-16 LE files ship as they are.
+    @Test func handWrittenUTF8StringsShipAsUTF16LittleEndian() throws {
+        let french = "/* écrit à la main */\n\"POINTS\" = \"Points fidélité\";\n\"WELCOME\" = \"Bienvenue\"; // fin\n"
+        let german = "\"POINTS\" = \"Punkte\";\n"
+        let english = StringsFileTests.utf16LittleEndian("\"POINTS\" = \"Points\";\n")
+        var files = Self.icons
+        files["fr.lproj/pass.strings"] = Array(french.utf8)
+        files["de.lproj/pass.strings"] = StringsFileTests.utf16BigEndian(german)
+        files["en.lproj/pass.strings"] = english
+        let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+        func loaded(_ path: String) throws -> PassFile { try #require(template.files.first { $0.path == path }) }
+        #expect(try loaded("fr.lproj/pass.strings").bytes == StringsFileTests.utf16LittleEndian(french), "same text, comments included")
+        #expect(try loaded("de.lproj/pass.strings").bytes == StringsFileTests.utf16LittleEndian(german))
+        #expect(try loaded("en.lproj/pass.strings").bytes == english)
+
+        // Done at load: every pass reuses the template's re-encoded, hashed and compressed file.
+        let rendered = try template.renderFiles(data: [:])
+        #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed })
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 3])
+        let shipped = try #require(try ZipArchive.read(pass.archive, source: "x").first { $0.name == "fr.lproj/pass.strings" })
+        #expect(shipped.bytes == StringsFileTests.utf16LittleEndian(french))
+        #expect(try JSONParser.value(pass.manifest)["fr.lproj/pass.strings"]?.stringValue == Digest.sha1Hex(shipped.bytes))
+
+        // The in-memory initializer does the same.
+        let memory = try PassTemplate(folder: "memory", passJSON: template.passJSON,
+                                      files: [try PassFile(path: "icon.png", bytes: TestTemplates.png(width: 38, height: 38)),
+                                              try PassFile(path: "fr.lproj/pass.strings", bytes: Array(french.utf8))])
+        #expect(memory.files.first { $0.path == "fr.lproj/pass.strings" }?.bytes == StringsFileTests.utf16LittleEndian(french))
+    }
+
+    @Test func unreadableStringsFileIsKeptForLintToReport() throws {
+        var files = Self.icons
+        files["fr.lproj/pass.strings"] = Array("\"POINTS\" = \"Points\"\n".utf8)
+        let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+        #expect(template.files.first { $0.path == "fr.lproj/pass.strings" }?.bytes == files["fr.lproj/pass.strings"])
+        let found = template.diagnostics.filter { $0.code == "strings-syntax" }
+        #expect(found.map(\.severity) == [.error])
+        #expect(found.first?.message.contains("line 1") == true, "\(found.map(\.description))")
+        #expect(throws: PassmintError.self) {
+            try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 3])
+        }
+    }
+
     // MARK: strings.json
 
     static let stringsJSON = """
@@ -123,6 +167,44 @@ import Testing
         let found = PassLinter.lint(try PassContents.load(folder: folder.path))
         #expect(!found.contains { $0.code == "file-unknown" }, "\(found.map(\.description))")
         #expect(found.filter { $0.code == "localization-key-missing" }.map(\.file) == ["en.lproj/pass.strings", "zh-Hans.lproj/pass.strings"], "EXTRA is only in French")
+    }
+
+    /// `Translations` does for a template made in code what `strings.json` does for a folder.
+    @Test func translationsInCodeWorkLikeStringsJSON() throws {
+        var files = Self.icons
+        files["strings.json"] = Array(Self.stringsJSON.utf8)
+        files["fr.lproj/pass.strings"] = Array("\"POINTS\" = \"Anciens points\";\n\"EXTRA\" = \"En plus\";\n".utf8)
+        let folder = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
+
+        let passJSON = try JSONParser.value(Array(Self.passJSON.utf8))
+        let memoryFiles = try Self.icons.sorted { $0.key < $1.key }.map { try PassFile(path: $0.key, bytes: $0.value) }
+            + [try PassFile(path: "fr.lproj/pass.strings", bytes: try #require(files["fr.lproj/pass.strings"]))]
+        let fromJSON = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles,
+                                        translations: try Translations(json: Array(Self.stringsJSON.utf8)))
+        #expect(fromJSON.files.map(\.path) == folder.files.map(\.path))
+        #expect(fromJSON.files.map(\.sha1) == folder.files.map(\.sha1), "the same pass.strings bytes as strings.json gives")
+        #expect(fromJSON.placeholders == folder.placeholders)
+
+        var translations = try Translations(["fr": ["WELCOME": "Bienvenue, {{name}} !", "POINTS": "Points fidélité"], "en": ["WELCOME": "Hello {{name}}"]])
+        try translations.set("积分", for: "POINTS", in: "zh-Hans")
+        try translations.set("Points", for: "POINTS", in: "en")
+        #expect(translations.languages.map(\.code) == ["en", "fr", "zh-Hans"], "a dictionary's languages are sorted")
+        #expect(translations.text(for: "POINTS", in: "zh-Hans") == "积分")
+        let template = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles, translations: translations)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let entries = try ZipArchive.read(pass.archive, source: "x")
+        func strings(_ language: String) throws -> [StringsFile.Entry] {
+            let file = try #require(entries.first { $0.name == "\(language).lproj/pass.strings" })
+            #expect(StringsFile.isUTF16LittleEndianWithBOM(file.bytes))
+            return try StringsFile.parse(file.bytes)
+        }
+        #expect(try strings("fr") == [.init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"), .init(key: "WELCOME", value: "Bienvenue, Zoë !")])
+        #expect(try strings("en") == [.init(key: "WELCOME", value: "Hello Zoë"), .init(key: "POINTS", value: "Points")])
+        #expect(try strings("zh-Hans") == [.init(key: "POINTS", value: "积分")])
+
+        let error = #expect(throws: PassmintError.self) { try Translations(["french": ["A": "a"]]) }
+        #expect(error?.code == .invalidTemplate)
+        #expect(error?.message.contains("\"french\" is not a language code") == true)
     }
 
     /// A batch with one data column per language (`offer.en`, `offer.fr`): `strings.json` points each language's
@@ -197,6 +279,39 @@ import Testing
             "fr": [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Salut")],
         ])
         #expect(!clean.contains { $0.code.hasPrefix("localization-") }, "\(clean.map(\.description))")
+    }
+
+    /// A location's or beacon's `relevantText` and a barcode's `altText` are shown to the user, so they are translated
+    /// like labels and values.
+    @Test func relevantTextAndBarcodeAltTextAreCheckedForTranslations() throws {
+        var json = JSONValue.object(try JSONParser.value(Array(Self.passJSON.utf8)).objectValue!)
+        json.set("locations", [["latitude": 48.85, "longitude": 2.35, "relevantText": "NEAR_SHOP"]])
+        json.set("beacons", [["proximityUUID": "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "relevantText": "AT_COUNTER"]])
+        json.set("barcodes[0].altText", "SHOW_CODE")
+        func lint(french: [StringsFile.Entry]) -> [Diagnostic] {
+            let english: [StringsFile.Entry] = [
+                .init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Hi"), .init(key: "NEAR_SHOP", value: "The shop is near"),
+                .init(key: "AT_COUNTER", value: "Show your card"), .init(key: "SHOW_CODE", value: "Member code"),
+            ]
+            let files = LintTests.images("icon", 38, 38) + [
+                PassContents.File(path: "en.lproj/pass.strings", bytes: StringsFile.write(english)),
+                PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write(french)),
+            ]
+            return PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: files, isTemplate: true))
+                .filter { $0.code == "localization-key-missing" }
+        }
+        let base: [StringsFile.Entry] = [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Salut")]
+        let found = lint(french: base)
+        #expect(found.count == 3, "\(found.map(\.description))")
+        for (key, path) in [("NEAR_SHOP", "locations[0].relevantText"), ("AT_COUNTER", "beacons[0].relevantText"), ("SHOW_CODE", "barcodes[0].altText")] {
+            #expect(found.contains { $0.file == "fr.lproj/pass.strings" && $0.message.contains("\"\(key)\", which pass.json uses at \(path)") },
+                    "\(key): \(found.map(\.message))")
+        }
+        let translated = lint(french: base + [
+            .init(key: "NEAR_SHOP", value: "La boutique est proche"), .init(key: "AT_COUNTER", value: "Montrez votre carte"),
+            .init(key: "SHOW_CODE", value: "Code membre"),
+        ])
+        #expect(translated.isEmpty, "\(translated.map(\.description))")
     }
 
     @Test func missingLocalizedImageResolutionIsCaught() throws {

@@ -11,7 +11,13 @@ import Testing
           "serialNumber": "T-1", "organizationName": "Aurora Hall", "description": "Concert ticket",
           "preferredStyleSchemes": ["posterEventTicket", "eventTicket"],
           "eventLogoText": "Aurora Hall", "footerBackgroundColor": "rgb(8, 16, 48)", "parkingInformationURL": "https://example.com/parking",
+          "relevantDate": "2026-10-03T18:30:00+02:00",
           "relevantDates": [{"startDate": "2026-10-03T18:30:00+02:00", "endDate": "2026-10-03T22:30:00+02:00"}],
+          "upcomingPassInformation": [
+            {"type": "event", "identifier": "night-2", "name": "Northern Lights Live, night 2", "isActive": false,
+             "dateInformation": {"date": "2026-10-04T19:30:00+02:00", "timeZone": "Europe/Oslo"},
+             "semantics": {"venueRoom": "Main Hall"}, "URLs": {"parkingInformationURL": "https://example.com/parking"}}
+          ],
           "nfc": {"message": "T-1", "encryptionPublicKey": "\(TestTemplates.p256PublicKey)", "requiresAuthentication": false},
           "semantics": {
             "eventType": "PKEventTypeLivePerformance", "eventName": "Northern Lights Live", "performerNames": ["Solveig"],
@@ -23,7 +29,8 @@ import Testing
           "eventTicket": {
             "primaryFields": [{"key": "event", "label": "Event", "value": "Northern Lights Live"}],
             "secondaryFields": [{"key": "seat", "label": "Seat", "value": "C 12"}],
-            "additionalInfoFields": [{"key": "entry", "label": "Entry", "value": "Hold your iPhone near the reader."}]
+            "additionalInfoFields": [{"key": "entry", "label": "Entry", "value": "Hold your iPhone near the reader."}],
+            "backFields": [{"key": "entryBack", "label": "Entry", "value": "Hold your iPhone near the reader."}]
           }
         }
         """
@@ -106,6 +113,41 @@ import Testing
         Case(code: "additional-info-fields-style", severity: .warning, base: .boarding, json: {
             $0.set("boardingPass.additionalInfoFields", [["key": "info", "label": "Info", "value": "x"]])
         }),
+        Case(code: "additional-info-fields-style", severity: .warning, path: "eventTicket.additionalInfoFields", json: {
+            $0.set("preferredStyleSchemes", ["eventTicket"])
+        }),
+        Case(code: "additional-info-fields-fallback", severity: .warning, path: "eventTicket.additionalInfoFields[0]", json: {
+            $0.set("eventTicket.backFields", nil)
+        }),
+        Case(code: "additional-info-fields-fallback", severity: .warning, path: "eventTicket.additionalInfoFields[1]", json: {
+            $0.set("eventTicket.additionalInfoFields[1]", ["key": "bar", "label": "Bar", "value": "Opens at 18:00"])
+        }),
+        // upcomingPassInformation belongs to poster event tickets
+        Case(code: "poster-key-without-scheme", severity: .warning, base: .boarding, path: "upcomingPassInformation", json: {
+            $0.set("upcomingPassInformation", [["type": "event", "identifier": "b", "name": "Return flight"]])
+        }),
+        Case(code: "key-type", severity: .error, path: "upcomingPassInformation[0]", json: { $0.set("upcomingPassInformation[0]", "night-2") }),
+        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].name", json: {
+            $0.set("upcomingPassInformation[0].name", nil)
+        }),
+        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].identifier", json: {
+            $0.set("upcomingPassInformation[0].identifier", 2)
+        }),
+        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].type", json: {
+            $0.set("upcomingPassInformation[0].type", "flight")
+        }),
+        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].isActive", json: {
+            $0.set("upcomingPassInformation[0].isActive", "yes")
+        }),
+        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].dateInformation", json: {
+            $0.set("upcomingPassInformation[0].dateInformation", "2026-10-04")
+        }),
+        Case(code: "date-format", severity: .error, path: "upcomingPassInformation[0].dateInformation.date", json: {
+            $0.set("upcomingPassInformation[0].dateInformation.date", "2026-10-04 19:30")
+        }),
+        Case(code: "upcoming-pass-identifier-duplicate", severity: .error, path: "upcomingPassInformation[1].identifier", json: {
+            $0.set("upcomingPassInformation[1]", ["type": "event", "identifier": "night-2", "name": "Night 3"])
+        }),
         // Poster requirements
         Case(code: "poster-semantics-missing", severity: .error, path: "semantics.performerNames", json: { $0.set("semantics.performerNames", []) }),
         Case(code: "poster-semantics-missing", severity: .error, path: "semantics.homeTeamAbbreviation", json: {
@@ -132,6 +174,7 @@ import Testing
         }),
         Case(code: "semantics-date-order", severity: .warning, json: { $0.set("semantics.eventEndDate", "2026-10-02T22:30:00+02:00") }),
         // relevantDates
+        Case(code: "relevant-date-fallback-missing", severity: .warning, path: "relevantDate", json: { $0.set("relevantDate", nil) }),
         Case(code: "relevant-date-order", severity: .error, path: "relevantDates[0].endDate", json: {
             $0.set("relevantDates[0].endDate", "2026-10-03T17:00:00+02:00")
         }),
@@ -201,13 +244,32 @@ import Testing
         pass.semantics = ["eventType": "PKEventTypeGeneric", "eventName": "Northern Lights Live", "venueName": "Aurora Hall",
                           "venueRegionName": "Oslo", "venueRoom": "Main Hall", "eventStartDate": "2026-10-03T19:30:00+02:00"]
         pass.eventLogoText = "Aurora Hall"
-        pass.links["parkingInformationURL"] = "https://example.com/parking"
+        pass.eventLinks.parkingInformationURL = "https://example.com/parking"
         pass.fields.additionalInfoFields = [PassField(key: "entry", value: .string("Door B"))]
+        pass.fields.backFields = [PassField(key: "entryBack", value: .string("Door B"))]
         pass.nfc = NFC(message: "T-1", encryptionPublicKey: TestTemplates.p256PublicKey, requiresAuthentication: false)
         let json = try pass.jsonObject()
         #expect(json["preferredStyleSchemes"] == ["posterEventTicket", "eventTicket"])
         #expect(PassLinter.lintJSON(json).map(\.code) == ["nfc-certificate"])
         #expect(Self.lint(json, Self.files(.poster)).map(\.code) == ["nfc-certificate"])
+    }
+
+    /// The top-level `relevantDate` older iOS reads stands for the first entry: an interval's startDate, or a single
+    /// entry's date.
+    @Test func relevantDateFallbackNamesTheDateToCopy() {
+        var interval = JSONValue.object(Self.json(.poster))
+        interval.set("relevantDate", nil)
+        let fromInterval = Self.lint(interval.objectValue!, Self.files(.poster)).filter { $0.code == "relevant-date-fallback-missing" }
+        #expect(fromInterval.count == 1)
+        #expect(fromInterval.first?.fix.contains("\"relevantDate\": \"2026-10-03T18:30:00+02:00\" (the startDate") == true, "\(fromInterval.map(\.fix))")
+
+        var single = interval
+        single.set("relevantDates", [["date": "2026-10-03T19:00:00+02:00"]])
+        let fromDate = Self.lint(single.objectValue!, Self.files(.poster)).filter { $0.code == "relevant-date-fallback-missing" }
+        #expect(fromDate.first?.fix.contains("\"2026-10-03T19:00:00+02:00\" (the date of relevantDates[0])") == true, "\(fromDate.map(\.fix))")
+
+        single.set("relevantDate", "2026-10-03T19:00:00+02:00")
+        #expect(!Self.lint(single.objectValue!, Self.files(.poster)).contains { $0.code == "relevant-date-fallback-missing" })
     }
 
     @Test func templatePlaceholdersPassSemanticTypeChecks() {

@@ -4,7 +4,8 @@ import Foundation
 /// ``additionalProperties`` so that nothing is dropped when a pass is decoded and encoded again.
 ///
 /// Templates are rendered as ``JSONValue`` so their key order survives; use this model to build passes in code or to
-/// read a pass's values with types.
+/// read a pass's values with types. A pass read with ``init(json:)`` and written with ``jsonObject()`` keeps its member
+/// order and number literals; members added in code follow, sorted.
 public struct Pass: Codable, Sendable, Hashable {
     /// The pass style: which key of `pass.json` holds the fields.
     public enum Style: String, Codable, Sendable, CaseIterable {
@@ -21,6 +22,9 @@ public struct Pass: Codable, Sendable, Hashable {
     public var description: String
     public var style: Style
     public var fields: PassFields
+    /// iOS 27 `posterGeneric` (seen only in Apple's 2026 Pass Builder preview, spec §2.7): the poster layout of a generic
+    /// pass, written beside the classic ``style`` (a `generic` one), which older devices show.
+    public var posterGeneric: PassFields?
 
     // Visual appearance.
     public var logoText: String?
@@ -63,15 +67,21 @@ public struct Pass: Codable, Sendable, Hashable {
     public var suppressHeaderDarkening: Bool?
     public var useAutomaticColors: Bool?
     public var eventLogoText: String?
-    /// Poster-ticket and semantic-boarding-pass links and contacts, keyed by their `pass.json` names
-    /// (``Pass/posterURLKeys`` and ``Pass/semanticBoardingPassKeys``), e.g. `"parkingInformationURL"`.
-    public var links: [String: String]
-    public var upcomingPassInformation: [JSONValue]?
+    /// Poster event ticket links and contacts (iOS 18), top-level keys such as `parkingInformationURL`.
+    public var eventLinks = EventLinks()
+    /// Semantic boarding pass links and contacts (iOS 26), top-level keys such as `managementURL`.
+    public var boardingPassLinks = BoardingPassLinks()
+    /// iOS 26: the later events of a poster event ticket that covers several.
+    public var upcomingPassInformation: [UpcomingPassEntry]?
+    /// iOS 27: an SF Symbol shown instead of `logo.png` (older devices still show the logo).
     public var logoSymbolName: String?
-    public var featuredActions: [JSONValue]?
+    /// iOS 27: at most 2 quick actions.
+    public var featuredActions: [FeaturedAction]?
 
     /// Keys this model does not know, kept as they are.
     public var additionalProperties: JSONObject
+    /// The JSON the pass was read from, for ``jsonObject()``'s member order.
+    var layout = JSONLayout()
 
     public init(
         passTypeIdentifier: String, serialNumber: String, teamIdentifier: String, organizationName: String,
@@ -84,23 +94,16 @@ public struct Pass: Codable, Sendable, Hashable {
         self.description = description
         self.style = style
         self.fields = fields
-        self.links = [:]
         self.additionalProperties = JSONObject()
     }
 
-    /// Poster event ticket link and contact keys (iOS 18).
-    public static let posterURLKeys = [
-        "accessibilityURL", "addOnURL", "bagPolicyURL", "contactVenueEmail", "contactVenuePhoneNumber", "contactVenueWebsite",
-        "directionsInformationURL", "merchandiseURL", "orderFoodURL", "parkingInformationURL", "purchaseParkingURL", "sellURL",
-        "transferURL", "transitInformationURL",
-    ]
+    /// Poster event ticket link and contact keys (iOS 18), ``EventLinks/keys``.
+    public static let posterURLKeys = EventLinks.keys
 
-    /// Semantic boarding pass link and contact keys (iOS 26).
-    public static let semanticBoardingPassKeys = [
-        "changeSeatURL", "entertainmentURL", "purchaseAdditionalBaggageURL", "purchaseLoungeAccessURL", "purchaseWifiURL",
-        "upgradeURL", "managementURL", "registerServiceAnimalURL", "reportLostBagURL", "requestWheelchairURL", "trackBagsURL",
-        "transitProviderEmail", "transitProviderPhoneNumber", "transitProviderWebsiteURL",
-    ]
+    /// Semantic boarding pass link and contact keys (iOS 26), ``BoardingPassLinks/keys``. Spec §2.7 lists
+    /// `upcomingPassInformation` with them too, but its entries are events of a poster event ticket (see
+    /// ``UpcomingPassEntry``), so Passmint checks it as a poster key.
+    public static let semanticBoardingPassKeys = BoardingPassLinks.keys
 
     static let modelKeys: Set<String> = Set(
         [
@@ -110,7 +113,7 @@ public struct Pass: Codable, Sendable, Hashable {
             "barcodes", "barcode", "nfc", "webServiceURL", "authenticationToken", "associatedStoreIdentifiers",
             "auxiliaryStoreIdentifiers", "appLaunchURL", "userInfo", "sharingProhibited", "groupingIdentifier", "semantics",
             "preferredStyleSchemes", "footerBackgroundColor", "suppressHeaderDarkening", "useAutomaticColors", "eventLogoText",
-            "upcomingPassInformation", "logoSymbolName", "featuredActions",
+            "upcomingPassInformation", "logoSymbolName", "featuredActions", "posterGeneric",
         ] + Style.allCases.map(\.rawValue) + posterURLKeys + semanticBoardingPassKeys)
 
     public init(from decoder: any Decoder) throws {
@@ -129,6 +132,7 @@ public struct Pass: Codable, Sendable, Hashable {
         }
         style = styles[0]
         fields = try c.required(style.rawValue)
+        posterGeneric = try c.optional("posterGeneric")
         logoText = try c.optional("logoText")
         backgroundColor = try c.optional("backgroundColor")
         foregroundColor = try c.optional("foregroundColor")
@@ -162,11 +166,8 @@ public struct Pass: Codable, Sendable, Hashable {
         upcomingPassInformation = try c.optional("upcomingPassInformation")
         logoSymbolName = try c.optional("logoSymbolName")
         featuredActions = try c.optional("featuredActions")
-        var links: [String: String] = [:]
-        for key in Self.posterURLKeys + Self.semanticBoardingPassKeys {
-            if let value: String = try c.optional(key) { links[key] = value }
-        }
-        self.links = links
+        eventLinks = try EventLinks(from: decoder)
+        boardingPassLinks = try BoardingPassLinks(from: decoder)
         additionalProperties = try c.unknownMembers(known: Self.modelKeys)
     }
 
@@ -179,6 +180,7 @@ public struct Pass: Codable, Sendable, Hashable {
         try c.put(organizationName, "organizationName")
         try c.put(description, "description")
         try c.put(fields, style.rawValue)
+        try c.put(posterGeneric, "posterGeneric")
         try c.put(logoText, "logoText")
         try c.put(backgroundColor, "backgroundColor")
         try c.put(foregroundColor, "foregroundColor")
@@ -212,7 +214,7 @@ public struct Pass: Codable, Sendable, Hashable {
         try c.put(upcomingPassInformation, "upcomingPassInformation")
         try c.put(logoSymbolName, "logoSymbolName")
         try c.put(featuredActions, "featuredActions")
-        for (key, value) in links.sorted(by: { $0.key < $1.key }) { try c.put(value, key) }
+        for (key, value) in eventLinks.values + boardingPassLinks.values { try c.put(value, key) }
         try c.put(unknown: additionalProperties)
     }
 }
@@ -222,6 +224,7 @@ extension Pass {
     public init(json: JSONObject) throws(PassmintError) {
         do {
             self = try JSONDecoder().decode(Pass.self, from: Data(JSONWriter.data(.object(json), style: .compact)))
+            layout = JSONLayout(source: .object(json))
         } catch let error as DecodingError {
             throw PassmintError(.invalidPass, "pass.json: \(Self.describe(error))")
         } catch {
@@ -229,13 +232,15 @@ extension Pass {
         }
     }
 
-    /// The pass as a JSON object, keys sorted.
+    /// The pass as a JSON object: in the order of the JSON it was read from (``init(json:)``), with members that JSON
+    /// lacked after them; keys sorted for a pass made in code.
     public func jsonObject() throws(PassmintError) -> JSONObject {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             let data = try encoder.encode(self)
-            return try JSONParser.value(Array(data)).objectValue ?? JSONObject()
+            let written = try JSONParser.value(Array(data))
+            return (layout.source.map { written.laidOut(like: $0) } ?? written).objectValue ?? JSONObject()
         } catch {
             throw PassmintError(.invalidPass, "cannot encode the pass: \(error)")
         }

@@ -50,7 +50,8 @@ public final class PassTemplate: Sendable {
     /// `pass.json` as parsed, placeholders intact.
     public let passJSON: JSONValue
     /// Every other file of the pass, sorted by path, with its SHA-1 (`pass.strings` files as in the template, their
-    /// placeholders intact; `strings.json` already merged into them).
+    /// placeholders intact, `strings.json` already merged into them, and re-encoded as UTF-16 little-endian with a BOM
+    /// when written in UTF-8 or UTF-16 big-endian).
     public let files: [PassFile]
     /// Placeholder names used in `pass.json`, then those used only in `pass.strings` values, in order of first use.
     public let placeholders: [String]
@@ -70,9 +71,30 @@ public final class PassTemplate: Sendable {
     static let ignoredNames: Set<String> = ["manifest.json", "signature", ".DS_Store", "Thumbs.db", "desktop.ini"]
 
     /// Builds a template from parts already in memory. `<lang>.lproj/pass.strings` files among `files` may hold
-    /// `{{placeholders}}` in their values.
+    /// `{{placeholders}}` in their values; those in UTF-8 are re-encoded as UTF-16 little-endian with a BOM.
     public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
         try self.init(folder: folder, passJSON: passJSON, files: files, readingDiagnostics: readingDiagnostics, generatedStrings: [])
+    }
+
+    /// Builds a template from parts in memory with translations for several languages, as a template folder's
+    /// `strings.json` does: each language is written into `<lang>.lproj/pass.strings` (UTF-16 LE with a BOM), merged
+    /// with a `pass.strings` among `files` (the translation wins on the same key, the file's other keys stay).
+    ///
+    /// - Throws: ``PassmintError/Code/invalidTemplate`` when a `pass.strings` to merge into cannot be read.
+    public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], translations: Translations,
+                            readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
+        let languages = translations.templateLanguages
+        let generated = Set(languages.map { "\($0.code).lproj/pass.strings" })
+        let merged = try TemplateStrings.merge(languages, into: files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, folder: folder)
+        var passFiles: [PassFile] = []
+        for file in merged {
+            if !generated.contains(file.path), let original = files.first(where: { $0.path == file.path }) {
+                passFiles.append(original)
+            } else {
+                passFiles.append(try PassFile(path: file.path, bytes: file.bytes))
+            }
+        }
+        try self.init(folder: folder, passJSON: passJSON, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
     }
 
     /// `generatedStrings`: paths of the `pass.strings` files written from `strings.json`, for messages.
@@ -82,7 +104,7 @@ public final class PassTemplate: Sendable {
         }
         self.folder = folder
         self.passJSON = passJSON
-        self.files = files.sorted { $0.path < $1.path }
+        self.files = try TemplateStrings.utf16Files(files).sorted { $0.path < $1.path }
         let dynamic = TemplateStrings.dynamicFiles(in: self.files, folder: folder, generated: generatedStrings)
         let dynamicPaths = Set(dynamic.map(\.path))
         self.dynamicStrings = dynamic

@@ -11,11 +11,15 @@ public enum StringsFile {
         }
     }
 
-    /// Why a `.strings` file could not be read.
+    /// Why a `.strings` file could not be read: the file (when known), the line, and what is wrong there.
     public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, e.g. `expected ';' after the value of "POINTS"`.
         public var message: String
+        /// The line (from 1) where the problem is, or where the unterminated string or comment starts.
         public var line: Int
-        public var description: String { "line \(line): \(message)" }
+        /// The file, as given to ``StringsFile/parse(_:file:)``.
+        public var file: String?
+        public var description: String { (file.map { "\($0), " } ?? "") + "line \(line): \(message)" }
     }
 
     /// Decodes the bytes to text: UTF-16 with a BOM (either byte order), UTF-8 with or without a BOM.
@@ -46,9 +50,25 @@ public enum StringsFile {
         return String(validating: body, as: UTF8.self)
     }
 
-    /// Parses a `.strings` file.
-    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> [Entry] {
-        guard let text = decode(bytes) else { throw SyntaxError(message: "not UTF-8 or UTF-16 with a byte order mark", line: 1) }
+    /// Parses a `.strings` file: `"key" = "value";` entries, `/* */` and `//` comments, the escapes `\n \t \r \" \\`
+    /// and `\UXXXX` (a UTF-16 code unit; two of them for a surrogate pair).
+    ///
+    /// - Parameter file: names the file in errors, e.g. `Festival.pass/fr.lproj/pass.strings`.
+    /// - Throws: ``SyntaxError`` with the file, the line and what to fix.
+    public static func parse(_ bytes: [UInt8], file: String? = nil) throws(SyntaxError) -> [Entry] {
+        do {
+            return try parseText(bytes)
+        } catch {
+            var located = error
+            located.file = file
+            throw located
+        }
+    }
+
+    private static func parseText(_ bytes: [UInt8]) throws(SyntaxError) -> [Entry] {
+        guard let text = decode(bytes) else {
+            throw SyntaxError(message: "the file is neither UTF-8 nor UTF-16 with a byte order mark: save it as UTF-16 or UTF-8", line: 1)
+        }
         let scalars = Array(text.unicodeScalars)
         var index = 0
         var line = 1
@@ -69,7 +89,7 @@ public enum StringsFile {
                         if scalars[index] == "\n" { line += 1 }
                         index += 1
                     }
-                    guard index + 1 < scalars.count else { throw SyntaxError(message: "unterminated /* comment", line: start) }
+                    guard index + 1 < scalars.count else { throw SyntaxError(message: "the /* comment that starts here is never closed with */", line: start) }
                     index += 2
                 } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
                     while index < scalars.count, scalars[index] != "\n" { index += 1 }
@@ -81,18 +101,21 @@ public enum StringsFile {
 
         func quoted() throws(SyntaxError) -> String {
             guard index < scalars.count, scalars[index] == "\"" else {
-                throw SyntaxError(message: "expected a string in double quotes", line: line)
+                throw SyntaxError(message: "expected a key or value in double quotes, as in \"POINTS\" = \"Points\";", line: line)
             }
             index += 1
+            let start = line
             var result = String.UnicodeScalarView()
             while true {
-                guard index < scalars.count else { throw SyntaxError(message: "unterminated string", line: line) }
+                guard index < scalars.count else {
+                    throw SyntaxError(message: "the string that starts here has no closing double quote", line: start)
+                }
                 let scalar = scalars[index]
                 index += 1
                 if scalar == "\"" { return String(result) }
                 if scalar == "\n" { line += 1 }
                 if scalar == "\\" {
-                    guard index < scalars.count else { throw SyntaxError(message: "unterminated escape", line: line) }
+                    guard index < scalars.count else { throw SyntaxError(message: "the file ends after a backslash", line: line) }
                     let escape = scalars[index]
                     index += 1
                     switch escape {
@@ -109,7 +132,7 @@ public enum StringsFile {
                             index += 1
                             count += 1
                         }
-                        guard count == 4 else { throw SyntaxError(message: "\\U needs four hex digits", line: line) }
+                        guard count == 4 else { throw SyntaxError(message: "\\U needs four hex digits, e.g. \\U00E9", line: line) }
                         if (0xD800...0xDBFF).contains(value), index + 5 < scalars.count, scalars[index] == "\\", scalars[index + 1] == "U" || scalars[index + 1] == "u" {
                             let hex = String(String.UnicodeScalarView(scalars[(index + 2)..<(index + 6)]))
                             if let low = UInt32(hex, radix: 16), (0xDC00...0xDFFF).contains(low) {
@@ -117,7 +140,11 @@ public enum StringsFile {
                                 index += 6
                             }
                         }
-                        guard let unicode = Unicode.Scalar(value) else { throw SyntaxError(message: "invalid \\U escape", line: line) }
+                        guard let unicode = Unicode.Scalar(value) else {
+                            throw SyntaxError(
+                                message: "\\U\(String(value, radix: 16, uppercase: true)) is half of a surrogate pair: write both halves (\\UD83C\\UDF3F) or the character itself",
+                                line: line)
+                        }
                         result.append(unicode)
                     default:
                         result.append(escape)
@@ -132,16 +159,18 @@ public enum StringsFile {
             try skipSpaceAndComments()
             guard index < scalars.count else { return entries }
             let key = try quoted()
+            let keyLine = line
             try skipSpaceAndComments()
             guard index < scalars.count, scalars[index] == "=" else {
-                throw SyntaxError(message: "expected '=' after \"\(key)\"", line: line)
+                throw SyntaxError(message: "expected '=' after \"\(key)\": write \"\(key)\" = \"…\";", line: keyLine)
             }
             index += 1
             try skipSpaceAndComments()
             let value = try quoted()
+            let valueLine = line
             try skipSpaceAndComments()
             guard index < scalars.count, scalars[index] == ";" else {
-                throw SyntaxError(message: "expected ';' after the value of \"\(key)\"", line: line)
+                throw SyntaxError(message: "expected ';' after the value of \"\(key)\": end every entry with a semicolon", line: valueLine)
             }
             index += 1
             entries.append(Entry(key: key, value: value))
@@ -166,11 +195,31 @@ public enum StringsFile {
         }
         var text = ""
         for entry in entries { text += "\"\(escape(entry.key))\" = \"\(escape(entry.value))\";\n" }
+        return utf16LittleEndianWithBOM(text)
+    }
+
+    /// `text` as UTF-16 little-endian with a byte order mark, the encoding Passmint writes.
+    public static func utf16LittleEndianWithBOM(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xFE]
+        bytes.reserveCapacity(2 + text.utf16.count * 2)
         for unit in text.utf16 {
             bytes.append(UInt8(unit & 0xFF))
             bytes.append(UInt8(unit >> 8))
         }
         return bytes
+    }
+
+    /// Whether `bytes` start with the UTF-16 little-endian byte order mark.
+    public static func isUTF16LittleEndianWithBOM(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0xFF, 0xFE]) }
+
+    /// A readable `.strings` file in UTF-16 little-endian with a BOM, its text (comments and layout included) unchanged:
+    /// UTF-8 (with or without a BOM) and UTF-16 big-endian files are transcoded, UTF-16 LE files returned as they are.
+    ///
+    /// - Throws: ``SyntaxError`` (naming `file` and the line) when the file cannot be read.
+    public static func utf16LittleEndian(_ bytes: [UInt8], file: String? = nil) throws(SyntaxError) -> [UInt8] {
+        _ = try parse(bytes, file: file)
+        if isUTF16LittleEndianWithBOM(bytes) { return bytes }
+        // parse succeeded, so the bytes decode.
+        return utf16LittleEndianWithBOM(decode(bytes) ?? "")
     }
 }

@@ -89,6 +89,18 @@ enum TemplateStrings {
         return output.sorted { $0.path < $1.path }
     }
 
+    /// `files` with every readable `pass.strings` in UTF-8 or UTF-16 big-endian re-encoded as UTF-16 little-endian with a
+    /// BOM, its text unchanged. Done once when a template loads, so every pass ships the same bytes. A file that cannot
+    /// be read stays as it is: lint reports it (`strings-syntax`) and the builder refuses to sign.
+    static func utf16Files(_ files: [PassFile]) throws(PassmintError) -> [PassFile] {
+        var output = files
+        for (index, file) in files.enumerated() where isStringsFile(file.path) && !StringsFile.isUTF16LittleEndianWithBOM(file.bytes) {
+            guard let bytes = try? StringsFile.utf16LittleEndian(file.bytes, file: file.path) else { continue }
+            output[index] = try PassFile(path: file.path, bytes: bytes)
+        }
+        return output
+    }
+
     /// Whether `path` is a `<lang>.lproj/pass.strings` file.
     static func isStringsFile(_ path: String) -> Bool {
         let components = path.split(separator: "/")

@@ -226,13 +226,22 @@ struct FileRules {
     }
 
     /// The localizable texts of `pass.json` with their paths: `organizationName`, `description`, `logoText`,
-    /// `eventLogoText`, and every field's `label`, `value` and `changeMessage`. A text equal to a `pass.strings` key is
-    /// replaced by its translation on the device.
+    /// `eventLogoText`, the `relevantText` of locations and beacons, the barcodes' `altText`, and every field's `label`,
+    /// `value` and `changeMessage`. A text equal to a `pass.strings` key is replaced by its translation on the device.
     func localizableTexts() -> [(text: String, path: String)] {
         var texts: [(String, String)] = []
         for key in ["organizationName", "description", "logoText", "eventLogoText"] {
             if let text = pass[key]?.stringValue { texts.append((text, key)) }
         }
+        for key in ["locations", "beacons"] {
+            for (index, place) in (pass[key]?.arrayValue ?? []).enumerated() {
+                if let text = place["relevantText"]?.stringValue { texts.append((text, "\(key)[\(index)].relevantText")) }
+            }
+        }
+        for (index, barcode) in (pass["barcodes"]?.arrayValue ?? []).enumerated() {
+            if let text = barcode["altText"]?.stringValue { texts.append((text, "barcodes[\(index)].altText")) }
+        }
+        if let text = pass["barcode"]?["altText"]?.stringValue { texts.append((text, "barcode.altText")) }
         for style in PassJSONValidator.styleKeys {
             guard let fields = pass[style]?.objectValue else { continue }
             for arrayName in PassJSONValidator.fieldArrays {

@@ -1,5 +1,5 @@
 /// Rules on the iOS 18+ keys: `preferredStyleSchemes` (poster event tickets, semantic boarding passes), the keys only
-/// those schemes use, `additionalInfoFields`, and the iOS 27 keys seen in Apple's Pass Builder (`posterGeneric`,
+/// those schemes use, and the iOS 27 keys seen in Apple's Pass Builder (`posterGeneric`,
 /// `featuredActions`, `logoSymbolName`).
 extension JSONRules {
     /// The schemes Wallet knows: iOS 18 `posterEventTicket`/`eventTicket`, iOS 26 `semanticBoardingPass`/`boardingPass`.
@@ -18,8 +18,11 @@ extension JSONRules {
     /// The pass asks for the semantic boarding pass layout and is a boarding pass.
     var isSemanticBoardingPass: Bool { style == "boardingPass" && schemes.contains("semanticBoardingPass") }
 
-    /// Keys only poster event tickets use (spec §2.2 and §2.7).
-    static let posterOnlyKeys = Pass.posterURLKeys + ["eventLogoText", "footerBackgroundColor", "suppressHeaderDarkening", "useAutomaticColors"]
+    /// Keys only poster event tickets use (spec §2.2 and §2.7; `upcomingPassInformation`: see
+    /// ``JSONRules/upcomingPassInformation()``).
+    static let posterOnlyKeys = Pass.posterURLKeys + [
+        "eventLogoText", "footerBackgroundColor", "suppressHeaderDarkening", "useAutomaticColors", "upcomingPassInformation",
+    ]
 
     mutating func styleSchemes() {
         guard let list = pass["preferredStyleSchemes"]?.arrayValue else { return }
@@ -72,10 +75,6 @@ extension JSONRules {
                 warning("semantic-boarding-key-without-scheme", key, "\(key) is only used by semantic boarding passes, and this pass is not one",
                         fix: "add \"preferredStyleSchemes\": [\"semanticBoardingPass\", \"boardingPass\"] to an airline boarding pass, or remove \(key)")
             }
-        }
-        if let style, style != "eventTicket", pass[style]?["additionalInfoFields"] != nil {
-            warning("additional-info-fields-style", "\(style).additionalInfoFields", "additionalInfoFields are shown only below event tickets",
-                    fix: "move the fields to backFields")
         }
     }
 

@@ -77,6 +77,8 @@ struct JSONRules {
         relevance()
         styleSchemes()
         schemeOnlyKeys()
+        olderSystemFallbacks()
+        upcomingPassInformation()
         semantics()
         futureKeys()
     }
