@@ -42,7 +42,7 @@ done
 mkdir -p "$work/www" "$work/nginx"
 head -c 1024 /dev/zero | tr '\0' 'x' > "$work/www/small.txt"
 cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
+worker_processes auto;
 pid $work/nginx.pid;
 error_log $work/nginx/error.log;
 events { worker_connections 1024; }
@@ -95,6 +95,11 @@ run "nginx, 1 KB static file (ceiling)" "http://127.0.0.1:$nginx_port/small.txt"
 run "passmint GET /health (its HTTP stack alone)" "http://127.0.0.1:$port/health"
 run "serial-number poll (200)" "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
 run "latest pass, 304" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $last_modified" "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial"
+# Many devices and passes, each answered from its own cache entry.
+since=$(scripts/bench-seed.py $port 2000 "$token")
+export PASSMINT_BENCH_SINCE=$since
+PASSMINT_BENCH_SPREAD=poll run "serial-number poll, 2,000 devices at random" -s scripts/wrk/spread.lua "http://127.0.0.1:$port"
+PASSMINT_BENCH_SPREAD=pass run "latest pass 304, 2,000 passes at random" -s scripts/wrk/spread.lua "http://127.0.0.1:$port"
 run "serial-number poll, --no-fast-path (router)" "http://127.0.0.1:$router_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
 run "latest pass 304, --no-fast-path (router)" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $router_last_modified" "http://127.0.0.1:$router_port/wallet/v1/passes/pass.dev.passmint.example/$serial"
 run "registration (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
