@@ -164,15 +164,20 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         }
     }
 
+    /// The poll's query. `CROSS JOIN` makes SQLite start from the device's few registrations: left to itself (no
+    /// statistics) it walked every pass of the type by `passes_by_tag` and probed each for a registration, so a poll
+    /// cost grew with the number of passes (2,000 passes: 5k polls/s instead of 30k+).
+    static let updatedSerialsQuery = """
+        SELECT p.serial_number, p.update_tag FROM registrations r
+        CROSS JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number
+        WHERE r.device_library_id = ? AND r.pass_type_id = ? AND p.update_tag > ? ORDER BY p.update_tag
+        """
+
     public func updatedSerials(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?) async throws -> UpdatedSerials {
         try read { db in
             var serials: [String] = []
             var last: Int64 = updatedSince ?? 0
-            try db.query("""
-                SELECT p.serial_number, p.update_tag FROM registrations r
-                JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number
-                WHERE r.device_library_id = ? AND r.pass_type_id = ? AND p.update_tag > ? ORDER BY p.update_tag
-                """, [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .integer(updatedSince ?? -1)]) { row in
+            try db.query(Self.updatedSerialsQuery, [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .integer(updatedSince ?? -1)]) { row in
                 serials.append(row.text(0) ?? "")
                 last = max(last, row.integer(1))
             }
