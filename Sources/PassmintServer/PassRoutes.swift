@@ -243,15 +243,7 @@ struct PassRoutes: Sendable {
             guard let object = data.objectValue else { throw HTTPError(.badRequest, message: "passes[\(index)].data must be an object") }
             return PassService.Order(template: template, data: object)
         }
-        let items = try await mapped { try await service.issue(orders: parsed) }.map {
-            PassBundle.Item(name: SerialFileName.fileName(for: $0.pass.serialNumber), archive: $0.archive)
-        }
-        let bundle: [UInt8]
-        do {
-            bundle = try PassBundle.make(items)
-        } catch {
-            throw HTTPError(.unprocessableContent, message: error.message)
-        }
+        let bundle = try await mapped { try await service.issue(orders: parsed) }.bundle
         return Response(status: .created, headers: [.contentType: PassBundle.mimeType], body: .init(byteBuffer: ByteBuffer(bytes: bundle)))
     }
 

@@ -230,10 +230,17 @@ public final class PassService: Sendable {
         }
     }
 
+    /// A multi-ticket order as issued: its passes, and the `.pkpasses` bundle that holds them.
+    public struct IssuedOrder: Sendable {
+        public var passes: [Issued]
+        /// The bundle (``PassBundle``), entries named after the serial numbers.
+        public var bundle: [UInt8]
+    }
+
     /// Issues the passes of a multi-ticket order, all or none: every pass is rendered, checked and signed, and the
-    /// bundle's limits are checked, before any is stored; if storing one fails (a serial that exists), those stored
-    /// before it are taken back. Errors name the order's index (`passes[2]: …`).
-    public func issue(orders: [Order]) async throws -> [Issued] {
+    /// bundle made, before any is stored; if storing one fails (a serial that exists), those stored before it are
+    /// taken back. Errors name the order's index (`passes[2]: …`).
+    public func issue(orders: [Order]) async throws -> IssuedOrder {
         var built: [(pass: StoredPass, archive: [UInt8])] = []
         var serials: Set<String> = []
         for (index, order) in orders.enumerated() {
@@ -245,9 +252,11 @@ public final class PassService: Sendable {
                 built.append((pass, try sign(prepared).archive))
             }
         }
-        let total = built.reduce(0) { $0 + $1.archive.count }
-        guard total <= PassBundle.maximumBytes else {
-            throw Failure.unprocessable("the order's passes weigh \(total) bytes, over the \(PassBundle.maximumBytes) bytes a bundle may hold: split the order")
+        let bundle: [UInt8]
+        do {
+            bundle = try PassBundle.make(built.map { PassBundle.Item(name: SerialFileName.fileName(for: $0.pass.serialNumber), archive: $0.archive) })
+        } catch {
+            throw Failure.unprocessable(error.message)
         }
         var issued: [Issued] = []
         for (index, item) in built.enumerated() {
@@ -268,7 +277,7 @@ public final class PassService: Sendable {
                 throw error
             }
         }
-        return issued
+        return IssuedOrder(passes: issued, bundle: bundle)
     }
 
     /// Runs `body`, prefixing the message of a ``Failure`` with the order index it concerns.
