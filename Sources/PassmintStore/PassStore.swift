@@ -128,7 +128,8 @@ public protocol PassStore: Sendable {
     /// A number that changes after every commit, read before a query and compared after it; nil while the store
     /// cannot tell when others change it. The service caches reads only while it stays the same. The SQLite store
     /// bumps it after its own commits (before they are acknowledged) and when it sees another process's commit (see
-    /// ``SQLitePassStore``); the PostgreSQL store after its own commits and on every change another node announces.
+    /// ``SQLitePassStore``); the PostgreSQL store after its own commits, on every pass change another node announces,
+    /// and when the server's WAL position moves (every commit of any node).
     var changeGeneration: UInt64? { get }
 }
 

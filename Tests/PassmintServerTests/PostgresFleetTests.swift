@@ -46,7 +46,7 @@ import Testing
                 }
                 #expect(nodeA.fastPathAnswers >= 1, "node A answers a repeated poll from memory")
 
-                // The device registers through node B; node A's next poll sees it once the notification arrives.
+                // The device registers through node B (no NOTIFY): node A sees it through the WAL position it polls.
                 let before = try #require(storeA.changeGeneration)
                 _ = try await storeB.register(deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: type, serialNumber: serial)
                 for _ in 0..<500 where storeA.changeGeneration == before { try await Task.sleep(for: .milliseconds(2)) }
