@@ -204,6 +204,22 @@ import Testing
         try await impostor.shutdown()
     }
 
+    @Test func apnsRefusesAClientWithoutACertificate() async throws {
+        let (apnsServer, sender) = try Self.apns()
+        defer { apnsServer.shutdown() }
+        try await sender.shutdown()
+        // A provider token instead of a certificate: the client presents no certificate at all.
+        let (tokenServer, token) = try Self.tokenAPNs()
+        tokenServer.shutdown()
+        let anonymous = try APNsPushSender(identity: ServiceHarness.identity(), providerToken: token, endpoint: apnsServer.url,
+                                           trustRoots: [apnsServer.serverCertificate], maxAttempts: 1)
+        let outcomes = await anonymous.push(topic: ServiceHarness.passType, pushTokens: [pushToken()])
+        #expect(outcomes.first?.result == .failed)
+        #expect(outcomes.first?.status == 0, "the TLS handshake fails: no HTTP status")
+        #expect(apnsServer.received.isEmpty)
+        try await anonymous.shutdown()
+    }
+
     /// A `.p8` key, its public half, and a mock APNs server that wants provider tokens signed by it.
     static func tokenAPNs(keyIdentifier: String = "ABC123DEFG") throws -> (MockAPNsServer, APNsProviderToken) {
         let folder = TestEnvironment.temporaryFolder("apns-token")
