@@ -243,21 +243,47 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func register(deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String) async throws -> RegistrationResult {
-        // Devices register far more often than anything else is written, so this is one statement (its own
-        // transaction, one round trip): the device row and the registration commit together. No NOTIFY (see `write`).
+        // Devices register far more often than anything else is written, so this is one prepared statement (its own
+        // transaction, one round trip, parsed and planned once per connection): the device row and the registration
+        // commit together. No NOTIFY (see `write`).
         defer { generation.add(1, ordering: .releasing) }
-        let rows = try await client.query("""
+        let rows = try await client.execute(
+            RegisterDevice(device: deviceLibraryIdentifier, pushToken: pushToken, passType: passTypeIdentifier, serial: serialNumber), logger: logger)
+        var created = false
+        for try await count in rows { created = count > 0 }
+        return created ? .created : .alreadyRegistered
+    }
+
+    /// The registration as a prepared statement: the device row (its push token updated when it changed) and the
+    /// registration; the row count says whether the registration is new.
+    struct RegisterDevice: PostgresPreparedStatement {
+        static let sql = """
             WITH device AS (
-                INSERT INTO devices (device_library_id, push_token) VALUES (\(deviceLibraryIdentifier), \(pushToken))
+                INSERT INTO devices (device_library_id, push_token) VALUES ($1, $2)
                 ON CONFLICT (device_library_id) DO UPDATE SET push_token = EXCLUDED.push_token WHERE devices.push_token <> EXCLUDED.push_token),
             registration AS (
-                INSERT INTO registrations (device_library_id, pass_type_id, serial_number)
-                VALUES (\(deviceLibraryIdentifier), \(passTypeIdentifier), \(serialNumber)) ON CONFLICT DO NOTHING RETURNING 1)
+                INSERT INTO registrations (device_library_id, pass_type_id, serial_number) VALUES ($1, $3, $4)
+                ON CONFLICT DO NOTHING RETURNING 1)
             SELECT count(*) FROM registration
-            """, logger: logger)
-        var created = false
-        for try await count in rows.decode(Int64.self) { created = count > 0 }
-        return created ? .created : .alreadyRegistered
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text]
+        typealias Row = Int64
+
+        var device: String
+        var pushToken: String
+        var passType: String
+        var serial: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(device)
+            bindings.append(pushToken)
+            bindings.append(passType)
+            bindings.append(serial)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
     }
 
     public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
