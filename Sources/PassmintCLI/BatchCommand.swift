@@ -11,8 +11,8 @@ struct BatchCommand: AsyncParsableCommand {
             CSV: the header names the placeholders (RFC 4180 quoting, UTF-8, BOM tolerated); values are text, and \
             placeholders the template uses as numbers or booleans (a field with numberStyle, latitude, voided, …) are \
             converted. JSON Lines (.jsonl): one object per line with typed values. The serial number comes from the \
-            serialNumber column (or --serial-column). When the template has a webServiceURL, each pass gets its own \
-            random authenticationToken (128 bits, base64url) unless the row gives one.
+            serialNumber column (or --serial-column). When the template has a webServiceURL (or --public-url gives one), \
+            each pass gets its own random authenticationToken (128 bits, base64url) unless the row gives one.
 
             Output: <out-dir>/<serial>.pkpass, each written atomically, and <out-dir>/batch-report.csv (or .jsonl, mode \
             0600: it holds the tokens) with one line per row: row, serialNumber, status (issued, existing, failed), file, \
@@ -61,6 +61,11 @@ struct BatchCommand: AsyncParsableCommand {
         valueName: "database-url"))
     var register: String?
 
+    @Option(help: ArgumentHelp(
+        "The update service's public URL (as `passmint serve --public-url`), written into every pass as webServiceURL; every pass then gets an authentication token. Needed with --register unless the template has a webServiceURL (default: $PASSMINT_PUBLIC_URL).",
+        valueName: "url"))
+    var publicURL: String?
+
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func validate() throws {
@@ -71,10 +76,22 @@ struct BatchCommand: AsyncParsableCommand {
     func run() async throws {
         BatchRunner.tuneAllocator()
         let template = try PassTemplate(folder: template)
+        let webServiceURL = (publicURL ?? ProcessInfo.processInfo.environment["PASSMINT_PUBLIC_URL"]).map {
+            $0.hasSuffix("/") ? String($0.dropLast()) : $0
+        }
+        if let webServiceURL, URL(string: webServiceURL)?.host == nil {
+            throw ValidationError("--public-url \(webServiceURL) is not a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
+        }
+        if register != nil, webServiceURL == nil, template.passJSON["webServiceURL"] == nil {
+            throw ValidationError("""
+                --register records passes so that the update service can change them, but passes without a webServiceURL never \
+                ask it for changes: give --public-url with the URL `passmint serve --public-url` uses (or set PASSMINT_PUBLIC_URL)
+                """)
+        }
         let identity = try signing.loadIdentity()
         let input = try BatchInput(path: data)
         let options = BatchOptions(outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
-                                   reportFormat: BatchReportWriter.Format(rawValue: report)!)
+                                   reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL)
         var runner = BatchRunner(template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
 
         let stop = BatchStopSignal()

@@ -6,11 +6,11 @@ import Testing
 
 /// `passmint batch` as a process: kill -9 and resume, Ctrl-C, exit codes, JSON summary.
 @Suite(.serialized) struct BatchCommandTests {
-    func membersFile(rows: Int, badRows: Set<Int> = []) throws -> URL {
+    func membersFile(rows: Int, badRows: Set<Int> = [], serialPrefix: String = "K-") throws -> URL {
         var csv = "serialNumber,memberId,memberName,tier,nfcMessage,points,pointsToNextReward,memberSince\n"
         for index in 1...rows {
             let points = badRows.contains(index) ? "many" : "\(index)"
-            csv += "K-\(index),\(index),Zoë,Gold,mlc:\(index),\(points),250,2024-03-01T00:00:00+01:00\n"
+            csv += "\(serialPrefix)\(index),\(index),Zoë,Gold,mlc:\(index),\(points),250,2024-03-01T00:00:00+01:00\n"
         }
         let url = TestEnvironment.temporaryFolder("members").appendingPathComponent("members.csv")
         try Data(csv.utf8).write(to: url)
@@ -129,8 +129,14 @@ import Testing
         let data = try membersFile(rows: 6, badRows: [4])
         let folder = TestEnvironment.temporaryFolder("register")
         let database = folder.appendingPathComponent("passmint.sqlite").path
-        let arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
+        var arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
                          "--certificates", chain.path, "--register", database, "--quiet"]
+        // The template has no webServiceURL: without the service's URL the passes could never be updated.
+        let refused = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--public-url"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path), "nothing is issued")
+        arguments += ["--public-url", "https://passes.example.test/wallet/"]
         let first = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
         #expect(first.status == 1, "row 4 fails")
         // Resuming records nothing twice and fails nothing new.
@@ -145,9 +151,38 @@ import Testing
             } else {
                 #expect(stored?.template == "Loyalty")
                 #expect(stored?.authenticationToken == line[5])
+                #expect(line[5].count >= 22, "every pass gets its own token")
+                let entries = try ZipArchive.read(try FileIO.read(folder.appendingPathComponent("out/\(line[3])").path, what: "pass"), source: line[3])
+                let passJSON = try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)
+                #expect(passJSON["webServiceURL"] == "https://passes.example.test/wallet", "the service's URL, without the trailing slash")
+                #expect(passJSON["authenticationToken"]?.stringValue == line[5])
                 let values = try JSONParser.value(Array((stored?.dataJSON ?? "").utf8))
                 #expect(values["points"] == .number(JSONNumber(Int(line[0])!)), "typed values are stored")
             }
         }
     }
+
+    @Test func registerRecordsIntoPostgreSQL() throws {
+        let chain = try TestEnvironment.devChain()
+        let prefix = "PG-\(UUID().uuidString.prefix(8))-"  // the database is shared by the whole run
+        let data = try membersFile(rows: 4, badRows: [2], serialPrefix: prefix)
+        let folder = TestEnvironment.temporaryFolder("register-pg")
+        let url = try TestEnvironment.postgresURL()
+        let arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
+                         "--certificates", chain.path, "--register", url, "--public-url", "https://passes.example.test/wallet", "--quiet"]
+        let first = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
+        #expect(first.status == 1, "row 2 fails: \(first.stderr)")
+        let again = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--resume"], in: TestEnvironment.repositoryRoot)
+        #expect(again.status == 1, "resuming records nothing twice: \(again.stderr)")
+        // Read back with psql, independently of Passmint's PostgreSQL store.
+        let query = try TestEnvironment.run("psql", [url, "-tAc",
+            "SELECT serial_number || '|' || authentication_token || '|' || template FROM passes WHERE serial_number LIKE '\(prefix)%' ORDER BY 1"])
+        #expect(query.status == 0, "\(query.stderr)")
+        let stored = query.stdout.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
+        let report = try reportRows(folder.appendingPathComponent("out")).filter { $0[2] != "failed" }
+        #expect(stored.map { $0[0] } == ["\(prefix)1", "\(prefix)3", "\(prefix)4"])
+        #expect(Set(stored.map { $0[1] }) == Set(report.map { $0[5] }), "the tokens in the report are the stored ones")
+        #expect(stored.allSatisfy { $0[2] == "Loyalty" })
+    }
 }
+

@@ -13,15 +13,20 @@ public struct BatchOptions: Sendable {
     /// Keep passes from an earlier run that exist and verify, instead of building them again.
     public var resume: Bool
     public var reportFormat: BatchReportWriter.Format
+    /// Written into every pass as `webServiceURL`, over the template's (the update service's public URL, for passes
+    /// it will keep up to date). With a web service URL, from here or from the template, every pass gets its own
+    /// authentication token unless its row gives one.
+    public var webServiceURL: String?
 
     /// `jobs` defaults to the number of cores.
     public init(outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
-                resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv) {
+                resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil) {
         self.outputFolder = outputFolder
         self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         self.serialColumn = serialColumn
         self.resume = resume
         self.reportFormat = reportFormat
+        self.webServiceURL = webServiceURL
     }
 }
 
@@ -104,7 +109,7 @@ public struct BatchRunner: Sendable {
         var waiting: [Int: BatchResult] = [:]
         var nextRow = 1
         var serials: [String: Int] = [:]
-        let needsToken = template.passJSON["webServiceURL"] != nil
+        let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
         let limit = options.jobs * 4
 
         func record(_ result: BatchResult) {
@@ -204,6 +209,7 @@ public struct BatchRunner: Sendable {
         } else {
             var overrides: JSONObject = ["serialNumber": .string(job.serial)]
             if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
+            if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
             do {
                 let pass = try builder.build(template: template, data: data, overrides: overrides)
                 try FileIO.writeAtomically(pass.archive, to: path, durable: false)
