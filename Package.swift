@@ -39,13 +39,18 @@ let package = Package(
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
         ),
         .systemLibrary(
+            name: "CPassmintPNG",
+            pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"]), .brew(["libspng"])]
+        ),
+        .systemLibrary(
             name: "CPassmintSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "Passmint",
-            dependencies: ["CPassmintOpenSSL", "CPassmintZip"],
+            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintPNG"],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),
@@ -104,7 +109,7 @@ let package = Package(
         .target(
             name: "PassmintTestSupport",
             dependencies: [
-                "Passmint", "CPassmintOpenSSL",
+                "Passmint", "CPassmintOpenSSL", "CPassmintPNG",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
