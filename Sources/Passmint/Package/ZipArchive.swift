@@ -129,6 +129,15 @@ public enum ZipArchive {
         return offset <= end ? Array(archive[0..<offset]) : []
     }
 
+    /// The name of a ZIP compression method, as APPNOTE.TXT numbers them.
+    static func methodName(_ method: UInt16) -> String {
+        let names: [UInt16: String] = [
+            1: "shrink", 6: "implode", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "Zstandard", 95: "XZ", 96: "JPEG", 97: "WavPack",
+            98: "PPMd",
+        ]
+        return "\(names[method] ?? "an unknown method") (method \(method))"
+    }
+
     /// Reads every entry of an in-memory archive, checking its structure and each entry's CRC.
     /// `source` names the archive in errors.
     public static func read(_ bytes: [UInt8], source name: String) throws(PassmintError) -> [Entry] {
@@ -143,7 +152,10 @@ public enum ZipArchive {
             free(copy)
             throw PassmintError(.archiveFailed, "\(name): \(message(&error))")
         }
-        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+        // Without ZIP_CHECKCONS: its comparison of local and central headers refuses archives Wallet installs, such as
+        // entries written with data descriptors (sizes and CRC in the central directory only) and a ZIP64 extra field
+        // in the local header, as Java and .NET servers write them. Every entry's CRC is still checked below.
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
             throw PassmintError(.archiveFailed, "\(name) is not a readable ZIP archive: \(message(&error))")
         }
@@ -155,7 +167,16 @@ public enum ZipArchive {
             let entryName = String(cString: namePointer)
             var stat = zip_stat_t()
             zip_stat_init(&stat)
-            guard zip_stat_index(archive, index, 0, &stat) == 0, let file = zip_fopen_index(archive, index, 0) else {
+            guard zip_stat_index(archive, index, 0, &stat) == 0 else {
+                throw PassmintError(.archiveFailed, "\(name): cannot read entry \(entryName): \(archiveMessage(archive))")
+            }
+            guard stat.comp_method == UInt16(ZIP_CM_STORE) || stat.comp_method == UInt16(ZIP_CM_DEFLATE) else {
+                throw PassmintError(
+                    .archiveFailed,
+                    "\(name): entry \(entryName) is compressed with \(methodName(stat.comp_method)); Wallet reads only stored and deflated "
+                        + "entries: zip the pass again with deflate (the default of zip and of every ZIP library)")
+            }
+            guard let file = zip_fopen_index(archive, index, 0) else {
                 throw PassmintError(.archiveFailed, "\(name): cannot open entry \(entryName): \(archiveMessage(archive))")
             }
             defer { zip_fclose(file) }
