@@ -110,10 +110,11 @@ enum PassSignature {
         return String(cString: X509_verify_cert_error_string(Int(X509_STORE_CTX_get_error(context))))
     }
 
-    /// Whether `issuer` issued `certificate` (names and key match).
+    /// Whether `issuer` issued `certificate`: the names and key identifiers match, and the certificate's signature
+    /// verifies with the issuer's public key (a look-alike name alone is not enough).
     static func issued(_ issuer: Certificate, _ certificate: Certificate) -> Bool {
-        let result = X509_check_issued(issuer.pointer, certificate.pointer) == X509_V_OK
-        ERR_clear_error()
-        return result
+        defer { ERR_clear_error() }
+        guard X509_check_issued(issuer.pointer, certificate.pointer) == X509_V_OK, let key = X509_get0_pubkey(issuer.pointer) else { return false }
+        return X509_verify(certificate.pointer, key) == 1
     }
 }
