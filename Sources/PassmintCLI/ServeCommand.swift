@@ -19,7 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
             PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_CERTIFICATES, \
             PASSMINT_APNS_URL, PASSMINT_APNS_CA, PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, \
-            PASSMINT_FAST_PATH=0 (as --no-fast-path); a command-line option wins over its variable.
+            PASSMINT_FAST_PATH=0 (as --no-fast-path), PASSMINT_ALLOW_HTTP=1 (as --allow-http); a command-line option wins over \
+            its variable.
 
             APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key \
             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
@@ -42,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("APNs auth key (.p8): push with provider tokens instead of the certificate.", valueName: "file")) var apnsKey: String?
     @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id")) var apnsKeyId: String?
     @Option(help: ArgumentHelp("The team of the .p8 key (default: the certificate's team identifier).", valueName: "id")) var apnsTeamId: String?
+    @Flag(help: ArgumentHelp(
+        "Accept an http --public-url, for development devices with Settings › Developer › Allow HTTP Services turned on; passes issued then carry an http webServiceURL, which other devices refuse."))
+    var allowHTTP = false
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -53,6 +57,20 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         guard let publicURL = publicURL ?? environment["PASSMINT_PUBLIC_URL"], URL(string: publicURL)?.host != nil else {
             throw ValidationError("give --public-url (or PASSMINT_PUBLIC_URL), e.g. https://passes.example.com/wallet")
+        }
+        let allowHTTP = allowHTTP || environment["PASSMINT_ALLOW_HTTP"] == "1"
+        switch URL(string: publicURL)?.scheme?.lowercased() {
+        case "https": break
+        case "http" where allowHTTP:
+            logger.warning("serving passes with an http webServiceURL: only devices with Allow HTTP Services turned on will register")
+        case "http":
+            throw ValidationError("""
+                --public-url \(publicURL) uses http, and Wallet talks only to https web services (lint refuses such passes). \
+                Give the https URL your TLS proxy serves, or add --allow-http for development devices with \
+                Settings › Developer › Allow HTTP Services turned on.
+                """)
+        default:
+            throw ValidationError("--public-url \(publicURL) must be an https URL, e.g. https://passes.example.com/wallet")
         }
         let apiKey = environment[apiKeyEnv]
         if let apiKey, apiKey.count < 16 { throw ValidationError("the API key in \(apiKeyEnv) must have at least 16 characters") }
@@ -87,7 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             store = try SQLitePassStore(path: database, logger: logger)
         }
-        let service = PassService(store: store, push: push, builder: PassBuilder(identity: identity), settings: settings, logger: logger)
+        let builder = PassBuilder(identity: identity, options: .init(lint: LintOptions(allowHTTPWebService: allowHTTP)))
+        let service = PassService(store: store, push: push, builder: builder, settings: settings, logger: logger)
         let apnsAuthentication = providerToken.map { "token \($0.keyIdentifier)/\($0.teamIdentifier)" } ?? "certificate"
         logger.info("passmint serve", metadata: [
             "address": "\(settings.host):\(settings.port)", "publicURL": "\(publicURL)",
