@@ -140,7 +140,11 @@ public enum ZipArchive {
 
     /// Reads every entry of an in-memory archive, checking its structure and each entry's CRC.
     /// `source` names the archive in errors.
-    public static func read(_ bytes: [UInt8], source name: String) throws(PassmintError) -> [Entry] {
+    ///
+    /// Before anything is inflated, the sizes the central directory declares are checked against `limits`; an entry
+    /// is then read into a buffer of its declared size and must end there with the right CRC, so a forged size
+    /// cannot make it unpack to more.
+    public static func read(_ bytes: [UInt8], source name: String, limits: ZipLimits = .pass) throws(PassmintError) -> [Entry] {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
@@ -160,8 +164,24 @@ public enum ZipArchive {
             throw PassmintError(.archiveFailed, "\(name) is not a readable ZIP archive: \(message(&error))")
         }
         defer { zip_discard(archive) }
-        var entries: [Entry] = []
         let count = zip_get_num_entries(archive, 0)
+        guard count <= Int64(limits.maximumEntries) else {
+            throw PassmintError(.archiveFailed, "\(name) has \(count) entries, more than the \(limits.maximumEntries) a pass may have")
+        }
+        var declared: [(name: String, size: Int, compressedSize: Int)] = []
+        for index in 0..<zip_uint64_t(max(count, 0)) {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(archive, index, 0, &stat) == 0 else {
+                throw PassmintError(.archiveFailed, "\(name): cannot read entry \(index): \(archiveMessage(archive))")
+            }
+            let entryName = stat.name.map { String(cString: $0) } ?? "#\(index)"
+            declared.append((entryName, Int(clamping: stat.size), Int(clamping: stat.comp_size)))
+        }
+        if let violation = limits.violation(of: declared, archive: name) {
+            throw PassmintError(.archiveFailed, violation)
+        }
+        var entries: [Entry] = []
         for index in 0..<zip_uint64_t(max(count, 0)) {
             guard let namePointer = zip_get_name(archive, index, zip_flags_t(ZIP_FL_ENC_GUESS)) else { continue }
             let entryName = String(cString: namePointer)

@@ -109,6 +109,12 @@ public struct PassVerifier: Sendable {
             return report
         }
         report.signature = inspection
+        guard inspection.contentType == "pkcs7-data" else {
+            report.add("signature-format", .failed,
+                       "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data")
+            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
+            return report
+        }
         report.add("signature-format", .passed, "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)")
         report.add("signature-detached", inspection.isDetached ? .passed : .failed,
                    inspection.isDetached ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
