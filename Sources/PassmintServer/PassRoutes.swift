@@ -151,7 +151,8 @@ struct PassRoutes: Sendable {
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    /// Rewards enrollment (spec §6.8). Apple documents no Authorization header here; when one is sent it must match.
+    /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
+    /// protocol”). Apple documents no Authorization header here; when one is sent it must match.
     private func personalize(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let type = try component("type", context)
         let serial = try component("serial", context)

@@ -233,7 +233,7 @@ public final class PassService: Sendable {
     /// A multi-ticket order as issued: its passes, and the `.pkpasses` bundle that holds them.
     public struct IssuedOrder: Sendable {
         public var passes: [Issued]
-        /// The bundle (``PassBundle``), entries named after the serial numbers.
+        /// The bundle (Passmint's `PassBundle`), entries named after the serial numbers.
         public var bundle: [UInt8]
     }
 

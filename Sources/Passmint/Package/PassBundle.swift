@@ -1,4 +1,4 @@
-/// `.pkpasses` bundles: several signed passes in one download (spec §5).
+/// `.pkpasses` bundles: several signed passes in one download (see <doc:PassFormat>).
 ///
 /// A bundle is a ZIP archive whose entries are `.pkpass` files, stored as they are (a pass is already compressed),
 /// at most ``maximumPasses`` of them and at most ``maximumBytes`` in all. Safari adds every pass of a bundle at once;
