@@ -12,6 +12,7 @@ public struct IntermediateChoice: Sendable {
     /// Chooses the intermediates for `signer`.
     ///
     /// - Parameters:
+    ///   - signer: the Pass Type ID certificate.
     ///   - given: the intermediates the user gave (a WWDR file, or a `.p12`'s chain), possibly none.
     ///   - source: where `given` came from, for messages (`Certificates/wwdr.pem`, `the .p12's chain`).
     /// - Throws: ``PassmintError/Code/invalidIdentity`` when the given intermediates did not issue the signer (naming

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The result of ``PassVerifier/verify(_:source:lint:)``: every check with its outcome, what the signature holds, and the
+/// The result of ``PassVerifier/verify(_:source:lint:now:)``: every check with its outcome, what the signature holds, and the
 /// lint findings on the contents.
 public struct VerificationReport: Sendable {
     public enum Status: String, Sendable {
