@@ -45,6 +45,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    @Test func anOutputFolderThatDoesNotExistIsRefusedFirst() throws {
+        let output = TestEnvironment.temporaryFolder().appendingPathComponent("missing/x.pkpass")
+        // No certificates at all: the output path is what is reported, before anything is loaded or signed.
+        let result = try passmint(["create", "PassTemplates/Loyalty.pass", "--certificates", "/nonexistent", "--output", output.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("does not exist") && result.stderr.contains("mkdir -p"), "\(result.stderr)")
+    }
+
     @Test func everyStyleHasATemplate() {
         #expect(Self.templates.count >= 6)
     }

@@ -35,6 +35,17 @@ import Testing
         }
     }
 
+    @Test func anEmptyFileIsNotAZIPArchive() throws {
+        let report = PassVerifier().verify([], source: "empty.pkpass")
+        #expect(report.check("zip")?.detail.contains("not a ZIP archive") == true, "\(report.checks)")
+        do {
+            _ = try PassContents.load(pkpass: [], source: "empty.pkpass")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("empty.pkpass is not a ZIP archive"), "\(error.message)")
+        }
+    }
+
     @Test func aMemoryBIOIsNeverAskedToHoldMoreThan2GiB() {
         // A BIO's length is a C int: 2 GiB and more used to trap on the conversion.
         let size = Int(Int32.max) + 1

@@ -94,6 +94,16 @@ import Testing
         }
     }
 
+    @Test func p12WithoutAPasswordSaysHowToGiveOne() {
+        do {
+            _ = try SigningIdentity(p12Path: path("signer.p12"), password: nil, wwdrPath: nil)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("needs a password"), "\(error.message)")
+            #expect(error.message.contains("--passphrase-env") && error.message.contains("--passphrase-file"), "\(error.message)")
+        }
+    }
+
     @Test func keyOfAnotherCertificateIsRefused() throws {
         let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
         do {

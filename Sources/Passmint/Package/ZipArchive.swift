@@ -145,6 +145,10 @@ public enum ZipArchive {
     /// is then read into a buffer of its declared size and must end there with the right CRC, so a forged size
     /// cannot make it unpack to more.
     public static func read(_ bytes: [UInt8], source name: String, limits: ZipLimits = .pass) throws(PassmintError) -> [Entry] {
+        // libzip opens an empty file as an empty archive; a ZIP file has at least its 22-byte end record.
+        guard bytes.count >= 22 else {
+            throw PassmintError(.archiveFailed, "\(name) is not a ZIP archive: it has \(bytes.count) bytes, and the smallest ZIP file has 22")
+        }
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }

@@ -19,7 +19,7 @@ public final class PrivateKey: @unchecked Sendable {
         if encrypted && passphrase == nil {
             throw PassmintError(
                 .invalidIdentity,
-                "\(source) is encrypted: give its passphrase in an environment variable and name it with --passphrase-env VAR")
+                "\(source) is encrypted: give its passphrase with --passphrase-env VAR (a variable holding it) or --passphrase-file FILE")
         }
         ERR_clear_error()
         // Our callback never prompts: it copies the passphrase given as user data, or returns 0 when there is none.
@@ -44,7 +44,7 @@ public final class PrivateKey: @unchecked Sendable {
             if encrypted {
                 throw PassmintError(
                     .invalidIdentity,
-                    "wrong passphrase for \(source): check the environment variable named by --passphrase-env",
+                    "wrong passphrase for \(source): check the passphrase given with --passphrase-env or --passphrase-file",
                     libraryErrors: errors)
             }
             throw PassmintError(
