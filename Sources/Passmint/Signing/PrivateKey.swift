@@ -63,4 +63,10 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// Key size in bits (2048 for a Pass Type ID key).
     public var bits: Int { Int(EVP_PKEY_get_bits(pointer)) }
+
+    /// The key's algorithm as OpenSSL names it: "RSA" for a Pass Type ID key, "EC" for an elliptic-curve key.
+    public var algorithm: String {
+        guard let name = EVP_PKEY_get0_type_name(pointer) else { return "unknown" }
+        return String(cString: name)
+    }
 }
