@@ -50,7 +50,7 @@ struct BenchCommand: AsyncParsableCommand {
         let passSize = try builder.build(template: template, data: Self.row(sample, 0)).archive.count
 
         // The limits, then the batch, then the signing rate again: this machine's speed drifts.
-        let rawBefore = SigningSpeed.signaturesPerSecond(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
+        let rawBefore = SigningSpeed.measure(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
         let openssl = OpenSSLSpeed.signaturesPerSecond(key: identity.privateKey, jobs: jobs, seconds: opensslSeconds)
         let fileRate = try FileCreationSpeed.filesPerSecond(folder: folder, bytes: passSize, threads: jobs, seconds: fileSeconds)
         let phases = try PhaseProfile.measure(template: template, sample: sample, builder: builder, folder: folder, iterations: 300)
@@ -59,10 +59,11 @@ struct BenchCommand: AsyncParsableCommand {
         let cpuBefore = Self.cpuSeconds()
         let result = try await runner.run(try BatchInput(path: rows))
         let cpu = Self.cpuSeconds() - cpuBefore
-        let rawAfter = SigningSpeed.signaturesPerSecond(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
+        let rawAfter = SigningSpeed.measure(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
 
         let figures = Figures(
-            jobs: jobs, rawBefore: rawBefore, rawAfter: rawAfter, openssl: openssl, fileRate: fileRate,
+            jobs: jobs, rawBefore: rawBefore.perSecond, rawAfter: rawAfter.perSecond,
+            cpuPerSignature: (rawBefore.cpuSecondsPerSignature + rawAfter.cpuSecondsPerSignature) / 2, openssl: openssl, fileRate: fileRate,
             fileSystem: Self.fileSystemName(folder), result: result, cpuPerPass: result.issued > 0 ? cpu / Double(result.issued) : 0,
             peakMB: Self.peakRSSMegabytes(), bytesPerPass: result.issued > 0 ? result.bytes / result.issued : 0, phases: phases)
         if json {
@@ -135,6 +136,8 @@ struct Figures {
     var jobs: Int
     var rawBefore: Double
     var rawAfter: Double
+    /// CPU seconds of one raw signature.
+    var cpuPerSignature: Double
     var openssl: (algorithm: String, rate: Double)?
     var fileRate: Double
     var fileSystem: String
@@ -168,10 +171,10 @@ struct Figures {
         print("passes/s            \(Int(rate))")
         print("ratio to signing    \(Self.format(rate / signing)) (in-process: \(Self.format(rate / raw))\(openssl.map { ", openssl speed: \(Self.format(rate / $0.rate))" } ?? ""))")
         print("ratio to combined   \(Self.format(rate / combined))")
-        print("CPU per pass        \(String(format: "%.0f", cpuPerPass * 1e6)) µs (user + system, all threads; a raw signature: \(String(format: "%.0f", 1e6 / raw * Double(jobs))) µs)")
+        print("CPU per pass        \(String(format: "%.0f", cpuPerPass * 1e6)) µs (user + system, all threads; a raw signature: \(String(format: "%.0f", cpuPerSignature * 1e6)) µs of CPU, ratio \(Self.format(cpuPerSignature / cpuPerPass)))")
         print("peak RSS            \(String(format: "%.1f", peakMB)) MB")
         print("bytes per pass      \(bytesPerPass)")
-        print("one pass, one thread (µs):")
+        print("one pass, one thread (µs of CPU):")
         for (name, micros) in phases { print("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(String(format: "%8.1f", micros))") }
     }
 
@@ -182,7 +185,7 @@ struct Figures {
             "fileSystem": .string(fileSystem),
             "rawSignaturesPerSecond": number(raw), "filesPerSecond": number(fileRate), "combinedLimit": number(combined),
             "passesPerSecond": number(rate), "ratioToSigning": number(rate / signing, 1000), "ratioToCombined": number(rate / combined, 1000),
-            "cpuMicrosecondsPerPass": number(cpuPerPass * 1e6), "seconds": number(result.elapsed, 100),
+            "cpuMicrosecondsPerPass": number(cpuPerPass * 1e6), "cpuMicrosecondsPerSignature": number(cpuPerSignature * 1e6), "seconds": number(result.elapsed, 100),
             "peakRSSMB": number(peakMB, 10), "bytesPerPass": .number(JSONNumber(bytesPerPass)),
             "phasesMicroseconds": .object(JSONObject(phases.map { JSONObject.Member(key: $0.0, value: number($0.1, 10)) })),
         ]
@@ -200,12 +203,11 @@ enum PhaseProfile {
         let files = folder + "/phases"
         try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: files) }
-        let clock = ContinuousClock()
+        // CPU time of this thread: other processes on the cores do not count.
         func time(_ body: () throws -> Void) rethrows -> Double {
-            let start = clock.now
+            let start = SigningSpeed.threadCPUNanoseconds()
             for _ in 0..<iterations { try body() }
-            let elapsed = clock.now - start
-            return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / Double(iterations)
+            return Double(SigningSpeed.threadCPUNanoseconds() - start) / 1e3 / Double(iterations)
         }
         let rendered = try template.render(data: sample)
         let prepared = try builder.prepare(template: template, data: sample)
@@ -215,7 +217,7 @@ enum PhaseProfile {
         results.append(("lint", time { _ = PassLinter.lintJSON(rendered) }))
         results.append(("JSON", time { _ = JSONWriter.data(.object(rendered)) }))
         results.append(("prepare (all above)", try time { _ = try builder.prepare(template: template, data: sample) }))
-        results.append(("raw signature", 1e6 / SigningSpeed.signaturesPerSecond(key: builder.identity.privateKey, threads: 1, seconds: 0.5)))
+        results.append(("raw signature", 1e6 * SigningSpeed.measure(key: builder.identity.privateKey, threads: 1, seconds: 0.5).cpuSecondsPerSignature))
         results.append(("PKCS#7 signature", try time { _ = try builder.identity.signDetached(pass.manifest) }))
         results.append(("sign (+manifest, zip)", try time { _ = try builder.sign(prepared) }))
         let archive = pass.archive

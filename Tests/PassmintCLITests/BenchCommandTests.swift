@@ -26,6 +26,7 @@ import Testing
         #expect(abs(number("ratioToCombined") - number("passesPerSecond") / combined) < 0.01)
         #expect(abs(number("ratioToSigning") - number("passesPerSecond") / signing) < 0.01)
         #expect(figures["phasesMicroseconds"]?["raw signature"] != nil)
+        #expect(number("cpuMicrosecondsPerSignature") > 0 && number("cpuMicrosecondsPerPass") > 0)
         #expect(figures["fileSystem"]?.stringValue?.isEmpty == false)
     }
 
