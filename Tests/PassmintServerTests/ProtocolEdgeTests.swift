@@ -19,10 +19,10 @@ import Testing
 
     /// Runs `body` against the router of a fresh service on `kind`.
     func withService(_ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(),
-                     _ body: @escaping @Sendable (PassService, any PassStore, any TestClientProtocol) async throws -> Void) async throws {
+                     _ body: @escaping @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: push, logLimit: logLimit)
-            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 try await body(service, store, client)
             }
         }
@@ -166,7 +166,8 @@ import Testing
                 let body = JSONWriter.data(["logs": .array(batch.map(JSONValue.string))], style: .compact)
                 try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(bytes: body)) { #expect($0.status == .ok) }
             }
-            #expect(service.recentDeviceLogs == ["three", "four", String(repeating: "z", count: 2000)], "the newest 3, each cut at 2,000 characters")
+            let kept = service.deviceLogs.recent
+            #expect(kept == ["three", "four", String(repeating: "z", count: 2000)], "the newest 3, each cut at 2,000 characters")
             try await client.execute(uri: "/api/v1/logs", method: .get, headers: Self.bearer) { response in
                 let kept = try JSONParser.value(Array(response.body.readableBytesView))
                 #expect(kept.arrayValue?.count == 3)
@@ -262,16 +263,17 @@ import Testing
             #expect(try await register(client, device: device, serial: first, token: firstToken, pushToken: oldPush) == .created)
             #expect(try await register(client, device: device, serial: second, token: secondToken, pushToken: oldPush) == .created)
             #expect(try await register(client, device: device, serial: first, token: firstToken, pushToken: newPush) == .ok)
-            #expect(try await store.pushToken(deviceLibraryIdentifier: device) == newPush, "a new push token is stored")
+            let inspection = try #require(store as? any PassStoreInspection)
+            #expect(try await inspection.pushToken(deviceLibraryIdentifier: device) == newPush, "a new push token is stored")
 
             func unregister(_ serial: String, _ token: String) async throws -> HTTPResponse.Status {
                 try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .delete,
                                          headers: [.authorization: "ApplePass \(token)"]).status
             }
             #expect(try await unregister(first, firstToken) == .ok)
-            #expect(try await store.pushToken(deviceLibraryIdentifier: device) == newPush, "one registration left: the device stays")
+            #expect(try await inspection.pushToken(deviceLibraryIdentifier: device) == newPush, "one registration left: the device stays")
             #expect(try await unregister(second, secondToken) == .ok)
-            #expect(try await store.pushToken(deviceLibraryIdentifier: device) == nil, "no registration left: the device is gone")
+            #expect(try await inspection.pushToken(deviceLibraryIdentifier: device) == nil, "no registration left: the device is gone")
             #expect(try await unregister(second, secondToken) == .ok, "unregistering again is harmless")
         }
     }
@@ -336,7 +338,8 @@ import Testing
         let service = try ServiceHarness.service(store: serving, push: RecordingPushSender())
         let other = try SQLitePassStore(path: path)  // its own connections, as another process has
         let device = unique("dev")
-        #expect(try await service.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers.isEmpty)
+        let reads = service.deviceReads
+        #expect(try await reads.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers.isEmpty)
         let generation = serving.changeGeneration
 
         let issued = try await other.insert(StoredPass(passTypeIdentifier: Self.type, serialNumber: unique("X"), authenticationToken: "token-0123456789abcdef",
@@ -344,7 +347,7 @@ import Testing
         _ = try await other.register(deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: Self.type, serialNumber: issued.serialNumber)
         var seen: [String] = []
         for _ in 0..<100 where seen.isEmpty {
-            seen = try await service.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers
+            seen = try await service.deviceReads.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers
             if seen.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(seen == [issued.serialNumber])

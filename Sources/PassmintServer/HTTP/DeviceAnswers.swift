@@ -23,7 +23,7 @@ enum DeviceAnswers {
     /// so a 401 never tells whether the serial exists.
     static func authorizes(_ authorization: String?, _ view: DevicePassView?) -> Bool {
         let presented = presentedToken(authorization)
-        let matches = PassService.tokensMatch(String(presented ?? ""), view?.pass.authenticationToken ?? "no pass here, compared anyway")
+        let matches = TokenComparison.matches(String(presented ?? ""), view?.pass.authenticationToken ?? "no pass here, compared anyway")
         return view != nil && presented != nil && matches
     }
 
@@ -43,7 +43,7 @@ enum DeviceAnswers {
         body.writeString(#"{"serialNumbers":["#)
         for (index, serial) in result.serialNumbers.enumerated() {
             if index > 0 { body.writeString(",") }
-            if PassService.isValidComponent(serial) {  // letters, digits and . _ - : ~: nothing JSON escapes
+            if PathComponent.isValid(serial) {  // letters, digits and . _ - : ~: nothing JSON escapes
                 body.writeString("\"")
                 body.writeString(serial)
                 body.writeString("\"")
