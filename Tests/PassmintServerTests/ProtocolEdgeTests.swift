@@ -176,11 +176,11 @@ import Testing
     }
 
     /// An IMF-fixdate made independently of the service's own formatter.
-    static func httpDate(_ date: Date) -> String {
+    static func httpDate(_ date: Date, format: String = "EEE, dd MMM yyyy HH:mm:ss 'GMT'") -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        formatter.dateFormat = format
         return formatter.string(from: date)
     }
 
@@ -209,6 +209,12 @@ import Testing
             let later = Self.httpDate(Date())
             #expect(later != lastModified)
             #expect(try await status(later) == .notModified)
+            // The obsolete forms RFC 9110 asks recipients to read: RFC 850 and asctime().
+            let now = Date()
+            #expect(try await status(Self.httpDate(now, format: "EEEE, dd-MMM-yy HH:mm:ss 'GMT'")) == .notModified)
+            #expect(try await status(Self.httpDate(now, format: "EEE MMM dd HH:mm:ss yyyy")) == .notModified)
+            let older = Self.httpDate(stored.updatedAt.addingTimeInterval(-1), format: "EEE MMM dd HH:mm:ss yyyy")
+            #expect(try await status(older) == .ok, "asctime, older than the change")
         }
     }
 

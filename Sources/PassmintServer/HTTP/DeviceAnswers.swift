@@ -63,7 +63,8 @@ enum DeviceAnswers {
     static func notModified(_ view: DevicePassView, ifModifiedSince: String?, now: Date? = nil) -> Bool {
         guard let header = ifModifiedSince else { return false }
         if header == view.lastModified { return true }  // the common case: no date parsing, no clock read
-        guard let date = HTTPDate.parse(header), date <= now ?? Date() else { return false }
+        let now = now ?? Date()
+        guard let date = HTTPDate.parse(header, now: now), date <= now else { return false }
         return date >= view.pass.updatedAt
     }
 }
