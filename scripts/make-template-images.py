@@ -4,7 +4,8 @@
 Standard library only. Every image is described as vector shapes in points and
 rasterised at 1x, 2x and 3x with exact-area anti-aliasing (the accumulation
 rasteriser popularised by font-rs), then written as 8-bit RGBA PNG files.
-Sizes follow the HIG table (spec section 1.4): icon 38x38 pt, logo 160x50,
+Sizes follow the HIG table (Apple's Human Interface Guidelines, "Wallet"; also in
+the library article "The pass format, key by key"): icon 38x38 pt, logo 160x50,
 strip 375x144 (coupon, store card) or 375x98 (event ticket), background 180x220,
 thumbnail 90x90, footer 286x15, and for poster event tickets artwork 358x448,
 primaryLogo 126x30 and secondaryLogo 135x12. Localized images go into
@@ -1232,7 +1233,7 @@ TEMPLATES = {
                   ("strip", 375, 144, True, draw_store_strip)],
     "Loyalty": [("icon", 38, 38, True, draw_icon), ("logo", 160, 50, False, draw_logo),
                 ("strip", 375, 144, True, draw_loyalty_strip)],
-    # Localized logos only: a top-level logo would override them (spec section 1.5).
+    # Localized logos only: a top-level logo would override them (see the article "Templates and placeholders").
     "Festival": [("icon", 38, 38, True, draw_icon), ("strip", 375, 98, True, draw_festival_strip),
                  ("en.lproj/logo", 160, 50, False, lambda c, p: draw_logo_word(c, p, "mintfest")),
                  ("fr.lproj/logo", 160, 50, False, lambda c, p: draw_logo_word(c, p, "menthe")),

@@ -13,6 +13,7 @@
 #include <openssl/x509v3.h>
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
 #include <openssl/cms.h>
 #include <openssl/x509_vfy.h>
 

@@ -9,7 +9,9 @@ struct BatchCommand: AsyncParsableCommand {
         commandName: "batch",
         abstract: "Issue one signed pass per row of a CSV or JSON Lines file, on all cores.",
         discussion: """
-            CSV: the header names the placeholders (RFC 4180 quoting, UTF-8, BOM tolerated); values are text, and \
+            CSV: the header names the placeholders (RFC 4180 quoting); the delimiter (comma, semicolon or tab) is detected \
+            from the header unless --delimiter gives it; the text is UTF-8 (BOM tolerated), UTF-16 with a BOM (Excel's \
+            "Unicode Text"), or what --encoding names (windows-1252 for Excel's "CSV" on Windows); values are text, and \
             placeholders the template uses as numbers or booleans (a field with numberStyle, latitude, voided, …) are \
             converted. JSON Lines (.jsonl): one object per line with typed values. The serial number comes from the \
             serialNumber column (or --serial-column). When the template has a webServiceURL (or --public-url gives one), \
@@ -35,6 +37,16 @@ struct BatchCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Output folder.", valueName: "dir"))
     var outDir: String
+
+    @Option(help: ArgumentHelp(
+        "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"))
+    var delimiter: String?
+
+    @Option(help: ArgumentHelp(
+        "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be. "
+            + "A byte order mark always wins.",
+        valueName: "name"))
+    var encoding: String?
 
     @Option(help: ArgumentHelp("Passes built at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
@@ -69,8 +81,25 @@ struct BatchCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
+    /// `--delimiter` as a byte.
+    static func delimiterByte(_ text: String) -> UInt8? {
+        switch text.lowercased() {
+        case ",", "comma": UInt8(ascii: ",")
+        case ";", "semicolon": UInt8(ascii: ";")
+        case "tab", "\t", "\\t": UInt8(ascii: "\t")
+        case "|", "pipe": UInt8(ascii: "|")
+        default: nil
+        }
+    }
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let delimiter, Self.delimiterByte(delimiter) == nil {
+            throw ValidationError("--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe (',' ';' 'tab' '|')")
+        }
+        if let encoding, TextEncoding(name: encoding) == nil {
+            throw ValidationError("--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
+        }
         guard BatchReportWriter.Format(rawValue: report) != nil else { throw ValidationError("--report must be csv or jsonl") }
     }
 
@@ -90,7 +119,9 @@ struct BatchCommand: AsyncParsableCommand {
                 """)
         }
         let identity = try signing.loadIdentity()
-        let input = try BatchInput(path: data)
+        let input = try BatchInput(path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
+                                   encoding: encoding.flatMap { TextEncoding(name: $0) })
+        if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
         let options = BatchOptions(outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
                                    reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL)
         var runner = BatchRunner(template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)

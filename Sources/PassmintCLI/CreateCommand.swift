@@ -33,6 +33,13 @@ struct CreateCommand: AsyncParsableCommand {
     var allowExpired = false
 
     func run() async throws {
+        // The output's folder is checked first: rendering, linting and signing would be wasted on a path that cannot
+        // be written.
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("--output \(output): the folder \(folder) does not exist; create it first (mkdir -p \(folder))")
+        }
         let template = try PassTemplate(folder: template)
         let values = try data.load()
         let identity = try signing.loadIdentity()

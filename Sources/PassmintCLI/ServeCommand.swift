@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
             PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_CERTIFICATES, \
             PASSMINT_APNS_URL, PASSMINT_APNS_CA, PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, \
-            PASSMINT_FAST_PATH=0 (as --no-fast-path); a command-line option wins over its variable.
+            PASSMINT_FAST_PATH=0 (as --no-fast-path), PASSMINT_ALLOW_HTTP=1 (as --allow-http); a command-line option wins over \
+            its variable.
 
             APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key \
             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
@@ -36,6 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("APNs auth key (.p8): push with provider tokens instead of the certificate.", valueName: "file")) var apnsKey: String?
     @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id")) var apnsKeyId: String?
     @Option(help: ArgumentHelp("The team of the .p8 key (default: the certificate's team identifier).", valueName: "id")) var apnsTeamId: String?
+    @Flag(help: ArgumentHelp(
+        "Accept an http --public-url, for development devices with Settings › Developer › Allow HTTP Services turned on; passes issued then carry an http webServiceURL, which other devices refuse."))
+    var allowHTTP = false
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -48,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }
+        if allowHTTP { given[.allowHTTP] = "1" }
         return given
     }
 

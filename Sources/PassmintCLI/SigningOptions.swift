@@ -62,15 +62,22 @@ struct SigningOptions: ParsableArguments {
 
     private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Loads the identity from the explicit files, or else from the certificates folder.
+    /// Loads the identity from the explicit files, or else from the certificates folder, and says on stderr when
+    /// Passmint chose the WWDR intermediate itself.
     func loadIdentity() throws -> SigningIdentity {
+        let identity = try loadIdentityFiles()
+        if let note = identity.intermediateNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        return identity
+    }
+
+    private func loadIdentityFiles() throws -> SigningIdentity {
         let secret = try passphrase()
-        let folderWWDR = certificates + "/wwdr.pem"
+        let wwdrPath = wwdr ?? (exists(certificates + "/wwdr.pem") ? certificates + "/wwdr.pem" : nil)
         if let p12 {
-            return try SigningIdentity(p12Path: p12, password: secret, wwdrPath: wwdr ?? (exists(folderWWDR) ? folderWWDR : nil))
+            return try SigningIdentity(p12Path: p12, password: secret, wwdrPath: wwdrPath)
         }
         if let signerCert, let signerKey {
-            return try SigningIdentity(certificatePath: signerCert, keyPath: signerKey, passphrase: secret, wwdrPath: try requireWWDR())
+            return try SigningIdentity(certificatePath: signerCert, keyPath: signerKey, passphrase: secret, wwdrPath: wwdrPath)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: certificates, isDirectory: &isFolder), isFolder.boolValue else {
@@ -80,10 +87,10 @@ struct SigningOptions: ParsableArguments {
         }
         if exists(certificates + "/signer.pem") && exists(certificates + "/signer.key") {
             return try SigningIdentity(
-                certificatePath: certificates + "/signer.pem", keyPath: certificates + "/signer.key", passphrase: secret, wwdrPath: try requireWWDR())
+                certificatePath: certificates + "/signer.pem", keyPath: certificates + "/signer.key", passphrase: secret, wwdrPath: wwdrPath)
         }
         if exists(certificates + "/signer.p12") {
-            return try SigningIdentity(p12Path: certificates + "/signer.p12", password: secret, wwdrPath: wwdr ?? (exists(folderWWDR) ? folderWWDR : nil))
+            return try SigningIdentity(p12Path: certificates + "/signer.p12", password: secret, wwdrPath: wwdrPath)
         }
         throw PassmintError(
             .invalidIdentity,
@@ -107,16 +114,5 @@ struct SigningOptions: ParsableArguments {
         let certificate = try Certificate(contentsOf: certificatePath)
         let key = exists(keyPath) ? try PrivateKey(contentsOf: keyPath, passphrase: secret) : nil
         return CertificateDoctor.Input(certificate: certificate, privateKey: key, wwdr: wwdrCertificate, wwdrSource: wwdrPath)
-    }
-
-    private func requireWWDR() throws -> String {
-        if let wwdr { return wwdr }
-        let path = certificates + "/wwdr.pem"
-        guard exists(path) else {
-            throw PassmintError(
-                .invalidIdentity,
-                "no WWDR intermediate: put it at \(path) or give --wwdr (for certificates issued since 2022: Certificates/apple/AppleWWDRCAG4.pem)")
-        }
-        return path
     }
 }

@@ -6,8 +6,9 @@ import Synchronization
 /// from developer.apple.com → Keys), sent as `authorization: bearer <token>` instead of a TLS client certificate.
 ///
 /// Apple documents certificate authentication for pass updates; tokens are reported to work when the key belongs
-/// to the team of the pass type ID (spec §7). APNs accepts a token for an hour and refuses one renewed more often
-/// than every 20 minutes, so one token is kept for 50 minutes (or until APNs answers `ExpiredProviderToken`).
+/// to the team of the pass type ID (see the Passmint article “The update web service protocol”). APNs accepts a
+/// token for an hour and refuses one renewed more often than every 20 minutes, so one token is kept for 50 minutes
+/// (or until APNs answers `ExpiredProviderToken`).
 public final class APNsProviderToken: Sendable {
     /// The key's 10-character identifier (the `kid` header).
     public let keyIdentifier: String

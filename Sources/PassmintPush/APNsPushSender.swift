@@ -31,6 +31,11 @@ public final class APNsPushSender: PushSender {
     ///   - providerToken: authenticate with a `.p8` key's JSON Web Token instead of the certificate.
     ///   - endpoint: APNs (default production), or a test server.
     ///   - trustRoots: roots to trust for the endpoint (default: the system's).
+    ///   - concurrency: how many pushes are in flight at once, at least 1.
+    ///   - maxAttempts: how many times one push is tried when APNs answers 429, 5xx or `ExpiredProviderToken`, or does
+    ///     not answer; at least 1.
+    ///   - retryDelay: the wait before the second attempt; it doubles before each later one.
+    ///   - logger: where every outcome is logged: deliveries at `info`, retries at `warning`, refusals at `error`.
     public init(identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
                 trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
                 logger: Logger = Logger(label: "passmint.push")) throws {

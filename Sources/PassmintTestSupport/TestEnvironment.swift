@@ -1,7 +1,7 @@
 public import Foundation
 import Synchronization
 
-/// Paths and helpers shared by Passmint's test suites: the repository root, the shared fixtures, development
+/// Paths and helpers shared by Passmint's test suites: the repository root, the fixtures in `Tests/Fixtures`, development
 /// certificate chains made by `Certificates/make-dev-chain.sh`, temporary folders and subprocesses.
 public enum TestEnvironment {
     /// The package root (the folder holding Package.swift).
@@ -14,8 +14,8 @@ public enum TestEnvironment {
         fatalError("Package.swift not found above \(#filePath)")
     }()
 
-    /// `../shared/fixtures` next to the repository.
-    public static var fixtures: URL { repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures") }
+    /// `Tests/Fixtures` in the repository (its README gives each file's origin and SHA-256).
+    public static var fixtures: URL { repositoryRoot.appendingPathComponent("Tests/Fixtures") }
 
     /// Apple's five signed sample passes.
     public static var applePasses: [URL] {

@@ -124,6 +124,38 @@ import Testing
         #expect(summary["issued"] == 0)
     }
 
+    /// Excel's "CSV" in a German locale: semicolons, Windows-1252, CRLF.
+    @Test func semicolonWindows1252FileWithEncodingOption() throws {
+        let chain = try TestEnvironment.devChain()
+        var text = "serialNumber;memberId;memberName;tier;nfcMessage;points;pointsToNextReward;memberSince\r\n"
+        for index in 1...3 { text += "W-\(index);\(index);J\u{FC}rgen M\u{FC}ller;Gold;mlc:\(index);12;250;2024-03-01T00:00:00+01:00\r\n" }
+        let bytes = text.unicodeScalars.map { UInt8($0.value) }  // Latin-1 letters only: their Windows-1252 bytes
+        let folder = TestEnvironment.temporaryFolder("excel-cli")
+        let data = folder.appendingPathComponent("mitglieder.csv")
+        try Data(bytes).write(to: data)
+        let output = folder.appendingPathComponent("out")
+        let base = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path]
+
+        let plain = try TestEnvironment.run(CreateCommandTests.binary, base, in: TestEnvironment.repositoryRoot)
+        #expect(plain.status == 1, "every row fails: the names are not UTF-8")
+        #expect(plain.stderr.contains("semicolon-separated (detected from the header)"))
+        let failed = try reportRows(output)
+        #expect(failed.count == 3)
+        #expect(failed.allSatisfy { $0[6].contains("--encoding windows-1252") }, "\(failed.first ?? [])")
+
+        let converted = try TestEnvironment.run(CreateCommandTests.binary, base + ["--encoding", "windows-1252"], in: TestEnvironment.repositoryRoot)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("Windows-1252, 8 columns"))
+        #expect(try reportRows(output).allSatisfy { $0[2] == "issued" })
+
+        let forced = try TestEnvironment.run(CreateCommandTests.binary, base + ["--delimiter", "comma"], in: TestEnvironment.repositoryRoot)
+        #expect(forced.status != 0)
+        #expect(forced.stderr.contains("--delimiter semicolon"), "\(forced.stderr)")
+        let unknown = try TestEnvironment.run(CreateCommandTests.binary, base + ["--encoding", "latin-9"], in: TestEnvironment.repositoryRoot)
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("windows-1252"))
+    }
+
     @Test func registerRecordsEveryIssuedPassInTheServiceStore() async throws {
         let chain = try TestEnvironment.devChain()
         let data = try membersFile(rows: 6, badRows: [4])

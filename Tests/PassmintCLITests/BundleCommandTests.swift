@@ -135,7 +135,7 @@ import Testing
         let report = try JSONParser.value(Array(verify.stdout.utf8))
         #expect(report["valid"] == true)
         let checks = report["checks"]?.arrayValue ?? []
-        #expect(checks.count == 13)
+        #expect(checks.count == 14)  // every check, signer-validity included
         #expect(!checks.contains { $0["status"]?.stringValue == "failed" }, "\(checks)")
         let codes = (report["lint"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
         #expect(codes.isEmpty, "\(codes)")

@@ -32,6 +32,27 @@ import Testing
         }
     }
 
+    @Test func wrongWWDRIntermediateIsRefusedBeforeAnythingIsWritten() throws {
+        let chain = try TestEnvironment.devChain()
+        let output = TestEnvironment.temporaryFolder().appendingPathComponent("x.pkpass")
+        let result = try passmint([
+            "create", "PassTemplates/Loyalty.pass", "--data", "PassTemplates/Loyalty.json",
+            "--signer-cert", chain.appendingPathComponent("signer.pem").path, "--signer-key", chain.appendingPathComponent("signer.key").path,
+            "--wwdr", "Certificates/apple/AppleWWDRCAG4.pem", "--output", output.path,
+        ])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("Certificates/apple/AppleWWDRCAG4.pem") && result.stderr.contains("did not issue"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test func anOutputFolderThatDoesNotExistIsRefusedFirst() throws {
+        let output = TestEnvironment.temporaryFolder().appendingPathComponent("missing/x.pkpass")
+        // No certificates at all: the output path is what is reported, before anything is loaded or signed.
+        let result = try passmint(["create", "PassTemplates/Loyalty.pass", "--certificates", "/nonexistent", "--output", output.path])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("does not exist") && result.stderr.contains("mkdir -p"), "\(result.stderr)")
+    }
+
     @Test func everyStyleHasATemplate() {
         #expect(Self.templates.count >= 6)
     }

@@ -87,6 +87,33 @@ import Testing
         #expect(apns.received.map(\.token) == [device])
     }
 
+    @Test func anHTTPPublicURLIsRefusedAtStartUpUnlessAllowed() throws {
+        let folder = TestEnvironment.temporaryFolder("serve-http")
+        let chain = try TestEnvironment.devChain()
+        let arguments = ["serve", "--public-url", "http://192.168.1.20:8080/wallet", "--database-url", folder.appendingPathComponent("h.sqlite").path,
+                         "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path]
+        let refused = try TestEnvironment.run(CreateCommandTests.binary, arguments, environment: ["PASSMINT_API_KEY": ServeProcess.apiKey], in: folder)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--allow-http") && refused.stderr.contains("https"), "\(refused.stderr)")
+
+        // With --allow-http the service starts and issues passes carrying the http webServiceURL.
+        let server = try ServeProcess(arguments: arguments + ["--allow-http"], folder: folder)
+        defer { server.stop() }
+        #expect(server.waitUntilHealthy(), "\(server.output)")
+        let pass = folder.appendingPathComponent("http.pkpass")
+        var data = try JSONParser.value(try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: ""))
+            .objectValue!
+        data["serialNumber"] = "HTTP-1"
+        let issued = try ServeCommandTests.curl([
+            "-o", pass.path, "-w", "%{http_code}", "-X", "POST", server.base + "/api/v1/passes", "-H", "Authorization: Bearer \(ServeProcess.apiKey)",
+            "-d", JSONWriter.string(["template": "Loyalty", "data": .object(data)], style: .compact),
+        ])
+        #expect(issued.stdout == "201", "\(issued.stdout) \((try? String(contentsOf: pass, encoding: .utf8)) ?? "")")
+        let entries = try ZipArchive.read(try FileIO.read(pass.path, what: "pass"), source: "http.pkpass")
+        let json = try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)
+        #expect(json["webServiceURL"]?.stringValue == "http://192.168.1.20:8080/wallet")
+    }
+
     @Test(arguments: ["sqlite", "postgres"])
     func aRegistrationAnswered201SurvivesAKill(_ backend: String) throws {
         let folder = TestEnvironment.temporaryFolder("serve-kill")

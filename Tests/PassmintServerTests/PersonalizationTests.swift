@@ -11,8 +11,9 @@ import PassmintTestSupport
 import Synchronization
 import Testing
 
-/// Rewards enrollment (spec §6.8) played by a simulated device: it downloads a personalizable pass, signs up, checks
-/// the signature over its token with the openssl CLI, and fetches the personalized pass.
+/// Rewards enrollment (Apple's “Return a Personalized Pass”; the article “The update web service protocol”) played by
+/// a simulated device: it downloads a personalizable pass, signs up, checks the signature over its token with the
+/// openssl CLI, and fetches the personalized pass.
 @Suite struct PersonalizationTests {
     static let type = ServiceHarness.passType
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]

@@ -18,14 +18,14 @@ import Testing
         #expect(defaults.templatesFolder == "PassTemplates" && defaults.fastPath && defaults.apiKey == nil && defaults.logLevel == .info)
         #expect(defaults.publicURL == "https://passes.example.test/wallet", "no trailing slash")
         #expect(defaults.pathPrefix == "/wallet")
-        #expect(defaults.apns.endpoint.absoluteString == "https://api.push.apple.com")
+        #expect(defaults.apns.endpoint.absoluteString == "https://api.push.apple.com" && !defaults.allowHTTP)
 
         let environment = [
             "PASSMINT_PUBLIC_URL": "https://env.example.test", "PASSMINT_HOST": "0.0.0.0", "PASSMINT_PORT": "9000",
             "PASSMINT_DATABASE_URL": "postgres://u@db/p", "PASSMINT_TEMPLATES": "/srv/templates",
             "PASSMINT_APNS_URL": "https://127.0.0.1:9443",
             "PASSMINT_APNS_CA": "/ca.pem", "PASSMINT_APNS_KEY": "/AuthKey_K.p8", "PASSMINT_APNS_KEY_ID": "K", "PASSMINT_APNS_TEAM_ID": "T",
-            "PASSMINT_FAST_PATH": "0", "PASSMINT_API_KEY": "key-from-the-environment", "LOG_LEVEL": "debug",
+            "PASSMINT_FAST_PATH": "0", "PASSMINT_API_KEY": "key-from-the-environment", "LOG_LEVEL": "debug", "PASSMINT_ALLOW_HTTP": "1",
         ]
         let fromEnvironment = try read([:], environment)
         #expect(fromEnvironment.publicURL == "https://env.example.test" && fromEnvironment.pathPrefix == "")
@@ -35,6 +35,9 @@ import Testing
         #expect(fromEnvironment.apns.trustRootsFile == "/ca.pem")
         #expect(fromEnvironment.apns.authKeyFile == "/AuthKey_K.p8" && fromEnvironment.apns.keyIdentifier == "K")
         #expect(fromEnvironment.apns.teamIdentifier == "T" && fromEnvironment.apiKey == "key-from-the-environment")
+        #expect(fromEnvironment.allowHTTP)
+        let http = try read([.publicURL: "http://192.168.1.20:8080/wallet", .allowHTTP: "1"])
+        #expect(http.allowHTTP && http.publicURL == "http://192.168.1.20:8080/wallet")
 
         let options: [Setting: String] = [.publicURL: "https://option.example.test/w", .port: "9001", .templates: "T", .fastPath: "1"]
         let fromOptions = try read(options, environment)
@@ -49,7 +52,7 @@ import Testing
         let variables = Setting.allCases.map(\.environmentVariable).joined(separator: " ")
         #expect(variables == """
             PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
-            PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH
+            PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP
             """)
         #expect(Set(Setting.allCases.map(\.environmentVariable)).count == Setting.allCases.count)
     }
@@ -67,6 +70,9 @@ import Testing
             ([:], [:], "give --public-url (or PASSMINT_PUBLIC_URL)"),
             ([Setting.publicURL: "passes"], [:], "--public-url (or PASSMINT_PUBLIC_URL) \"passes\" is not a URL"),
             ([.publicURL: "https://p.example.test"], ["PASSMINT_PORT": "80a"], "--port (or PASSMINT_PORT) \"80a\" is not a port number"),
+        ([.publicURL: "http://p.example.test"], [:], "uses http, and Wallet talks only to https web services"),
+        ([.publicURL: "http://p.example.test"], ["PASSMINT_ALLOW_HTTP": "yes"], "or add --allow-http (PASSMINT_ALLOW_HTTP=1)"),
+        ([.publicURL: "ftp://p.example.test"], ["PASSMINT_ALLOW_HTTP": "1"], "must be an https URL"),
             ([.publicURL: "https://p.example.test", .port: "70000"], [:], "is not a port number (0–65535)"),
             (
                 [.publicURL: "https://p.example.test", .apnsURL: "nowhere"], [:],

@@ -94,6 +94,16 @@ import Testing
         }
     }
 
+    @Test func p12WithoutAPasswordSaysHowToGiveOne() {
+        do {
+            _ = try SigningIdentity(p12Path: path("signer.p12"), password: nil, wwdrPath: nil)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("needs a password"), "\(error.message)")
+            #expect(error.message.contains("--passphrase-env") && error.message.contains("--passphrase-file"), "\(error.message)")
+        }
+    }
+
     @Test func keyOfAnotherCertificateIsRefused() throws {
         let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
         do {
@@ -125,6 +135,58 @@ import Testing
             try identity.checkCanSign(passTypeIdentifier: "pass.dev.passmint.example", teamIdentifier: "DEVTEAM123")
         }
         try identity.checkCanSign(passTypeIdentifier: "pass.dev.passmint.example", teamIdentifier: "DEVTEAM123", allowExpired: true)
+    }
+
+    // MARK: The WWDR intermediate
+
+    /// The Pass Type ID certificate Apple signed its sample boarding pass with (issued by WWDR G1).
+    func appleSampleSigner() throws -> Certificate {
+        let url = try #require(TestEnvironment.applePasses.first)
+        let entries = try ZipArchive.read(try FileIO.read(url.path, what: "pass"), source: url.lastPathComponent)
+        let signature = try #require(entries.first { $0.name == "signature" }).bytes
+        let manifest = try #require(entries.first { $0.name == "manifest.json" }).bytes
+        return try #require(PassSignature.inspect(signature, content: manifest)?.signer)
+    }
+
+    @Test func wrongAppleGenerationIsRefusedNamingTheRightFile() throws {
+        let signer = try appleSampleSigner()
+        let g4 = try #require(AppleCertificates.wwdrIntermediates.first { $0.file == "AppleWWDRCAG4.pem" }).certificate
+        do {
+            _ = try IntermediateChoice.choose(for: signer, given: [g4], source: "Certificates/apple/AppleWWDRCAG4.pem")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidIdentity)
+            #expect(error.message.contains("AppleWWDRCAG4.pem"), "\(error.message)")
+            #expect(error.message.contains("Certificates/apple/AppleWWDRCA-G1-"), "\(error.message)")
+        }
+    }
+
+    @Test func withoutAnIntermediatePassmintsCopyOfTheIssuerIsTaken() throws {
+        let signer = try appleSampleSigner()
+        let choice = try IntermediateChoice.choose(for: signer, given: [], source: "the WWDR file")
+        #expect(choice.certificates.count == 1)
+        #expect(choice.certificates[0].issued(signer))
+        #expect(choice.note?.contains("Passmint's copy") == true)
+        #expect(choice.note?.contains("AppleWWDRCA-G1-") == true)
+        // The right file given: used as it is, nothing said.
+        let right = try IntermediateChoice.choose(for: signer, given: choice.certificates, source: "wwdr.pem")
+        #expect(right.note == nil)
+    }
+
+    @Test func developmentSignerWithAnAppleIntermediateIsRefused() throws {
+        let g4 = TestEnvironment.repositoryRoot.appendingPathComponent("Certificates/apple/AppleWWDRCAG4.pem").path
+        do {
+            _ = try SigningIdentity(certificatePath: path("signer.pem"), keyPath: path("signer.key"), passphrase: nil, wwdrPath: g4)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidIdentity)
+            #expect(error.message.contains("did not issue"), "\(error.message)")
+            #expect(error.message.contains("Passmint Development"), "the message names the real issuer: \(error.message)")
+        }
+        // And with no intermediate at all, a development signer has no Apple copy to fall back on.
+        #expect(throws: PassmintError.self) {
+            try SigningIdentity(certificatePath: path("signer.pem"), keyPath: path("signer.key"), passphrase: nil, wwdrPath: nil)
+        }
     }
 
     @Test func notACertificate() {

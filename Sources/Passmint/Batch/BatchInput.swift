@@ -11,7 +11,8 @@ public struct BatchRow: Sendable {
 }
 
 /// Reads batch rows from a CSV file (header = placeholder names, values are strings) or a JSON Lines file (one object
-/// per line, typed values), one at a time.
+/// per line, typed values), one at a time. CSV files may be comma-, semicolon- or tab-separated and in UTF-8, UTF-16
+/// (with a byte order mark) or Windows-1252: see ``CSVReader``.
 public struct BatchInput {
     private enum Source {
         case csv(CSVReader, header: [String])
@@ -22,20 +23,36 @@ public struct BatchInput {
     private var count = 0
     public let path: String
 
-    /// Opens `path`; `.jsonl`/`.ndjson` files are JSON Lines, everything else CSV.
-    public init(path: String) throws(PassmintError) {
+    /// How the file was read, for a line on the terminal: "JSON Lines", or e.g. "CSV, semicolon-separated (detected
+    /// from the header), UTF-16LE (byte order mark), 8 columns".
+    public let formatDescription: String
+
+    /// Opens `path`; `.jsonl`/`.ndjson` files are JSON Lines, everything else CSV. For CSV, `delimiter` nil detects
+    /// it from the header line, and `encoding` applies to files without a byte order mark (UTF-8 when nil).
+    public init(path: String, delimiter: UInt8? = nil, encoding: TextEncoding? = nil) throws(PassmintError) {
         self.path = path
         let lower = path.lowercased()
         if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
             source = .jsonLines(try LineReader(path: path))
+            formatDescription = "JSON Lines"
             return
         }
-        var reader = try CSVReader(path: path)
+        var reader = try CSVReader(path: path, delimiter: delimiter, encoding: encoding)
         guard let first = reader.next() else { throw PassmintError(.invalidData, "data file \(path) is empty: the first line must name the placeholders") }
         switch first {
         case .failure(let error): throw PassmintError(.invalidData, "data file \(path): the header cannot be read (\(error))")
         case .success(let header):
             let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+            if names.count == 1, let other = [UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: ",")].first(where: {
+                $0 != reader.delimiter && names[0].utf8.contains($0)
+            }) {
+                let name = CSVReader.name(ofDelimiter: other)
+                throw PassmintError(.invalidData, """
+                    data file \(path): the header is a single column, "\(names[0])", which contains a \(name): the file looks \
+                    \(name)-separated but is read as \(CSVReader.name(ofDelimiter: reader.delimiter))-separated; give \
+                    --delimiter \(name) (or leave --delimiter out to detect it)
+                    """)
+            }
             if let empty = names.firstIndex(of: "") {
                 throw PassmintError(.invalidData, "data file \(path): column \(empty + 1) of the header has no name")
             }
@@ -44,6 +61,10 @@ public struct BatchInput {
                 throw PassmintError(.invalidData, "data file \(path): the header names \"\(name)\" twice")
             }
             source = .csv(reader, header: names)
+            let encodingName = reader.encoding.rawValue.uppercased().replacingOccurrences(of: "WINDOWS", with: "Windows")
+            formatDescription = "CSV, \(CSVReader.name(ofDelimiter: reader.delimiter))-separated"
+                + (reader.detectedDelimiter ? " (detected from the header)" : "")
+                + ", \(encodingName)\(reader.hasByteOrderMark ? " (byte order mark)" : ""), \(names.count) column\(names.count == 1 ? "" : "s")"
         }
     }
 
@@ -53,12 +74,29 @@ public struct BatchInput {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var lines = 0
-        var last: UInt8 = 0x0A
+        var endsWithLineBreak = true
+        var first = true
+        // UTF-16 counts line breaks in 2-byte units (blocks have an even size, so units never straddle two).
+        var unitOffset: Int?
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            lines += chunk.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            last = chunk.last!
+            let bytes = [UInt8](chunk)
+            if first, let (encoding, _) = TextEncoding.byteOrderMark(bytes[...]) {
+                unitOffset = encoding == .utf16LE ? 0 : encoding == .utf16BE ? 1 : nil
+            }
+            first = false
+            if let unitOffset {
+                var index = 0
+                while index + 1 < bytes.count {
+                    if bytes[index + unitOffset] == 0x0A && bytes[index + 1 - unitOffset] == 0 { lines += 1 }
+                    index += 2
+                }
+                endsWithLineBreak = bytes.count >= 2 && bytes[bytes.count - 2 + unitOffset] == 0x0A
+            } else {
+                lines += bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                endsWithLineBreak = bytes.last == 0x0A
+            }
         }
-        if last != 0x0A { lines += 1 }
+        if !endsWithLineBreak { lines += 1 }
         let lower = path.lowercased()
         return lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") ? lines : max(0, lines - 1)
     }
@@ -84,7 +122,8 @@ public struct BatchInput {
                     count += 1
                     guard record.fields.count == header.count else {
                         return BatchRow(number: count, line: record.line, values: .failure(PassmintError(
-                            .invalidData, "has \(record.fields.count) field(s) but the header names \(header.count) (quote values that contain commas)")))
+                            .invalidData, "has \(record.fields.count) field(s) but the header names \(header.count) "
+                                + "(quote values that contain the delimiter, \(CSVReader.name(ofDelimiter: reader.delimiter)))")))
                     }
                     var object = JSONObject()
                     for (name, value) in zip(header, record.fields) { object[name] = .string(value) }

@@ -102,6 +102,7 @@ public struct BatchRunner: Sendable {
     /// Runs the batch and writes the report. `progress` is called after each row, in row order.
     public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in }) async throws -> BatchProgress {
         var input = input
+        try checkColumns(of: input)
         try prepareFolder()
         let report = try BatchReportWriter(folder: options.outputFolder, format: options.reportFormat)
         let start = ContinuousClock.now
@@ -150,6 +151,18 @@ public struct BatchRunner: Sendable {
         FileIO.syncFileSystem(of: options.outputFolder)
         counts.elapsed = (ContinuousClock.now - start).seconds
         return counts
+    }
+
+    /// A CSV file without the serial column would fail every row: say so once, before anything is written.
+    private func checkColumns(of input: BatchInput) throws(PassmintError) {
+        guard let columns = input.columns, !columns.contains(options.serialColumn) else { return }
+        let similar = columns.first { $0.lowercased() == options.serialColumn.lowercased() }
+        let shown = columns.count > 12 ? columns.prefix(12).joined(separator: ", ") + ", …" : columns.joined(separator: ", ")
+        throw PassmintError(.invalidData, """
+            data file \(input.path) has no column named \(options.serialColumn) (its columns: \(shown)): \
+            \(similar.map { "did you mean \($0)? " } ?? "")name the column that holds the serial numbers with --serial-column, or add \
+            a \(options.serialColumn) column
+            """)
     }
 
     private func prepareFolder() throws(PassmintError) {

@@ -1,7 +1,11 @@
 import Foundation
 
-/// A streaming RFC 4180 CSV reader: quoted fields with `""` escapes, commas and line breaks inside quotes, CRLF or
-/// LF line ends, a UTF-8 byte order mark tolerated. Reads the file in blocks, so memory does not grow with its size.
+/// A streaming RFC 4180 CSV reader: quoted fields with `""` escapes, delimiters and line breaks inside quotes, CRLF
+/// or LF line ends. Reads the file in blocks, so memory does not grow with its size.
+///
+/// Spreadsheets save "CSV" in several shapes, and the reader takes them all: the delimiter is a comma, a semicolon
+/// (Excel in most European locales) or a tab (Excel's "Unicode Text"), detected from the first line unless given;
+/// the text is UTF-8 (a byte order mark tolerated), UTF-16 with a byte order mark, or Windows-1252 when asked.
 public struct CSVReader {
     /// One record and the line it starts on.
     public struct Record: Sendable {
@@ -16,29 +20,68 @@ public struct CSVReader {
         public var description: String { "line \(line): \(message)" }
     }
 
-    private let handle: FileHandle
+    /// The delimiters a file may use, in the order detection prefers them on a tie.
+    public static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
+
+    private var source: UTF8BlockReader
     private var buffer: [UInt8] = []
     private var position = 0
-    private var atEnd = false
     private var line = 1
-    private var started = false
+    /// The byte between fields.
+    public let delimiter: UInt8
+    /// True when ``delimiter`` was detected from the first line rather than given.
+    public let detectedDelimiter: Bool
+    /// The encoding the file is read in.
+    public var encoding: TextEncoding { source.encoding }
+    /// True when the file starts with a byte order mark (which chose ``encoding``).
+    public var hasByteOrderMark: Bool { source.hasByteOrderMark }
 
-    public init(path: String) throws(PassmintError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PassmintError(.fileSystem, "data file \(path) does not exist or cannot be read")
+    /// Opens `path`. `delimiter` nil detects it from the first line; `encoding` applies to files without a byte
+    /// order mark (UTF-8 when nil).
+    public init(path: String, delimiter: UInt8? = nil, encoding: TextEncoding? = nil) throws(PassmintError) {
+        source = try UTF8BlockReader(path: path, encoding: encoding)
+        buffer = source.next() ?? []
+        if let delimiter {
+            self.delimiter = delimiter
+            detectedDelimiter = false
+        } else {
+            self.delimiter = Self.detectDelimiter(firstLineOf: buffer)
+            detectedDelimiter = true
         }
-        self.handle = handle
+    }
+
+    /// The delimiter that occurs most often outside quotes on the first line; a comma when none does.
+    static func detectDelimiter(firstLineOf bytes: [UInt8]) -> UInt8 {
+        var counts: [UInt8: Int] = [:]
+        var quoted = false
+        for byte in bytes {
+            if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if !quoted {
+                if byte == 0x0A { break }
+                if delimiters.contains(byte) { counts[byte, default: 0] += 1 }
+            }
+        }
+        var best = delimiters[0]
+        for candidate in delimiters where counts[candidate, default: 0] > counts[best, default: 0] { best = candidate }
+        return best
+    }
+
+    /// A delimiter's name for messages: "comma", "semicolon", "tab".
+    public static func name(ofDelimiter delimiter: UInt8) -> String {
+        switch delimiter {
+        case UInt8(ascii: ","): "comma"
+        case UInt8(ascii: ";"): "semicolon"
+        case UInt8(ascii: "\t"): "tab"
+        case UInt8(ascii: "|"): "pipe"
+        default: "'\(Character(Unicode.Scalar(delimiter)))'"
+        }
     }
 
     private mutating func fill() -> Bool {
         if position < buffer.count { return true }
-        if atEnd { return false }
-        let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
-        guard let chunk, !chunk.isEmpty else {
-            atEnd = true
-            return false
-        }
-        buffer = [UInt8](chunk)
+        guard let block = source.next() else { return false }
+        buffer = block
         position = 0
         return true
     }
@@ -52,27 +95,31 @@ public struct CSVReader {
         return byte
     }
 
+    /// What to say about text that is not valid in the file's encoding.
+    private var invalidTextMessage: String {
+        switch encoding {
+        case .utf8:
+            "a field is not valid UTF-8: if the file was saved by Excel as plain \"CSV\" on Windows, read it with --encoding "
+                + "windows-1252 (or save it as \"CSV UTF-8\")"
+        case .utf16LE, .utf16BE:
+            "a field is not valid UTF-16 (a broken surrogate pair, or an odd number of bytes)"
+        case .windows1252:
+            "a field cannot be read as Windows-1252"
+        }
+    }
+
     /// The next record; nil at the end of the file.
     public mutating func next() -> Result<Record, RecordError>? {
-        if !started {
-            started = true
-            if peek() == 0xEF {
-                let saved = (buffer, position)
-                if advance() == 0xEF, advance() == 0xBB, advance() == 0xBF {
-                } else {
-                    (buffer, position) = saved
-                }
-            }
-        }
         guard peek() != nil else { return nil }
         let startLine = line
         var fields: [String] = []
         var field: [UInt8] = []
         var quoted = false
         var invalid: String?
+        let invalidMessage = invalidTextMessage
         func finish(_ bytes: [UInt8]) -> String {
             if let text = String(validating: bytes, as: UTF8.self) { return text }
-            invalid = invalid ?? "a field is not valid UTF-8"
+            invalid = invalid ?? invalidMessage
             return String(decoding: bytes, as: UTF8.self)
         }
         while true {
@@ -96,7 +143,7 @@ public struct CSVReader {
                 continue
             }
             switch byte {
-            case UInt8(ascii: ","):
+            case delimiter:
                 fields.append(finish(field))
                 field = []
             case UInt8(ascii: "\""):
@@ -117,7 +164,7 @@ public struct CSVReader {
         return .success(Record(fields: fields, line: startLine))
     }
 
-    /// Quotes a field when it holds a comma, quote or line break.
+    /// Quotes a field when it holds a comma, quote or line break (for a comma-separated file).
     public static func escape(_ field: String) -> String {
         guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -13,7 +13,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 /// literals, and can tolerate trailing commas (which Wallet itself accepts in Apple's own sample passes).
 public struct JSONParser {
     public struct Options: Sendable {
-        /// Accept `[1, 2,]` and `{"a": 1,}`; each one is recorded in ``JSONParser/trailingCommas``.
+        /// Accept `[1, 2,]` and `{"a": 1,}`; each one is recorded in ``JSONParser/Result/trailingCommas``.
         public var allowTrailingCommas: Bool
         public init(allowTrailingCommas: Bool = false) { self.allowTrailingCommas = allowTrailingCommas }
     }

@@ -1,4 +1,4 @@
-/// The links and contacts of a semantic boarding pass (iOS 26, spec §2.7): the top-level `pass.json` keys
+/// The links and contacts of a semantic boarding pass (iOS 26; see <doc:PassFormat>): the top-level `pass.json` keys
 /// `managementURL`, `changeSeatURL`, `transitProviderPhoneNumber`, … (``Pass/boardingPassLinks``).
 public struct BoardingPassLinks: StringKeyGroup {
     /// Changing the seat.

@@ -1,4 +1,4 @@
-/// The links and contacts of a poster event ticket (iOS 18, spec §2.7): the top-level `pass.json` keys
+/// The links and contacts of a poster event ticket (iOS 18; see <doc:PassFormat>): the top-level `pass.json` keys
 /// `parkingInformationURL`, `contactVenueEmail`, … (``Pass/eventLinks``), and the `URLs` of an upcoming event
 /// (``UpcomingPassEntry/urls``). Wallet shows them in the event guide.
 public struct EventLinks: StringKeyGroup {

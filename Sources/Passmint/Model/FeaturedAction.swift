@@ -1,4 +1,4 @@
-/// An entry of `featuredActions` (iOS 27, seen only in Apple's 2026 Pass Builder preview, spec §2.7): a quick action
+/// An entry of `featuredActions` (iOS 27, seen only in Apple's 2026 Pass Builder preview; see <doc:PassFormat>): a quick action
 /// shown on the pass. Wallet shows at most 2.
 ///
 /// ```swift

@@ -22,7 +22,7 @@ public struct Pass: Codable, Sendable, Hashable {
     public var description: String
     public var style: Style
     public var fields: PassFields
-    /// iOS 27 `posterGeneric` (seen only in Apple's 2026 Pass Builder preview, spec §2.7): the poster layout of a generic
+    /// iOS 27 `posterGeneric` (seen only in Apple's 2026 Pass Builder preview; see <doc:PassFormat>): the poster layout of a generic
     /// pass, written beside the classic ``style`` (a `generic` one), which older devices show.
     public var posterGeneric: PassFields?
 
@@ -100,9 +100,9 @@ public struct Pass: Codable, Sendable, Hashable {
     /// Poster event ticket link and contact keys (iOS 18), ``EventLinks/keys``.
     public static let posterURLKeys = EventLinks.keys
 
-    /// Semantic boarding pass link and contact keys (iOS 26), ``BoardingPassLinks/keys``. Spec §2.7 lists
-    /// `upcomingPassInformation` with them too, but its entries are events of a poster event ticket (see
-    /// ``UpcomingPassEntry``), so Passmint checks it as a poster key.
+    /// Semantic boarding pass link and contact keys (iOS 26), ``BoardingPassLinks/keys``. `upcomingPassInformation`
+    /// is not one of them: its entries are events of a poster event ticket (see ``UpcomingPassEntry``), so Passmint
+    /// checks it as a poster key.
     public static let semanticBoardingPassKeys = BoardingPassLinks.keys
 
     static let modelKeys: Set<String> = Set(

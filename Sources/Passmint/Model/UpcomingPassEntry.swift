@@ -1,6 +1,6 @@
 /// An entry of `upcomingPassInformation` (iOS 26): a later event of a poster event ticket that covers several, shown
-/// in the ticket's event guide. Spec §2.7 describes the key only as an ordered list of upcoming-pass entries; the shape
-/// here is Apple's entry dictionary (`type` `event`, `identifier`, `name`, dates, links, fields, semantic tags).
+/// in the ticket's event guide. The shape is Apple's upcoming pass entry dictionary (`type` `event`, `identifier`,
+/// `name`, dates, links, fields, semantic tags); see <doc:PassFormat>.
 ///
 /// ```swift
 /// var night2 = UpcomingPassEntry(identifier: "night-2", name: "Northern Lights Live, night 2")

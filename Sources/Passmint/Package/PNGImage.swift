@@ -1,4 +1,4 @@
-/// The facts Passmint needs about a PNG file: that it is one, and its pixel size.
+/// The facts Passmint needs about a PNG file: that it is a whole, decodable one, and its pixel size.
 public struct PNGInfo: Sendable, Hashable {
     public var width: Int
     public var height: Int
@@ -10,22 +10,13 @@ public struct PNGInfo: Sendable, Hashable {
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// Reads the signature and the IHDR chunk. `file` names the image in errors.
+    /// Checks that `bytes` are a whole, readable PNG file (every chunk, the compressed image data, every row) and
+    /// reads its pixel size. `file` names the image in errors.
     public init(bytes: [UInt8], file: String) throws(PassmintError) {
-        guard bytes.count >= 24, Array(bytes[0..<8]) == Self.signature else {
+        guard bytes.count >= 8, Array(bytes[0..<8]) == Self.signature else {
             throw PassmintError(.invalidImage, "\(file) is not a PNG file (its first bytes are not the PNG signature): Wallet only shows PNG images; export it as PNG")
         }
-        guard bytes[12] == UInt8(ascii: "I"), bytes[13] == UInt8(ascii: "H"), bytes[14] == UInt8(ascii: "D"), bytes[15] == UInt8(ascii: "R") else {
-            throw PassmintError(.invalidImage, "\(file) is a damaged PNG file (no IHDR header chunk): export it again")
-        }
-        func be32(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-        }
-        width = be32(16)
-        height = be32(20)
-        guard width > 0, height > 0 else {
-            throw PassmintError(.invalidImage, "\(file) is a damaged PNG file (its size is \(width)×\(height)): export it again")
-        }
+        (width, height) = try PNGDecoder.decode(bytes, file: file)
     }
 }
 

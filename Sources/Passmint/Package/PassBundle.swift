@@ -1,4 +1,4 @@
-/// `.pkpasses` bundles: several signed passes in one download (spec §5).
+/// `.pkpasses` bundles: several signed passes in one download (see <doc:PassFormat>).
 ///
 /// A bundle is a ZIP archive whose entries are `.pkpass` files, stored as they are (a pass is already compressed),
 /// at most ``maximumPasses`` of them and at most ``maximumBytes`` in all. Safari adds every pass of a bundle at once;
@@ -78,7 +78,7 @@ public enum PassBundle {
     /// True when `bytes` look like a bundle rather than a pass: a ZIP archive without `pass.json` whose entries are
     /// `.pkpass` files. (Use the `.pkpasses` file extension to decide when you have it.)
     public static func looksLikeBundle(_ bytes: [UInt8]) -> Bool {
-        guard let entries = try? ZipArchive.read(bytes, source: "archive"), !entries.isEmpty else { return false }
+        guard let entries = try? ZipArchive.read(bytes, source: "archive", limits: .bundle), !entries.isEmpty else { return false }
         return !entries.contains { $0.name == "pass.json" } && entries.allSatisfy { $0.name.lowercased().hasSuffix(".pkpass") }
     }
 
@@ -91,7 +91,7 @@ public enum PassBundle {
         guard bytes.count <= maximumBytes else {
             throw PassmintError(.invalidData, "\(source) weighs \(megabytes(bytes.count)) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)); Wallet refuses it")
         }
-        let entries = try ZipArchive.read(bytes, source: source).filter { !$0.name.hasSuffix("/") }
+        let entries = try ZipArchive.read(bytes, source: source, limits: .bundle).filter { !$0.name.hasSuffix("/") }
         guard !entries.isEmpty else { throw PassmintError(.invalidData, "\(source) is an empty bundle: it holds no .pkpass file") }
         if let stray = entries.first(where: { !$0.name.lowercased().hasSuffix(".pkpass") }) {
             throw PassmintError(.invalidData, "\(source) holds \(stray.name), but a .pkpasses bundle may only hold .pkpass files")

@@ -129,9 +129,26 @@ public enum ZipArchive {
         return offset <= end ? Array(archive[0..<offset]) : []
     }
 
+    /// The name of a ZIP compression method, as APPNOTE.TXT numbers them.
+    static func methodName(_ method: UInt16) -> String {
+        let names: [UInt16: String] = [
+            1: "shrink", 6: "implode", 9: "deflate64", 12: "bzip2", 14: "LZMA", 93: "Zstandard", 95: "XZ", 96: "JPEG", 97: "WavPack",
+            98: "PPMd",
+        ]
+        return "\(names[method] ?? "an unknown method") (method \(method))"
+    }
+
     /// Reads every entry of an in-memory archive, checking its structure and each entry's CRC.
     /// `source` names the archive in errors.
-    public static func read(_ bytes: [UInt8], source name: String) throws(PassmintError) -> [Entry] {
+    ///
+    /// Before anything is inflated, the sizes the central directory declares are checked against `limits`; an entry
+    /// is then read into a buffer of its declared size and must end there with the right CRC, so a forged size
+    /// cannot make it unpack to more.
+    public static func read(_ bytes: [UInt8], source name: String, limits: ZipLimits = .pass) throws(PassmintError) -> [Entry] {
+        // libzip opens an empty file as an empty archive; a ZIP file has at least its 22-byte end record.
+        guard bytes.count >= 22 else {
+            throw PassmintError(.archiveFailed, "\(name) is not a ZIP archive: it has \(bytes.count) bytes, and the smallest ZIP file has 22")
+        }
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
@@ -143,19 +160,47 @@ public enum ZipArchive {
             free(copy)
             throw PassmintError(.archiveFailed, "\(name): \(message(&error))")
         }
-        guard let archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error) else {
+        // Without ZIP_CHECKCONS: its comparison of local and central headers refuses archives Wallet installs, such as
+        // entries written with data descriptors (sizes and CRC in the central directory only) and a ZIP64 extra field
+        // in the local header, as Java and .NET servers write them. Every entry's CRC is still checked below.
+        guard let archive = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
             throw PassmintError(.archiveFailed, "\(name) is not a readable ZIP archive: \(message(&error))")
         }
         defer { zip_discard(archive) }
-        var entries: [Entry] = []
         let count = zip_get_num_entries(archive, 0)
+        guard count <= Int64(limits.maximumEntries) else {
+            throw PassmintError(.archiveFailed, "\(name) has \(count) entries, more than the \(limits.maximumEntries) a pass may have")
+        }
+        var declared: [(name: String, size: Int, compressedSize: Int)] = []
+        for index in 0..<zip_uint64_t(max(count, 0)) {
+            var stat = zip_stat_t()
+            zip_stat_init(&stat)
+            guard zip_stat_index(archive, index, 0, &stat) == 0 else {
+                throw PassmintError(.archiveFailed, "\(name): cannot read entry \(index): \(archiveMessage(archive))")
+            }
+            let entryName = stat.name.map { String(cString: $0) } ?? "#\(index)"
+            declared.append((entryName, Int(clamping: stat.size), Int(clamping: stat.comp_size)))
+        }
+        if let violation = limits.violation(of: declared, archive: name) {
+            throw PassmintError(.archiveFailed, violation)
+        }
+        var entries: [Entry] = []
         for index in 0..<zip_uint64_t(max(count, 0)) {
             guard let namePointer = zip_get_name(archive, index, zip_flags_t(ZIP_FL_ENC_GUESS)) else { continue }
             let entryName = String(cString: namePointer)
             var stat = zip_stat_t()
             zip_stat_init(&stat)
-            guard zip_stat_index(archive, index, 0, &stat) == 0, let file = zip_fopen_index(archive, index, 0) else {
+            guard zip_stat_index(archive, index, 0, &stat) == 0 else {
+                throw PassmintError(.archiveFailed, "\(name): cannot read entry \(entryName): \(archiveMessage(archive))")
+            }
+            guard stat.comp_method == UInt16(ZIP_CM_STORE) || stat.comp_method == UInt16(ZIP_CM_DEFLATE) else {
+                throw PassmintError(
+                    .archiveFailed,
+                    "\(name): entry \(entryName) is compressed with \(methodName(stat.comp_method)); Wallet reads only stored and deflated "
+                        + "entries: zip the pass again with deflate (the default of zip and of every ZIP library)")
+            }
+            guard let file = zip_fopen_index(archive, index, 0) else {
                 throw PassmintError(.archiveFailed, "\(name): cannot open entry \(entryName): \(archiveMessage(archive))")
             }
             defer { zip_fclose(file) }

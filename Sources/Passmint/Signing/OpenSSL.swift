@@ -17,10 +17,11 @@ enum OpenSSL {
         }
     }
 
-    /// Runs `body` with a read-only memory BIO over `bytes`.
-    static func withMemoryBIO<R>(_ bytes: some ContiguousBytes, _ body: (OpaquePointer) throws -> R) rethrows -> R {
+    /// Runs `body` with a read-only memory BIO over `bytes`. Nil, without calling `body`, when `bytes` are more than
+    /// a memory BIO can hold (2 GiB: its length is a C `int`) or the BIO cannot be made.
+    static func withMemoryBIO<R>(_ bytes: some ContiguousBytes, _ body: (OpaquePointer) throws -> R?) rethrows -> R? {
         try bytes.withUnsafeBytes { raw in
-            let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count))!
+            guard raw.count <= Int(Int32.max), let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
             defer { BIO_free(bio) }
             return try body(bio)
         }

@@ -33,12 +33,13 @@ public struct PKCS12Bundle: Sendable {
         guard parsed, let key, let cert else {
             let errors = OpenSSL.drainErrors()
             let badPassword = errors.contains { $0.contains("mac verify failure") || $0.contains("bad decrypt") }
-            throw PassmintError(
-                .invalidIdentity,
-                badPassword
-                    ? "wrong password for \(source): check the environment variable named by --passphrase-env"
-                    : "\(source) is not a readable PKCS#12 bundle with a certificate and a private key",
-                libraryErrors: errors)
+            let message =
+                switch (badPassword, password == nil) {
+                case (true, true): "\(source) needs a password: give --passphrase-env VAR (a variable holding it) or --passphrase-file FILE"
+                case (true, false): "wrong password for \(source): check the password given with --passphrase-env or --passphrase-file"
+                default: "\(source) is not a readable PKCS#12 bundle with a certificate and a private key"
+                }
+            throw PassmintError(.invalidIdentity, message, libraryErrors: errors)
         }
         var chain: [Certificate] = []
         if let stack {

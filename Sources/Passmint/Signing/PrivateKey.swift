@@ -19,7 +19,7 @@ public final class PrivateKey: @unchecked Sendable {
         if encrypted && passphrase == nil {
             throw PassmintError(
                 .invalidIdentity,
-                "\(source) is encrypted: give its passphrase in an environment variable and name it with --passphrase-env VAR")
+                "\(source) is encrypted: give its passphrase with --passphrase-env VAR (a variable holding it) or --passphrase-file FILE")
         }
         ERR_clear_error()
         // Our callback never prompts: it copies the passphrase given as user data, or returns 0 when there is none.
@@ -44,7 +44,7 @@ public final class PrivateKey: @unchecked Sendable {
             if encrypted {
                 throw PassmintError(
                     .invalidIdentity,
-                    "wrong passphrase for \(source): check the environment variable named by --passphrase-env",
+                    "wrong passphrase for \(source): check the passphrase given with --passphrase-env or --passphrase-file",
                     libraryErrors: errors)
             }
             throw PassmintError(
@@ -63,4 +63,10 @@ public final class PrivateKey: @unchecked Sendable {
 
     /// Key size in bits (2048 for a Pass Type ID key).
     public var bits: Int { Int(EVP_PKEY_get_bits(pointer)) }
+
+    /// The key's algorithm as OpenSSL names it: "RSA" for a Pass Type ID key, "EC" for an elliptic-curve key.
+    public var algorithm: String {
+        guard let name = EVP_PKEY_get0_type_name(pointer) else { return "unknown" }
+        return String(cString: name)
+    }
 }

@@ -10,9 +10,14 @@ public final class SigningIdentity: Sendable {
     public let privateKey: PrivateKey
     /// The WWDR intermediate (and any other chain certificates) put into every signature.
     public let intermediates: [Certificate]
+    /// Set when Passmint chose the intermediate itself (see ``IntermediateChoice``): a line to show the user.
+    public let intermediateNote: String?
 
     /// Pairs a certificate with its key and intermediates, checking that the key belongs to the certificate.
-    public init(certificate: Certificate, privateKey: PrivateKey, intermediates: [Certificate], source: String = "the signing identity") throws(PassmintError) {
+    public init(
+        certificate: Certificate, privateKey: PrivateKey, intermediates: [Certificate], intermediateNote: String? = nil,
+        source: String = "the signing identity"
+    ) throws(PassmintError) {
         guard certificate.matches(privateKey) else {
             throw PassmintError(
                 .invalidIdentity,
@@ -21,28 +26,32 @@ public final class SigningIdentity: Sendable {
         self.certificate = certificate
         self.privateKey = privateKey
         self.intermediates = intermediates
+        self.intermediateNote = intermediateNote
     }
 
-    /// Loads a PEM certificate, a PEM private key (optionally encrypted) and the WWDR intermediate.
-    public convenience init(certificatePath: String, keyPath: String, passphrase: String?, wwdrPath: String) throws(PassmintError) {
+    /// Loads a PEM certificate, a PEM private key (optionally encrypted) and the WWDR intermediate. The intermediate
+    /// must be the one that issued the certificate; without `wwdrPath`, Passmint's copy of the Apple WWDR certificate
+    /// that issued it is used (see ``IntermediateChoice``).
+    public convenience init(certificatePath: String, keyPath: String, passphrase: String?, wwdrPath: String?) throws(PassmintError) {
         let certificate = try Certificate(contentsOf: certificatePath)
         let key = try PrivateKey(contentsOf: keyPath, passphrase: passphrase)
-        let wwdr = try Certificate(contentsOf: wwdrPath)
-        try self.init(certificate: certificate, privateKey: key, intermediates: [wwdr], source: "\(certificatePath) / \(keyPath)")
+        let given = try wwdrPath.map { path throws(PassmintError) in [try Certificate(contentsOf: path)] } ?? []
+        let choice = try IntermediateChoice.choose(for: certificate, given: given, source: wwdrPath ?? "the WWDR file")
+        try self.init(
+            certificate: certificate, privateKey: key, intermediates: choice.certificates, intermediateNote: choice.note,
+            source: "\(certificatePath) / \(keyPath)")
     }
 
     /// Loads a PKCS#12 bundle, including the legacy RC2/3DES bundles macOS Keychain exports. Chain certificates
-    /// inside the bundle are used as intermediates unless `wwdrPath` names one.
+    /// inside the bundle are used as intermediates unless `wwdrPath` names one; they are checked against the
+    /// certificate like a WWDR file (see ``IntermediateChoice``).
     public convenience init(p12Path: String, password: String?, wwdrPath: String?) throws(PassmintError) {
         let bundle = try PKCS12Bundle(contentsOf: p12Path, password: password)
-        var intermediates = bundle.chain
-        if let wwdrPath { intermediates = [try Certificate(contentsOf: wwdrPath)] }
-        guard !intermediates.isEmpty else {
-            throw PassmintError(
-                .invalidIdentity,
-                "\(p12Path) holds no WWDR intermediate: give it with --wwdr (Certificates/apple/AppleWWDRCAG4.pem for certificates issued since 2022)")
-        }
-        try self.init(certificate: bundle.certificate, privateKey: bundle.privateKey, intermediates: intermediates, source: p12Path)
+        let given = try wwdrPath.map { path throws(PassmintError) in [try Certificate(contentsOf: path)] } ?? bundle.chain
+        let choice = try IntermediateChoice.choose(for: bundle.certificate, given: given, source: wwdrPath ?? "the chain in \(p12Path)")
+        try self.init(
+            certificate: bundle.certificate, privateKey: bundle.privateKey, intermediates: choice.certificates,
+            intermediateNote: choice.note, source: p12Path)
     }
 
     /// Checks that this identity may sign a pass with these identifiers at `date`.

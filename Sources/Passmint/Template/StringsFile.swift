@@ -53,7 +53,9 @@ public enum StringsFile {
     /// Parses a `.strings` file: `"key" = "value";` entries, `/* */` and `//` comments, the escapes `\n \t \r \" \\`
     /// and `\UXXXX` (a UTF-16 code unit; two of them for a surrogate pair).
     ///
-    /// - Parameter file: names the file in errors, e.g. `Festival.pass/fr.lproj/pass.strings`.
+    /// - Parameters:
+    ///   - bytes: the file's bytes, in UTF-8 or UTF-16 with a byte-order mark (see ``decode(_:)``).
+    ///   - file: names the file in errors, e.g. `Festival.pass/fr.lproj/pass.strings`.
     /// - Throws: ``SyntaxError`` with the file, the line and what to fix.
     public static func parse(_ bytes: [UInt8], file: String? = nil) throws(SyntaxError) -> [Entry] {
         do {

@@ -6,9 +6,9 @@ extension JSONRules {
         additionalInfoFields()
     }
 
-    /// `relevantDates` is read from iOS 18 on (spec §2.3); earlier systems read only the deprecated top-level
-    /// `relevantDate`. The fallback is a single date: a single-date entry's `date` (or its iOS 18 spelling
-    /// `relevantDate`, spec §9.9), or an interval's `startDate`.
+    /// `relevantDates` is read from iOS 18 on (see <doc:PassFormat>); earlier systems read only the deprecated
+    /// top-level `relevantDate`. The fallback is a single date: a single-date entry's `date` (or `relevantDate`, the
+    /// spelling implementations report for iOS 18, where Apple's reference says `date`), or an interval's `startDate`.
     mutating func relevantDateFallback() {
         guard let entries = pass["relevantDates"]?.arrayValue, !entries.isEmpty, pass["relevantDate"] == nil else { return }
         let first = entries.first?.objectValue
@@ -22,7 +22,7 @@ extension JSONRules {
                 fix: "add \"relevantDate\": \(value) (\(source)) beside relevantDates")
     }
 
-    /// `additionalInfoFields` (iOS 18) are shown only below poster event tickets (spec §2.8). Anywhere else, and on the
+    /// `additionalInfoFields` (iOS 18) are shown only below poster event tickets (see <doc:PassFormat>). Anywhere else, and on the
     /// classic event ticket a poster ticket falls back to, the back fields must carry the same information.
     mutating func additionalInfoFields() {
         guard let style, let extra = pass[style]?["additionalInfoFields"]?.arrayValue, !extra.isEmpty else { return }

@@ -81,7 +81,7 @@ struct FileRules {
                 do {
                     images.append((file, name, try PNGInfo(bytes: file.bytes, file: file.path)))
                 } catch {
-                    self.error("image-not-png", file.path, "the file is not a valid PNG image", fix: "export it as PNG")
+                    self.error("image-not-png", file.path, error.message, fix: "export it again as PNG")
                 }
             } else if file.path.hasSuffix(".lproj/pass.strings") {
                 do {
@@ -120,62 +120,6 @@ struct FileRules {
                       "the translation of \"\(usage.text)\" (the changeMessage at \(usage.path)) has no %@, so Wallet shows no change notification",
                       fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.text)
             }
-        }
-    }
-
-    mutating func checkImages(_ images: [(file: PassContents.File, name: ImageName, info: PNGInfo)]) {
-        let topLevel = images.filter { $0.name.localization == nil }
-        let hasIcon = images.contains { $0.name.name == "icon" }
-        if !hasIcon {
-            error("icon-missing", "icon.png", "the pass has no icon; Wallet refuses it", fix: "add icon.png (38×38), icon@2x.png (76×76) and icon@3x.png (114×114)")
-        }
-        // Group by localization and name, then look at the scales present.
-        var groups: [String: [(scale: Int, info: PNGInfo, path: String)]] = [:]
-        for image in images {
-            let prefix = image.name.localization.map { "\($0).lproj/" } ?? ""
-            groups[prefix + image.name.name, default: []].append((image.name.scale, image.info, image.file.path))
-        }
-        for (key, variants) in groups.sorted(by: { $0.key < $1.key }) {
-            let name = String(key.split(separator: "/").last!)
-            let scales = Set(variants.map(\.scale))
-            for scale in [1, 2, 3] where !scales.contains(scale) {
-                let missing = scale == 1 ? "\(key).png" : "\(key)@\(scale)x.png"
-                warning("image-scale-missing", missing, "\(key) has no @\(scale)x version; devices with that screen scale it and it looks blurry",
-                        fix: "add \(missing)")
-            }
-            if let size = recommendedSize(name) {
-                for variant in variants {
-                    let width = size.width * variant.scale
-                    let height = size.height * variant.scale
-                    let tooBig = variant.info.width > width || variant.info.height > height
-                    if size.isMaximum ? tooBig : (variant.info.width != width || variant.info.height != height) {
-                        warning("image-size", variant.path,
-                                "\(variant.info.width)×\(variant.info.height) px; the recommended size at @\(variant.scale)x is \(size.isMaximum ? "at most " : "")\(width)×\(height) px",
-                                fix: "resize it to \(size.isMaximum ? "fit within " : "")\(width)×\(height) px")
-                    }
-                }
-            }
-            if let base = variants.first(where: { $0.scale == 1 }) {
-                for variant in variants where variant.scale > 1 {
-                    let expectedWidth = base.info.width * variant.scale
-                    let expectedHeight = base.info.height * variant.scale
-                    if abs(variant.info.width - expectedWidth) > variant.scale || abs(variant.info.height - expectedHeight) > variant.scale {
-                        warning("image-scale-mismatch", variant.path,
-                                "\(variant.info.width)×\(variant.info.height) px is not \(variant.scale)× \(base.path) (\(base.info.width)×\(base.info.height))",
-                                fix: "make it \(expectedWidth)×\(expectedHeight) px")
-                    }
-                }
-            }
-        }
-        guard let style else { return }
-        let used = imagesUsed(by: style)
-        let names = Set(topLevel.map(\.name.name)).union(images.map(\.name.name))
-        for name in names.sorted() where !used.contains(name) {
-            warning("image-unused", "\(name).png", "a \(style) does not show \(name) images", fix: "remove \(name)*.png from the pass")
-        }
-        if style == "eventTicket" && names.contains("strip") && (names.contains("background") || names.contains("thumbnail")) {
-            warning("event-ticket-strip-and-background", "strip.png", "an event ticket with a strip image does not show its background or thumbnail",
-                    fix: "use either a strip, or a background and/or thumbnail")
         }
     }
 

@@ -18,7 +18,7 @@ extension JSONRules {
     /// The pass asks for the semantic boarding pass layout and is a boarding pass.
     var isSemanticBoardingPass: Bool { style == "boardingPass" && schemes.contains("semanticBoardingPass") }
 
-    /// Keys only poster event tickets use (spec §2.2 and §2.7; `upcomingPassInformation`: see
+    /// Keys only poster event tickets use (see <doc:PassFormat>; `upcomingPassInformation`: see
     /// ``JSONRules/upcomingPassInformation()``).
     static let posterOnlyKeys = Pass.posterURLKeys + [
         "eventLogoText", "footerBackgroundColor", "suppressHeaderDarkening", "useAutomaticColors", "upcomingPassInformation",
@@ -79,7 +79,7 @@ extension JSONRules {
     }
 
     /// `posterGeneric`, `featuredActions` and `logoSymbolName`: iOS 27 keys, seen only in Apple's 2026 Pass Builder
-    /// preview (spec §2.7), so checked loosely.
+    /// preview (see <doc:PassFormat>), so checked loosely.
     mutating func futureKeys() {
         if pass["posterGeneric"] != nil && style == nil {
             error("poster-generic-fallback-missing", "posterGeneric", "posterGeneric needs iOS 27; without a classic style key older devices cannot show the pass",
@@ -98,7 +98,7 @@ extension JSONRules {
 
 extension FileRules {
     /// Poster images: `artwork` is required by the poster layout (Apple's Pass Builder refuses a poster event ticket
-    /// with neither artwork nor background), `primaryLogo` is shown on it (HIG, spec §1.3).
+    /// with neither artwork nor background), `primaryLogo` is shown on it (Apple's Human Interface Guidelines, “Wallet”).
     mutating func checkPosterImages(names: Set<String>) {
         guard style == "eventTicket", isPoster else { return }
         if !names.contains("artwork") {

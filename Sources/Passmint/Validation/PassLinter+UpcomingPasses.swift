@@ -1,9 +1,8 @@
 /// Rules on `upcomingPassInformation` (iOS 26): the later events of a poster event ticket that covers several.
 ///
-/// Spec §2.7 lists the key with the semantic boarding pass keys, but the entries it describes are events: Apple's
-/// entry type has the single value `event`, with event dates, venue links and maps for the event guide, and
-/// implementations accept the key only on event tickets that ask for the poster layout. Passmint treats it as a poster
-/// event ticket key.
+/// Its entries are events: Apple's entry type has the single value `event`, with event dates, venue links and maps for
+/// the event guide, and implementations accept the key only on event tickets that ask for the poster layout. Passmint
+/// treats it as a poster event ticket key (see <doc:PassFormat>).
 extension JSONRules {
     /// The only entry type Wallet documents.
     static let upcomingPassEntryTypes: Set<String> = ["event"]

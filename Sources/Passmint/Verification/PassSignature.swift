@@ -22,6 +22,9 @@ public struct SignatureInspection: Sendable {
     /// Every certificate in the signature other than the signer.
     public var otherCertificates: [Certificate]
     public var signerCount: Int
+    /// The SignedData's `eContentType`: `pkcs7-data` (id-data) for a pass signature; anything else means the
+    /// signature is over some other kind of content and Wallet refuses it.
+    public var contentType: String
 }
 
 enum PassSignature {
@@ -35,6 +38,8 @@ enum PassSignature {
         }
         defer { CMS_ContentInfo_free(cms) }
         let encoding = DERScanner.encoding(of: bytes)
+        let contentTypeNID = CMS_get0_eContentType(cms).map { OBJ_obj2nid($0) } ?? NID_undef
+        let contentType = contentTypeNID == NID_undef ? "an unknown type" : String(cString: OBJ_nid2sn(contentTypeNID))
         let contentPointer = CMS_get0_content(cms)
         let detached = contentPointer == nil || contentPointer!.pointee == nil
 
@@ -83,13 +88,13 @@ enum PassSignature {
 
         ERR_clear_error()
         let flags = UInt32(CMS_BINARY | CMS_NO_SIGNER_CERT_VERIFY)
-        let verified: Bool = OpenSSL.withMemoryBIO(content) { CMS_verify(cms, nil, nil, $0, nil, flags) == 1 }
+        let verified = OpenSSL.withMemoryBIO(content) { CMS_verify(cms, nil, nil, $0, nil, flags) == 1 } ?? false
         let error = verified ? nil : OpenSSL.drainErrors().joined(separator: "; ")
         let others = certificates.filter { certificate in signer.map { X509_cmp($0.pointer, certificate.pointer) != 0 } ?? true }
         return SignatureInspection(
             encoding: encoding.rawValue, isDetached: detached, digestAlgorithm: digest, signerIdentifier: identifier,
             signingTime: signingTime, verifies: verified, verificationError: error, signer: signer, otherCertificates: others,
-            signerCount: signerCount)
+            signerCount: signerCount, contentType: contentType)
     }
 
     /// Verifies `leaf` up to `root` using `intermediates`, at `time`. Returns nil on success, else OpenSSL's reason.
@@ -110,10 +115,11 @@ enum PassSignature {
         return String(cString: X509_verify_cert_error_string(Int(X509_STORE_CTX_get_error(context))))
     }
 
-    /// Whether `issuer` issued `certificate` (names and key match).
+    /// Whether `issuer` issued `certificate`: the names and key identifiers match, and the certificate's signature
+    /// verifies with the issuer's public key (a look-alike name alone is not enough).
     static func issued(_ issuer: Certificate, _ certificate: Certificate) -> Bool {
-        let result = X509_check_issued(issuer.pointer, certificate.pointer) == X509_V_OK
-        ERR_clear_error()
-        return result
+        defer { ERR_clear_error() }
+        guard X509_check_issued(issuer.pointer, certificate.pointer) == X509_V_OK, let key = X509_get0_pubkey(issuer.pointer) else { return false }
+        return X509_verify(certificate.pointer, key) == 1
     }
 }

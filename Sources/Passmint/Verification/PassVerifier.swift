@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Checks a finished `.pkpass` made by anyone: archive, manifest, signature, certificates, chain, then lint.
 ///
@@ -19,8 +19,9 @@ public struct PassVerifier: Sendable {
     }
 
     /// Verifies the bytes of a `.pkpass`. `source` names it in the report. With `lint: false` the contents are not
-    /// linted (the structural and cryptographic checks still run).
-    public func verify(_ bytes: [UInt8], source: String, lint: Bool = true) -> VerificationReport {
+    /// linted (the structural and cryptographic checks still run). `now` is the time a signature without a signing time
+    /// is checked at.
+    public func verify(_ bytes: [UInt8], source: String, lint: Bool = true, now: Date = Date()) -> VerificationReport {
         var report = VerificationReport(source: source)
         let entries: [ZipArchive.Entry]
         do {
@@ -46,13 +47,13 @@ public struct PassVerifier: Sendable {
             }
             files[entry.name] = entry.bytes
         }
-        if stray.isEmpty {
-            report.add("entries", .passed, "files at the root and in .lproj folders only")
-        } else if files["pass.json"] == nil, stray.contains(where: { $0.hasSuffix("/pass.json") }) {
-            report.add("entries", .failed, "the pass is inside a folder (\(stray[0])); zip the folder's contents, not the folder")
-        } else {
-            report.add("entries", .failed, "stray entries: \(stray.joined(separator: ", ")); remove them (and rebuild the manifest)")
+        // manifest.json (read here: whether a stray file is listed decides how much it matters)
+        let manifestBytes = files["manifest.json"]
+        var manifest: JSONObject?
+        if let manifestBytes, let object = try? JSONParser.value(manifestBytes).objectValue {
+            manifest = object
         }
+        checkStray(stray, files: files, manifest: manifest, report: &report)
 
         // pass.json
         var passJSON: JSONObject?
@@ -71,17 +72,16 @@ public struct PassVerifier: Sendable {
         }
 
         // manifest.json
-        let manifestBytes = files["manifest.json"]
-        var manifest: JSONObject?
-        if let manifestBytes, let object = try? JSONParser.value(manifestBytes).objectValue {
-            manifest = object
-        }
         let content = files.keys.filter { $0 != "manifest.json" && $0 != "signature" }.sorted()
         if let manifest {
             let listed = Set(manifest.keys)
             let unlisted = content.filter { !listed.contains($0) }
-            let missing = manifest.keys.filter { files[$0] == nil }.sorted()
+            let missing = manifest.keys.filter { files[$0] == nil && $0 != "manifest.json" && $0 != "signature" }.sorted()
             var problems: [String] = []
+            let forbidden = ["manifest.json", "signature"].filter { listed.contains($0) }
+            if !forbidden.isEmpty {
+                problems.append("the manifest lists \(forbidden.joined(separator: " and ")), which it must not (it lists every file but itself and the signature)")
+            }
             if !unlisted.isEmpty { problems.append("files not in the manifest: \(unlisted.joined(separator: ", "))") }
             if !missing.isEmpty { problems.append("manifest entries with no file: \(missing.joined(separator: ", "))") }
             report.add("manifest", problems.isEmpty ? .passed : .failed,
@@ -100,15 +100,21 @@ public struct PassVerifier: Sendable {
         // signature
         guard let signatureBytes = files["signature"] else {
             report.add("signature-format", .failed, "no signature file")
-            if lint { finish(&report, passJSON: passJSON, files: files) }
+            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
             return report
         }
         guard let inspection = PassSignature.inspect(signatureBytes, content: manifestBytes ?? []) else {
             report.add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData structure (PEM instead of DER? damaged?)")
-            if lint { finish(&report, passJSON: passJSON, files: files) }
+            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
             return report
         }
         report.signature = inspection
+        guard inspection.contentType == "pkcs7-data" else {
+            report.add("signature-format", .failed,
+                       "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data")
+            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
+            return report
+        }
         report.add("signature-format", .passed, "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)")
         report.add("signature-detached", inspection.isDetached ? .passed : .failed,
                    inspection.isDetached ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
@@ -132,6 +138,7 @@ public struct PassVerifier: Sendable {
             } else {
                 report.add("intermediate", .failed, "no intermediate certificate in the signature; include the WWDR intermediate that issued the signer")
             }
+            report.add(Self.signerValidity(signer, signingTime: inspection.signingTime, now: now))
             if let passJSON {
                 let uid = signer.userID ?? "(none)"
                 let ou = signer.organizationalUnit ?? "(none)"
@@ -162,15 +169,59 @@ public struct PassVerifier: Sendable {
         } else {
             report.add("intermediate", .failed, "the signer's certificate is not in the signature")
         }
-        if lint { finish(&report, passJSON: passJSON, files: files) }
+        if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
         return report
     }
 
-    private func finish(_ report: inout VerificationReport, passJSON: JSONObject?, files: [String: [UInt8]]) {
+    /// Files outside the places Wallet reads (`.DS_Store`, `__MACOSX/`, other folders). Wallet installs a pass whose
+    /// stray files the manifest lists with the right hashes (Apple's own `signpass` run on a Mac folder makes such
+    /// passes): a warning. A stray file the manifest does not cover fails.
+    private func checkStray(_ stray: [String], files: [String: [UInt8]], manifest: JSONObject?, report: inout VerificationReport) {
+        if stray.isEmpty {
+            report.add("entries", .passed, "files at the root and in .lproj folders only")
+            return
+        }
+        if files["pass.json"] == nil, stray.contains(where: { $0.hasSuffix("/pass.json") }) {
+            report.add("entries", .failed, "the pass is inside a folder (\(stray[0])); zip the folder's contents, not the folder")
+            return
+        }
+        let covered = stray.filter { path in
+            path.hasSuffix("/") || files[path].map { manifest?[path]?.stringValue?.lowercased() == Digest.sha1Hex($0) } == true
+        }
+        let uncovered = stray.filter { !covered.contains($0) }
+        if uncovered.isEmpty {
+            report.add("entries", .warning,
+                       "stray entries \(stray.joined(separator: ", ")), listed in the manifest with correct hashes (Wallet installs the pass); "
+                        + "remove them from the pass folder before signing")
+        } else {
+            report.add("entries", .failed, "stray entries: \(uncovered.joined(separator: ", ")); remove them (and rebuild the manifest)")
+        }
+    }
+
+    /// The signer certificate's validity at the signing time, or now when the signature carries no signing time.
+    /// Checked whether or not a root is given: Wallet refuses a pass signed outside its certificate's validity.
+    static func signerValidity(_ signer: Certificate, signingTime: Date?, now: Date) -> VerificationReport.Check {
+        let formatter = ISO8601DateFormatter()
+        let window = "valid \(formatter.string(from: signer.notBefore)) to \(formatter.string(from: signer.notAfter))"
+        let (time, moment) = signingTime.map { ($0, "at the signing time, \(formatter.string(from: $0))") }
+            ?? (now, "now, \(formatter.string(from: now)) (the signature has no signing time)")
+        if time > signer.notAfter {
+            return .init(name: "signer-validity", status: .failed,
+                         detail: "the signer certificate had expired \(moment): \(window); sign again with a current Pass Type ID certificate")
+        }
+        if time < signer.notBefore {
+            return .init(name: "signer-validity", status: .failed,
+                         detail: "the signer certificate was not yet valid \(moment): \(window); check the signing machine's clock")
+        }
+        return .init(name: "signer-validity", status: .passed, detail: "the signer certificate was valid \(moment) (\(window))")
+    }
+
+    /// Lints the pass's contents; stray files are left to the `entries` check.
+    private func finish(_ report: inout VerificationReport, passJSON: JSONObject?, files: [String: [UInt8]], stray: Set<String>) {
         guard let passJSON else { return }
         let contents = PassContents(
             source: report.source, passJSON: passJSON,
-            files: files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) && !$0.key.hasSuffix("/") }
+            files: files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) && !$0.key.hasSuffix("/") && !stray.contains($0.key) }
                 .map { PassContents.File(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path },
             isTemplate: false)
         report.lint = PassLinter.lint(contents, options: lintOptions)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The result of ``PassVerifier/verify(_:source:)``: every check with its outcome, what the signature holds, and the
+/// The result of ``PassVerifier/verify(_:source:lint:now:)``: every check with its outcome, what the signature holds, and the
 /// lint findings on the contents.
 public struct VerificationReport: Sendable {
     public enum Status: String, Sendable {
@@ -8,7 +8,8 @@ public struct VerificationReport: Sendable {
     }
 
     /// One check. Names are stable: `zip`, `entries`, `pass-json`, `manifest`, `manifest-hashes`, `signature-format`,
-    /// `signature-detached`, `signature-valid`, `signing-time`, `intermediate`, `signer-identity`, `chain`, `lint`.
+    /// `signature-detached`, `signature-valid`, `signing-time`, `intermediate`, `signer-validity`, `signer-identity`, `chain`,
+    /// `lint`.
     public struct Check: Sendable {
         public var name: String
         public var status: Status
@@ -35,6 +36,8 @@ public struct VerificationReport: Sendable {
     mutating func add(_ name: String, _ status: Status, _ detail: String) {
         checks.append(Check(name: name, status: status, detail: detail))
     }
+
+    mutating func add(_ check: Check) { checks.append(check) }
 }
 
 extension VerificationReport {

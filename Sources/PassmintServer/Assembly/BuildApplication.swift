@@ -15,6 +15,9 @@ public func buildApplication(configuration: ServerConfiguration) throws -> some 
     let opened = try openPassStore(url: configuration.databaseURL, logger: logger)
     let push = try APNsPushSender(configuration: configuration, logger: logger)
     let core = ServiceCore(configuration: configuration, store: opened.store, push: push, logger: logger)
+    if configuration.allowHTTP, configuration.publicURL.lowercased().hasPrefix("http:") {
+        logger.warning("serving passes with an http webServiceURL: only devices with Allow HTTP Services turned on will register")
+    }
     if configuration.apiKey == nil {
         logger.warning("no API key (PASSMINT_API_KEY, or the variable --api-key-env names): the issuing API answers 401 to everything")
     }

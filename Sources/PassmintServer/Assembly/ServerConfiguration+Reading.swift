@@ -9,6 +9,8 @@ extension ServerConfiguration {
         case host, port, templates, publicURL, databaseURL, apnsURL, apnsCA, apnsKey, apnsKeyID, apnsTeamID
         /// `0` sends every request through the router (`--no-fast-path`).
         case fastPath
+        /// `1` accepts an http public URL (`--allow-http`).
+        case allowHTTP
 
         /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
         var name: String {
@@ -41,8 +43,22 @@ extension ServerConfiguration {
         guard let publicURL = value(.publicURL) else {
             throw ConfigurationError("give --public-url (or PASSMINT_PUBLIC_URL), e.g. https://passes.example.com/wallet")
         }
-        guard URL(string: publicURL)?.host != nil else {
+        guard let url = URL(string: publicURL), url.host != nil else {
             throw invalid(.publicURL, publicURL, "a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
+        }
+        let allowHTTP = value(.allowHTTP) == "1"
+        switch url.scheme?.lowercased() {
+        case "https": break
+        case "http" where allowHTTP: break
+        case "http":
+            throw ConfigurationError(
+                """
+                --public-url \(publicURL) uses http, and Wallet talks only to https web services (lint refuses such passes). \
+                Give the https URL your TLS proxy serves, or add --allow-http (PASSMINT_ALLOW_HTTP=1) for development devices \
+                with Settings › Developer › Allow HTTP Services turned on.
+                """)
+        default:
+            throw ConfigurationError("--public-url \(publicURL) must be an https URL, e.g. https://passes.example.com/wallet")
         }
         let apiKey = environment[apiKeyVariable]
         if let apiKey, apiKey.count < 16 {
@@ -60,6 +76,7 @@ extension ServerConfiguration {
         }
         self.init(publicURL: publicURL, identity: try identity())
         self.apiKey = apiKey
+        self.allowHTTP = allowHTTP
         if let host = value(.host) { self.host = host }
         if let port { self.port = port }
         if let databaseURL = value(.databaseURL) { self.databaseURL = databaseURL }

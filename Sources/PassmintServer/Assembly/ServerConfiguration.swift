@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     /// Answer the serial-number poll and the 304 of the latest-pass endpoint from memory on the connection's event
     /// loop when the answer is cached (see `DeviceFastPath`), instead of going through the router.
     public var fastPath = true
+    /// Accept an http ``publicURL`` (development devices with Settings › Developer › Allow HTTP Services turned on):
+    /// lint's `web-service-url-insecure` rule is relaxed for the passes the service issues.
+    public var allowHTTP = false
     /// Largest request body accepted (413 beyond).
     public var maxBodySize = 64 * 1024
     /// How many device log messages are kept for the operator.

@@ -44,7 +44,7 @@ public struct IssuingService: Sendable {
     }
 
     /// Issues the passes of a multi-ticket order, all or none: every pass is rendered, checked and signed, and the
-    /// bundle (``PassBundle``, entries named after the serial numbers) made, before any is stored; if storing one
+    /// bundle (Passmint's `PassBundle`, entries named after the serial numbers) made, before any is stored; if storing one
     /// fails (a serial that exists), those stored before it are taken back. Errors name the order's index
     /// (`passes[2]: …`). Returns the bundle.
     public func issue(orders: [Order]) async throws -> [UInt8] {

@@ -5,7 +5,7 @@ public import PassmintStore
 /// made (or, when it made none, the last one stored).
 public struct PassMetadata: Sendable {
     public var pass: StoredPass
-    /// The pass's data when the service has it parsed already; nil to read ``PassmintStore/StoredPass/dataJSON``.
+    /// The pass's data when the service has it parsed already; nil to read `StoredPass.dataJSON`.
     public var data: JSONObject?
     public var registrations: Int
     /// The push this request made; nil when it made none.

@@ -4,7 +4,7 @@ public import PassmintStore
 import Synchronization
 
 /// Tells the devices registered for a pass that it changed: one push per distinct push token, concurrently (the
-/// ``PushSender`` bounds it), then one write that keeps the outcome with the pass and drops the registrations of the
+/// `PushSender` bounds it), then one write that keeps the outcome with the pass and drops the registrations of the
 /// tokens APNs says are gone. Every outcome is counted for the operator (``statistics``).
 public final class PassPusher: Sendable {
     let sender: any PushSender
@@ -16,7 +16,7 @@ public final class PassPusher: Sendable {
         self.store = store
     }
 
-    /// Pushes `change` to the devices registered when it committed (``PassChange/registrations``).
+    /// Pushes `change` to the devices registered when it committed (`PassChange.registrations`).
     func push(_ change: PassChange) async throws -> PushSummary {
         let pass = change.pass
         let tokens = Array(Set(change.registrations.map(\.pushToken))).sorted()

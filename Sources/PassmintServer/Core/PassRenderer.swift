@@ -17,7 +17,7 @@ public struct PassRenderer: Sendable {
     }
 
     /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
-    /// when the caller has it parsed already; otherwise ``StoredPass/dataJSON`` is parsed.
+    /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
     func prepare(_ pass: StoredPass, data: JSONObject? = nil) throws(ServiceFailure) -> PreparedPass {
         let template = try templates.template(for: pass)
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {

@@ -25,7 +25,8 @@ public struct ServiceCore: Sendable {
         self.configuration = configuration
         self.store = store
         let templates = TemplateCatalog(folder: configuration.templatesFolder)
-        let builder = PassBuilder(identity: configuration.identity)
+        let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
+        let builder = PassBuilder(identity: configuration.identity, options: .init(lint: lint))
         let renderer = PassRenderer(builder: builder, templates: templates, webServiceURL: configuration.publicURL)
         let signedPasses = SignedPassCache()
         let pusher = PassPusher(sender: push, store: store)

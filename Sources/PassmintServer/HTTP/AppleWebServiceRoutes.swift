@@ -73,7 +73,8 @@ struct AppleWebServiceRoutes {
         return RouteSupport.bytes(bytes, type: BuiltPass.mimeType, headers: [.lastModified: view.lastModified])
     }
 
-    /// Rewards enrollment. Apple documents no Authorization header here; when one is sent it must match.
+    /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
+    /// protocol”). Apple documents no Authorization header here; when one is sent it must match.
     private func personalize(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)

@@ -1,0 +1,38 @@
+import Foundation
+import Passmint
+import PassmintTestSupport
+import Testing
+
+/// `passmint bench` prints the batch next to the limits it measured in the same run.
+@Suite(.serialized) struct BenchCommandTests {
+    @Test func printsTheLimitsAndTheRatiosToThem() throws {
+        let chain = try TestEnvironment.devChain()
+        let result = try TestEnvironment.run(CreateCommandTests.binary, [
+            "bench", "--passes", "40", "--sign-seconds", "0.4", "--file-seconds", "0.3", "--openssl-seconds", "1", "--json",
+            "--certificates", chain.path, "--out-dir", TestEnvironment.temporaryFolder("bench").path,
+        ], in: TestEnvironment.repositoryRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try JSONParser.value(Array(result.stdout.utf8))
+        func number(_ key: String) -> Double { figures[key]?.numberValue.flatMap { Double($0.text) } ?? -1 }
+        #expect(figures["passes"] == 40)
+        #expect(number("rawSignaturesPerSecond") > 0)
+        #expect(number("filesPerSecond") > 0)
+        #expect(figures["opensslAlgorithm"] == "rsa2048", "the openssl command is installed here, and the key is RSA-2048")
+        #expect(number("opensslSpeed") > 0)
+        // The combined limit and the ratios are what the figures next to them say.
+        let signing = max(number("rawSignaturesPerSecond"), number("opensslSpeed"))
+        let combined = 1 / (1 / signing + 1 / number("filesPerSecond"))
+        #expect(abs(number("combinedLimit") - combined) <= 1)
+        #expect(abs(number("ratioToCombined") - number("passesPerSecond") / combined) < 0.01)
+        #expect(abs(number("ratioToSigning") - number("passesPerSecond") / signing) < 0.01)
+        #expect(figures["phasesMicroseconds"]?["raw signature"] != nil)
+        #expect(figures["fileSystem"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test func fileCreationSpeedLeavesNothingBehind() throws {
+        let folder = TestEnvironment.temporaryFolder("file-speed")
+        let rate = try FileCreationSpeed.filesPerSecond(folder: folder.path, bytes: 10_000, threads: 2, seconds: 0.2)
+        #expect(rate > 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
