@@ -7,14 +7,6 @@ public import PassmintStore
 /// signature as the manifest's) and gives the pass its next version, so the next fetch gets the personalized pass
 /// (without `personalization.json`); the user's other devices are told in the background.
 public struct PersonalizationService: Sendable {
-    let store: any PassStore
-    let templates: TemplateCatalog
-    let renderer: PassRenderer
-    let signedPasses: SignedPassCache
-    let pusher: PassPusher
-    let background: BackgroundWork
-    let logger: Logger
-
     /// The longest personalization token accepted (Wallet's are far shorter).
     static let maximumTokenLength = 4096
 
@@ -24,6 +16,11 @@ public struct PersonalizationService: Sendable {
         public var signature: [UInt8]
         public var pass: StoredPass
     }
+
+    let store: any PassStore
+    let renderer: PassRenderer
+    let publisher: PassPublisher
+    let logger: Logger
 
     /// Stores `info` for the pass and signs `token`. A retry with the same information signs again without another
     /// change; different information for a pass already personalized is a conflict.
@@ -56,9 +53,10 @@ public struct PersonalizationService: Sendable {
                 passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, personalizationJSON: infoJSON)
             guard let change = committed else { throw ServiceFailure.notFound }
             guard change.pass.personalizationJSON == infoJSON else { throw taken }  // another sign-up came first
-            signedPasses.remember(built.archive, for: change.pass)
             stored = change.pass
-            if change.changed { pushInBackground(change) }
+            // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
+            // wait for APNs before it gets its signature.
+            if change.changed { publisher.publishInBackground(change, signed: built.archive) }
         }
         let signature = try renderer.signDetached(Array(token.utf8))
         logger.info(
@@ -71,7 +69,7 @@ public struct PersonalizationService: Sendable {
     }
 
     private func personalizationRequest(of pass: StoredPass) throws(ServiceFailure) -> PersonalizationRequest {
-        let template = try templates.template(named: pass.template)
+        let template = try renderer.templates.template(named: pass.template)
         let request: PersonalizationRequest?
         do {
             request = try template.personalizationRequest()
@@ -82,18 +80,5 @@ public struct PersonalizationService: Sendable {
             throw .badRequest("pass \(pass.serialNumber) is not personalizable: its template \(pass.template) has no personalization.json")
         }
         return request
-    }
-
-    /// The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet wait
-    /// for APNs before it gets its signature.
-    private func pushInBackground(_ change: PassChange) {
-        background.run { [pusher, logger] in
-            do {
-                _ = try await pusher.push(change)
-            } catch {
-                let metadata: Logger.Metadata = ["serialNumber": "\(change.pass.serialNumber)", "error": "\(error)"]
-                logger.error("push after personalization failed", metadata: metadata)
-            }
-        }
     }
 }

@@ -33,10 +33,9 @@ public struct ServiceCore: Sendable {
         let background = BackgroundWork()
         self.templates = templates
         issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
-        updates = UpdateService(store: store, renderer: renderer, signedPasses: signedPasses, pusher: pusher, logger: logger)
-        personalization = PersonalizationService(
-            store: store, templates: templates, renderer: renderer, signedPasses: signedPasses, pusher: pusher, background: background,
-            logger: logger)
+        let publisher = PassPublisher(signedPasses: signedPasses, pusher: pusher, background: background, logger: logger)
+        updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
+        personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store)
         deviceReads = DeviceReadCache(store: store)
         downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses)

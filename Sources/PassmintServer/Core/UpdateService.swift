@@ -9,8 +9,7 @@ import PassmintStore
 public struct UpdateService: Sendable {
     let store: any PassStore
     let renderer: PassRenderer
-    let signedPasses: SignedPassCache
-    let pusher: PassPusher
+    let publisher: PassPublisher
     let logger: Logger
 
     /// Merges `data` into the pass's data (its serial number and token stay) and/or sets `voided`. The pass's data is
@@ -39,8 +38,7 @@ public struct UpdateService: Sendable {
         let committed = try await store.update(
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, dataJSON: candidate.dataJSON, voided: candidate.voided)
         guard let change = committed else { throw ServiceFailure.notFound }
-        signedPasses.remember(try await signing.archive, for: change.pass)
-        let push = try await pusher.push(change)
+        let push = try await publisher.publish(change, signed: try await signing.archive)
         logger.info(
             "pass updated",
             metadata: metadata.merging(["tag": "\(change.pass.updateTag)", "pushed": "\(push.delivered)/\(push.outcomes.count)"]) { $1 })
