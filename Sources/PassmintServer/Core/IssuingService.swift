@@ -87,7 +87,7 @@ public struct IssuingService: Sendable {
         var values = data
         let serial = values["serialNumber"]?.stringValue ?? values["serialNumber"]?.numberValue?.text ?? UUID().uuidString.lowercased()
         guard PathComponent.isValid(serial) else { throw ServiceFailure.badRequest("serialNumber must be 1–128 URL-safe characters") }
-        let token = values["authenticationToken"]?.stringValue ?? BatchRunner.makeAuthenticationToken()
+        let token = values["authenticationToken"]?.stringValue ?? AuthenticationToken.make()
         guard token.count >= 16 else { throw ServiceFailure.badRequest("authenticationToken must have at least 16 characters") }
         values["serialNumber"] = .string(serial)
         values["authenticationToken"] = .string(token)
