@@ -50,9 +50,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(name: "CPassmintMalloc"),
         .target(
             name: "Passmint",
-            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintPNG"],
+            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG"],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),

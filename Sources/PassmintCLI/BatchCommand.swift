@@ -104,7 +104,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        BatchRunner.tuneAllocator()
+        MemoryAllocator.keepPassSizedBuffersOffMmap()
         let template = try PassTemplate(folder: template)
         let webServiceURL = (publicURL ?? ProcessInfo.processInfo.environment["PASSMINT_PUBLIC_URL"]).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0

@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        BatchRunner.tuneAllocator()  // every issued pass allocates a ~150 KB archive: keep those off mmap
+        MemoryAllocator.keepPassSizedBuffersOffMmap()  // every issued pass allocates a ~150 KB archive: keep those off mmap
         let configuration = try ServerConfiguration(
             options: givenSettings, environment: ProcessInfo.processInfo.environment, apiKeyVariable: apiKeyEnv,
             identity: { try signing.loadIdentity() })

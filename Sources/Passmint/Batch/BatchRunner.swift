@@ -89,10 +89,6 @@ public struct BatchRunner: Sendable {
         var fileName: String
     }
 
-    /// Tunes the C allocator of this process for many passes in a row (glibc: larger buffers stay on the heap
-    /// instead of being mapped and unmapped per pass). Process-wide, so it is for commands, not libraries.
-    public static func tuneAllocator() { cpassmint_tune_allocator_for_batches() }
-
     /// Runs the batch and writes the report. `progress` is called after each row, in row order.
     public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in }) async throws -> BatchProgress {
         var input = input
