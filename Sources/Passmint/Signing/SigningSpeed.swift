@@ -3,11 +3,12 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Measures how fast a private key signs: the physical limit of pass issuing on this machine.
-public enum SigningSpeed {
+/// Measures how fast a private key signs: the physical limit of pass issuing on this machine. For `passmint bench`:
+/// not part of the library's public API.
+package enum SigningSpeed {
     /// RSA (or EC) signatures per second of a SHA-256 digest, using `threads` threads for `seconds`, each with one
     /// signing context set up once (as pass signing does): the key's own speed.
-    public static func signaturesPerSecond(key: PrivateKey, threads: Int, seconds: Double) -> Double {
+    package static func signaturesPerSecond(key: PrivateKey, threads: Int, seconds: Double) -> Double {
         let total = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
         let deadline = start + UInt64(seconds * 1e9)
