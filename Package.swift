@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
@@ -49,9 +50,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        .systemLibrary(name: "CPassmintMalloc"),
         .target(
             name: "Passmint",
-            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintPNG"],
+            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG"],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),
@@ -87,8 +89,10 @@ let package = Package(
             dependencies: [
                 "Passmint", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -97,13 +101,9 @@ let package = Package(
         .executableTarget(
             name: "PassmintCLI",
             dependencies: [
-                "Passmint", "PassmintServer", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
+                "Passmint", "PassmintServer", "PassmintPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -128,7 +128,9 @@ let package = Package(
             name: "PassmintServerTests",
             dependencies: [
                 "Passmint", "PassmintTestSupport", "PassmintStore", "PassmintStorePostgres", "PassmintPush", "PassmintServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

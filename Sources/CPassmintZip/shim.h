@@ -4,16 +4,6 @@
 #include <string.h>
 #include <zip.h>
 #include <zlib.h>
-#include <malloc.h>
-
-/* Keeps glibc from mapping and unmapping fresh pages for every 100-300 KB buffer a batch allocates per pass (zip
-   fragments, archive copies): those page faults cost more than the copies. Process-wide; the batch command calls it. */
-static inline void cpassmint_tune_allocator_for_batches(void) {
-#ifdef M_MMAP_THRESHOLD
-    mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
-    mallopt(M_TRIM_THRESHOLD, 32 * 1024 * 1024);
-#endif
-}
 
 /* Raw deflate of a small buffer (pass.json, manifest.json) with a 4 KB window: the same format any inflater reads,
    without the 256 KB of state a default zlib stream allocates (and the page faults that costs per archive).

@@ -163,8 +163,9 @@ public struct PassBuilder: Sendable {
         return entries
     }
 
-    /// `manifest.json` for `pass.json` bytes and the other files: path → lowercase hex SHA-1, keys sorted.
-    public static func manifestBytes(passJSON: [UInt8], files: [PassFile]) -> [UInt8] { manifest(passJSON: passJSON, files: files) }
+    /// `manifest.json` for `pass.json` bytes and the other files: path → lowercase hex SHA-1, keys sorted. For
+    /// `passmint bench`, which times the steps of a pass one by one; not part of the library's public API.
+    package static func manifestBytes(passJSON: [UInt8], files: [PassFile]) -> [UInt8] { manifest(passJSON: passJSON, files: files) }
 
     /// `manifest.json`: every file's path → lowercase hex SHA-1 of its bytes, keys sorted.
     static func manifest(passJSON: [UInt8], files: [PassFile]) -> [UInt8] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Passmint
+import PassmintServer
 
 struct BatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -103,7 +104,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        BatchRunner.tuneAllocator()
+        MemoryAllocator.keepPassSizedBuffersOffMmap()
         let template = try PassTemplate(folder: template)
         let webServiceURL = (publicURL ?? ProcessInfo.processInfo.environment["PASSMINT_PUBLIC_URL"]).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0
@@ -134,17 +135,18 @@ struct BatchCommand: AsyncParsableCommand {
         }
         interrupt.resume()
 
-        let database = register.map { StoreConnection(url: $0) }
+        let database = try register.map { try openPassStore(url: $0) }
         if let database {
             let templateName = URL(fileURLWithPath: self.template).deletingPathExtension().lastPathComponent
-            let store = try database.store()
-            runner.register = { issued in try await StoreConnection.record(issued, template: templateName, in: store) }
+            let registration = BatchRegistration(store: database.store, template: templateName)
+            runner.register = { issued in try await registration.record(issued) }
         }
 
         let display = ProgressDisplay(mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
                                       total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
         let batch = runner
-        let result = try await (database ?? StoreConnection(url: nil)).whileOpen { try await batch.run(input, stop: stop) { display.update($0) } }
+        let run = { try await batch.run(input, stop: stop) { display.update($0) } }
+        let result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
         interrupt.cancel()
         display.finish(result)
 

@@ -33,7 +33,7 @@ struct BenchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func run() async throws {
-        BatchRunner.tuneAllocator()
+        MemoryAllocator.keepPassSizedBuffersOffMmap()
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let template = try PassTemplate(folder: template)
         let samplePath = String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))

@@ -1,14 +1,8 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
-import Logging
-import NIOSSL
 import Passmint
-import PassmintPush
 import PassmintServer
-import PassmintStore
-import PassmintStorePostgres
-import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,80 +44,23 @@ struct ServeCommand: AsyncParsableCommand {
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
-    func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        BatchRunner.tuneAllocator()  // every issued pass allocates a ~150 KB archive: keep those off mmap
-        var logger = Logger(label: "passmint")
-        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        guard let publicURL = publicURL ?? environment["PASSMINT_PUBLIC_URL"], URL(string: publicURL)?.host != nil else {
-            throw ValidationError("give --public-url (or PASSMINT_PUBLIC_URL), e.g. https://passes.example.com/wallet")
-        }
-        let allowHTTP = allowHTTP || environment["PASSMINT_ALLOW_HTTP"] == "1"
-        switch URL(string: publicURL)?.scheme?.lowercased() {
-        case "https": break
-        case "http" where allowHTTP:
-            logger.warning("serving passes with an http webServiceURL: only devices with Allow HTTP Services turned on will register")
-        case "http":
-            throw ValidationError("""
-                --public-url \(publicURL) uses http, and Wallet talks only to https web services (lint refuses such passes). \
-                Give the https URL your TLS proxy serves, or add --allow-http for development devices with \
-                Settings › Developer › Allow HTTP Services turned on.
-                """)
-        default:
-            throw ValidationError("--public-url \(publicURL) must be an https URL, e.g. https://passes.example.com/wallet")
-        }
-        let apiKey = environment[apiKeyEnv]
-        if let apiKey, apiKey.count < 16 { throw ValidationError("the API key in \(apiKeyEnv) must have at least 16 characters") }
-        if apiKey == nil { logger.warning("no API key in \(apiKeyEnv): the issuing API answers 401 to everything") }
-        let settings = ServerSettings(
-            host: host ?? environment["PASSMINT_HOST"] ?? "127.0.0.1", port: port ?? environment["PASSMINT_PORT"].flatMap(Int.init) ?? 8080,
-            publicURL: publicURL, templatesFolder: templates ?? environment["PASSMINT_TEMPLATES"] ?? "PassTemplates", apiKey: apiKey,
-            fastPath: !noFastPath && environment["PASSMINT_FAST_PATH"] != "0")
-
-        let identity = try signing.loadIdentity()
-        let endpoint = URL(string: apnsURL ?? environment["PASSMINT_APNS_URL"] ?? APNsPushSender.production.absoluteString)!
-        let roots = try (apnsCA ?? environment["PASSMINT_APNS_CA"]).map { try NIOSSLCertificate.fromPEMFile($0) }
-        var providerToken: APNsProviderToken?
-        if let keyPath = apnsKey ?? environment["PASSMINT_APNS_KEY"] {
-            guard let team = apnsTeamId ?? environment["PASSMINT_APNS_TEAM_ID"] ?? identity.certificate.organizationalUnit else {
-                throw ValidationError("give --apns-team-id: the certificate names no team")
-            }
-            providerToken = try APNsProviderToken(p8Path: keyPath, keyIdentifier: apnsKeyId ?? environment["PASSMINT_APNS_KEY_ID"], teamIdentifier: team)
-            _ = try providerToken?.token()  // a key that cannot sign fails now, not at the first push
-        }
-        let push = try APNsPushSender(identity: identity, providerToken: providerToken, endpoint: endpoint, trustRoots: roots, logger: logger)
-
-        let database = databaseURL ?? environment["PASSMINT_DATABASE_URL"] ?? "passmint.sqlite"
-        let store: any PassStore
-        var services: [any Service] = []
-        if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-            let client = try PostgresPassStore.client(url: database, logger: logger)
-            let postgres = PostgresPassStore(client: client, logger: logger)
-            services.append(client)
-            services.append(ChangeFeedService(store: postgres))
-            store = postgres
-        } else {
-            store = try SQLitePassStore(path: database, logger: logger)
-        }
-        let builder = PassBuilder(identity: identity, options: .init(lint: LintOptions(allowHTTPWebService: allowHTTP)))
-        let service = PassService(store: store, push: push, builder: builder, settings: settings, logger: logger)
-        let apnsAuthentication = providerToken.map { "token \($0.keyIdentifier)/\($0.teamIdentifier)" } ?? "certificate"
-        logger.info("passmint serve", metadata: [
-            "address": "\(settings.host):\(settings.port)", "publicURL": "\(publicURL)",
-            "database": "\(database.hasPrefix("postgres") ? "postgres" : database)", "apns": "\(apnsAuthentication) \(endpoint.absoluteString)",
-        ])
-        try await buildApplication(service: service, services: services, logger: logger).runService()
-        // The server has answered the requests in flight; pushes started in the background end before the client closes.
-        await service.finishBackgroundWork()
-        try await push.shutdown()
-        logger.info("passmint serve stopped")
+    /// The options given on the command line, by setting; ``ServerConfiguration`` reads the environment for the rest.
+    var givenSettings: [ServerConfiguration.Setting: String] {
+        let options: [ServerConfiguration.Setting: String?] = [
+            .host: host, .port: port.map(String.init), .publicURL: publicURL, .databaseURL: databaseURL, .templates: templates,
+            .apnsURL: apnsURL, .apnsCA: apnsCA, .apnsKey: apnsKey, .apnsKeyID: apnsKeyId, .apnsTeamID: apnsTeamId,
+        ]
+        var given = options.compactMapValues { $0 }
+        if noFastPath { given[.fastPath] = "0" }
+        if allowHTTP { given[.allowHTTP] = "1" }
+        return given
     }
-}
 
-/// Runs the PostgreSQL store's change feed beside the server, so that each node of a fleet caches device reads.
-struct ChangeFeedService: Service {
-    let store: PostgresPassStore
     func run() async throws {
-        await cancelWhenGracefulShutdown { await store.runChangeFeed() }
+        MemoryAllocator.keepPassSizedBuffersOffMmap()  // every issued pass allocates a ~150 KB archive: keep those off mmap
+        let configuration = try ServerConfiguration(
+            options: givenSettings, environment: ProcessInfo.processInfo.environment, apiKeyVariable: apiKeyEnv,
+            identity: { try signing.loadIdentity() })
+        try await buildApplication(configuration: configuration).runService()
     }
 }

@@ -18,11 +18,11 @@ import Glibc
 @Suite struct DeviceFastPathTests {
     /// A live service with one issued pass registered by one device.
     func withRegisteredPass(
-        _ body: @Sendable (PassService, any TestClientProtocol, _ serial: String, _ token: String, _ device: String) async throws -> Void
+        _ body: @Sendable (ServiceCore, any TestClientProtocol, _ serial: String, _ token: String, _ device: String) async throws -> Void
     ) async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(service: service, logger: .init(label: "fast")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "fast")).test(.live) { client in
                 let serial = unique("F")
                 let issued = try await client.execute(uri: "/api/v1/passes", method: .post,
                                                       headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
@@ -57,16 +57,16 @@ import Glibc
             ]
             for (uri, method, headers) in requests {
                 // Any commit makes the cached answers stale, so the first of the pair goes to the router.
-                _ = try await service.store.register(deviceLibraryIdentifier: unique("other"), pushToken: "00ff", passTypeIdentifier: "pass.other",
-                                                     serialNumber: "x")
-                let before = service.fastPathAnswers
+                _ = try await service.registrations.register(device: unique("other"), pushToken: "00ff", passTypeIdentifier: "pass.other",
+                                                             serialNumber: "x")
+                let before = service.deviceReads.fastPathAnswers
                 let fromRouter = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
                 let fromMemory = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
-                #expect(service.fastPathAnswers == before + 1, "\(method) \(uri): the second answer comes from memory")
+                #expect(service.deviceReads.fastPathAnswers == before + 1, "\(method) \(uri): the second answer comes from memory")
                 #expect(fromMemory == fromRouter, "\(method) \(uri)")
             }
             // Not from memory: a wrong token (401 from the router, even with the pass cached), a pass to send, odd queries.
-            let before = service.fastPathAnswers
+            let before = service.deviceReads.fastPathAnswers
             try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get,
                                      headers: [.authorization: "ApplePass wrong-token-0123456789", .ifModifiedSince: lastModified]) {
                 #expect($0.status == .unauthorized)
@@ -75,7 +75,7 @@ import Glibc
             try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=abc", method: .get) {
                 #expect($0.status == .badRequest)
             }
-            #expect(service.fastPathAnswers == before)
+            #expect(service.deviceReads.fastPathAnswers == before)
         }
     }
 
@@ -92,9 +92,9 @@ import Glibc
                     #expect($0.status == .notModified)
                 }
             }
-            #expect(service.fastPathAnswers >= 2)
+            #expect(service.deviceReads.fastPathAnswers >= 2)
             try await Task.sleep(for: .milliseconds(1100))  // Last-Modified has whole seconds
-            _ = try await service.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 1], voided: nil)
+            _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 1], voided: nil)
             try await client.execute(uri: poll + "?passesUpdatedSince=\(tag)", method: .get) { response in
                 #expect(response.status == .ok, "the update shows at once")
                 let serials = try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]
@@ -135,18 +135,17 @@ import Glibc
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withStore(.sqlite) { store in
-            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
             let port = Int.random(in: 30_000..<60_000)
-            var settings = service.settings
-            settings.port = port
-            let live = PassService(store: store, push: service.push, builder: service.builder, settings: settings, logger: Logger(label: "fast"))
-            let issued = try await live.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("P")))
+            var configuration = try ServiceHarness.configuration()
+            configuration.port = port
+            let live = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "fast"))
+            let issued = try await live.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("P")))
             let serial = issued.pass.serialNumber
             let token = issued.pass.authenticationToken
             let device = unique("dev")
             _ = try await store.register(deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                let app = buildApplication(service: live, logger: Logger(label: "fast"))
+                let app = buildApplication(core: live, logger: Logger(label: "fast"))
                 group.addTask { try await app.runService() }
                 var healthy = false
                 for _ in 0..<200 where !healthy {
@@ -156,7 +155,7 @@ import Glibc
                 #expect(healthy)
                 let poll = "GET /wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType) HTTP/1.1\r\nHost: x\r\n\r\n"
                 _ = try Self.exchange(port: port, poll.replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n"))  // now cached
-                let before = live.fastPathAnswers
+                let before = live.deviceReads.fastPathAnswers
                 // A slow request for the router, then a poll the fast path could answer at once, then the end.
                 let text = "GET /wallet/v1/passes/\(ServiceHarness.passType)/\(serial) HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass \(token)\r\n\r\n"
                     + poll + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -167,7 +166,7 @@ import Glibc
                 #expect(pass.lowerBound < serials.lowerBound && serials.lowerBound < health.lowerBound, "answers in request order")
                 #expect(answer.components(separatedBy: "HTTP/1.1 200 OK").count == 4)
                 // Pipelined behind the router's request, the poll waited for it and went to the router.
-                #expect(live.fastPathAnswers == before)
+                #expect(live.deviceReads.fastPathAnswers == before)
                 group.cancelAll()
             }
         }

@@ -29,7 +29,7 @@ import Testing
         defer { apnsServer.shutdown() }
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: sender)
-            try await buildApplication(service: service, logger: .init(label: "e2e")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "e2e")).test(.live) { client in
                 let type = ServiceHarness.passType
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
                 // The issuer mints a ticket.
@@ -126,14 +126,14 @@ import Testing
         apnsServer.setBehavior(.init([(429, "TooManyRequests"), (503, "ServiceUnavailable"), (200, nil)]), for: busy)
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: sender)
-            let issued = try await service.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("R")))
+            let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("R")))
             for token in [gone, bad, busy, fine] {
                 _ = try await store.register(deviceLibraryIdentifier: unique("dev"), pushToken: token, passTypeIdentifier: issued.pass.passTypeIdentifier,
                                              serialNumber: issued.pass.serialNumber)
             }
-            let updated = try await service.update(passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber,
-                                                   data: ["points": 1], voided: nil)
-            let byToken = Dictionary(uniqueKeysWithValues: updated.pushes.map { ($0.pushToken, $0) })
+            let updated = try await service.updates.update(
+                passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber, data: ["points": 1], voided: nil)
+            let byToken = Dictionary(uniqueKeysWithValues: (updated.push?.outcomes ?? []).map { ($0.pushToken, $0) })
             #expect(byToken[gone]?.result == .unregistered)
             #expect(byToken[bad]?.result == .unregistered)
             #expect(byToken[busy]?.result == .delivered)

@@ -18,7 +18,11 @@ import Testing
             await #expect(throws: PassStoreError.self) { try await store.insert(sample(serial)) }
             let fetched = try #require(try await store.pass(passTypeIdentifier: first.passTypeIdentifier, serialNumber: serial))
             #expect(fetched.authenticationToken == "token-0123456789abcdef")
-            let updated = try #require(try await store.update(passTypeIdentifier: first.passTypeIdentifier, serialNumber: serial, dataJSON: #"{"points":2}"#, voided: true))
+            let change = try #require(
+                try await store.update(
+                    passTypeIdentifier: first.passTypeIdentifier, serialNumber: serial, dataJSON: #"{"points":2}"#, voided: true))
+            #expect(change.changed && change.registrations.isEmpty)
+            let updated = change.pass
             #expect(updated.updateTag > first.updateTag)
             #expect(updated.updatedAt > first.updatedAt)
             #expect(updated.voided)
@@ -36,12 +40,14 @@ import Testing
             #expect(try await store.personalize(passTypeIdentifier: type, serialNumber: unique("none"), personalizationJSON: "{}") == nil)
             // Sign-ups racing for one pass: exactly one is stored, and every caller sees which.
             let infos = (0..<8).map { #"{"fullName":"User \#($0)"}"# }
-            let results = try await withThrowingTaskGroup(of: StoredPass?.self) { group in
+            let changes = try await withThrowingTaskGroup(of: PassChange?.self) { group in
                 for info in infos {
                     group.addTask { try await store.personalize(passTypeIdentifier: type, serialNumber: pass.serialNumber, personalizationJSON: info) }
                 }
-                return try await group.reduce(into: [StoredPass]()) { if let pass = $1 { $0.append(pass) } }
+                return try await group.reduce(into: [PassChange]()) { if let change = $1 { $0.append(change) } }
             }
+            #expect(changes.filter(\.changed).count == 1, "one sign-up changed the pass; the others found it personalized")
+            let results = changes.map(\.pass)
             let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: pass.serialNumber))
             let winner = try #require(stored.personalizationJSON)
             #expect(infos.contains(winner))
@@ -69,7 +75,8 @@ import Testing
             #expect(Set(all.serialNumbers) == [a.serialNumber, b.serialNumber])
             #expect(all.lastUpdated == max(a.updateTag, b.updateTag))
             #expect(try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: all.lastUpdated).serialNumbers.isEmpty)
-            let changed = try #require(try await store.update(passTypeIdentifier: type, serialNumber: a.serialNumber, dataJSON: "{}", voided: false))
+            let changed = try #require(
+                try await store.update(passTypeIdentifier: type, serialNumber: a.serialNumber, dataJSON: "{}", voided: false)).pass
             let since = try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: all.lastUpdated)
             #expect(since.serialNumbers == [a.serialNumber])
             #expect(since.lastUpdated == changed.updateTag)
@@ -78,10 +85,17 @@ import Testing
             #expect(try await store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: type, serialNumber: a.serialNumber))
             #expect(!(try await store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: type, serialNumber: a.serialNumber)))
             #expect(try await store.registrations(passTypeIdentifier: type, serialNumber: b.serialNumber).count == 1)
-            try await store.removeDevices(pushToken: newToken)
+            // A push outcome is kept with the pass, and the devices whose token APNs refused lose their registrations,
+            // in one write.
+            let other = try await store.insert(sample(unique("C")))
+            _ = try await store.register(
+                deviceLibraryIdentifier: unique("device"), pushToken: token, passTypeIdentifier: type, serialNumber: other.serialNumber)
+            try await store.recordPush(
+                passTypeIdentifier: type, serialNumber: b.serialNumber, resultJSON: #"{"devices":1}"#, unregisteredPushTokens: [newToken])
             #expect(try await store.registrations(passTypeIdentifier: type, serialNumber: b.serialNumber).isEmpty)
-            try await store.recordPush(passTypeIdentifier: type, serialNumber: b.serialNumber, resultJSON: #"{"devices":0}"#)
-            #expect(try await store.pass(passTypeIdentifier: type, serialNumber: b.serialNumber)?.lastPushJSON == #"{"devices":0}"#)
+            let others = try await store.registrations(passTypeIdentifier: type, serialNumber: other.serialNumber)
+            #expect(others.count == 1, "other tokens stay")
+            #expect(try await store.pass(passTypeIdentifier: type, serialNumber: b.serialNumber)?.lastPushJSON == #"{"devices":1}"#)
         }
     }
 

@@ -25,26 +25,26 @@ import Testing
             group.addTask { await clientB.run() }
             try await storeA.migrate()
             #expect(storeA.changeGeneration == nil, "no caching before the feed listens")
-            group.addTask { await storeA.runChangeFeed() }
-            group.addTask { await storeB.runChangeFeed() }
+            group.addTask { await storeA.changeFeed.follow() }
+            group.addTask { await storeB.changeFeed.follow() }
             for _ in 0..<500 where storeA.changeGeneration == nil || storeB.changeGeneration == nil { try await Task.sleep(for: .milliseconds(10)) }
             #expect(storeA.changeGeneration != nil && storeB.changeGeneration != nil)
 
             let nodeA = try ServiceHarness.service(store: storeA, push: RecordingPushSender())
             let nodeB = try ServiceHarness.service(store: storeB, push: RecordingPushSender())
-            let issued = try await nodeB.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("FLEET")))
+            let issued = try await nodeB.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("FLEET")))
             let type = issued.pass.passTypeIdentifier
             let serial = issued.pass.serialNumber
             let device = unique("dev")
 
-            try await buildApplication(service: nodeA, logger: logger).test(.live) { client in
+            try await buildApplication(core: nodeA, logger: logger).test(.live) { client in
                 let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"
                 // Other tests share the database, and each of their commits moves node A's generation too: poll
                 // until two polls fall between two commits.
-                for _ in 0..<200 where nodeA.fastPathAnswers == 0 {
+                for _ in 0..<200 where nodeA.deviceReads.fastPathAnswers == 0 {
                     try await client.execute(uri: poll, method: .get) { #expect($0.status == .noContent) }
                 }
-                #expect(nodeA.fastPathAnswers >= 1, "node A answers a repeated poll from memory")
+                #expect(nodeA.deviceReads.fastPathAnswers >= 1, "node A answers a repeated poll from memory")
 
                 // The device registers through node B (no NOTIFY): node A sees it through the WAL position it polls.
                 let before = try #require(storeA.changeGeneration)
@@ -61,7 +61,7 @@ import Testing
 
                 // The issuer updates through node B: node A's poll and pass follow.
                 let generation = try #require(storeA.changeGeneration)
-                _ = try await nodeB.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 77], voided: nil)
+                _ = try await nodeB.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 77], voided: nil)
                 for _ in 0..<500 where storeA.changeGeneration == generation { try await Task.sleep(for: .milliseconds(2)) }
                 try await client.execute(uri: poll + "?passesUpdatedSince=\(tag)", method: .get) { response in
                     #expect(response.status == .ok)

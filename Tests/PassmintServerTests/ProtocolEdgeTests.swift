@@ -19,10 +19,10 @@ import Testing
 
     /// Runs `body` against the router of a fresh service on `kind`.
     func withService(_ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(),
-                     _ body: @escaping @Sendable (PassService, any PassStore, any TestClientProtocol) async throws -> Void) async throws {
+                     _ body: @escaping @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: push, logLimit: logLimit)
-            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 try await body(service, store, client)
             }
         }
@@ -166,7 +166,8 @@ import Testing
                 let body = JSONWriter.data(["logs": .array(batch.map(JSONValue.string))], style: .compact)
                 try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(bytes: body)) { #expect($0.status == .ok) }
             }
-            #expect(service.recentDeviceLogs == ["three", "four", String(repeating: "z", count: 2000)], "the newest 3, each cut at 2,000 characters")
+            let kept = service.deviceLogs.recent
+            #expect(kept == ["three", "four", String(repeating: "z", count: 2000)], "the newest 3, each cut at 2,000 characters")
             try await client.execute(uri: "/api/v1/logs", method: .get, headers: Self.bearer) { response in
                 let kept = try JSONParser.value(Array(response.body.readableBytesView))
                 #expect(kept.arrayValue?.count == 3)
@@ -175,179 +176,11 @@ import Testing
     }
 
     /// An IMF-fixdate made independently of the service's own formatter.
-    static func httpDate(_ date: Date) -> String {
+    static func httpDate(_ date: Date, format: String = "EEE, dd MMM yyyy HH:mm:ss 'GMT'") -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        formatter.dateFormat = format
         return formatter.string(from: date)
-    }
-
-    @Test func lastModifiedIsAnHTTPDateAndIfModifiedSinceIsCompared() async throws {
-        try await withService { _, store, client in
-            let before = Date()
-            let (serial, token) = try await issue(client)
-            let uri = "/wallet/v1/passes/\(Self.type)/\(serial)"
-            let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
-            let first = try await client.execute(uri: uri, method: .get, headers: apple)
-            let lastModified = try #require(first.headers[.lastModified])
-            let stored = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: serial))
-            #expect(lastModified == Self.httpDate(stored.updatedAt))
-            #expect(lastModified.wholeMatch(of: /(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT/) != nil)
-            #expect(abs(stored.updatedAt.timeIntervalSince(before)) < 5)
-
-            func status(_ ifModifiedSince: String) async throws -> HTTPResponse.Status {
-                try await client.execute(uri: uri, method: .get, headers: apple + [.ifModifiedSince: ifModifiedSince]).status
-            }
-            #expect(try await status(lastModified) == .notModified)
-            #expect(try await status(Self.httpDate(stored.updatedAt.addingTimeInterval(-1))) == .ok, "older than the change")
-            #expect(try await status("yesterday") == .ok, "not an HTTP-date: ignored")
-            #expect(try await status(Self.httpDate(Date().addingTimeInterval(86_400))) == .ok, "in the future: ignored")
-            // A date later than the change and not in the future, in another text than Last-Modified: parsed, 304.
-            try await Task.sleep(for: .milliseconds(1100))
-            let later = Self.httpDate(Date())
-            #expect(later != lastModified)
-            #expect(try await status(later) == .notModified)
-        }
-    }
-
-    @Test func updatesThatChangeNothingPushNothingAndVoidingShows() async throws {
-        let push = RecordingPushSender()
-        try await withService(push: push) { _, store, client in
-            let (serial, token) = try await issue(client)
-            #expect(try await register(client, device: unique("dev"), serial: serial, token: token, pushToken: pushToken()) == .created)
-            let uri = "/api/v1/passes/\(Self.type)/\(serial)"
-            let before = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: serial))
-            let points = try #require(try JSONParser.value(Array(before.dataJSON.utf8))["points"])
-            let same = JSONWriter.data(["data": ["points": points]], style: .compact)
-            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(bytes: same)) { response in
-                #expect(response.status == .ok)
-                let json = try JSONParser.value(Array(response.body.readableBytesView))
-                #expect(json["changed"] == false)
-                #expect(json["updateTag"]?.stringValue == String(before.updateTag))
-            }
-            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(string: #"{"voided":false}"#)) { response in
-                let json = try JSONParser.value(Array(response.body.readableBytesView))
-                #expect(json["changed"] == false)
-            }
-            #expect(push.pushes.withLock { $0.count } == 0, "nothing changed: nothing pushed")
-
-            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(string: #"{"voided":true}"#)) { response in
-                let json = try JSONParser.value(Array(response.body.readableBytesView))
-                #expect(json["changed"] == true)
-                #expect(json["voided"] == true)
-                #expect(json["push"]?["delivered"] == 1)
-            }
-            #expect(push.pushes.withLock { $0.count } == 1)
-            let pass = try await client.execute(uri: "/wallet/v1/passes/\(Self.type)/\(serial)", method: .get, headers: [.authorization: "ApplePass \(token)"])
-            let entries = try ZipArchive.read(Array(pass.body.readableBytesView), source: "voided")
-            #expect(try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)["voided"] == true)
-            try await client.execute(uri: "/api/v1/stats", method: .get, headers: Self.bearer) { response in
-                let json = try JSONParser.value(Array(response.body.readableBytesView))
-                #expect(json["pushes"]?["updates"] == 1)
-                #expect(json["pushes"]?["delivered"] == 1)
-                #expect(json["pushes"]?["devices"] == 1)
-            }
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func registrationsKeepPushTokensAndDevicesGoWithTheirLast(_ kind: StoreKind) async throws {
-        try await withService(kind) { _, store, client in
-            let (first, firstToken) = try await issue(client)
-            let (second, secondToken) = try await issue(client)
-            let device = unique("dev")
-            let oldPush = pushToken()
-            let newPush = pushToken()
-            #expect(try await register(client, device: device, serial: first, token: firstToken, pushToken: oldPush) == .created)
-            #expect(try await register(client, device: device, serial: second, token: secondToken, pushToken: oldPush) == .created)
-            #expect(try await register(client, device: device, serial: first, token: firstToken, pushToken: newPush) == .ok)
-            #expect(try await store.pushToken(deviceLibraryIdentifier: device) == newPush, "a new push token is stored")
-
-            func unregister(_ serial: String, _ token: String) async throws -> HTTPResponse.Status {
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .delete,
-                                         headers: [.authorization: "ApplePass \(token)"]).status
-            }
-            #expect(try await unregister(first, firstToken) == .ok)
-            #expect(try await store.pushToken(deviceLibraryIdentifier: device) == newPush, "one registration left: the device stays")
-            #expect(try await unregister(second, secondToken) == .ok)
-            #expect(try await store.pushToken(deviceLibraryIdentifier: device) == nil, "no registration left: the device is gone")
-            #expect(try await unregister(second, secondToken) == .ok, "unregistering again is harmless")
-        }
-    }
-
-    @Test func trailingSlashOfWebServiceURLStillRoutes() async throws {
-        // Apple's samples end webServiceURL with "/", so devices may call …/wallet//v1/….
-        try await withService { _, _, client in
-            let (serial, token) = try await issue(client)
-            let device = unique("dev")
-            try await client.execute(uri: "/wallet//v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .post,
-                                     headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)) {
-                #expect($0.status == .created)
-            }
-            try await client.execute(uri: "/wallet//v1/devices/\(device)/registrations/\(Self.type)", method: .get) { #expect($0.status == .ok) }
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func anOrderIsIssuedWholeOrNotAtAll(_ kind: StoreKind) async throws {
-        try await withService(kind) { _, store, client in
-            func order(_ passes: [JSONObject]) -> ByteBuffer {
-                ByteBuffer(bytes: JSONWriter.data(["passes": .array(passes.map { ["template": "Loyalty", "data": .object($0)] })], style: .compact))
-            }
-            func stored(_ serial: String) async throws -> Bool { try await store.pass(passTypeIdentifier: Self.type, serialNumber: serial) != nil }
-
-            // The third pass lacks a placeholder: nothing is stored.
-            let serials = (0..<3).map { _ in unique("O") }
-            var broken = try serials.map { try ServiceHarness.loyaltyData(serial: $0) }
-            broken[2]["memberName"] = nil
-            try await client.execute(uri: "/api/v1/bundles", method: .post, headers: Self.bearer, body: order(broken)) { response in
-                #expect(response.status == .unprocessableContent)
-                #expect(String(buffer: response.body).contains("passes[2]"), "\(String(buffer: response.body))")
-            }
-            for serial in serials { #expect(try await stored(serial) == false) }
-
-            // The second serial exists already: the first one stored is taken back.
-            let (existing, _) = try await issue(client)
-            let fresh = unique("O")
-            try await client.execute(uri: "/api/v1/bundles", method: .post, headers: Self.bearer,
-                                     body: order([try ServiceHarness.loyaltyData(serial: fresh), try ServiceHarness.loyaltyData(serial: existing)])) { response in
-                #expect(response.status == .conflict)
-                #expect(String(buffer: response.body).contains("passes[1]"))
-            }
-            #expect(try await stored(fresh) == false, "the first pass of the failed order is taken back")
-            #expect(try await stored(existing), "the pass that existed is untouched")
-
-            // The same serial twice in one order.
-            let twice = unique("O")
-            try await client.execute(uri: "/api/v1/bundles", method: .post, headers: Self.bearer,
-                                     body: order([try ServiceHarness.loyaltyData(serial: twice), try ServiceHarness.loyaltyData(serial: twice)])) {
-                #expect($0.status == .badRequest)
-            }
-            #expect(try await stored(twice) == false)
-        }
-    }
-
-    @Test func anotherProcessWritingTheSQLiteFileIsSeenByTheService() async throws {
-        // `passmint batch --register` writes into the file of a running service: the service's cached answers follow.
-        let path = TestEnvironment.temporaryFolder("shared-sqlite").appendingPathComponent("passmint.sqlite").path
-        let serving = try SQLitePassStore(path: path)
-        try await serving.migrate()
-        let service = try ServiceHarness.service(store: serving, push: RecordingPushSender())
-        let other = try SQLitePassStore(path: path)  // its own connections, as another process has
-        let device = unique("dev")
-        #expect(try await service.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers.isEmpty)
-        let generation = serving.changeGeneration
-
-        let issued = try await other.insert(StoredPass(passTypeIdentifier: Self.type, serialNumber: unique("X"), authenticationToken: "token-0123456789abcdef",
-                                                       template: "Loyalty", dataJSON: "{}"))
-        _ = try await other.register(deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: Self.type, serialNumber: issued.serialNumber)
-        var seen: [String] = []
-        for _ in 0..<100 where seen.isEmpty {
-            seen = try await service.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers
-            if seen.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(seen == [issued.serialNumber])
-        #expect(serving.changeGeneration != generation, "the other connection's commit moved the generation")
     }
 }

@@ -22,22 +22,38 @@ enum ServiceHarness {
     static let apiKey = "test-api-key-0123456789"
     static let publicURL = "https://passes.example.test/wallet"
     static let passType = "pass.dev.passmint.example"
+    static let templates = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path
 
     static func identity() throws -> SigningIdentity {
         let chain = try TestEnvironment.devChain()
-        return try SigningIdentity(certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
-                                   passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
+        return try SigningIdentity(
+            certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
+            passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
     }
 
-    static func service(store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000) throws -> PassService {
-        let settings = ServerSettings(publicURL: publicURL, templatesFolder: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
-                                      apiKey: apiKey, maxBodySize: maxBodySize, logLimit: logLimit)
-        return PassService(store: store, push: push, builder: PassBuilder(identity: try identity()), settings: settings, logger: Logger(label: "test.service"))
+    /// The tests' configuration: the repository's templates, the development chain, an API key.
+    static func configuration(maxBodySize: Int = 64 * 1024, logLimit: Int = 1000) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration(publicURL: publicURL, identity: try identity())
+        configuration.templatesFolder = templates
+        configuration.apiKey = apiKey
+        configuration.maxBodySize = maxBodySize
+        configuration.deviceLogLimit = logLimit
+        return configuration
+    }
+
+    /// A service core on `store`, pushing through `push`.
+    static func service(
+        store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000
+    ) throws -> ServiceCore {
+        ServiceCore(
+            configuration: try configuration(maxBodySize: maxBodySize, logLimit: logLimit), store: store, push: push,
+            logger: Logger(label: "test.service"))
     }
 
     /// Loyalty sample data with a fresh serial.
     static func loyaltyData(serial: String) throws -> JSONObject {
-        var data = try JSONParser.value(try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")).objectValue!
+        let path = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path
+        var data = try JSONParser.value(try FileIO.read(path, what: "")).objectValue!
         data["serialNumber"] = .string(serial)
         return data
     }

@@ -1,39 +1,27 @@
 import Foundation
 import Logging
+import PassmintServer
 import PassmintStore
-import PassmintStorePostgres
 import PassmintTestSupport
-import PostgresNIO
 
 /// The two real store backends, for tests that run against both.
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite, postgres
     var description: String { rawValue }
-}
 
-/// Runs `body` with a migrated store of `kind`: a new SQLite file, or the test PostgreSQL database (its client run
-/// for the duration).
-func withStore<T: Sendable>(_ kind: StoreKind, _ body: @Sendable (any PassStore) async throws -> T) async throws -> T {
-    let logger = Logger(label: "test.store")
-    switch kind {
-    case .sqlite:
-        let store = try SQLitePassStore(path: TestEnvironment.temporaryFolder("sqlite").appendingPathComponent("passmint.sqlite").path)
-        try await store.migrate()
-        return try await body(store)
-    case .postgres:
-        let client = try PostgresPassStore.client(url: TestEnvironment.postgresURL(), logger: logger)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                await client.run()
-                return nil
-            }
-            let store = PostgresPassStore(client: client, logger: logger)
-            try await store.migrate()
-            let result = try await body(store)
-            group.cancelAll()
-            return result
+    /// A database URL of this kind: a new SQLite file, or the test PostgreSQL database.
+    func databaseURL() throws -> String {
+        switch self {
+        case .sqlite: TestEnvironment.temporaryFolder("sqlite").appendingPathComponent("passmint.sqlite").path
+        case .postgres: try TestEnvironment.postgresURL()
         }
     }
+}
+
+/// Runs `body` with a migrated store of `kind`, opened as the service opens it (``openPassStore(url:logger:)``): a
+/// new SQLite file, or the test PostgreSQL database (its client running for the duration).
+func withStore<T: Sendable>(_ kind: StoreKind, _ body: @Sendable (any PassStore) async throws -> T) async throws -> T {
+    try await openPassStore(url: try kind.databaseURL(), logger: Logger(label: "test.store")).whileRunning { try await body($0) }
 }
 
 /// Names no other test uses (the PostgreSQL database is shared by the whole run).

@@ -27,7 +27,7 @@ import Testing
     func everyStatusOfTheProtocol(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            let app = buildApplication(service: service, logger: .init(label: "test"))
+            let app = buildApplication(core: service, logger: .init(label: "test"))
             try await app.test(.router) { client in
                 let (serial, token) = try await issue(client)
                 let type = ServiceHarness.passType
@@ -103,7 +103,7 @@ import Testing
                     #expect($0.status == .ok)
                 }
                 try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(string: #"{"logs":"x"}"#)) { #expect($0.status == .badRequest) }
-                #expect(service.recentDeviceLogs.last == "Web service error for pass.x: bad response")
+                #expect(service.deviceLogs.recent.last == "Web service error for pass.x: bad response")
 
                 // Unregister: 401 without the token, 200 with it; the device is gone.
                 try await client.execute(uri: registration, method: .delete) { #expect($0.status == .unauthorized) }
@@ -122,7 +122,7 @@ import Testing
     @Test func issuingAPIReturnsAPassAndRefusesBadInput() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 let serial = unique("P")
                 try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)) { response in
@@ -156,7 +156,7 @@ import Testing
     @Test func bundlesForAMultiTicketOrder() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 func order(_ count: Int) throws -> ByteBuffer {
                     let passes: [JSONValue] = try (0..<count).map { _ in ["template": "Loyalty", "data": .object(try ServiceHarness.loyaltyData(serial: unique("B")))] }
@@ -184,7 +184,7 @@ import Testing
     @Test func headAnswersLikeGetWithoutABody() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(service: service, logger: .init(label: "test")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.live) { client in
                 let (serial, token) = try await issue(client)
                 let uri = "/wallet/v1/passes/\(ServiceHarness.passType)/\(serial)"
                 let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
@@ -216,7 +216,7 @@ import Testing
         // The poll and the 304 path are answered from memory between changes: each change must show at once.
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(service: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 let type = ServiceHarness.passType
                 let device = unique("dev")
                 let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"
@@ -238,7 +238,7 @@ import Testing
                 }
                 let since = try #require(try JSONParser.value(Array(try await client.execute(uri: poll, method: .get).body.readableBytesView))["lastUpdated"]?.stringValue)
                 #expect(try await serials(since: since).isEmpty)
-                _ = try await service.update(passTypeIdentifier: type, serialNumber: issued[1], data: ["points": 7], voided: nil)
+                _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: issued[1], data: ["points": 7], voided: nil)
                 #expect(try await serials(since: since) == [issued[1]], "an update shows in the next poll")
                 let (_, token) = try await issue(client)
                 try await client.execute(uri: "/wallet/v1/passes/\(type)/\(issued[0])", method: .get, headers: [.authorization: "ApplePass \(token)"]) {

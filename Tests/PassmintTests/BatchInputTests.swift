@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func tokensAreURLSafeAnd128Bits() {
-        let tokens = Set((0..<100).map { _ in BatchRunner.makeAuthenticationToken() })
+        let tokens = Set((0..<100).map { _ in AuthenticationToken.make() })
         #expect(tokens.count == 100)
         for token in tokens {
             #expect(token.count == 22)

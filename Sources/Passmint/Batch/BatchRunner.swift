@@ -89,16 +89,6 @@ public struct BatchRunner: Sendable {
         var fileName: String
     }
 
-    /// Tunes the C allocator of this process for many passes in a row (glibc: larger buffers stay on the heap
-    /// instead of being mapped and unmapped per pass). Process-wide, so it is for commands, not libraries.
-    public static func tuneAllocator() { cpassmint_tune_allocator_for_batches() }
-
-    /// A fresh authentication token: 128 random bits, base64url without padding (22 characters).
-    public static func makeAuthenticationToken() -> String {
-        Data(OpenSSL.randomBytes(16)).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
     /// Runs the batch and writes the report. `progress` is called after each row, in row order.
     public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in }) async throws -> BatchProgress {
         var input = input
@@ -204,7 +194,7 @@ public struct BatchRunner: Sendable {
         }
         serials[serial] = row.number
         var token = values["authenticationToken"]?.stringValue ?? ""
-        if token.isEmpty && needsToken { token = Self.makeAuthenticationToken() }
+        if token.isEmpty && needsToken { token = AuthenticationToken.make() }
         return .job(Job(row: row.number, line: row.line, values: values, serial: serial, token: token, fileName: SerialFileName.fileName(for: serial)))
     }
 

@@ -4,11 +4,11 @@ import Synchronization
 
 /// Measures how fast a folder takes new files of a pass's size, written the way a batch writes passes (temporary
 /// name, write, rename; the file system synced at the end, and that time counted): the other physical limit of a
-/// batch, next to ``SigningSpeed``.
-public enum FileCreationSpeed {
+/// batch, next to `SigningSpeed`. For `passmint bench`: not part of the library's public API.
+package enum FileCreationSpeed {
     /// Files of `bytes` bytes created per second in `folder` (a new subfolder, removed afterwards) by `threads`
     /// threads for about `seconds`, durable at the end.
-    public static func filesPerSecond(folder: String, bytes: Int, threads: Int, seconds: Double) throws(PassmintError) -> Double {
+    package static func filesPerSecond(folder: String, bytes: Int, threads: Int, seconds: Double) throws(PassmintError) -> Double {
         let probe = folder + "/.passmint-file-speed-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: probe) }
         do {

@@ -1,29 +1,6 @@
-/// Where and why a JSON text failed to parse.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    /// 1-based line of the offending character.
-    public var line: Int
-    /// 1-based column (in bytes) of the offending character.
-    public var column: Int
-
-    public var description: String { "line \(line), column \(column): \(message)" }
-}
-
 /// A strict RFC 8259 parser over UTF-8 bytes that reports line and column, keeps member order and number
 /// literals, and can tolerate trailing commas (which Wallet itself accepts in Apple's own sample passes).
 public struct JSONParser {
-    public struct Options: Sendable {
-        /// Accept `[1, 2,]` and `{"a": 1,}`; each one is recorded in ``JSONParser/Result/trailingCommas``.
-        public var allowTrailingCommas: Bool
-        public init(allowTrailingCommas: Bool = false) { self.allowTrailingCommas = allowTrailingCommas }
-    }
-
-    /// The result of a parse, with the places where a tolerated trailing comma was found.
-    public struct Result: Sendable {
-        public var value: JSONValue
-        public var trailingCommas: [(line: Int, column: Int)]
-    }
-
     private let bytes: [UInt8]
     private var index = 0
     private let options: Options

@@ -3,25 +3,26 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Measures how fast a private key signs: the physical limit of pass issuing on this machine.
-public enum SigningSpeed {
+/// Measures how fast a private key signs: the physical limit of pass issuing on this machine. For `passmint bench`:
+/// not part of the library's public API.
+package enum SigningSpeed {
     /// What one measurement found.
-    public struct Measurement: Sendable {
+    package struct Measurement: Sendable {
         /// Signatures per second on all the threads together.
-        public var perSecond: Double
+        package var perSecond: Double
         /// CPU time of one signature in seconds (the threads' own CPU clocks): unlike ``perSecond``, it does not
         /// drop when other processes share the cores.
-        public var cpuSecondsPerSignature: Double
+        package var cpuSecondsPerSignature: Double
     }
 
     /// RSA (or EC) signatures per second of a SHA-256 digest, using `threads` threads for `seconds`, each with one
     /// signing context set up once (as pass signing does): the key's own speed.
-    public static func signaturesPerSecond(key: PrivateKey, threads: Int, seconds: Double) -> Double {
+    package static func signaturesPerSecond(key: PrivateKey, threads: Int, seconds: Double) -> Double {
         measure(key: key, threads: threads, seconds: seconds).perSecond
     }
 
     /// ``signaturesPerSecond(key:threads:seconds:)`` with the CPU time of a signature.
-    public static func measure(key: PrivateKey, threads: Int, seconds: Double) -> Measurement {
+    package static func measure(key: PrivateKey, threads: Int, seconds: Double) -> Measurement {
         let total = Atomic<Int>(0)
         let cpuNanoseconds = Atomic<Int>(0)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -51,7 +52,7 @@ public enum SigningSpeed {
     }
 
     /// CPU time the calling thread has used, in nanoseconds.
-    public static func threadCPUNanoseconds() -> Int {
+    package static func threadCPUNanoseconds() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Answers of store reads kept while the store's ``PassmintStore/PassStore/changeGeneration`` stays the same: devices
+/// Answers of store reads kept while the store's `PassStore.changeGeneration` stays the same: devices
 /// poll far more often than passes change, so the serial-number poll and the 304 of the latest-pass endpoint are
 /// answered from memory between changes. Any commit to the store empties it in effect (entries of an older
 /// generation are never served). Bounded: past `limit` entries it starts over.

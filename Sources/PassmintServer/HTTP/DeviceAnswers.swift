@@ -23,7 +23,7 @@ enum DeviceAnswers {
     /// so a 401 never tells whether the serial exists.
     static func authorizes(_ authorization: String?, _ view: DevicePassView?) -> Bool {
         let presented = presentedToken(authorization)
-        let matches = PassService.tokensMatch(String(presented ?? ""), view?.pass.authenticationToken ?? "no pass here, compared anyway")
+        let matches = TokenComparison.matches(String(presented ?? ""), view?.pass.authenticationToken ?? "no pass here, compared anyway")
         return view != nil && presented != nil && matches
     }
 
@@ -43,7 +43,7 @@ enum DeviceAnswers {
         body.writeString(#"{"serialNumbers":["#)
         for (index, serial) in result.serialNumbers.enumerated() {
             if index > 0 { body.writeString(",") }
-            if PassService.isValidComponent(serial) {  // letters, digits and . _ - : ~: nothing JSON escapes
+            if PathComponent.isValid(serial) {  // letters, digits and . _ - : ~: nothing JSON escapes
                 body.writeString("\"")
                 body.writeString(serial)
                 body.writeString("\"")
@@ -63,7 +63,8 @@ enum DeviceAnswers {
     static func notModified(_ view: DevicePassView, ifModifiedSince: String?, now: Date? = nil) -> Bool {
         guard let header = ifModifiedSince else { return false }
         if header == view.lastModified { return true }  // the common case: no date parsing, no clock read
-        guard let date = HTTPDate.parse(header), date <= now ?? Date() else { return false }
+        let now = now ?? Date()
+        guard let date = HTTPDate.parse(header, now: now), date <= now else { return false }
         return date >= view.pass.updatedAt
     }
 }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// Answers the two requests devices repeat most — the serial-number poll and the 304 of the latest-pass endpoint —
 /// on the connection's event loop, straight from the service's read cache, when the answer is cached at the store's
-/// current generation. Everything else (a cache miss, a 401, a pass to send, odd paths or queries, `Connection: close`) goes on to the router unchanged, which answers exactly as it would have (``DeviceAnswers`` is shared).
+/// current generation. Everything else (a cache miss, a 401, a pass to send, odd paths or queries, `Connection: close`)
+/// goes on to the router unchanged, which answers exactly as it would have (``DeviceAnswers`` is shared).
 ///
 /// It answers only when no request of the connection is with the router, so responses keep the order of
 /// pipelined requests.
@@ -16,7 +17,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let service: PassService
+    private let reads: DeviceReadCache
     /// `<prefix>/v1/`.
     private let root: String
     /// Requests handed to the router whose response has not ended yet.
@@ -26,9 +27,9 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var dateSecond: Int64 = -1
     private var dateText = ""
 
-    init(service: PassService) {
-        self.service = service
-        self.root = service.settings.pathPrefix + "/v1/"
+    init(reads: DeviceReadCache, pathPrefix: String) {
+        self.reads = reads
+        self.root = pathPrefix + "/v1/"
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -36,7 +37,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let request):
             if withRouter == 0, let (head, body) = answer(request) {
                 answered = true
-                service.fastPathCount.add(1, ordering: .relaxed)
+                reads.countFastPathAnswer()
                 context.write(wrapOutboundOut(.head(head)), promise: nil)
                 if let body, request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -63,7 +64,9 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The response when it can be given from memory; nil to let the router answer.
     private func answer(_ request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
         guard request.method == .get || request.method == .head, let target = request.path, target.hasPrefix(root) else { return nil }
-        if let connection = request.headerFields[.connection]?.lowercased(), connection.contains("close") || connection.contains("upgrade") {
+        if let connection = request.headerFields[.connection]?.lowercased(),
+            connection.contains("close") || connection.contains("upgrade")
+        {
             return nil  // the router closes or upgrades the connection
         }
         var path = target.dropFirst(root.count)
@@ -83,7 +86,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponse, ByteBuffer?)? {
-        guard PassService.isValidComponent(device), PassService.isValidComponent(type) else { return nil }
+        guard PathComponent.isValid(device), PathComponent.isValid(type) else { return nil }
         var sinceText: Substring?
         if let query, !query.isEmpty {
             let name = "passesUpdatedSince="
@@ -91,7 +94,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             sinceText = query.dropFirst(name.count)
         }
         guard case .success(let since) = DeviceAnswers.since(sinceText),
-            let result = service.cachedUpdatedSerials(device: String(device), passTypeIdentifier: String(type), since: since)
+            let result = reads.cachedUpdatedSerials(device: String(device), passTypeIdentifier: String(type), since: since)
         else { return nil }
         let (status, body) = DeviceAnswers.poll(result)
         var fields = standardFields()
@@ -105,8 +108,8 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func notModified(type: Substring, serial: Substring, request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
-        guard PassService.isValidComponent(type), PassService.isValidComponent(serial),
-            let cached = service.cachedDevicePass(passTypeIdentifier: String(type), serialNumber: String(serial)),
+        guard PathComponent.isValid(type), PathComponent.isValid(serial),
+            let cached = reads.cachedDevicePass(passTypeIdentifier: String(type), serialNumber: String(serial)),
             DeviceAnswers.authorizes(request.headerFields[.authorization], cached), let view = cached,
             DeviceAnswers.notModified(view, ifModifiedSince: request.headerFields[.ifModifiedSince])
         else { return nil }

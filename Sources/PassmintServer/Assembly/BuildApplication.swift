@@ -1,0 +1,61 @@
+import Foundation
+public import Hummingbird
+public import Logging
+import PassmintPush
+import PassmintStore
+public import ServiceLifecycle
+
+/// Builds the whole service from its configuration: opens the store (``openPassStore(url:logger:)``) and the APNs
+/// client, assembles the ``ServiceCore``, mounts the routes (and ``DeviceFastPath``), and runs beside the server what
+/// the store needs (the PostgreSQL client and change feed) and what ends it cleanly (``ServiceShutdown``). Migrations
+/// run before the server starts.
+public func buildApplication(configuration: ServerConfiguration) throws -> some ApplicationProtocol {
+    var logger = Logger(label: "passmint")
+    logger.logLevel = configuration.logLevel
+    let opened = try openPassStore(url: configuration.databaseURL, logger: logger)
+    let push = try APNsPushSender(configuration: configuration, logger: logger)
+    let core = ServiceCore(configuration: configuration, store: opened.store, push: push, logger: logger)
+    if configuration.allowHTTP, configuration.publicURL.lowercased().hasPrefix("http:") {
+        logger.warning("serving passes with an http webServiceURL: only devices with Allow HTTP Services turned on will register")
+    }
+    if configuration.apiKey == nil {
+        logger.warning("no API key (PASSMINT_API_KEY, or the variable --api-key-env names): the issuing API answers 401 to everything")
+    }
+    logger.info(
+        "passmint serve",
+        metadata: [
+            "address": "\(configuration.host):\(configuration.port)", "publicURL": "\(configuration.publicURL)",
+            "database": "\(opened.name)", "apns": "\(push.authenticationDescription) \(configuration.apns.endpoint.absoluteString)",
+        ])
+    // Shut down in reverse order: the server first, then ServiceShutdown, then the change feed and the client.
+    let shutdown = ServiceShutdown(background: core.background, push: push, logger: logger)
+    let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
+    return buildApplication(core: core, services: services, logger: logger)
+}
+
+/// The application around an assembled core: its routes, the fast path when the configuration asks for it, the bind
+/// address, and `services` to run beside the server. Tests build a core with their own store and push sender.
+public func buildApplication(core: ServiceCore, services: [any Service] = [], logger: Logger) -> some ApplicationProtocol {
+    let configuration = core.configuration
+    let reads = core.deviceReads
+    let prefix = configuration.pathPrefix
+    let fastPath = configuration.fastPath
+    var app = Application(
+        router: buildRouter(core: core),
+        server: .http1(configuration: .init(additionalChannelHandlers: fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : [])),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
+        services: services,
+        logger: logger)
+    app.beforeServerStarts { [store = core.store] in try await store.migrate() }
+    return app
+}
+
+/// The service's router: Apple's web service under the public URL's path, the issuing API under `/api/v1` (behind
+/// the API key), and `/health`.
+public func buildRouter(core: ServiceCore) -> Router<BasicRequestContext> {
+    let router = Router(context: BasicRequestContext.self)
+    HealthRoute().register(on: router)
+    AppleWebServiceRoutes(core: core).register(on: router)
+    IssuingAPIRoutes(core: core).register(on: router)
+    return router
+}

@@ -1,0 +1,48 @@
+public import Logging
+public import PassmintStore
+import PassmintStorePostgres
+public import ServiceLifecycle
+
+/// A store opened from a database URL, with what must run while it is used.
+public struct OpenedPassStore: Sendable {
+    public let store: any PassStore
+    /// What must run while the store is used: the PostgreSQL client; none for SQLite.
+    public let services: [any Service]
+    /// What follows other writers' changes so that the service may cache reads: the PostgreSQL change feed. Nil for
+    /// SQLite, whose store notices other processes' commits itself.
+    public let changeFeed: (any Service)?
+    /// What to call the store in logs: the SQLite file, or `postgres` (the URL may hold a password).
+    public let name: String
+
+    /// Runs `body` with ``services`` running and the store migrated, then stops them.
+    public func whileRunning<T: Sendable>(_ body: (any PassStore) async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in services { group.addTask { try await service.run() } }
+            do {
+                try await store.migrate()
+                let result = try await body(store)
+                group.cancelAll()
+                return result
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+}
+
+/// Opens the store a database URL names: a `postgres://` (or `postgresql://`) URL opens PostgreSQL, anything else is
+/// the path of a SQLite file (created when missing). The one place that decides, for `serve`, `batch --register` and
+/// the tests.
+public func openPassStore(url: String, logger: Logger = Logger(label: "passmint.store")) throws -> OpenedPassStore {
+    if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+        let client = try PostgresPassStore.client(url: url, logger: logger)
+        let store = PostgresPassStore(client: client, logger: logger)
+        return OpenedPassStore(store: store, services: [client], changeFeed: store.changeFeed, name: "postgres")
+    }
+    do {
+        return OpenedPassStore(store: try SQLitePassStore(path: url, logger: logger), services: [], changeFeed: nil, name: url)
+    } catch let error as PassStoreError {
+        throw PassStoreError(error.kind, error.message + "; give a writable SQLite file path or a postgres://user@host:port/db URL")
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+public import Passmint
+
+extension ServerConfiguration {
+    /// A setting of `passmint serve`: a command-line option (`--public-url`) and an environment variable
+    /// (`PASSMINT_PUBLIC_URL`). The option wins over the variable, the variable over the default.
+    public enum Setting: CaseIterable, Sendable {
+        case host, port, templates, publicURL, databaseURL, apnsURL, apnsCA, apnsKey, apnsKeyID, apnsTeamID
+        /// `0` sends every request through the router (`--no-fast-path`).
+        case fastPath
+        /// `1` accepts an http public URL (`--allow-http`).
+        case allowHTTP
+
+        /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
+        var name: String {
+            var name = ""
+            var previous: Character?
+            for character in String(describing: self) {
+                if character.isUppercase, previous?.isLowercase == true { name.append("-") }
+                name.append(character)
+                previous = character
+            }
+            return name.lowercased()
+        }
+
+        public var option: String { "--" + name }
+        public var environmentVariable: String { "PASSMINT_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    }
+
+    /// Reads the configuration: every ``Setting`` from `options` (the command line), else from `environment`, else
+    /// its default; the API key from the variable `apiKeyVariable` names (never from the command line, where other
+    /// users could read it); the log level from `LOG_LEVEL`. Errors (``ConfigurationError``) name the option and the
+    /// variable. `identity` loads the signing identity once the settings are known to be usable.
+    public init(
+        options: [Setting: String], environment: [String: String], apiKeyVariable: String = "PASSMINT_API_KEY",
+        identity: () throws -> SigningIdentity
+    ) throws {
+        func value(_ setting: Setting) -> String? { options[setting] ?? environment[setting.environmentVariable] }
+        func invalid(_ setting: Setting, _ text: String, _ expected: String) -> ConfigurationError {
+            ConfigurationError("\(setting.option) (or \(setting.environmentVariable)) \"\(text)\" is not \(expected)")
+        }
+        guard let publicURL = value(.publicURL) else {
+            throw ConfigurationError("give --public-url (or PASSMINT_PUBLIC_URL), e.g. https://passes.example.com/wallet")
+        }
+        guard let url = URL(string: publicURL), url.host != nil else {
+            throw invalid(.publicURL, publicURL, "a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
+        }
+        let allowHTTP = value(.allowHTTP) == "1"
+        switch url.scheme?.lowercased() {
+        case "https": break
+        case "http" where allowHTTP: break
+        case "http":
+            throw ConfigurationError(
+                """
+                --public-url \(publicURL) uses http, and Wallet talks only to https web services (lint refuses such passes). \
+                Give the https URL your TLS proxy serves, or add --allow-http (PASSMINT_ALLOW_HTTP=1) for development devices \
+                with Settings › Developer › Allow HTTP Services turned on.
+                """)
+        default:
+            throw ConfigurationError("--public-url \(publicURL) must be an https URL, e.g. https://passes.example.com/wallet")
+        }
+        let apiKey = environment[apiKeyVariable]
+        if let apiKey, apiKey.count < 16 {
+            throw ConfigurationError("the API key in \(apiKeyVariable) must have at least 16 characters")
+        }
+        let port = try value(.port).map { text throws(ConfigurationError) in
+            guard let port = Int(text), (0...65_535).contains(port) else { throw invalid(.port, text, "a port number (0–65535)") }
+            return port
+        }
+        let endpoint = try value(.apnsURL).map { text throws(ConfigurationError) in
+            guard let url = URL(string: text), url.host != nil else {
+                throw invalid(.apnsURL, text, "a URL, e.g. https://api.push.apple.com")
+            }
+            return url
+        }
+        self.init(publicURL: publicURL, identity: try identity())
+        self.apiKey = apiKey
+        self.allowHTTP = allowHTTP
+        if let host = value(.host) { self.host = host }
+        if let port { self.port = port }
+        if let databaseURL = value(.databaseURL) { self.databaseURL = databaseURL }
+        if let templates = value(.templates) { templatesFolder = templates }
+        if let endpoint { apns.endpoint = endpoint }
+        apns.trustRootsFile = value(.apnsCA)
+        apns.authKeyFile = value(.apnsKey)
+        apns.keyIdentifier = value(.apnsKeyID)
+        apns.teamIdentifier = value(.apnsTeamID)
+        fastPath = value(.fastPath) != "0"
+        logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+public import Logging
+public import Passmint
+
+/// How the service runs: one value, from which ``buildApplication(configuration:)`` builds everything. `passmint serve`
+/// reads it from its options and the environment in one place (``init(options:environment:apiKeyVariable:identity:)``);
+/// tests set its fields.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on.
+    public var host = "127.0.0.1"
+    public var port = 8080
+    private var base: String
+    /// SQLite file (`passmint.sqlite`) or `postgres://user:password@host:port/database` URL.
+    public var databaseURL = "passmint.sqlite"
+    /// The folder holding the templates (`<Name>.pass/`) that the issuing API names.
+    public var templatesFolder = "PassTemplates"
+    /// The Pass Type ID certificate and key every pass is signed with (and, by default, APNs authenticates with).
+    public var identity: SigningIdentity
+    /// The bearer token of the issuing API; nil disables the API (every call answers 401).
+    public var apiKey: String?
+    /// Where pushes go and how they authenticate.
+    public var apns = APNsConfiguration()
+    /// Answer the serial-number poll and the 304 of the latest-pass endpoint from memory on the connection's event
+    /// loop when the answer is cached (see `DeviceFastPath`), instead of going through the router.
+    public var fastPath = true
+    /// Accept an http ``publicURL`` (development devices with Settings › Developer › Allow HTTP Services turned on):
+    /// lint's `web-service-url-insecure` rule is relaxed for the passes the service issues.
+    public var allowHTTP = false
+    /// Largest request body accepted (413 beyond).
+    public var maxBodySize = 64 * 1024
+    /// How many device log messages are kept for the operator.
+    public var deviceLogLimit = 1000
+    public var logLevel: Logger.Level = .info
+
+    public init(publicURL: String, identity: SigningIdentity) {
+        base = ""
+        self.identity = identity
+        self.publicURL = publicURL
+    }
+
+    /// The service's public base URL, written into every pass as `webServiceURL` (e.g.
+    /// `https://passes.example.com/wallet`), without a trailing slash. Its path is the prefix Apple's endpoints are
+    /// mounted under.
+    public var publicURL: String {
+        get { base }
+        set { base = newValue.hasSuffix("/") ? String(newValue.dropLast()) : newValue }
+    }
+
+    /// The path Apple's endpoints live under: the path of ``publicURL`` (`/wallet`), or empty.
+    public var pathPrefix: String {
+        let path = URL(string: publicURL)?.path ?? ""
+        return path == "/" ? "" : path
+    }
+}

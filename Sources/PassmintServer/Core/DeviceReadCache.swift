@@ -1,0 +1,59 @@
+public import PassmintStore
+import Synchronization
+
+/// The reads devices repeat most — the serial-number poll and the pass row behind the latest-pass endpoint — kept
+/// between two changes of the store (see ``ReadCache``), and what ``DeviceFastPath`` answers from memory.
+public final class DeviceReadCache: Sendable {
+    struct PollKey: Hashable, Sendable {
+        var device: String
+        var passTypeIdentifier: String
+        var since: Int64?
+    }
+
+    struct PassKey: Hashable, Sendable {
+        var passTypeIdentifier: String
+        var serialNumber: String
+    }
+
+    let store: any PassStore
+    /// Bounded in entries: a pass row holds the pass's data (typically under 1 KB), so the rows stay within a few
+    /// tens of MB.
+    private let polls = ReadCache<PollKey, UpdatedSerials>(limit: 32_768)
+    private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 16_384)
+    private let fastPathCount = Atomic<Int>(0)
+
+    public init(store: any PassStore) { self.store = store }
+
+    /// The serial-number poll: passes of a type this device registered for that changed after `since`.
+    public func updatedSerials(device: String, passTypeIdentifier: String, since: Int64?) async throws -> UpdatedSerials {
+        let key = PollKey(device: device, passTypeIdentifier: passTypeIdentifier, since: since)
+        return try await polls.value(for: key, generation: store.changeGeneration) {
+            try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, updatedSince: since)
+        }
+    }
+
+    /// A stored pass as devices see it, with its `Last-Modified` text.
+    public func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
+        let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        return try await passRows.value(for: key, generation: store.changeGeneration) {
+            try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber).map(DevicePassView.init)
+        }
+    }
+
+    /// The cached poll answer, without touching the store; nil when it is not cached at the store's generation.
+    func cachedUpdatedSerials(device: String, passTypeIdentifier: String, since: Int64?) -> UpdatedSerials? {
+        let key = PollKey(device: device, passTypeIdentifier: passTypeIdentifier, since: since)
+        return polls.cachedValue(for: key, generation: store.changeGeneration)
+    }
+
+    /// The cached pass row, without touching the store: `.some(nil)` is a cached "no such pass", nil a miss.
+    func cachedDevicePass(passTypeIdentifier: String, serialNumber: String) -> DevicePassView?? {
+        let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        return passRows.cachedValue(for: key, generation: store.changeGeneration)
+    }
+
+    /// Requests answered by the fast path (from memory, on the event loop), for the operator and tests.
+    public var fastPathAnswers: Int { fastPathCount.load(ordering: .relaxed) }
+
+    func countFastPathAnswer() { fastPathCount.add(1, ordering: .relaxed) }
+}

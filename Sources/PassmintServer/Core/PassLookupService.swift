@@ -1,0 +1,15 @@
+import PassmintStore
+
+/// The issuer's view of a pass it issued.
+public struct PassLookupService: Sendable {
+    let store: any PassStore
+
+    /// The pass with its registrations count and last push.
+    public func metadata(passTypeIdentifier: String, serialNumber: String) async throws -> PassMetadata {
+        guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+            throw ServiceFailure.notFound
+        }
+        let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        return PassMetadata(pass: pass, registrations: registrations.count)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+public import Passmint
+import PassmintStore
+
+/// Turns a stored pass into a signed `.pkpass`: its template (``TemplateCatalog``) filled with its data, the
+/// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up.
+public struct PassRenderer: Sendable {
+    public let builder: PassBuilder
+    let templates: TemplateCatalog
+    /// Written into every pass as `webServiceURL`.
+    let webServiceURL: String
+
+    public init(builder: PassBuilder, templates: TemplateCatalog, webServiceURL: String) {
+        self.builder = builder
+        self.templates = templates
+        self.webServiceURL = webServiceURL
+    }
+
+    /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
+    /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
+    func prepare(_ pass: StoredPass, data: JSONObject? = nil) throws(ServiceFailure) -> PreparedPass {
+        let template = try templates.template(for: pass)
+        guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
+            throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
+        }
+        var overrides: JSONObject = [
+            "serialNumber": .string(pass.serialNumber), "authenticationToken": .string(pass.authenticationToken),
+            "webServiceURL": .string(webServiceURL),
+        ]
+        if pass.voided { overrides["voided"] = true }
+        values["serialNumber"] = .string(pass.serialNumber)
+        values["authenticationToken"] = .string(pass.authenticationToken)
+        if template.isPersonalizable || pass.personalizationJSON != nil {
+            // `{{personalization.fullName}}` …: what the user gave, or (before sign-up) the data's value or "".
+            let info = pass.personalizationJSON.flatMap { try? JSONParser.value(Array($0.utf8)).objectValue }
+                .flatMap { try? PersonalizationInfo(json: $0) }
+            for member in (info ?? PersonalizationInfo()).placeholderValues where info != nil || values[member.key] == nil {
+                values[member.key] = member.value
+            }
+        }
+        do {
+            return try builder.prepare(template: template, data: values, overrides: overrides)
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    /// Signs and zips a prepared pass.
+    func sign(_ prepared: PreparedPass) throws(ServiceFailure) -> BuiltPass {
+        do {
+            return try builder.sign(prepared)
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    /// Renders, checks and signs a stored pass.
+    func build(_ pass: StoredPass, data: JSONObject? = nil) throws(ServiceFailure) -> BuiltPass {
+        try sign(try prepare(pass, data: data))
+    }
+
+    /// The PKCS#7 detached DER signature of `content`, made with the pass certificate exactly like the manifest's.
+    func signDetached(_ content: [UInt8]) throws(ServiceFailure) -> [UInt8] {
+        do {
+            return try builder.identity.signDetached(content)
+        } catch {
+            throw .unprocessable("cannot sign the personalization token: \(error.message)")
+        }
+    }
+}

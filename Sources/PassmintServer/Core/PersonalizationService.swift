@@ -1,0 +1,84 @@
+import Logging
+public import Passmint
+public import PassmintStore
+
+/// Rewards enrollment: Wallet posts what the user gave when signing up for a personalizable pass. The service stores
+/// it (the first sign-up wins), signs the personalization token with the pass certificate (the same PKCS#7 detached
+/// signature as the manifest's) and gives the pass its next version, so the next fetch gets the personalized pass
+/// (without `personalization.json`); the user's other devices are told in the background.
+public struct PersonalizationService: Sendable {
+    /// The longest personalization token accepted (Wallet's are far shorter).
+    static let maximumTokenLength = 4096
+
+    /// The answer to Wallet's personalize request: the signature of its token, and the pass as now stored.
+    public struct Personalized: Sendable {
+        /// The DER PKCS#7 detached signature of the personalization token's UTF-8 bytes, made with the pass certificate.
+        public var signature: [UInt8]
+        public var pass: StoredPass
+    }
+
+    let store: any PassStore
+    let renderer: PassRenderer
+    let publisher: PassPublisher
+    let logger: Logger
+
+    /// Stores `info` for the pass and signs `token`. A retry with the same information signs again without another
+    /// change; different information for a pass already personalized is a conflict.
+    public func personalize(
+        passTypeIdentifier: String, serialNumber: String, token: String, info: PersonalizationInfo
+    ) async throws -> Personalized {
+        guard !token.isEmpty, token.utf8.count <= Self.maximumTokenLength else {
+            throw ServiceFailure.badRequest("personalizationToken must be a non-empty string of at most \(Self.maximumTokenLength) bytes")
+        }
+        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+            throw ServiceFailure.notFound
+        }
+        let request = try personalizationRequest(of: current)
+        let missing = info.missing(request.requiredFields)
+        guard missing.isEmpty else {
+            let names = missing.map(\.rawValue).joined(separator: ", ")
+            throw ServiceFailure.badRequest("requiredPersonalizationInfo lacks \(names), which personalization.json requires")
+        }
+        let infoJSON = JSONWriter.string(info.json, style: .compact)
+        let taken = ServiceFailure.conflict(
+            "pass \(serialNumber) is already personalized with other information; the issuer can change its data with PATCH")
+        var stored = current
+        if let previous = current.personalizationJSON {
+            guard previous == infoJSON else { throw taken }
+        } else {
+            var candidate = current
+            candidate.personalizationJSON = infoJSON
+            let built = try renderer.build(candidate)  // refuse information that does not make a valid pass
+            let committed = try await store.personalize(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, personalizationJSON: infoJSON)
+            guard let change = committed else { throw ServiceFailure.notFound }
+            guard change.pass.personalizationJSON == infoJSON else { throw taken }  // another sign-up came first
+            stored = change.pass
+            // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
+            // wait for APNs before it gets its signature.
+            if change.changed { publisher.publishInBackground(change, signed: built.archive) }
+        }
+        let signature = try renderer.signDetached(Array(token.utf8))
+        logger.info(
+            "pass personalized",
+            metadata: [
+                "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(stored.updateTag)",
+                "fields": "\(request.requiredFields.map(\.rawValue).joined(separator: ","))",
+            ])
+        return Personalized(signature: signature, pass: stored)
+    }
+
+    private func personalizationRequest(of pass: StoredPass) throws(ServiceFailure) -> PersonalizationRequest {
+        let template = try renderer.templates.template(named: pass.template)
+        let request: PersonalizationRequest?
+        do {
+            request = try template.personalizationRequest()
+        } catch {
+            throw .unprocessable(error.message)
+        }
+        guard let request else {
+            throw .badRequest("pass \(pass.serialNumber) is not personalizable: its template \(pass.template) has no personalization.json")
+        }
+        return request
+    }
+}

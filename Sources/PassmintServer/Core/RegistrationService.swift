@@ -1,0 +1,19 @@
+public import PassmintStore
+
+/// Devices registering for a pass's updates, and leaving.
+public struct RegistrationService: Sendable {
+    let store: any PassStore
+
+    /// Registers a device (storing or updating its push token) for a pass.
+    public func register(
+        device: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
+    ) async throws -> RegistrationResult {
+        try await store.register(
+            deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+    }
+
+    /// Removes a registration, and the device when it has none left.
+    public func unregister(device: String, passTypeIdentifier: String, serialNumber: String) async throws {
+        _ = try await store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+    }
+}

@@ -1,0 +1,47 @@
+public import Logging
+import Passmint
+public import PassmintPush
+public import PassmintStore
+
+/// The service's parts, each with one job, built from a configuration, a store and a push sender. The routes call
+/// these and nothing else; each can be used and tested on its own.
+public struct ServiceCore: Sendable {
+    public let configuration: ServerConfiguration
+    public let templates: TemplateCatalog
+    public let issuing: IssuingService
+    public let updates: UpdateService
+    public let personalization: PersonalizationService
+    public let registrations: RegistrationService
+    public let deviceReads: DeviceReadCache
+    public let downloads: LatestPassService
+    public let lookup: PassLookupService
+    public let deviceLogs: DeviceLogBook
+    public let pusher: PassPusher
+    public let background: BackgroundWork
+    /// For the assembly (migrations); the routes reach the store only through the services above.
+    let store: any PassStore
+
+    public init(configuration: ServerConfiguration, store: any PassStore, push: any PushSender, logger: Logger) {
+        self.configuration = configuration
+        self.store = store
+        let templates = TemplateCatalog(folder: configuration.templatesFolder)
+        let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
+        let builder = PassBuilder(identity: configuration.identity, options: .init(lint: lint))
+        let renderer = PassRenderer(builder: builder, templates: templates, webServiceURL: configuration.publicURL)
+        let signedPasses = SignedPassCache()
+        let pusher = PassPusher(sender: push, store: store)
+        let background = BackgroundWork()
+        self.templates = templates
+        issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
+        let publisher = PassPublisher(signedPasses: signedPasses, pusher: pusher, background: background, logger: logger)
+        updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
+        personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
+        registrations = RegistrationService(store: store)
+        deviceReads = DeviceReadCache(store: store)
+        downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses)
+        lookup = PassLookupService(store: store)
+        deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
+        self.pusher = pusher
+        self.background = background
+    }
+}

@@ -1,0 +1,16 @@
+import PassmintStore
+import Synchronization
+
+/// The signed bytes of each pass's latest version, shared by every request (devices fetch the same version many
+/// times, and the version just issued or updated was signed already): at most `byteLimit` bytes (``PassCache``).
+public final class SignedPassCache: Sendable {
+    private let cache: Mutex<PassCache>
+
+    public init(byteLimit: Int = 256 << 20) { cache = Mutex(PassCache(byteLimit: byteLimit)) }
+
+    /// The bytes of `pass` at its update tag, if they are kept.
+    func bytes(for pass: StoredPass) -> [UInt8]? { cache.withLock { $0.bytes(for: pass) } }
+
+    /// Keeps the signed bytes of `pass` at its tag, so devices fetching it do not make it sign again.
+    func remember(_ archive: [UInt8], for pass: StoredPass) { cache.withLock { $0.store(archive, for: pass) } }
+}

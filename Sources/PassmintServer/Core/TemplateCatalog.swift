@@ -1,0 +1,49 @@
+import Foundation
+public import Passmint
+import PassmintStore
+import Synchronization
+
+/// The templates the service issues from, by name (`Loyalty` → `<folder>/Loyalty.pass`), each loaded once, and the
+/// personalized variant of a personalizable template (without `personalization.json`), made once.
+public final class TemplateCatalog: Sendable {
+    /// The folder holding the `<Name>.pass/` templates.
+    public let folder: String
+    private let loaded = Mutex<[String: PassTemplate]>([:])
+
+    public init(folder: String) { self.folder = folder }
+
+    /// A template by name, loaded on first use.
+    public func template(named name: String) throws(ServiceFailure) -> PassTemplate {
+        if let known = loaded.withLock({ $0[name] }) { return known }
+        let allowed = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
+        guard !name.isEmpty, allowed, !name.hasPrefix(".") else {
+            throw .badRequest("template names are letters, digits, '-', '_' and '.'")
+        }
+        let path = folder + "/" + (name.hasSuffix(".pass") ? name : name + ".pass")
+        guard FileManager.default.fileExists(atPath: path) else { throw .badRequest("no template named \(name) in \(folder)") }
+        let template: PassTemplate
+        do {
+            template = try PassTemplate(folder: path)
+        } catch {
+            throw .unprocessable("template \(name): \(error.message)")
+        }
+        loaded.withLock { $0[name] = template }
+        return template
+    }
+
+    /// The template a stored pass is built from: its template, or the personalized variant once the user signed up.
+    func template(for pass: StoredPass) throws(ServiceFailure) -> PassTemplate {
+        let template = try template(named: pass.template)
+        guard pass.personalizationJSON != nil, template.isPersonalizable else { return template }
+        let key = pass.template + "\u{0}personalized"
+        if let known = loaded.withLock({ $0[key] }) { return known }
+        let personalized: PassTemplate
+        do {
+            personalized = try template.personalized()
+        } catch {
+            throw .unprocessable("template \(pass.template): \(error.message)")
+        }
+        loaded.withLock { $0[key] = personalized }
+        return personalized
+    }
+}

@@ -1,0 +1,92 @@
+import Hummingbird
+import Passmint
+import PassmintStore
+
+/// The issuing API for the issuer's own servers, under `/api/v1` behind ``APIKeyMiddleware``: issue a pass or a
+/// multi-ticket order, update a pass, read its metadata, the device logs and the statistics.
+struct IssuingAPIRoutes {
+    let core: ServiceCore
+
+    func register(on router: Router<BasicRequestContext>) {
+        let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+        api.post("passes") { request, context in try await issue(request, context) }
+        api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
+        api.post("bundles") { request, context in try await issueBundle(request, context) }
+        api.getAndHead("passes/:type/:serial") { request, context in try await metadata(request, context) }
+        api.get("logs") { _, _ in RouteSupport.json(.ok, .array(core.deviceLogs.recent.map(JSONValue.string))) }
+        api.get("stats") { _, _ in RouteSupport.json(.ok, statistics()) }
+    }
+
+    private var bodyLimit: Int { core.configuration.maxBodySize }
+
+    private func metadataAnswer(_ status: HTTPResponse.Status, _ metadata: PassMetadata) -> Response {
+        RouteSupport.json(status, .object(PassMetadataJSON.object(metadata, publicURL: core.configuration.publicURL)))
+    }
+
+    private func issue(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
+        guard let template = object["template"]?.stringValue else { throw ServiceFailure.badRequest("give \"template\": \"<name>\"") }
+        let issued = try await core.issuing.issue(template: template, data: object["data"]?.objectValue ?? JSONObject())
+        if request.headers[.accept]?.contains("application/json") == true {
+            return metadataAnswer(.created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0))
+        }
+        return RouteSupport.bytes(
+            issued.archive, type: BuiltPass.mimeType, headers: [.lastModified: HTTPDate.string(issued.pass.updatedAt)], status: .created)
+    }
+
+    /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}}, …]}` → 201 with a `.pkpasses` bundle.
+    private func issueBundle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
+        guard let orders = object["passes"]?.arrayValue, !orders.isEmpty else {
+            throw ServiceFailure.badRequest("give {\"passes\": [{\"template\": …, \"data\": {…}}, …]}")
+        }
+        guard orders.count <= PassBundle.maximumPasses else {
+            throw ServiceFailure.badRequest("a bundle holds at most \(PassBundle.maximumPasses) passes; this order has \(orders.count)")
+        }
+        let parsed = try orders.enumerated().map { index, order in
+            guard let template = order["template"]?.stringValue else {
+                throw ServiceFailure.badRequest("passes[\(index)] has no \"template\"")
+            }
+            guard let data = (order["data"] ?? .object(JSONObject())).objectValue else {
+                throw ServiceFailure.badRequest("passes[\(index)].data must be an object")
+            }
+            return IssuingService.Order(template: template, data: data)
+        }
+        let bundle = try await core.issuing.issue(orders: parsed)
+        return RouteSupport.bytes(bundle, type: PassBundle.mimeType, status: .created)
+    }
+
+    private func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let type = try RouteSupport.component("type", context)
+        let serial = try RouteSupport.component("serial", context)
+        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
+        let data = object["data"]
+        guard data == nil || data?.objectValue != nil else { throw ServiceFailure.badRequest("\"data\" must be an object") }
+        let voided = object["voided"]
+        guard voided == nil || voided?.boolValue != nil else { throw ServiceFailure.badRequest("\"voided\" must be true or false") }
+        guard data != nil || voided != nil else { throw ServiceFailure.badRequest("give {\"data\": {…}} and/or {\"voided\": true}") }
+        let updated = try await core.updates.update(
+            passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue)
+        return metadataAnswer(.ok, updated)
+    }
+
+    private func metadata(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let type = try RouteSupport.component("type", context)
+        let serial = try RouteSupport.component("serial", context)
+        return metadataAnswer(.ok, try await core.lookup.metadata(passTypeIdentifier: type, serialNumber: serial))
+    }
+
+    /// What the service has done since it started: pushes counted by outcome, answers from the fast path.
+    private func statistics() -> JSONValue {
+        let pushes = core.pusher.statistics
+        func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        return [
+            "pushes": [
+                "updates": number(pushes.updates), "devices": number(pushes.devices), "delivered": number(pushes.delivered),
+                "unregistered": number(pushes.unregistered), "failed": number(pushes.failed), "attempts": number(pushes.attempts),
+            ],
+            "fastPathAnswers": number(core.deviceReads.fastPathAnswers),
+            "deviceLogsKept": number(core.deviceLogs.recent.count),
+        ]
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The SQLite store's tables (named, forward-only migrations) and how a pass row reads and writes.
+enum SQLiteSchema {
+    static let migrations: [(version: Int, name: String, sql: String)] = [
+        (
+            1, "create passes, devices, registrations",
+            """
+            CREATE TABLE IF NOT EXISTS passes (
+                pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, authentication_token TEXT NOT NULL,
+                template TEXT NOT NULL, data TEXT NOT NULL, voided INTEGER NOT NULL DEFAULT 0,
+                update_tag INTEGER NOT NULL, updated_at INTEGER NOT NULL, last_push TEXT,
+                PRIMARY KEY (pass_type_id, serial_number));
+            CREATE INDEX IF NOT EXISTS passes_by_tag ON passes (pass_type_id, update_tag);
+            CREATE TABLE IF NOT EXISTS devices (device_library_id TEXT PRIMARY KEY, push_token TEXT NOT NULL);
+            CREATE INDEX IF NOT EXISTS devices_by_token ON devices (push_token);
+            CREATE TABLE IF NOT EXISTS registrations (
+                device_library_id TEXT NOT NULL, pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL,
+                PRIMARY KEY (device_library_id, pass_type_id, serial_number));
+            CREATE INDEX IF NOT EXISTS registrations_by_pass ON registrations (pass_type_id, serial_number);
+            CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+            INSERT OR IGNORE INTO counters (name, value) VALUES ('update_tag', 0);
+            """
+        ),
+        (2, "personalization of rewards passes", "ALTER TABLE passes ADD COLUMN personalization TEXT;"),
+    ]
+
+    /// Applies the migrations not applied yet.
+    static func migrate(_ db: SQLiteConnection) throws {
+        try db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)")
+        var applied: Set<Int64> = []
+        try db.query("SELECT version FROM schema_migrations") { applied.insert($0.integer(0)) }
+        for migration in migrations where !applied.contains(Int64(migration.version)) {
+            try db.execute(migration.sql)
+            try db.query(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                [.integer(Int64(migration.version)), .text(migration.name), .integer(Int64(Date().timeIntervalSince1970))])
+        }
+    }
+
+    static let passColumns = """
+        pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization
+        """
+
+    static let selectPass = "SELECT \(passColumns) FROM passes WHERE pass_type_id = ? AND serial_number = ?"
+
+    static func pass(_ row: SQLiteConnection.Row) -> StoredPass {
+        StoredPass(
+            passTypeIdentifier: row.text(0) ?? "", serialNumber: row.text(1) ?? "", authenticationToken: row.text(2) ?? "",
+            template: row.text(3) ?? "", dataJSON: row.text(4) ?? "{}", voided: row.integer(5) != 0, updateTag: row.integer(6),
+            updatedAt: Date(timeIntervalSince1970: TimeInterval(row.integer(7))), lastPushJSON: row.text(8),
+            personalizationJSON: row.text(9))
+    }
+
+    /// The columns a version changes, in the order of ``updatePass``, then the key.
+    static func versionValues(_ pass: StoredPass) -> [SQLiteConnection.Value] {
+        [
+            .text(pass.dataJSON), .integer(pass.voided ? 1 : 0), pass.personalizationJSON.map(SQLiteConnection.Value.text) ?? .null,
+            .integer(pass.updateTag), .integer(Int64(pass.updatedAt.timeIntervalSince1970)),
+            .text(pass.passTypeIdentifier), .text(pass.serialNumber),
+        ]
+    }
+
+    static let updatePass = """
+        UPDATE passes SET data = ?, voided = ?, personalization = ?, update_tag = ?, updated_at = ?
+        WHERE pass_type_id = ? AND serial_number = ?
+        """
+
+    /// Takes the next value of the store-wide tag counter.
+    static func nextTag(_ db: SQLiteConnection) throws -> Int64 {
+        var tag: Int64 = 0
+        try db.query("UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value") { tag = $0.integer(0) }
+        return tag
+    }
+
+    /// Removes the device when it has no registration left.
+    static let removeDeviceWithoutRegistrations = """
+        DELETE FROM devices WHERE device_library_id = ? AND NOT EXISTS (SELECT 1 FROM registrations WHERE device_library_id = ?)
+        """
+}

@@ -1,0 +1,39 @@
+public import Foundation
+
+/// A pass the service issued and keeps up to date.
+public struct StoredPass: Sendable, Equatable {
+    public var passTypeIdentifier: String
+    public var serialNumber: String
+    /// Never changes for a serial: devices keep the token of the copy they have.
+    public var authenticationToken: String
+    /// The template's name (its folder name without `.pass`).
+    public var template: String
+    /// The pass's data (placeholder name → value) as a JSON object text.
+    public var dataJSON: String
+    public var voided: Bool
+    /// Totally ordered across the store: a pass changed after tag T has a tag greater than T.
+    public var updateTag: Int64
+    /// When the pass last changed (whole seconds, strictly increasing per pass): the `Last-Modified` date.
+    public var updatedAt: Date
+    /// The outcome of the last push for this pass, as JSON text.
+    public var lastPushJSON: String?
+    /// What the user gave when signing up for a personalizable (rewards) pass, as a JSON object text; nil until then.
+    public var personalizationJSON: String?
+
+    public init(
+        passTypeIdentifier: String, serialNumber: String, authenticationToken: String, template: String, dataJSON: String,
+        voided: Bool = false, updateTag: Int64 = 0, updatedAt: Date = Date(), lastPushJSON: String? = nil,
+        personalizationJSON: String? = nil
+    ) {
+        self.passTypeIdentifier = passTypeIdentifier
+        self.serialNumber = serialNumber
+        self.authenticationToken = authenticationToken
+        self.template = template
+        self.dataJSON = dataJSON
+        self.voided = voided
+        self.updateTag = updateTag
+        self.updatedAt = updatedAt
+        self.lastPushJSON = lastPushJSON
+        self.personalizationJSON = personalizationJSON
+    }
+}

@@ -1,0 +1,89 @@
+import Logging
+import PostgresNIO
+public import ServiceLifecycle
+import Synchronization
+
+/// Follows the changes every node of a fleet makes to the PostgreSQL database, so that each node can cache the
+/// device endpoints' reads between changes.
+///
+/// It `LISTEN`s on ``channel`` (every change to a pass `NOTIFY`s on commit, and shows here as soon as the
+/// notification arrives, normally well under a millisecond on a LAN), and reads the server's WAL insert position every
+/// ``walPollInterval`` (it moves with every commit, registrations included, which do not notify: they show here within
+/// two intervals). While it is not following (starting, or reconnecting after a lost connection) ``generation`` is nil
+/// and nothing is cached. Run it as a service beside the client.
+public final class PostgresChangeFeed: Service {
+    private let client: PostgresClient
+    private let logger: Logger
+    private let counter = Atomic<UInt64>(0)
+    private let listening = Atomic<Bool>(false)
+
+    /// The channel every change to a pass notifies on commit.
+    static let channel = "passmint_changes"
+
+    /// How often the feed reads the server's WAL position, which moves with every commit of any node.
+    public static let walPollInterval = Duration.milliseconds(20)
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Moves after every commit of this node (before the write returns) and on every change the feed sees; nil while
+    /// the feed is not following.
+    var generation: UInt64? {
+        listening.load(ordering: .acquiring) ? counter.load(ordering: .acquiring) : nil
+    }
+
+    /// Marks cached reads stale: this node committed.
+    func noteCommit() { counter.add(1, ordering: .releasing) }
+
+    /// Follows until graceful shutdown or cancellation.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.follow() }
+    }
+
+    /// Follows until cancelled, reconnecting after a lost connection.
+    public func follow() async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask { try await self.followWALPosition() }
+                            noteCommit()  // whatever was cached before listening is stale
+                            listening.store(true, ordering: .releasing)
+                            for try await _ in notifications { noteCommit() }
+                            group.cancelAll()
+                        }
+                    }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning("change feed lost; reads are not cached until it is back", metadata: ["error": "\(error)"])
+                }
+            }
+            listening.store(false, ordering: .releasing)
+            noteCommit()
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Moves the generation whenever the server's WAL insert position moved since the last look, and once more on the
+    /// look after (a commit's WAL record is written a moment before the commit becomes visible: a read between the two
+    /// could cache the state before it).
+    private func followWALPosition() async throws {
+        var last = ""
+        var recheck = false
+        while !Task.isCancelled {
+            var position = ""
+            let rows = try await client.query("SELECT pg_current_wal_insert_lsn()::text", logger: logger)
+            for try await text in rows.decode(String.self) { position = text }
+            if position != last || recheck {
+                noteCommit()
+                recheck = position != last
+                last = position
+            }
+            try await Task.sleep(for: Self.walPollInterval)
+        }
+    }
+}

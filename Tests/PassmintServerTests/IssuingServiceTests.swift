@@ -1,0 +1,63 @@
+import Foundation
+import HTTPTypes
+import Passmint
+import PassmintServer
+import PassmintStore
+import Testing
+
+/// Issuing one pass, or an order all or nothing, at the service (the HTTP edge has its own tests).
+@Suite struct IssuingServiceTests {
+    @Test(arguments: StoreKind.allCases)
+    func issuesAPassAndRefusesWhatCannotBeOne(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            let serial = unique("I")
+            let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: serial))
+            #expect(issued.pass.serialNumber == serial && issued.pass.passTypeIdentifier == ServiceHarness.passType)
+            #expect(issued.pass.authenticationToken.count == 22, "a generated token: 128 bits, base64url")
+            #expect(issued.data["authenticationToken"] == .string(issued.pass.authenticationToken))
+            #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == issued.pass)
+            #expect(try service.downloads.latestPass(issued.pass) == issued.archive, "the signed bytes are this version's")
+
+            await #expect(throws: ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")) {
+                try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: serial))
+            }
+            var bad = try ServiceHarness.loyaltyData(serial: "bad serial")
+            await #expect(throws: ServiceFailure.badRequest("serialNumber must be 1–128 URL-safe characters")) {
+                try await service.issuing.issue(template: "Loyalty", data: bad)
+            }
+            bad = try ServiceHarness.loyaltyData(serial: unique("I"))
+            bad["authenticationToken"] = "short"
+            await #expect(throws: ServiceFailure.badRequest("authenticationToken must have at least 16 characters")) {
+                try await service.issuing.issue(template: "Loyalty", data: bad)
+            }
+            bad["authenticationToken"] = nil
+            bad["memberName"] = nil
+            await #expect {
+                try await service.issuing.issue(template: "Loyalty", data: bad)
+            } throws: { ($0 as? ServiceFailure)?.status == .unprocessableContent }
+            let refused = try #require(bad["serialNumber"]?.stringValue)
+            #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: refused) == nil)
+        }
+    }
+
+    @Test func anOrderNamesThePassThatFailsAndStoresNothing() async throws {
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            let serial = unique("O")
+            let orders = try [serial, serial].map {
+                IssuingService.Order(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: $0))
+            }
+            await #expect(throws: ServiceFailure.badRequest("passes[1]: serial number \(serial) appears twice in this order")) {
+                try await service.issuing.issue(orders: orders)
+            }
+            await #expect(throws: ServiceFailure.badRequest("passes[0]: no template named Nope in \(ServiceHarness.templates)")) {
+                try await service.issuing.issue(orders: [IssuingService.Order(template: "Nope", data: [:])])
+            }
+            #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == nil)
+            let bundle = try await service.issuing.issue(orders: [orders[0]])
+            #expect(try PassBundle.read(bundle, source: "order").count == 1)
+            #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) != nil)
+        }
+    }
+}

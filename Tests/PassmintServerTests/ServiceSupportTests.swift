@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintStore
+import Synchronization
+import Testing
+
+@testable import PassmintServer
+
+/// The small parts of the service core: device logs, background work, failures, the API key, tokens and paths.
+@Suite struct ServiceSupportTests {
+    @Test func deviceLogsKeepTheNewestCutAt2000Characters() {
+        let book = DeviceLogBook(limit: 3, logger: Logger(label: "test.logs"))
+        book.record(["one", "two"])
+        book.record(["three", "four", String(repeating: "z", count: 5000)])
+        #expect(book.recent == ["three", "four", String(repeating: "z", count: 2000)])
+    }
+
+    @Test func finishingWaitsForBackgroundWorkAndTheWorkItStarts() async {
+        let work = BackgroundWork()
+        let done = Mutex<[String]>([])
+        work.run {
+            try? await Task.sleep(for: .milliseconds(50))
+            work.run {
+                try? await Task.sleep(for: .milliseconds(50))
+                done.withLock { $0.append("second") }
+            }
+            done.withLock { $0.append("first") }
+        }
+        await work.finish()
+        #expect(done.withLock { $0 } == ["first", "second"])
+    }
+
+    @Test func aFailureAnswersLikeHummingbirdsOwnErrors() async throws {
+        let router = Router()
+        router.get("/failure") { _, _ -> Response in throw ServiceFailure.conflict("passes[1]: it exists").prefixed("order: ") }
+        router.get("/error") { _, _ -> Response in throw HTTPError(.conflict, message: "order: passes[1]: it exists") }
+        router.get("/plain") { _, _ -> Response in throw ServiceFailure.notFound.prefixed("ignored: ") }
+        try await Application(router: router).test(.router) { client in
+            let failure = try await client.execute(uri: "/failure", method: .get)
+            let error = try await client.execute(uri: "/error", method: .get)
+            #expect(failure.status == .conflict && String(buffer: failure.body) == String(buffer: error.body))
+            #expect(failure.headers[.contentType] == error.headers[.contentType])
+            let plain = try await client.execute(uri: "/plain", method: .get)
+            #expect(plain.status == .notFound && plain.body.readableBytes == 0)
+        }
+    }
+
+    @Test func everyIssuingRouteWantsTheAPIKey() async throws {
+        try await withStore(.sqlite) { store in
+            let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(core: core, logger: Logger(label: "test")).test(.router) { client in
+                let routes: [(String, HTTPRequest.Method)] = [
+                    ("/api/v1/passes", .post), ("/api/v1/passes/\(ServiceHarness.passType)/S", .patch), ("/api/v1/bundles", .post),
+                    ("/api/v1/passes/\(ServiceHarness.passType)/S", .get), ("/api/v1/passes/\(ServiceHarness.passType)/S", .head),
+                    ("/api/v1/logs", .get), ("/api/v1/stats", .get),
+                ]
+                let wrongKeys: [HTTPFields] = [
+                    [:], [.authorization: "Bearer wrong-key-0123456789"], [.authorization: ServiceHarness.apiKey],
+                    [.authorization: "Bearer \(ServiceHarness.apiKey)x"],
+                ]
+                for (uri, method) in routes {
+                    for headers in wrongKeys {
+                        try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: "{}")) {
+                            #expect($0.status == .unauthorized, "\(method) \(uri) \(headers)")
+                        }
+                    }
+                }
+                try await client.execute(uri: "/api/v1/stats", method: .get, headers: [.authorization: "Bearer \(ServiceHarness.apiKey)"]) {
+                    #expect($0.status == .ok)
+                }
+            }
+            var keyless = core.configuration
+            keyless.apiKey = nil
+            let closed = ServiceCore(configuration: keyless, store: store, push: RecordingPushSender(), logger: Logger(label: "test"))
+            try await buildApplication(core: closed, logger: Logger(label: "test")).test(.router) { client in
+                try await client.execute(uri: "/api/v1/stats", method: .get, headers: [.authorization: "Bearer "]) {
+                    #expect($0.status == .unauthorized, "no key: the API is closed")
+                }
+            }
+        }
+    }
+
+    @Test func tokensCompareWholeAndPathComponentsAreSafe() {
+        #expect(TokenComparison.matches("token-0123456789", "token-0123456789"))
+        #expect(!TokenComparison.matches("token-012345678", "token-0123456789"))
+        #expect(!TokenComparison.matches("token-0123456789x", "token-0123456789"))
+        #expect(!TokenComparison.matches("", ""), "an empty token never matches")
+        #expect(PathComponent.isValid("pass.dev.passmint.example") && PathComponent.isValid("a:b~c_d-e"))
+        #expect(!PathComponent.isValid("") && !PathComponent.isValid("a b") && !PathComponent.isValid("é"))
+        #expect(PathComponent.isValid(String(repeating: "x", count: 128)) && !PathComponent.isValid(String(repeating: "x", count: 129)))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Passmint
+import PassmintStore
+import PassmintTestSupport
+import Testing
+
+@testable import PassmintServer
+
+/// Templates by name, loaded once; the personalized variant after a sign-up.
+@Suite struct TemplateCatalogTests {
+    @Test func loadsEachTemplateOnceAndExplainsWhatIsMissing() throws {
+        let catalog = TemplateCatalog(folder: ServiceHarness.templates)
+        #expect(try catalog.template(named: "Loyalty") === catalog.template(named: "Loyalty"))
+        #expect(try catalog.template(named: "Loyalty.pass") !== catalog.template(named: "Loyalty"), "named as given")
+        let missing = ServiceFailure.badRequest("no template named Nope in \(ServiceHarness.templates)")
+        #expect(throws: missing) { try catalog.template(named: "Nope") }
+        for name in ["", "../Loyalty", ".hidden", "a b"] {
+            let refused = ServiceFailure.badRequest("template names are letters, digits, '-', '_' and '.'")
+            #expect(throws: refused) { try catalog.template(named: name) }
+        }
+    }
+
+    @Test func aTemplateThatDoesNotLoadIsUnprocessable() throws {
+        let folder = TestEnvironment.temporaryFolder("catalog")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Broken.pass"), withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: folder.appendingPathComponent("Broken.pass/pass.json"))
+        #expect {
+            try TemplateCatalog(folder: folder.path).template(named: "Broken")
+        } throws: { error in
+            let failure = error as? ServiceFailure
+            return failure?.status == .unprocessableContent && failure?.message?.hasPrefix("template Broken: ") == true
+        }
+    }
+
+    @Test func aSignedUpPassUsesThePersonalizedVariant() throws {
+        let catalog = TemplateCatalog(folder: ServiceHarness.templates)
+        var pass = StoredPass(
+            passTypeIdentifier: ServiceHarness.passType, serialNumber: "R-1", authenticationToken: "token-0123456789abcdef",
+            template: "Rewards", dataJSON: "{}")
+        let before = try catalog.template(for: pass)
+        #expect(before === (try catalog.template(named: "Rewards")) && before.isPersonalizable)
+        pass.personalizationJSON = #"{"fullName":"Zoë"}"#
+        let after = try catalog.template(for: pass)
+        #expect(!after.isPersonalizable, "personalization.json is gone once the user signed up")
+        #expect(after === (try catalog.template(for: pass)), "made once")
+        pass.template = "Loyalty"
+        #expect(try catalog.template(for: pass) === catalog.template(named: "Loyalty"), "a template that is not personalizable stays")
+    }
+}
