@@ -21,13 +21,17 @@ public enum FileIO {
     ///
     /// With `durable: false` the flush to disk is left out: the rename is still atomic against a crash of the process
     /// (what a batch needs, followed by one ``syncFileSystem(of:)`` at its end), but not against power loss.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true) throws(PassmintError) {
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true)
+        throws(PassmintError)
+    {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         let temporary = directory + "/.\(url.lastPathComponent).\(hexString(OpenSSL.randomBytes(6))).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard fd >= 0 else {
-            throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno))) (does the folder \(directory) exist and is it writable?)")
+            throw PassmintError(
+                .fileSystem,
+                "cannot write \(path): \(String(cString: strerror(errno))) (does the folder \(directory) exist and is it writable?)")
         }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in

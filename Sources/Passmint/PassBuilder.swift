@@ -78,11 +78,14 @@ public struct PassBuilder: Sendable {
     /// Every step of ``build(template:data:overrides:)`` before the signature: renders and checks the pass, and
     /// throws what `build` would throw for bad data. ``sign(_:)`` then only fails if OpenSSL or libzip does. A
     /// service can store a pass while it is being signed, knowing it will build.
-    public func prepare(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError) -> PreparedPass {
+    public func prepare(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError)
+        -> PreparedPass
+    {
         try refuseErrors(template.diagnostics, source: template.folder)
         var rendered = try template.render(data: data)
         for member in overrides { rendered[member.key] = member.value }
-        var prepared = try prepare(passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
+        var prepared = try prepare(
+            passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
         prepared.warnings = relevant(template.diagnostics) + prepared.warnings
         return prepared
     }
@@ -105,7 +108,8 @@ public struct PassBuilder: Sendable {
         let errors = diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return }
         let lines = errors.map { diagnostic in
-            let location = [diagnostic.file == "pass.json" ? "" : diagnostic.file, diagnostic.path].filter { !$0.isEmpty }.joined(separator: " ")
+            let location = [diagnostic.file == "pass.json" ? "" : diagnostic.file, diagnostic.path].filter { !$0.isEmpty }.joined(
+                separator: " ")
             return "  \(location.isEmpty ? "" : location + ": ")\(diagnostic.message) [\(diagnostic.code)] (fix: \(diagnostic.fix))"
         }
         throw PassmintError(.invalidPass, "\(source) is not a valid pass:\n" + lines.joined(separator: "\n"))
@@ -139,15 +143,17 @@ public struct PassBuilder: Sendable {
         for file in files where ["pass.json", "manifest.json", "signature"].contains(file.path) {
             throw PassmintError(.invalidTemplate, "\(file.path) is made by Passmint and cannot be one of the pass's files")
         }
-        return PreparedPass(passJSON: JSONWriter.data(.object(json)), files: files, passTypeIdentifier: passTypeIdentifier,
-                            serialNumber: serialNumber, warnings: relevant(diagnostics))
+        return PreparedPass(
+            passJSON: JSONWriter.data(.object(json)), files: files, passTypeIdentifier: passTypeIdentifier,
+            serialNumber: serialNumber, warnings: relevant(diagnostics))
     }
 
     /// Writes the manifest, signs it and zips the pass.
     public func sign(_ prepared: PreparedPass) throws(PassmintError) -> BuiltPass {
         let manifest = Self.manifest(passJSON: prepared.passJSON, files: prepared.files)
         let signature = try identity.signDetached(manifest)
-        let archive = try ZipArchive.make(Self.archiveEntries(passJSON: prepared.passJSON, manifest: manifest, signature: signature, files: prepared.files))
+        let archive = try ZipArchive.make(
+            Self.archiveEntries(passJSON: prepared.passJSON, manifest: manifest, signature: signature, files: prepared.files))
         return BuiltPass(
             archive: archive, passJSON: prepared.passJSON, manifest: manifest, signature: signature,
             passTypeIdentifier: prepared.passTypeIdentifier, serialNumber: prepared.serialNumber, warnings: prepared.warnings)

@@ -38,14 +38,16 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output folder.", valueName: "dir"))
     var outDir: String
 
-    @Option(help: ArgumentHelp(
-        "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"))
+    @Option(
+        help: ArgumentHelp(
+            "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp(
-        "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be. "
-            + "A byte order mark always wins.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be. "
+                + "A byte order mark always wins.",
+            valueName: "name"))
     var encoding: String?
 
     @Option(help: ArgumentHelp("Passes built at once (default: the number of cores).", valueName: "N"))
@@ -69,14 +71,16 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Sign even when the certificate has expired (for tests).")
     var allowExpired = false
 
-    @Option(help: ArgumentHelp(
-        "Record every issued pass in the update service's store (a SQLite file or postgres:// URL, as `passmint serve --database-url`), so it can be updated and pushed later. The service must use the same templates folder.",
-        valueName: "database-url"))
+    @Option(
+        help: ArgumentHelp(
+            "Record every issued pass in the update service's store (a SQLite file or postgres:// URL, as `passmint serve --database-url`), so it can be updated and pushed later. The service must use the same templates folder.",
+            valueName: "database-url"))
     var register: String?
 
-    @Option(help: ArgumentHelp(
-        "The update service's public URL (as `passmint serve --public-url`), written into every pass as webServiceURL; every pass then gets an authentication token. Needed with --register unless the template has a webServiceURL (default: $PASSMINT_PUBLIC_URL).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The update service's public URL (as `passmint serve --public-url`), written into every pass as webServiceURL; every pass then gets an authentication token. Needed with --register unless the template has a webServiceURL (default: $PASSMINT_PUBLIC_URL).",
+            valueName: "url"))
     var publicURL: String?
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -95,10 +99,12 @@ struct BatchCommand: AsyncParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let delimiter, Self.delimiterByte(delimiter) == nil {
-            throw ValidationError("--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe (',' ';' 'tab' '|')")
+            throw ValidationError(
+                "--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe (',' ';' 'tab' '|')")
         }
         if let encoding, TextEncoding(name: encoding) == nil {
-            throw ValidationError("--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
+            throw ValidationError(
+                "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
         }
         guard BatchReportWriter.Format(rawValue: report) != nil else { throw ValidationError("--report must be csv or jsonl") }
     }
@@ -110,21 +116,26 @@ struct BatchCommand: AsyncParsableCommand {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0
         }
         if let webServiceURL, URL(string: webServiceURL)?.host == nil {
-            throw ValidationError("--public-url \(webServiceURL) is not a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
+            throw ValidationError(
+                "--public-url \(webServiceURL) is not a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
         }
         if register != nil, webServiceURL == nil, template.passJSON["webServiceURL"] == nil {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 --register records passes so that the update service can change them, but passes without a webServiceURL never \
                 ask it for changes: give --public-url with the URL `passmint serve --public-url` uses (or set PASSMINT_PUBLIC_URL)
                 """)
         }
         let identity = try signing.loadIdentity()
-        let input = try BatchInput(path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
-                                   encoding: encoding.flatMap { TextEncoding(name: $0) })
+        let input = try BatchInput(
+            path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
+            encoding: encoding.flatMap { TextEncoding(name: $0) })
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
-        let options = BatchOptions(outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
-                                   reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL)
-        var runner = BatchRunner(template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
+        let options = BatchOptions(
+            outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
+            reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL)
+        var runner = BatchRunner(
+            template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
 
         let stop = BatchStopSignal()
         signal(SIGINT, SIG_IGN)
@@ -142,8 +153,9 @@ struct BatchCommand: AsyncParsableCommand {
             runner.register = { issued in try await registration.record(issued) }
         }
 
-        let display = ProgressDisplay(mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
-                                      total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
+        let display = ProgressDisplay(
+            mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
+            total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
         let batch = runner
         let run = { try await batch.run(input, stop: stop) { display.update($0) } }
         let result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
@@ -198,10 +210,12 @@ final class ProgressDisplay: @unchecked Sendable {
             let fraction = min(1, Double(progress.rows) / Double(total))
             let filled = Int(fraction * 24)
             let remaining = rate > 0 ? Double(max(0, total - progress.rows)) / rate : 0
-            bar = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] "
+            bar =
+                "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 24 - filled) + "] "
                 + "\(Int(fraction * 100))% · ETA \(Self.duration(remaining)) · "
         }
-        return bar + "\(progress.rows) rows · \(progress.issued) issued · \(progress.existing) kept · \(progress.failed) failed · \(Int(rate)) rows/s · \(String(format: "%.1f", progress.elapsed)) s"
+        return bar
+            + "\(progress.rows) rows · \(progress.issued) issued · \(progress.existing) kept · \(progress.failed) failed · \(Int(rate)) rows/s · \(String(format: "%.1f", progress.elapsed)) s"
     }
 
     static func duration(_ seconds: Double) -> String {
@@ -212,6 +226,8 @@ final class ProgressDisplay: @unchecked Sendable {
     func finish(_ progress: BatchProgress) {
         guard mode != .silent else { return }
         if mode == .terminal { printError("\r\u{1B}[2K", terminator: "") }
-        printError("\(progress.stopped ? "stopped" : "done"): " + line(progress) + " · \(progress.issued > 0 ? "\(Int(progress.passesPerSecond)) passes/s" : "")")
+        printError(
+            "\(progress.stopped ? "stopped" : "done"): " + line(progress)
+                + " · \(progress.issued > 0 ? "\(Int(progress.passesPerSecond)) passes/s" : "")")
     }
 }

@@ -27,7 +27,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to measure the file-creation rate.", valueName: "s")) var fileSeconds = 2.0
     @Option(help: ArgumentHelp("Seconds `openssl speed` runs (whole seconds).", valueName: "s")) var opensslSeconds = 2
     @Flag(help: "Keep the output and print its path.") var keep = false
-    @Option(help: ArgumentHelp("Folder for the output (default: a new temporary folder); its file system is the one measured.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Folder for the output (default: a new temporary folder); its file system is the one measured.", valueName: "dir"))
     var outDir: String?
     @Flag(help: "Print the figures as JSON.") var json = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -36,7 +38,8 @@ struct BenchCommand: AsyncParsableCommand {
         MemoryAllocator.keepPassSizedBuffersOffMmap()
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let template = try PassTemplate(folder: template)
-        let samplePath = String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
+        let samplePath =
+            String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
             .replacingOccurrences(of: ".pass", with: "", options: .backwards) + ".json"
         let sample = try JSONParser.value(try FileIO.read(samplePath, what: "sample data")).objectValue ?? JSONObject()
         let identity = try signing.loadIdentity()
@@ -159,7 +162,9 @@ struct Figures {
     func printText() {
         print("jobs                \(jobs)")
         print("limits (same run)")
-        print("  signing in-process \(Int(raw)) signatures/s (same key, \(jobs) threads; \(Int(rawBefore)) before, \(Int(rawAfter)) after the batch)")
+        print(
+            "  signing in-process \(Int(raw)) signatures/s (same key, \(jobs) threads; \(Int(rawBefore)) before, \(Int(rawAfter)) after the batch)"
+        )
         if let openssl {
             print("  openssl speed      \(Int(openssl.rate)) signatures/s (\(openssl.algorithm), \(jobs) processes)")
         } else {
@@ -167,15 +172,23 @@ struct Figures {
         }
         print("  file creation      \(Int(fileRate)) files/s of \(bytesPerPass) bytes (\(fileSystem), \(jobs) threads, synced)")
         print("  combined           \(Int(combined)) passes/s = 1 / (1/\(Int(signing)) + 1/\(Int(fileRate)))")
-        print("batch               \(result.issued) passes in \(String(format: "%.2f", result.elapsed)) s into files, durable, \(result.failed) failed")
+        print(
+            "batch               \(result.issued) passes in \(String(format: "%.2f", result.elapsed)) s into files, durable, \(result.failed) failed"
+        )
         print("passes/s            \(Int(rate))")
-        print("ratio to signing    \(Self.format(rate / signing)) (in-process: \(Self.format(rate / raw))\(openssl.map { ", openssl speed: \(Self.format(rate / $0.rate))" } ?? ""))")
+        print(
+            "ratio to signing    \(Self.format(rate / signing)) (in-process: \(Self.format(rate / raw))\(openssl.map { ", openssl speed: \(Self.format(rate / $0.rate))" } ?? ""))"
+        )
         print("ratio to combined   \(Self.format(rate / combined))")
-        print("CPU per pass        \(String(format: "%.0f", cpuPerPass * 1e6)) µs (user + system, all threads; a raw signature: \(String(format: "%.0f", cpuPerSignature * 1e6)) µs of CPU, ratio \(Self.format(cpuPerSignature / cpuPerPass)))")
+        print(
+            "CPU per pass        \(String(format: "%.0f", cpuPerPass * 1e6)) µs (user + system, all threads; a raw signature: \(String(format: "%.0f", cpuPerSignature * 1e6)) µs of CPU, ratio \(Self.format(cpuPerSignature / cpuPerPass)))"
+        )
         print("peak RSS            \(String(format: "%.1f", peakMB)) MB")
         print("bytes per pass      \(bytesPerPass)")
         print("one pass, one thread (µs of CPU):")
-        for (name, micros) in phases { print("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(String(format: "%8.1f", micros))") }
+        for (name, micros) in phases {
+            print("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0))\(String(format: "%8.1f", micros))")
+        }
     }
 
     var json: JSONValue {
@@ -184,8 +197,10 @@ struct Figures {
             "jobs": .number(JSONNumber(jobs)), "passes": .number(JSONNumber(result.issued)), "failed": .number(JSONNumber(result.failed)),
             "fileSystem": .string(fileSystem),
             "rawSignaturesPerSecond": number(raw), "filesPerSecond": number(fileRate), "combinedLimit": number(combined),
-            "passesPerSecond": number(rate), "ratioToSigning": number(rate / signing, 1000), "ratioToCombined": number(rate / combined, 1000),
-            "cpuMicrosecondsPerPass": number(cpuPerPass * 1e6), "cpuMicrosecondsPerSignature": number(cpuPerSignature * 1e6), "seconds": number(result.elapsed, 100),
+            "passesPerSecond": number(rate), "ratioToSigning": number(rate / signing, 1000),
+            "ratioToCombined": number(rate / combined, 1000),
+            "cpuMicrosecondsPerPass": number(cpuPerPass * 1e6), "cpuMicrosecondsPerSignature": number(cpuPerSignature * 1e6),
+            "seconds": number(result.elapsed, 100),
             "peakRSSMB": number(peakMB, 10), "bytesPerPass": .number(JSONNumber(bytesPerPass)),
             "phasesMicroseconds": .object(JSONObject(phases.map { JSONObject.Member(key: $0.0, value: number($0.1, 10)) })),
         ]
@@ -199,7 +214,9 @@ struct Figures {
 
 /// Times each step of building one pass on one thread, to show what bounds the batch.
 enum PhaseProfile {
-    static func measure(template: PassTemplate, sample: JSONObject, builder: PassBuilder, folder: String, iterations: Int) throws -> [(String, Double)] {
+    static func measure(template: PassTemplate, sample: JSONObject, builder: PassBuilder, folder: String, iterations: Int) throws -> [(
+        String, Double
+    )] {
         let files = folder + "/phases"
         try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: files) }
@@ -217,16 +234,22 @@ enum PhaseProfile {
         results.append(("lint", time { _ = PassLinter.lintJSON(rendered) }))
         results.append(("JSON", time { _ = JSONWriter.data(.object(rendered)) }))
         results.append(("prepare (all above)", try time { _ = try builder.prepare(template: template, data: sample) }))
-        results.append(("raw signature", 1e6 * SigningSpeed.measure(key: builder.identity.privateKey, threads: 1, seconds: 0.5).cpuSecondsPerSignature))
+        results.append(
+            ("raw signature", 1e6 * SigningSpeed.measure(key: builder.identity.privateKey, threads: 1, seconds: 0.5).cpuSecondsPerSignature)
+        )
         results.append(("PKCS#7 signature", try time { _ = try builder.identity.signDetached(pass.manifest) }))
         results.append(("sign (+manifest, zip)", try time { _ = try builder.sign(prepared) }))
         let archive = pass.archive
         results.append(("sha256 (report)", time { _ = template.sha256Hex(ofArchive: archive) }))
         var counter = 0
-        results.append(("write file", try time {
-            counter += 1
-            try FileIO.writeAtomically(archive, to: files + "/\(counter).pkpass", durable: false)
-        }))
+        results.append(
+            (
+                "write file",
+                try time {
+                    counter += 1
+                    try FileIO.writeAtomically(archive, to: files + "/\(counter).pkpass", durable: false)
+                }
+            ))
         results.append(("whole pass", try time { _ = try builder.build(template: template, data: sample) }))
         return results
     }

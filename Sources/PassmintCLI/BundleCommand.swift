@@ -33,7 +33,8 @@ struct BundleCommand: AsyncParsableCommand {
             // Checked before reading, so eleven large files are not loaded for nothing.
             throw PassmintError(
                 .invalidData,
-                "a .pkpasses bundle holds at most \(PassBundle.maximumPasses) passes, but \(passes.count) were given: split them into several bundles")
+                "a .pkpasses bundle holds at most \(PassBundle.maximumPasses) passes, but \(passes.count) were given: split them into several bundles"
+            )
         }
         var items: [PassBundle.Item] = []
         for path in passes {
@@ -42,6 +43,7 @@ struct BundleCommand: AsyncParsableCommand {
         let bundle = try PassBundle.make(items)
         try FileIO.writeAtomically(bundle, to: output)
         let names = PassBundle.entryNames(for: items)
-        print("wrote \(output) (\(bundle.count) bytes, \(items.count) pass\(items.count == 1 ? "" : "es"): \(names.joined(separator: ", ")))")
+        print(
+            "wrote \(output) (\(bundle.count) bytes, \(items.count) pass\(items.count == 1 ? "" : "es"): \(names.joined(separator: ", ")))")
     }
 }

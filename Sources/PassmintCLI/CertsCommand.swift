@@ -59,8 +59,11 @@ struct CertsCommand: AsyncParsableCommand {
             do {
                 let token = try APNsProviderToken(p8Path: path, keyIdentifier: keyIdentifier, teamIdentifier: team)
                 _ = try token.token()
-                return .init(name: "apns-key", status: .passed,
-                             detail: "\(path): P-256 key \(token.keyIdentifier) signs ES256 provider tokens for team \(team) (the key must belong to the pass type ID's team)")
+                return .init(
+                    name: "apns-key", status: .passed,
+                    detail:
+                        "\(path): P-256 key \(token.keyIdentifier) signs ES256 provider tokens for team \(team) (the key must belong to the pass type ID's team)"
+                )
             } catch {
                 return .init(name: "apns-key", status: .failed, detail: error.message)
             }
@@ -110,9 +113,13 @@ struct CertsCommand: AsyncParsableCommand {
             if let wwdr {
                 try FileIO.writeAtomically(Array(wwdr.pem.utf8), to: certificates + "/wwdr.pem")
             } else {
-                printError("warning: no WWDR intermediate issued this certificate, in the bundle or among Apple's; add \(certificates)/wwdr.pem yourself")
+                printError(
+                    "warning: no WWDR intermediate issued this certificate, in the bundle or among Apple's; add \(certificates)/wwdr.pem yourself"
+                )
             }
-            print("wrote \(targets.map { certificates + "/" + $0 }.joined(separator: ", ")) for \(bundle.certificate.userID ?? bundle.certificate.subject)")
+            print(
+                "wrote \(targets.map { certificates + "/" + $0 }.joined(separator: ", ")) for \(bundle.certificate.userID ?? bundle.certificate.subject)"
+            )
         }
     }
 }

@@ -25,7 +25,8 @@ struct DataOptions: ParsableArguments {
                 throw PassmintError(.invalidData, "data file \(data) is not valid JSON: \(error)")
             }
             guard let parsed = value.objectValue else {
-                throw PassmintError(.invalidData, "data file \(data) must hold one JSON object ({ \"name\": value, … }), not \(value.typeName)")
+                throw PassmintError(
+                    .invalidData, "data file \(data) must hold one JSON object ({ \"name\": value, … }), not \(value.typeName)")
             }
             object = parsed
         }

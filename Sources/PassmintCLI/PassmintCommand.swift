@@ -12,6 +12,9 @@ struct PassmintCommand: AsyncParsableCommand {
             chain in Certificates/dev/.
             """,
         version: "0.1.0",
-        subcommands: [CreateCommand.self, BatchCommand.self, BundleCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self, ServeCommand.self, BenchCommand.self]
+        subcommands: [
+            CreateCommand.self, BatchCommand.self, BundleCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self,
+            ServeCommand.self, BenchCommand.self,
+        ]
     )
 }

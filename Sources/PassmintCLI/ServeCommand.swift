@@ -26,19 +26,27 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var host: String?
     @Option(help: "Port to listen on.") var port: Int?
-    @Option(help: ArgumentHelp("Public base URL written into passes as webServiceURL; its path is where Apple's endpoints are mounted.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Public base URL written into passes as webServiceURL; its path is where Apple's endpoints are mounted.", valueName: "url"))
     var publicURL: String?
     @Option(help: ArgumentHelp("SQLite file or postgres:// URL.", valueName: "url")) var databaseURL: String?
     @Option(help: ArgumentHelp("Folder with the templates the issuing API names.", valueName: "dir")) var templates: String?
     @Option(help: ArgumentHelp("Environment variable holding the issuing API's bearer key (at least 16 characters).", valueName: "VAR"))
     var apiKeyEnv = "PASSMINT_API_KEY"
     @Option(help: ArgumentHelp("APNs endpoint (default: Apple's production service).", valueName: "url")) var apnsURL: String?
-    @Option(help: ArgumentHelp("Extra root certificate (PEM) to trust for the APNs endpoint, for a test server.", valueName: "file")) var apnsCA: String?
-    @Option(help: ArgumentHelp("APNs auth key (.p8): push with provider tokens instead of the certificate.", valueName: "file")) var apnsKey: String?
-    @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id")) var apnsKeyId: String?
-    @Option(help: ArgumentHelp("The team of the .p8 key (default: the certificate's team identifier).", valueName: "id")) var apnsTeamId: String?
-    @Flag(help: ArgumentHelp(
-        "Accept an http --public-url, for development devices with Settings › Developer › Allow HTTP Services turned on; passes issued then carry an http webServiceURL, which other devices refuse."))
+    @Option(help: ArgumentHelp("Extra root certificate (PEM) to trust for the APNs endpoint, for a test server.", valueName: "file"))
+    var apnsCA: String?
+    @Option(help: ArgumentHelp("APNs auth key (.p8): push with provider tokens instead of the certificate.", valueName: "file"))
+    var apnsKey: String?
+    @Option(help: ArgumentHelp("The .p8 key's identifier (default: from the file name AuthKey_<KEYID>.p8).", valueName: "id"))
+    var apnsKeyId: String?
+    @Option(help: ArgumentHelp("The team of the .p8 key (default: the certificate's team identifier).", valueName: "id")) var apnsTeamId:
+        String?
+    @Flag(
+        help: ArgumentHelp(
+            "Accept an http --public-url, for development devices with Settings › Developer › Allow HTTP Services turned on; passes issued then carry an http webServiceURL, which other devices refuse."
+        ))
     var allowHTTP = false
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false

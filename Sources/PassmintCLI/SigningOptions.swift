@@ -4,9 +4,11 @@ import Passmint
 
 /// Where the signing identity comes from, shared by every command that signs.
 struct SigningOptions: ParsableArguments {
-    @Option(name: .customLong("certificates"), help: ArgumentHelp(
-        "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem (default: $PASSMINT_CERTIFICATES, else Certificates).",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("certificates"),
+        help: ArgumentHelp(
+            "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem (default: $PASSMINT_CERTIFICATES, else Certificates).",
+            valueName: "dir"))
     var certificatesOption: String?
 
     /// The certificates folder: the option, else `PASSMINT_CERTIFICATES`, else `Certificates`.
@@ -23,12 +25,15 @@ struct SigningOptions: ParsableArguments {
     @Option(help: ArgumentHelp("PKCS#12 bundle with certificate and key (Keychain exports with legacy ciphers work).", valueName: "file"))
     var p12: String?
 
-    @Option(help: ArgumentHelp("Apple WWDR intermediate certificate that issued the signer (e.g. Certificates/apple/AppleWWDRCAG4.pem).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Apple WWDR intermediate certificate that issued the signer (e.g. Certificates/apple/AppleWWDRCAG4.pem).", valueName: "file"))
     var wwdr: String?
 
-    @Option(help: ArgumentHelp(
-        "Environment variable holding the password of the key or the .p12 (never given on the command line).",
-        valueName: "VAR"))
+    @Option(
+        help: ArgumentHelp(
+            "Environment variable holding the password of the key or the .p12 (never given on the command line).",
+            valueName: "VAR"))
     var passphraseEnv: String?
 
     @Option(help: ArgumentHelp("File whose first line is the password of the key or the .p12.", valueName: "file"))
@@ -55,7 +60,8 @@ struct SigningOptions: ParsableArguments {
         }
         if let path = passphraseFile {
             let bytes = try FileIO.read(path, what: "passphrase file")
-            return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+                ?? ""
         }
         return nil
     }
@@ -83,18 +89,21 @@ struct SigningOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: certificates, isDirectory: &isFolder), isFolder.boolValue else {
             throw PassmintError(
                 .invalidIdentity,
-                "certificates folder \(certificates) does not exist: put signer.pem + signer.key (or signer.p12) and wwdr.pem there, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev")
+                "certificates folder \(certificates) does not exist: put signer.pem + signer.key (or signer.p12) and wwdr.pem there, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev"
+            )
         }
         if exists(certificates + "/signer.pem") && exists(certificates + "/signer.key") {
             return try SigningIdentity(
-                certificatePath: certificates + "/signer.pem", keyPath: certificates + "/signer.key", passphrase: secret, wwdrPath: wwdrPath)
+                certificatePath: certificates + "/signer.pem", keyPath: certificates + "/signer.key", passphrase: secret, wwdrPath: wwdrPath
+            )
         }
         if exists(certificates + "/signer.p12") {
             return try SigningIdentity(p12Path: certificates + "/signer.p12", password: secret, wwdrPath: wwdrPath)
         }
         throw PassmintError(
             .invalidIdentity,
-            "no signing identity in \(certificates)/: it needs signer.pem + signer.key (or signer.p12) and wwdr.pem. See Certificates/README.md, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev")
+            "no signing identity in \(certificates)/: it needs signer.pem + signer.key (or signer.p12) and wwdr.pem. See Certificates/README.md, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev"
+        )
     }
 
     /// The pieces for `certs check`, loaded without requiring that they fit together.
@@ -103,11 +112,15 @@ struct SigningOptions: ParsableArguments {
         let folderWWDR = certificates + "/wwdr.pem"
         let wwdrPath = wwdr ?? (exists(folderWWDR) ? folderWWDR : nil)
         let wwdrCertificate = try wwdrPath.map { try Certificate(contentsOf: $0) }
-        let p12Path = p12 ?? (signerCert == nil && !exists(certificates + "/signer.pem") && exists(certificates + "/signer.p12") ? certificates + "/signer.p12" : nil)
+        let p12Path =
+            p12
+            ?? (signerCert == nil && !exists(certificates + "/signer.pem") && exists(certificates + "/signer.p12")
+                ? certificates + "/signer.p12" : nil)
         if let p12Path {
             let bundle = try PKCS12Bundle(contentsOf: p12Path, password: secret)
             return CertificateDoctor.Input(
-                certificate: bundle.certificate, privateKey: bundle.privateKey, wwdr: wwdrCertificate, wwdrSource: wwdrPath ?? "the .p12's chain", p12: bundle)
+                certificate: bundle.certificate, privateKey: bundle.privateKey, wwdr: wwdrCertificate,
+                wwdrSource: wwdrPath ?? "the .p12's chain", p12: bundle)
         }
         let certificatePath = signerCert ?? certificates + "/signer.pem"
         let keyPath = signerKey ?? certificates + "/signer.key"

@@ -5,7 +5,8 @@ import Passmint
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check a finished .pkpass (or every pass of a .pkpasses bundle): archive, manifest, signature, certificates, chain, then lint.",
+        abstract:
+            "Check a finished .pkpass (or every pass of a .pkpasses bundle): archive, manifest, signature, certificates, chain, then lint.",
         discussion: """
             A .pkpasses bundle must hold only .pkpass files, at most 10 and 150 MB in all; each pass in it is verified \
             and reported under its entry name.
@@ -32,7 +33,9 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let bytes = try FileIO.read(file, what: "pass")
         let root = try ca.map { try Certificate(contentsOf: $0) }
-        let verifier = PassVerifier(root: root, knownIntermediates: AppleCertificates.wwdrIntermediates.map(\.certificate), lintOptions: LintOptions(allowHTTPWebService: allowHTTP))
+        let verifier = PassVerifier(
+            root: root, knownIntermediates: AppleCertificates.wwdrIntermediates.map(\.certificate),
+            lintOptions: LintOptions(allowHTTPWebService: allowHTTP))
         if file.lowercased().hasSuffix(".pkpasses") || PassBundle.looksLikeBundle(bytes) {
             try verifyBundle(bytes, verifier: verifier)
             return
@@ -54,7 +57,9 @@ struct VerifyCommand: AsyncParsableCommand {
             entries = try PassBundle.read(bytes, source: file)
         } catch {
             if json {
-                print(JSONWriter.string(["bundle": .string(file), "valid": false, "error": .string(error.message), "passes": []]), terminator: "")
+                print(
+                    JSONWriter.string(["bundle": .string(file), "valid": false, "error": .string(error.message), "passes": []]),
+                    terminator: "")
             } else {
                 print("FAIL bundle: \(error.message)")
                 print("\(file): INVALID")
@@ -64,7 +69,8 @@ struct VerifyCommand: AsyncParsableCommand {
         let reports = entries.map { verifier.verify($0.archive, source: file + "/" + $0.name) }
         let valid = reports.allSatisfy(\.isValid)
         if json {
-            print(JSONWriter.string(["bundle": .string(file), "valid": .bool(valid), "passes": .array(reports.map(\.json))]), terminator: "")
+            print(
+                JSONWriter.string(["bundle": .string(file), "valid": .bool(valid), "passes": .array(reports.map(\.json))]), terminator: "")
         } else {
             print("ok   bundle: \(entries.count) pass(es), \(PassBundle.megabytes(bytes.count))")
             for report in reports {
@@ -82,12 +88,13 @@ struct VerifyCommand: AsyncParsableCommand {
 extension VerificationReport.Check {
     /// `ok   chain: verifies to …`, as the human reports print a check.
     var line: String {
-        let mark = switch status {
-        case .passed: "ok  "
-        case .failed: "FAIL"
-        case .warning: "warn"
-        case .skipped: "skip"
-        }
+        let mark =
+            switch status {
+            case .passed: "ok  "
+            case .failed: "FAIL"
+            case .warning: "warn"
+            case .skipped: "skip"
+            }
         return "\(mark) \(name): \(detail)"
     }
 }

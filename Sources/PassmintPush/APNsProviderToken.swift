@@ -23,7 +23,8 @@ public final class APNsProviderToken: Sendable {
     public init(signer: ES256Signer, keyIdentifier: String, teamIdentifier: String) throws(PassmintError) {
         for (name, value) in [("key identifier", keyIdentifier), ("team identifier", teamIdentifier)] {
             guard !value.isEmpty, value.count <= 64, value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                throw PassmintError(.invalidIdentity, "the APNs \(name) '\(value)' must be letters and digits (Apple's are 10 characters, e.g. ABC123DEFG)")
+                throw PassmintError(
+                    .invalidIdentity, "the APNs \(name) '\(value)' must be letters and digits (Apple's are 10 characters, e.g. ABC123DEFG)")
             }
         }
         self.signer = signer
@@ -36,14 +37,17 @@ public final class APNsProviderToken: Sendable {
         let file = URL(fileURLWithPath: p8Path).deletingPathExtension().lastPathComponent
         let fromName = file.hasPrefix("AuthKey_") ? String(file.dropFirst("AuthKey_".count)) : nil
         guard let keyIdentifier = keyIdentifier ?? fromName else {
-            throw PassmintError(.invalidIdentity, "give the APNs key identifier of \(p8Path) (--apns-key-id), or keep Apple's file name AuthKey_<KEYID>.p8")
+            throw PassmintError(
+                .invalidIdentity, "give the APNs key identifier of \(p8Path) (--apns-key-id), or keep Apple's file name AuthKey_<KEYID>.p8")
         }
         try self.init(signer: try ES256Signer(p8Path: p8Path), keyIdentifier: keyIdentifier, teamIdentifier: teamIdentifier)
     }
 
     /// The token to send now: the kept one while it is younger than ``lifetime``, else a new one.
     public func token(now: Date = Date()) throws(PassmintError) -> String {
-        if let kept = current.withLock({ $0 }), now.timeIntervalSince(kept.issuedAt) < Self.lifetime, now >= kept.issuedAt { return kept.token }
+        if let kept = current.withLock({ $0 }), now.timeIntervalSince(kept.issuedAt) < Self.lifetime, now >= kept.issuedAt {
+            return kept.token
+        }
         let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let token = try makeToken(issuedAt: issuedAt)
         current.withLock { $0 = (token, issuedAt) }
@@ -57,7 +61,8 @@ public final class APNsProviderToken: Sendable {
     func makeToken(issuedAt: Date) throws(PassmintError) -> String {
         let header: JSONValue = ["alg": "ES256", "kid": .string(keyIdentifier)]
         let claims: JSONValue = ["iss": .string(teamIdentifier), "iat": .number(JSONNumber(Int(issuedAt.timeIntervalSince1970)))]
-        let signingInput = Base64URL.encode(JSONWriter.data(header, style: .compact)) + "." + Base64URL.encode(JSONWriter.data(claims, style: .compact))
+        let signingInput =
+            Base64URL.encode(JSONWriter.data(header, style: .compact)) + "." + Base64URL.encode(JSONWriter.data(claims, style: .compact))
         return signingInput + "." + Base64URL.encode(try signer.sign(Array(signingInput.utf8)))
     }
 }

@@ -3,9 +3,9 @@ public import Foundation
 public import Logging
 import NIOCore
 import NIOHTTP1
-import Synchronization
 public import NIOSSL
 public import Passmint
+import Synchronization
 
 /// Pushes to APNs over HTTP/2 with the Pass Type ID certificate as the TLS client identity (Apple's documented way
 /// for pass updates), or with a provider token (``APNsProviderToken``, a `.p8` key): `POST /3/device/<token>`,
@@ -36,13 +36,17 @@ public final class APNsPushSender: PushSender {
     ///     not answer; at least 1.
     ///   - retryDelay: the wait before the second attempt; it doubles before each later one.
     ///   - logger: where every outcome is logged: deliveries at `info`, retries at `warning`, refusals at `error`.
-    public init(identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
-                trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
-                logger: Logger = Logger(label: "passmint.push")) throws {
+    public init(
+        identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
+        trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
+        logger: Logger = Logger(label: "passmint.push")
+    ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
         if providerToken == nil {
             // APNs trusts one of the two per connection: the certificate only when there is no token.
-            let chain = try ([identity.certificate] + identity.intermediates).map { try NIOSSLCertificate(bytes: Array($0.pem.utf8), format: .pem) }
+            let chain = try ([identity.certificate] + identity.intermediates).map {
+                try NIOSSLCertificate(bytes: Array($0.pem.utf8), format: .pem)
+            }
             tls.certificateChain = chain.map { .certificate($0) }
             tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: identity.privateKey.unencryptedPEM, format: .pem))
         }
@@ -63,7 +67,12 @@ public final class APNsPushSender: PushSender {
 
     /// Closes the HTTP/2 connections.
     public func shutdown() async throws {
-        guard shutDown.withLock({ state in defer { state = true }; return !state }) else { return }
+        guard
+            shutDown.withLock({ state in
+                defer { state = true }
+                return !state
+            })
+        else { return }
         try await client.shutdown()
     }
 
@@ -116,7 +125,8 @@ public final class APNsPushSender: PushSender {
                 let status = Int(response.status.code)
                 let reason = Self.reason(in: body)
                 if status == 410 || (status == 400 && reason == "BadDeviceToken") {
-                    logger.info("push token no longer valid", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
+                    logger.info(
+                        "push token no longer valid", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
                     return PushOutcome(pushToken: token, result: .unregistered, status: status, reason: reason, attempts: attempt)
                 }
                 switch status {

@@ -82,10 +82,13 @@ public final class MockAPNsServer: Sendable {
     public init(clientCA: URL, folder: URL, providerTokens: ProviderTokenVerifier? = nil) throws {
         let key = folder.appendingPathComponent("apns-server.key").path
         let certificate = folder.appendingPathComponent("apns-server.pem").path
-        let result = try TestEnvironment.run("openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ])
+        let result = try TestEnvironment.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj",
+                "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
         guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
         guard let loaded = try NIOSSLCertificate.fromPEMFile(certificate).first else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no certificate in \(certificate)"])
@@ -110,11 +113,17 @@ public final class MockAPNsServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                 }.flatMap {
-                    channel.configureHTTP2Pipeline(mode: .server, inboundStreamInitializer: { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandlers([HTTP2FramePayloadToHTTP1ServerCodec(), APNsStreamHandler(recorder: recorder, providerTokens: providerTokens)])
+                    channel.configureHTTP2Pipeline(
+                        mode: .server,
+                        inboundStreamInitializer: { stream in
+                            stream.eventLoop.makeCompletedFuture {
+                                try stream.pipeline.syncOperations.addHandlers([
+                                    HTTP2FramePayloadToHTTP1ServerCodec(),
+                                    APNsStreamHandler(recorder: recorder, providerTokens: providerTokens),
+                                ])
+                            }
                         }
-                    }).map { _ in }
+                    ).map { _ in }
                 }
             }
             .bind(host: "127.0.0.1", port: 0).wait()
@@ -174,8 +183,10 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
             let tls = try? context.channel.parent?.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
             let subject = tls?.peerCertificate.map { String(describing: $0) }
             recorder.state.withLock { state in
-                state.received.append(.init(token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
-                                            clientCertificateSubject: subject, authorization: authorization, at: .now))
+                state.received.append(
+                    .init(
+                        token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
+                        clientCertificateSubject: subject, authorization: authorization, at: .now))
                 let count = state.counts[token, default: 0]
                 state.counts[token] = count + 1
                 if let answers = state.behaviors[token]?.answers, !answers.isEmpty {
@@ -205,7 +216,8 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
             responseBody.writeString("{\"reason\":\"\(reason)\"}")
         }
         headers.add(name: "content-length", value: String(responseBody.readableBytes))
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: .init(statusCode: status), headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: .init(statusCode: status), headers: headers))), promise: nil)
         if responseBody.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }

@@ -20,7 +20,9 @@ public final class ProviderTokenVerifier: @unchecked Sendable {
             defer { BIO_free(bio) }
             return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
         }
-        guard let key else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(publicKeyPEM.path) is not a PEM public key"]) }
+        guard let key else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "\(publicKeyPEM.path) is not a PEM public key"])
+        }
         publicKey = key
         self.keyIdentifier = keyIdentifier
         self.teamIdentifier = teamIdentifier

@@ -44,7 +44,9 @@ public enum TestEnvironment {
     /// tests spawning at once, `Process.waitUntilExit()` was seen to miss the exit of a child that had ended (left a
     /// zombie, the test hung).
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> ProcessResult {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil)
+        throws -> ProcessResult
+    {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)")
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("err-\(UUID().uuidString)")
         defer {
@@ -66,16 +68,19 @@ public enum TestEnvironment {
         posix_spawn_file_actions_addopen(&actions, 2, err.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let cArguments = argv.map { strdup($0) } + [nil]
         let cEnvironment = variables.map { strdup($0) } + [nil]
-        defer { (cArguments + cEnvironment).forEach { free($0) } }
+        defer { for pointer in cArguments + cEnvironment { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, cEnvironment)
         guard spawned == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))"])
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start \(argv[0]): \(String(cString: strerror(spawned)))"])
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else {
-                throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot wait for \(argv[0]): \(String(cString: strerror(errno)))"])
+                throw CocoaError(
+                    .executableLoad,
+                    userInfo: [NSLocalizedDescriptionKey: "cannot wait for \(argv[0]): \(String(cString: strerror(errno)))"])
             }
         }
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
@@ -90,7 +95,9 @@ public enum TestEnvironment {
     /// A development chain (root, WWDR-like intermediate, Pass Type ID leaf) made once per process and set of
     /// options by `Certificates/make-dev-chain.sh`. Files: root.pem, wwdr.pem, signer.pem, signer.key,
     /// signer-encrypted.key, signer.p12, signer-legacy.p12 (passphrase ``devPassphrase``).
-    public static func devChain(uid: String = "pass.dev.passmint.example", team: String = "DEVTEAM123", expired: Bool = false, nfc: Bool = false) throws -> URL {
+    public static func devChain(
+        uid: String = "pass.dev.passmint.example", team: String = "DEVTEAM123", expired: Bool = false, nfc: Bool = false
+    ) throws -> URL {
         let key = "\(uid)|\(team)|\(expired)|\(nfc)"
         return try chains.withLock { cache in
             if let url = cache[key] { return url }
@@ -115,8 +122,9 @@ public enum TestEnvironment {
         if let url = ProcessInfo.processInfo.environment["PASSMINT_TEST_POSTGRES_URL"], !url.isEmpty { return url }
         return try postgres.withLock { url in
             if let url { return url }
-            let result = try run(repositoryRoot.appendingPathComponent("scripts/postgres-test-server.sh").path,
-                                 ["start", FileManager.default.temporaryDirectory.appendingPathComponent("passmint-postgres-tests").path, "54329"])
+            let result = try run(
+                repositoryRoot.appendingPathComponent("scripts/postgres-test-server.sh").path,
+                ["start", FileManager.default.temporaryDirectory.appendingPathComponent("passmint-postgres-tests").path, "54329"])
             guard result.status == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot start PostgreSQL: \(result.stderr)"])
             }

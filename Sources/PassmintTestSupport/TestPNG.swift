@@ -12,9 +12,10 @@ public enum TestPNG {
         let pixels = [UInt8](Array(repeating: [rgba.0, rgba.1, rgba.2, rgba.3], count: width * height).joined())
         let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue))!
         defer { spng_ctx_free(context) }
-        var header = spng_ihdr(width: UInt32(width), height: UInt32(height), bit_depth: 8,
-                               color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0, filter_method: 0,
-                               interlace_method: 0)
+        var header = spng_ihdr(
+            width: UInt32(width), height: UInt32(height), bit_depth: 8,
+            color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0, filter_method: 0,
+            interlace_method: 0)
         precondition(spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0 && spng_set_ihdr(context, &header) == 0)
         let encoded = pixels.withUnsafeBytes {
             spng_encode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))

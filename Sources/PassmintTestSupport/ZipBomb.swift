@@ -8,17 +8,50 @@ public enum ZipBomb {
         let name = Array(entry.utf8)
         var bytes: [UInt8] = []
         func put16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func put32(_ value: UInt32) { put16(Int(value & 0xFFFF)); put16(Int(value >> 16)) }
-        put32(0x0403_4B50); put16(20); put16(0); put16(8); put16(0); put16(0x21)
-        put32(crc); put32(UInt32(stream.count)); put32(UInt32(inflated)); put16(name.count); put16(0)
+        func put32(_ value: UInt32) {
+            put16(Int(value & 0xFFFF))
+            put16(Int(value >> 16))
+        }
+        put32(0x0403_4B50)
+        put16(20)
+        put16(0)
+        put16(8)
+        put16(0)
+        put16(0x21)
+        put32(crc)
+        put32(UInt32(stream.count))
+        put32(UInt32(inflated))
+        put16(name.count)
+        put16(0)
         bytes += name + stream
         let central = UInt32(bytes.count)
-        put32(0x0201_4B50); put16(20); put16(20); put16(0); put16(8); put16(0); put16(0x21)
-        put32(crc); put32(UInt32(stream.count)); put32(UInt32(inflated)); put16(name.count)
-        put16(0); put16(0); put16(0); put16(0); put32(0); put32(0)
+        put32(0x0201_4B50)
+        put16(20)
+        put16(20)
+        put16(0)
+        put16(8)
+        put16(0)
+        put16(0x21)
+        put32(crc)
+        put32(UInt32(stream.count))
+        put32(UInt32(inflated))
+        put16(name.count)
+        put16(0)
+        put16(0)
+        put16(0)
+        put16(0)
+        put32(0)
+        put32(0)
         bytes += name
         let centralSize = UInt32(bytes.count) - central
-        put32(0x0605_4B50); put16(0); put16(0); put16(1); put16(1); put32(centralSize); put32(central); put16(0)
+        put32(0x0605_4B50)
+        put16(0)
+        put16(0)
+        put16(1)
+        put16(1)
+        put32(centralSize)
+        put32(central)
+        put16(0)
         return bytes
     }
 

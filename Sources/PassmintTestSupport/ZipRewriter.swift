@@ -13,7 +13,10 @@ public enum ZipRewriter {
         var output: [UInt8] = []
         var central: [UInt8] = []
         func put16(_ value: Int, _ buffer: inout [UInt8]) { buffer += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func put32(_ value: UInt32, _ buffer: inout [UInt8]) { put16(Int(value & 0xFFFF), &buffer); put16(Int(value >> 16), &buffer) }
+        func put32(_ value: UInt32, _ buffer: inout [UInt8]) {
+            put16(Int(value & 0xFFFF), &buffer)
+            put16(Int(value >> 16), &buffer)
+        }
 
         let end = archive.count - 22
         precondition(u32(end) == 0x0605_4B50, "no end of central directory record where a plain archive has it")
@@ -37,29 +40,67 @@ public enum ZipRewriter {
             let data = archive[dataStart..<(dataStart + Int(compressedSize))]
 
             var localExtra: [UInt8] = []
-            put16(0x0001, &localExtra); put16(16, &localExtra); localExtra += [UInt8](repeating: 0, count: 16)  // ZIP64, sizes 0
-            put16(0x5455, &localExtra); put16(9, &localExtra); localExtra.append(3)  // extended timestamp: mtime + atime
-            put32(946_684_800, &localExtra); put32(946_684_800, &localExtra)
+            put16(0x0001, &localExtra)
+            put16(16, &localExtra)
+            localExtra += [UInt8](repeating: 0, count: 16)  // ZIP64, sizes 0
+            put16(0x5455, &localExtra)
+            put16(9, &localExtra)
+            localExtra.append(3)  // extended timestamp: mtime + atime
+            put32(946_684_800, &localExtra)
+            put32(946_684_800, &localExtra)
             let newOffset = UInt32(output.count)
-            put32(0x0403_4B50, &output); put16(45, &output); put16(flags, &output); put16(method, &output)
-            put16(time, &output); put16(date, &output); put32(0, &output); put32(0, &output); put32(0, &output)
-            put16(name.count, &output); put16(localExtra.count, &output)
+            put32(0x0403_4B50, &output)
+            put16(45, &output)
+            put16(flags, &output)
+            put16(method, &output)
+            put16(time, &output)
+            put16(date, &output)
+            put32(0, &output)
+            put32(0, &output)
+            put32(0, &output)
+            put16(name.count, &output)
+            put16(localExtra.count, &output)
             output += name + localExtra + data
-            put32(0x0807_4B50, &output); put32(crc, &output); put32(compressedSize, &output); put32(size, &output)
+            put32(0x0807_4B50, &output)
+            put32(crc, &output)
+            put32(compressedSize, &output)
+            put32(size, &output)
 
             var centralExtra: [UInt8] = []
-            put16(0x5455, &centralExtra); put16(5, &centralExtra); centralExtra.append(1); put32(946_684_800, &centralExtra)
-            put32(0x0201_4B50, &central); put16(u16(position + 4), &central); put16(20, &central); put16(flags, &central)
-            put16(method, &central); put16(time, &central); put16(date, &central); put32(crc, &central)
-            put32(compressedSize, &central); put32(size, &central); put16(name.count, &central); put16(centralExtra.count, &central)
-            put16(0, &central); put16(0, &central); put16(0, &central); put32(attributes, &central); put32(newOffset, &central)
+            put16(0x5455, &centralExtra)
+            put16(5, &centralExtra)
+            centralExtra.append(1)
+            put32(946_684_800, &centralExtra)
+            put32(0x0201_4B50, &central)
+            put16(u16(position + 4), &central)
+            put16(20, &central)
+            put16(flags, &central)
+            put16(method, &central)
+            put16(time, &central)
+            put16(date, &central)
+            put32(crc, &central)
+            put32(compressedSize, &central)
+            put32(size, &central)
+            put16(name.count, &central)
+            put16(centralExtra.count, &central)
+            put16(0, &central)
+            put16(0, &central)
+            put16(0, &central)
+            put32(attributes, &central)
+            put32(newOffset, &central)
             central += name + centralExtra
             position += 46 + nameLength + extraLength + commentLength
         }
         let centralOffset = UInt32(output.count)
         output += central
-        put32(0x0605_4B50, &output); put16(0, &output); put16(0, &output); put16(count, &output); put16(count, &output)
-        put32(UInt32(central.count), &output); put32(centralOffset, &output); put16(0, &output)
+        put32(0x0605_4B50, &output)
+        put16(0, &output)
+        put16(0, &output)
+        put16(count, &output)
+        put16(count, &output)
+        put32(UInt32(central.count), &output)
+        put32(centralOffset, &output)
+        put16(0, &output)
         return output
     }
 }

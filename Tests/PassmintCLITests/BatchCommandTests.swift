@@ -29,7 +29,8 @@ import Testing
     }
 
     func passCount(_ folder: URL) -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".pkpass") && !$0.hasPrefix(".") }.count
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".pkpass") && !$0.hasPrefix(".") }
+            .count
     }
 
     func waitFor(_ condition: () -> Bool, seconds: Double = 120) {
@@ -50,7 +51,9 @@ import Testing
         let bad: Set<Int> = [10, 700]
         let data = try membersFile(rows: rows, badRows: bad)
         let output = TestEnvironment.temporaryFolder("killed").appendingPathComponent("out")
-        let arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path, "--quiet"]
+        let arguments = [
+            "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path, "--quiet",
+        ]
 
         let process = try launch(arguments)
         waitFor { passCount(output) >= 200 }
@@ -60,7 +63,8 @@ import Testing
         let before = passCount(output)
         #expect(before < rows - bad.count, "the batch must be killed before it ends")
 
-        let resumed = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--resume", "--json"], in: TestEnvironment.repositoryRoot)
+        let resumed = try TestEnvironment.run(
+            CreateCommandTests.binary, arguments + ["--resume", "--json"], in: TestEnvironment.repositoryRoot)
         #expect(resumed.status == 1, "bad rows make the exit status 1")
         let summary = try JSONParser.value(Array(resumed.stdout.utf8))
         #expect(summary["failed"] == .number(JSONNumber(bad.count)))
@@ -94,7 +98,9 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let data = try membersFile(rows: 5000)
         let output = TestEnvironment.temporaryFolder("interrupted").appendingPathComponent("out")
-        let process = try launch(["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path])
+        let process = try launch([
+            "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path,
+        ])
         waitFor { passCount(output) >= 100 }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
@@ -110,13 +116,20 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let data = try membersFile(rows: 5)
         let output = TestEnvironment.temporaryFolder("small").appendingPathComponent("out")
-        let plain = try TestEnvironment.run(CreateCommandTests.binary, ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path],
-                                            in: TestEnvironment.repositoryRoot)
+        let plain = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path],
+            in: TestEnvironment.repositoryRoot)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderr.contains("done:"))
         #expect(plain.stderr.contains("5 issued"))
-        let json = try TestEnvironment.run(CreateCommandTests.binary, ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path, "--json", "--resume"],
-                                           in: TestEnvironment.repositoryRoot)
+        let json = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            [
+                "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path,
+                "--json", "--resume",
+            ],
+            in: TestEnvironment.repositoryRoot)
         #expect(json.status == 0)
         #expect(json.stderr.isEmpty)
         let summary = try JSONParser.value(Array(json.stdout.utf8))
@@ -143,15 +156,18 @@ import Testing
         #expect(failed.count == 3)
         #expect(failed.allSatisfy { $0[6].contains("--encoding windows-1252") }, "\(failed.first ?? [])")
 
-        let converted = try TestEnvironment.run(CreateCommandTests.binary, base + ["--encoding", "windows-1252"], in: TestEnvironment.repositoryRoot)
+        let converted = try TestEnvironment.run(
+            CreateCommandTests.binary, base + ["--encoding", "windows-1252"], in: TestEnvironment.repositoryRoot)
         #expect(converted.status == 0, "\(converted.stderr)")
         #expect(converted.stderr.contains("Windows-1252, 8 columns"))
         #expect(try reportRows(output).allSatisfy { $0[2] == "issued" })
 
-        let forced = try TestEnvironment.run(CreateCommandTests.binary, base + ["--delimiter", "comma"], in: TestEnvironment.repositoryRoot)
+        let forced = try TestEnvironment.run(
+            CreateCommandTests.binary, base + ["--delimiter", "comma"], in: TestEnvironment.repositoryRoot)
         #expect(forced.status != 0)
         #expect(forced.stderr.contains("--delimiter semicolon"), "\(forced.stderr)")
-        let unknown = try TestEnvironment.run(CreateCommandTests.binary, base + ["--encoding", "latin-9"], in: TestEnvironment.repositoryRoot)
+        let unknown = try TestEnvironment.run(
+            CreateCommandTests.binary, base + ["--encoding", "latin-9"], in: TestEnvironment.repositoryRoot)
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("windows-1252"))
     }
@@ -161,8 +177,10 @@ import Testing
         let data = try membersFile(rows: 6, badRows: [4])
         let folder = TestEnvironment.temporaryFolder("register")
         let database = folder.appendingPathComponent("passmint.sqlite").path
-        var arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
-                         "--certificates", chain.path, "--register", database, "--quiet"]
+        var arguments = [
+            "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
+            "--certificates", chain.path, "--register", database, "--quiet",
+        ]
         // The template has no webServiceURL: without the service's URL the passes could never be updated.
         let refused = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
         #expect(refused.status != 0)
@@ -184,7 +202,8 @@ import Testing
                 #expect(stored?.template == "Loyalty")
                 #expect(stored?.authenticationToken == line[5])
                 #expect(line[5].count >= 22, "every pass gets its own token")
-                let entries = try ZipArchive.read(try FileIO.read(folder.appendingPathComponent("out/\(line[3])").path, what: "pass"), source: line[3])
+                let entries = try ZipArchive.read(
+                    try FileIO.read(folder.appendingPathComponent("out/\(line[3])").path, what: "pass"), source: line[3])
                 let passJSON = try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)
                 #expect(passJSON["webServiceURL"] == "https://passes.example.test/wallet", "the service's URL, without the trailing slash")
                 #expect(passJSON["authenticationToken"]?.stringValue == line[5])
@@ -200,15 +219,21 @@ import Testing
         let data = try membersFile(rows: 4, badRows: [2], serialPrefix: prefix)
         let folder = TestEnvironment.temporaryFolder("register-pg")
         let url = try TestEnvironment.postgresURL()
-        let arguments = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
-                         "--certificates", chain.path, "--register", url, "--public-url", "https://passes.example.test/wallet", "--quiet"]
+        let arguments = [
+            "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", folder.appendingPathComponent("out").path,
+            "--certificates", chain.path, "--register", url, "--public-url", "https://passes.example.test/wallet", "--quiet",
+        ]
         let first = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
         #expect(first.status == 1, "row 2 fails: \(first.stderr)")
         let again = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--resume"], in: TestEnvironment.repositoryRoot)
         #expect(again.status == 1, "resuming records nothing twice: \(again.stderr)")
         // Read back with psql, independently of Passmint's PostgreSQL store.
-        let query = try TestEnvironment.run("psql", [url, "-tAc",
-            "SELECT serial_number || '|' || authentication_token || '|' || template FROM passes WHERE serial_number LIKE '\(prefix)%' ORDER BY 1"])
+        let query = try TestEnvironment.run(
+            "psql",
+            [
+                url, "-tAc",
+                "SELECT serial_number || '|' || authentication_token || '|' || template FROM passes WHERE serial_number LIKE '\(prefix)%' ORDER BY 1",
+            ])
         #expect(query.status == 0, "\(query.stderr)")
         let stored = query.stdout.split(separator: "\n").map { $0.split(separator: "|").map(String.init) }
         let report = try reportRows(folder.appendingPathComponent("out")).filter { $0[2] != "failed" }
@@ -217,4 +242,3 @@ import Testing
         #expect(stored.allSatisfy { $0[2] == "Loyalty" })
     }
 }
-

@@ -7,10 +7,12 @@ import Testing
 @Suite(.serialized) struct BenchCommandTests {
     @Test func printsTheLimitsAndTheRatiosToThem() throws {
         let chain = try TestEnvironment.devChain()
-        let result = try TestEnvironment.run(CreateCommandTests.binary, [
-            "bench", "--passes", "40", "--sign-seconds", "0.4", "--file-seconds", "0.3", "--openssl-seconds", "1", "--json",
-            "--certificates", chain.path, "--out-dir", TestEnvironment.temporaryFolder("bench").path,
-        ], in: TestEnvironment.repositoryRoot)
+        let result = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            [
+                "bench", "--passes", "40", "--sign-seconds", "0.4", "--file-seconds", "0.3", "--openssl-seconds", "1", "--json",
+                "--certificates", chain.path, "--out-dir", TestEnvironment.temporaryFolder("bench").path,
+            ], in: TestEnvironment.repositoryRoot)
         #expect(result.status == 0, "\(result.stderr)")
         let figures = try JSONParser.value(Array(result.stdout.utf8))
         func number(_ key: String) -> Double { figures[key]?.numberValue.flatMap { Double($0.text) } ?? -1 }

@@ -14,7 +14,8 @@ import Testing
         try (1...count).map { index in
             let output = folder.appendingPathComponent("\(template)-\(index).pkpass")
             let result = try passmint([
-                "create", "PassTemplates/\(template).pass", "--data", "PassTemplates/\(template).json", "--set", "serialNumber=\(template)-\(index)",
+                "create", "PassTemplates/\(template).pass", "--data", "PassTemplates/\(template).json", "--set",
+                "serialNumber=\(template)-\(index)",
                 "--certificates", TestEnvironment.devChain().path, "--output", output.path,
             ])
             #expect(result.status == 0, "\(result.stderr)")
@@ -25,7 +26,9 @@ import Testing
     @Test func helpExplainsTheLimits() throws {
         let help = try passmint(["bundle", "--help"])
         #expect(help.status == 0)
-        for text in ["--output", "10 passes", "150 MB", "application/vnd.apple.pkpasses"] { #expect(help.stdout.contains(text), "\(text) missing") }
+        for text in ["--output", "10 passes", "150 MB", "application/vnd.apple.pkpasses"] {
+            #expect(help.stdout.contains(text), "\(text) missing")
+        }
         #expect(try passmint(["--help"]).stdout.contains("bundle"))
     }
 
@@ -65,7 +68,8 @@ import Testing
         // One pass altered after signing: the bundle is invalid and the report names that pass and check.
         var entries = try ZipArchive.read([UInt8](try Data(contentsOf: passes[1])), source: "pass")
         let index = try #require(entries.firstIndex { $0.name == "pass.json" })
-        entries[index].bytes = Array(String(decoding: entries[index].bytes, as: UTF8.self).replacingOccurrences(of: "Generic-2", with: "Generic-9").utf8)
+        entries[index].bytes = Array(
+            String(decoding: entries[index].bytes, as: UTF8.self).replacingOccurrences(of: "Generic-2", with: "Generic-9").utf8)
         let tampered = scratch.appendingPathComponent("tampered.pkpass")
         try Data(try ZipArchive.make(entries)).write(to: tampered)
         let mixed = scratch.appendingPathComponent("mixed.pkpasses")
@@ -77,7 +81,9 @@ import Testing
         #expect(report["passes"]?.arrayValue?.map { $0["valid"] } == [true, false])
 
         // Eleven passes: not a bundle Wallet opens.
-        let eleven = try (0..<11).map { ZipArchive.Entry(name: "p\($0).pkpass", bytes: [UInt8](try Data(contentsOf: passes[0])), compressed: false) }
+        let eleven = try (0..<11).map {
+            ZipArchive.Entry(name: "p\($0).pkpass", bytes: [UInt8](try Data(contentsOf: passes[0])), compressed: false)
+        }
         let big = scratch.appendingPathComponent("eleven.pkpasses")
         try Data(try ZipArchive.make(eleven)).write(to: big)
         let tooMany = try passmint(["verify", big.path, "--ca", root.path])
@@ -139,7 +145,9 @@ import Testing
         #expect(!checks.contains { $0["status"]?.stringValue == "failed" }, "\(checks)")
         let codes = (report["lint"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
         #expect(codes.isEmpty, "\(codes)")
-        let semantics = try JSONParser.value(try #require(ZipArchive.read([UInt8](try Data(contentsOf: pass)), source: "pass").first { $0.name == "pass.json" }).bytes)["semantics"]
+        let semantics = try JSONParser.value(
+            try #require(ZipArchive.read([UInt8](try Data(contentsOf: pass)), source: "pass").first { $0.name == "pass.json" }).bytes)[
+                "semantics"]
         #expect(semantics?["flightNumber"] == 402)
     }
 
@@ -155,8 +163,11 @@ import Testing
         try Data(JSONWriter.data(.object(object))).write(to: url)
         let lint = try passmint(["lint", template.path])
         #expect(lint.status == 1)
-        #expect(lint.stdout.contains("error: [boarding-semantics-missing] pass.json semantics.departureCityName: a semantic boarding pass needs the semantic tag departureCityName"),
-                "\(lint.stdout)")
+        #expect(
+            lint.stdout.contains(
+                "error: [boarding-semantics-missing] pass.json semantics.departureCityName: a semantic boarding pass needs the semantic tag departureCityName"
+            ),
+            "\(lint.stdout)")
         #expect(lint.stdout.contains("1 error(s)"), "only the removed tag is reported: \(lint.stdout)")
         let output = scratch.appendingPathComponent("out.pkpass")
         let create = try passmint([
@@ -184,7 +195,8 @@ import Testing
         #expect(lint.stdout.contains("[poster-semantics-missing] pass.json semantics.venueRegionName"), "\(lint.stdout)")
         let output = scratch.appendingPathComponent("out.pkpass")
         let create = try passmint([
-            "create", template.path, "--data", "PassTemplates/PosterEventTicket.json", "--certificates", TestEnvironment.devChain().path, "--output", output.path,
+            "create", template.path, "--data", "PassTemplates/PosterEventTicket.json", "--certificates", TestEnvironment.devChain().path,
+            "--output", output.path,
         ])
         #expect(create.status != 0)
         #expect(create.stderr.contains("venueRegionName"))

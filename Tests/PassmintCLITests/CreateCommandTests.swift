@@ -27,7 +27,10 @@ import Testing
         #expect(root.stdout.contains("create"))
         let help = try passmint(["create", "--help"])
         #expect(help.status == 0)
-        for option in ["--output", "--data", "--set", "--certificates", "--signer-cert", "--signer-key", "--p12", "--wwdr", "--passphrase-env", "--passphrase-file", "--allow-expired"] {
+        for option in [
+            "--output", "--data", "--set", "--certificates", "--signer-cert", "--signer-key", "--p12", "--wwdr", "--passphrase-env",
+            "--passphrase-file", "--allow-expired",
+        ] {
             #expect(help.stdout.contains(option), "\(option) missing from --help")
         }
     }
@@ -37,11 +40,13 @@ import Testing
         let output = TestEnvironment.temporaryFolder().appendingPathComponent("x.pkpass")
         let result = try passmint([
             "create", "PassTemplates/Loyalty.pass", "--data", "PassTemplates/Loyalty.json",
-            "--signer-cert", chain.appendingPathComponent("signer.pem").path, "--signer-key", chain.appendingPathComponent("signer.key").path,
+            "--signer-cert", chain.appendingPathComponent("signer.pem").path, "--signer-key",
+            chain.appendingPathComponent("signer.key").path,
             "--wwdr", "Certificates/apple/AppleWWDRCAG4.pem", "--output", output.path,
         ])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("Certificates/apple/AppleWWDRCAG4.pem") && result.stderr.contains("did not issue"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("Certificates/apple/AppleWWDRCAG4.pem") && result.stderr.contains("did not issue"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
@@ -63,7 +68,8 @@ import Testing
         let name = String(template.dropLast(".pass".count))
         let output = TestEnvironment.temporaryFolder().appendingPathComponent("\(name).pkpass")
         let result = try passmint([
-            "create", "PassTemplates/\(template)", "--data", "PassTemplates/\(name).json", "--certificates", chain.path, "--output", output.path,
+            "create", "PassTemplates/\(template)", "--data", "PassTemplates/\(name).json", "--certificates", chain.path, "--output",
+            output.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let check = try TestEnvironment.independentlyCheck(output, root: chain.appendingPathComponent("root.pem"))
@@ -97,8 +103,10 @@ import Testing
         let result = try passmint(
             [
                 "create", "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json",
-                "--signer-cert", chain.appendingPathComponent("signer.pem").path, "--signer-key", chain.appendingPathComponent("signer-encrypted.key").path,
-                "--wwdr", chain.appendingPathComponent("wwdr.pem").path, "--passphrase-env", "PASSMINT_TEST_SECRET", "--output", output.path,
+                "--signer-cert", chain.appendingPathComponent("signer.pem").path, "--signer-key",
+                chain.appendingPathComponent("signer-encrypted.key").path,
+                "--wwdr", chain.appendingPathComponent("wwdr.pem").path, "--passphrase-env", "PASSMINT_TEST_SECRET", "--output",
+                output.path,
             ], environment: ["PASSMINT_TEST_SECRET": TestEnvironment.devPassphrase])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: output.path))
@@ -130,60 +138,100 @@ import Testing
     }
 
     static let failures: [Failure] = [
-        Failure(name: "invalid JSON in pass.json", arguments: { chain, scratch in
-            let template = try copyTemplate("Generic", to: scratch)
-            try Data("{\n  \"formatVersion\": 1,\n  \"serialNumber\": \"{{serialNumber}}\"\n  \"x\": 1\n}".utf8).write(to: template.appendingPathComponent("pass.json"))
-            return [template.path, "--certificates", chain.path]
-        }, expected: ["pass.json", "line 4, column 3"]),
-        Failure(name: "missing placeholder value", arguments: { chain, _ in
-            ["PassTemplates/Generic.pass", "--certificates", chain.path]
-        }, expected: ["{{", "has no value", "Generic.pass/pass.json"]),
-        Failure(name: "wrong key passphrase", arguments: { chain, _ in
-            ["PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--signer-cert", chain.appendingPathComponent("signer.pem").path,
-             "--signer-key", chain.appendingPathComponent("signer-encrypted.key").path, "--wwdr", chain.appendingPathComponent("wwdr.pem").path,
-             "--passphrase-env", "PASSMINT_TEST_SECRET"]
-        }, environment: ["PASSMINT_TEST_SECRET": "wrong"], expected: ["wrong passphrase", "signer-encrypted.key"]),
-        Failure(name: "key that does not match the certificate", arguments: { chain, _ in
-            let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
-            return ["PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--signer-cert", chain.appendingPathComponent("signer.pem").path,
-                    "--signer-key", other.appendingPathComponent("signer.key").path, "--wwdr", chain.appendingPathComponent("wwdr.pem").path]
-        }, expected: ["does not belong to the certificate"]),
-        Failure(name: "certificate UID/OU not matching the pass", arguments: { _, scratch in
-            let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
-            let template = try copyTemplate("Generic", to: scratch)
-            try setKeys(["passTypeIdentifier": "pass.dev.passmint.example", "teamIdentifier": "DEVTEAM123"], in: template)
-            return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", other.path]
-        }, expected: ["pass.dev.passmint.example", "pass.dev.other", "DEVTEAM123", "OTHERTEAM1"]),
-        Failure(name: "expired certificate", arguments: { _, _ in
-            let expired = try TestEnvironment.devChain(expired: true)
-            return ["PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", expired.path]
-        }, expected: ["expired", "--allow-expired"]),
-        Failure(name: "file that is not a PNG", arguments: { chain, scratch in
-            let template = try copyTemplate("Generic", to: scratch)
-            try Data("not an image".utf8).write(to: template.appendingPathComponent("logo@2x.png"))
-            return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", chain.path]
-        }, expected: ["logo@2x.png", "not a PNG"]),
-        Failure(name: "no icon", arguments: { chain, scratch in
-            let template = try copyTemplate("Generic", to: scratch)
-            for scale in ["", "@2x", "@3x"] { try FileManager.default.removeItem(at: template.appendingPathComponent("icon\(scale).png")) }
-            return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", chain.path]
-        }, expected: ["icon.png"]),
-        Failure(name: "missing required key", arguments: { chain, scratch in
-            let template = try copyTemplate("Generic", to: scratch)
-            try removeKey("organizationName", in: template)
-            return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", chain.path]
-        }, expected: ["organizationName", "missing"]),
-        Failure(name: "number where a string is needed", arguments: { chain, _ in
-            ["PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--set", "serialNumber:=12345", "--certificates", chain.path]
-        }, expected: ["serialNumber must be a string, not number"]),
-        Failure(name: "no certificates folder", arguments: { _, scratch in
-            ["PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", scratch.appendingPathComponent("nowhere").path]
-        }, expected: ["nowhere", "make-dev-chain.sh"]),
+        Failure(
+            name: "invalid JSON in pass.json",
+            arguments: { chain, scratch in
+                let template = try copyTemplate("Generic", to: scratch)
+                try Data("{\n  \"formatVersion\": 1,\n  \"serialNumber\": \"{{serialNumber}}\"\n  \"x\": 1\n}".utf8).write(
+                    to: template.appendingPathComponent("pass.json"))
+                return [template.path, "--certificates", chain.path]
+            }, expected: ["pass.json", "line 4, column 3"]),
+        Failure(
+            name: "missing placeholder value",
+            arguments: { chain, _ in
+                ["PassTemplates/Generic.pass", "--certificates", chain.path]
+            }, expected: ["{{", "has no value", "Generic.pass/pass.json"]),
+        Failure(
+            name: "wrong key passphrase",
+            arguments: { chain, _ in
+                [
+                    "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--signer-cert",
+                    chain.appendingPathComponent("signer.pem").path,
+                    "--signer-key", chain.appendingPathComponent("signer-encrypted.key").path, "--wwdr",
+                    chain.appendingPathComponent("wwdr.pem").path,
+                    "--passphrase-env", "PASSMINT_TEST_SECRET",
+                ]
+            }, environment: ["PASSMINT_TEST_SECRET": "wrong"], expected: ["wrong passphrase", "signer-encrypted.key"]),
+        Failure(
+            name: "key that does not match the certificate",
+            arguments: { chain, _ in
+                let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
+                return [
+                    "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--signer-cert",
+                    chain.appendingPathComponent("signer.pem").path,
+                    "--signer-key", other.appendingPathComponent("signer.key").path, "--wwdr",
+                    chain.appendingPathComponent("wwdr.pem").path,
+                ]
+            }, expected: ["does not belong to the certificate"]),
+        Failure(
+            name: "certificate UID/OU not matching the pass",
+            arguments: { _, scratch in
+                let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
+                let template = try copyTemplate("Generic", to: scratch)
+                try setKeys(["passTypeIdentifier": "pass.dev.passmint.example", "teamIdentifier": "DEVTEAM123"], in: template)
+                return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", other.path]
+            }, expected: ["pass.dev.passmint.example", "pass.dev.other", "DEVTEAM123", "OTHERTEAM1"]),
+        Failure(
+            name: "expired certificate",
+            arguments: { _, _ in
+                let expired = try TestEnvironment.devChain(expired: true)
+                return ["PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", expired.path]
+            }, expected: ["expired", "--allow-expired"]),
+        Failure(
+            name: "file that is not a PNG",
+            arguments: { chain, scratch in
+                let template = try copyTemplate("Generic", to: scratch)
+                try Data("not an image".utf8).write(to: template.appendingPathComponent("logo@2x.png"))
+                return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", chain.path]
+            }, expected: ["logo@2x.png", "not a PNG"]),
+        Failure(
+            name: "no icon",
+            arguments: { chain, scratch in
+                let template = try copyTemplate("Generic", to: scratch)
+                for scale in ["", "@2x", "@3x"] {
+                    try FileManager.default.removeItem(at: template.appendingPathComponent("icon\(scale).png"))
+                }
+                return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", chain.path]
+            }, expected: ["icon.png"]),
+        Failure(
+            name: "missing required key",
+            arguments: { chain, scratch in
+                let template = try copyTemplate("Generic", to: scratch)
+                try removeKey("organizationName", in: template)
+                return [template.path, "--data", "PassTemplates/Generic.json", "--certificates", chain.path]
+            }, expected: ["organizationName", "missing"]),
+        Failure(
+            name: "number where a string is needed",
+            arguments: { chain, _ in
+                [
+                    "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--set", "serialNumber:=12345", "--certificates",
+                    chain.path,
+                ]
+            }, expected: ["serialNumber must be a string, not number"]),
+        Failure(
+            name: "no certificates folder",
+            arguments: { _, scratch in
+                [
+                    "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates",
+                    scratch.appendingPathComponent("nowhere").path,
+                ]
+            }, expected: ["nowhere", "make-dev-chain.sh"]),
     ]
 
     static func copyTemplate(_ name: String, to scratch: URL) throws -> URL {
         let target = scratch.appendingPathComponent("\(name).pass")
-        try FileManager.default.copyItem(at: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/\(name).pass"), to: target)
+        try FileManager.default.copyItem(
+            at: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/\(name).pass"), to: target)
         return target
     }
 
@@ -203,7 +251,8 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let scratch = TestEnvironment.temporaryFolder()
         let output = scratch.appendingPathComponent("out.pkpass")
-        let result = try passmint(["create"] + failure.arguments(chain, scratch) + ["--output", output.path], environment: failure.environment)
+        let result = try passmint(
+            ["create"] + failure.arguments(chain, scratch) + ["--output", output.path], environment: failure.environment)
         #expect(result.status != 0)
         #expect(!result.stderr.isEmpty)
         for text in failure.expected { #expect(result.stderr.contains(text), "stderr: \(result.stderr)") }
@@ -216,7 +265,8 @@ import Testing
         let expired = try TestEnvironment.devChain(expired: true)
         let output = TestEnvironment.temporaryFolder().appendingPathComponent("expired.pkpass")
         let result = try passmint([
-            "create", "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", expired.path, "--allow-expired", "--output", output.path,
+            "create", "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", expired.path,
+            "--allow-expired", "--output", output.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning"))

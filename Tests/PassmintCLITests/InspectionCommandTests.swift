@@ -11,7 +11,10 @@ import Testing
 
     func buildLoyalty() throws -> URL {
         let output = TestEnvironment.temporaryFolder().appendingPathComponent("loyalty.pkpass")
-        let result = try passmint(["create", "PassTemplates/Loyalty.pass", "--data", "PassTemplates/Loyalty.json", "--certificates", TestEnvironment.devChain().path, "--output", output.path])
+        let result = try passmint([
+            "create", "PassTemplates/Loyalty.pass", "--data", "PassTemplates/Loyalty.json", "--certificates",
+            TestEnvironment.devChain().path, "--output", output.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         return output
     }
@@ -54,9 +57,13 @@ import Testing
     @Test func createRefusesToSignOnLintErrors() throws {
         let scratch = TestEnvironment.temporaryFolder()
         let template = try CreateCommandTests.copyTemplate("Coupon", to: scratch)
-        try CreateCommandTests.setKeys(["webServiceURL": "http://example.com/passes", "authenticationToken": "0123456789abcdef0123"], in: template)
+        try CreateCommandTests.setKeys(
+            ["webServiceURL": "http://example.com/passes", "authenticationToken": "0123456789abcdef0123"], in: template)
         let output = scratch.appendingPathComponent("out.pkpass")
-        let result = try passmint(["create", template.path, "--data", "PassTemplates/Coupon.json", "--certificates", TestEnvironment.devChain().path, "--output", output.path])
+        let result = try passmint([
+            "create", template.path, "--data", "PassTemplates/Coupon.json", "--certificates", TestEnvironment.devChain().path, "--output",
+            output.path,
+        ])
         #expect(result.status != 0)
         #expect(result.stderr.contains("web-service-url-insecure"))
         #expect(!FileManager.default.fileExists(atPath: output.path))
@@ -71,7 +78,8 @@ import Testing
 
         var entries = try ZipArchive.read([UInt8](try Data(contentsOf: pass)), source: "x")
         let index = try #require(entries.firstIndex { $0.name == "pass.json" })
-        entries[index].bytes = Array(String(decoding: entries[index].bytes, as: UTF8.self).replacingOccurrences(of: "Mint Leaf", with: "Fake Leaf").utf8)
+        entries[index].bytes = Array(
+            String(decoding: entries[index].bytes, as: UTF8.self).replacingOccurrences(of: "Mint Leaf", with: "Fake Leaf").utf8)
         let tampered = TestEnvironment.temporaryFolder().appendingPathComponent("tampered.pkpass")
         try Data(try ZipArchive.make(entries)).write(to: tampered)
         let bad = try passmint(["verify", tampered.path, "--ca", root, "--json"])
@@ -112,31 +120,41 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let folder = TestEnvironment.temporaryFolder("apns-key")
         let key = folder.appendingPathComponent("AuthKey_ZXCV123456.p8")
-        #expect(try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path]).status == 0)
+        #expect(
+            try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path])
+                .status == 0)
         let good = try passmint(["certs", "check", "--certificates", chain.path, "--apns-key", key.path])
         #expect(good.status == 0, "\(good.stdout)")
-        #expect(good.stdout.contains("ok   apns-key:") && good.stdout.contains("ZXCV123456") && good.stdout.contains("DEVTEAM123"), "\(good.stdout)")
+        #expect(
+            good.stdout.contains("ok   apns-key:") && good.stdout.contains("ZXCV123456") && good.stdout.contains("DEVTEAM123"),
+            "\(good.stdout)")
 
         // The pass certificate's RSA key is no APNs auth key.
-        let rsa = try passmint(["certs", "check", "--certificates", chain.path, "--apns-key", chain.appendingPathComponent("signer.key").path,
-                                "--apns-key-id", "ABC123DEFG"])
+        let rsa = try passmint([
+            "certs", "check", "--certificates", chain.path, "--apns-key", chain.appendingPathComponent("signer.key").path,
+            "--apns-key-id", "ABC123DEFG",
+        ])
         #expect(rsa.status == 1)
         #expect(rsa.stdout.contains("FAIL apns-key") && rsa.stdout.contains("not a P-256 EC key"), "\(rsa.stdout)")
     }
 
     @Test func certsCheckSeesNFCExpiryAndLegacyP12() throws {
         let nfc = try TestEnvironment.devChain(nfc: true)
-        let result = try passmint(["certs", "check", "--p12", nfc.appendingPathComponent("signer-legacy.p12").path, "--passphrase-env", "P12PASS", "--json"],
-                                  environment: ["P12PASS": TestEnvironment.devPassphrase])
+        let result = try passmint(
+            ["certs", "check", "--p12", nfc.appendingPathComponent("signer-legacy.p12").path, "--passphrase-env", "P12PASS", "--json"],
+            environment: ["P12PASS": TestEnvironment.devPassphrase])
         let json = try JSONParser.value(Array(result.stdout.utf8))
         #expect(json["nfcEnabled"] == true)
         let cipher = json["checks"]?.arrayValue?.first { $0["name"]?.stringValue == "p12-cipher" }
         #expect(cipher?["status"]?.stringValue == "warning")
         #expect(cipher?["detail"]?.stringValue?.contains("RC2") == true)
 
-        let modern = try passmint(["certs", "check", "--p12", nfc.appendingPathComponent("signer.p12").path, "--passphrase-env", "P12PASS", "--json"],
-                                  environment: ["P12PASS": TestEnvironment.devPassphrase])
-        let modernCipher = try JSONParser.value(Array(modern.stdout.utf8))["checks"]?.arrayValue?.first { $0["name"]?.stringValue == "p12-cipher" }
+        let modern = try passmint(
+            ["certs", "check", "--p12", nfc.appendingPathComponent("signer.p12").path, "--passphrase-env", "P12PASS", "--json"],
+            environment: ["P12PASS": TestEnvironment.devPassphrase])
+        let modernCipher = try JSONParser.value(Array(modern.stdout.utf8))["checks"]?.arrayValue?.first {
+            $0["name"]?.stringValue == "p12-cipher"
+        }
         #expect(modernCipher?["status"]?.stringValue == "passed")
 
         let expired = try passmint(["certs", "check", "--certificates", TestEnvironment.devChain(expired: true).path])
@@ -147,18 +165,29 @@ import Testing
     @Test func certsImportWritesPEMFilesWithAPrivateKeyMode() throws {
         let chain = try TestEnvironment.devChain()
         let target = TestEnvironment.temporaryFolder().appendingPathComponent("certs")
-        let result = try passmint(["certs", "import", "--p12", chain.appendingPathComponent("signer-legacy.p12").path, "--passphrase-env", "P12PASS", "--certificates", target.path],
-                                  environment: ["P12PASS": TestEnvironment.devPassphrase])
+        let result = try passmint(
+            [
+                "certs", "import", "--p12", chain.appendingPathComponent("signer-legacy.p12").path, "--passphrase-env", "P12PASS",
+                "--certificates", target.path,
+            ],
+            environment: ["P12PASS": TestEnvironment.devPassphrase])
         #expect(result.status == 0, "\(result.stderr)")
         let attributes = try FileManager.default.attributesOfItem(atPath: target.appendingPathComponent("signer.key").path)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         // The imported folder signs a pass.
         let output = target.appendingPathComponent("p.pkpass")
-        let create = try passmint(["create", "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", target.path, "--output", output.path])
+        let create = try passmint([
+            "create", "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--certificates", target.path, "--output",
+            output.path,
+        ])
         #expect(create.status == 0, "\(create.stderr)")
         // A second import does not overwrite without --force.
-        let again = try passmint(["certs", "import", "--p12", chain.appendingPathComponent("signer.p12").path, "--passphrase-env", "P12PASS", "--certificates", target.path],
-                                 environment: ["P12PASS": TestEnvironment.devPassphrase])
+        let again = try passmint(
+            [
+                "certs", "import", "--p12", chain.appendingPathComponent("signer.p12").path, "--passphrase-env", "P12PASS",
+                "--certificates", target.path,
+            ],
+            environment: ["P12PASS": TestEnvironment.devPassphrase])
         #expect(again.status != 0)
         #expect(again.stderr.contains("--force"))
     }

@@ -13,7 +13,9 @@ import Testing
         let folder = TestEnvironment.temporaryFolder("serve")
         let key = folder.appendingPathComponent("AuthKey_KEY1234567.p8")
         let publicKey = folder.appendingPathComponent("public.pem")
-        #expect(try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path]).status == 0)
+        #expect(
+            try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path])
+                .status == 0)
         #expect(try TestEnvironment.run("openssl", ["pkey", "-in", key.path, "-pubout", "-out", publicKey.path]).status == 0)
         let chain = try TestEnvironment.devChain()
         // The team defaults to the certificate's (DEVTEAM123); the key id comes from the file name.
@@ -21,11 +23,14 @@ import Testing
         let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder, providerTokens: verifier)
         defer { apns.shutdown() }
 
-        let server = try ServeProcess(arguments: [
-            "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", folder.appendingPathComponent("p.sqlite").path,
-            "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
-            "--apns-url", apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path, "--apns-key", key.path,
-        ], folder: folder)
+        let server = try ServeProcess(
+            arguments: [
+                "serve", "--public-url", "https://passes.example.test/wallet", "--database-url",
+                folder.appendingPathComponent("p.sqlite").path,
+                "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "--apns-url", apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path, "--apns-key",
+                key.path,
+            ], folder: folder)
         defer { server.stop() }
         #expect(server.waitUntilHealthy(), "the service did not start: \(server.output)")
 
@@ -33,7 +38,8 @@ import Testing
         let device = String(repeating: "ab", count: 32)
         #expect(try server.register(serial: "SERVE-1", token: token, pushToken: device) == "201")
         let update = try Self.curl([
-            "-X", "PATCH", server.base + "/api/v1/passes/pass.dev.passmint.example/SERVE-1", "-H", "Authorization: Bearer \(ServeProcess.apiKey)",
+            "-X", "PATCH", server.base + "/api/v1/passes/pass.dev.passmint.example/SERVE-1", "-H",
+            "Authorization: Bearer \(ServeProcess.apiKey)",
             "-d", #"{"data":{"points":99}}"#,
         ])
         #expect(try JSONParser.value(Array(update.stdout.utf8))["push"]?["delivered"] == 1, "\(update.stdout)")
@@ -49,11 +55,15 @@ import Testing
         let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
         defer { apns.shutdown() }
         apns.setResponseDelay(.seconds(2))  // the PATCH below waits for its push: it is in flight when SIGTERM comes
-        let server = try ServeProcess(arguments: ["serve"], folder: folder, environment: [
-            "PASSMINT_PUBLIC_URL": "https://passes.example.test/wallet", "PASSMINT_DATABASE_URL": folder.appendingPathComponent("env.sqlite").path,
-            "PASSMINT_CERTIFICATES": chain.path, "PASSMINT_TEMPLATES": TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
-            "PASSMINT_APNS_URL": apns.url.absoluteString, "PASSMINT_APNS_CA": folder.appendingPathComponent("apns-server.pem").path,
-        ])
+        let server = try ServeProcess(
+            arguments: ["serve"], folder: folder,
+            environment: [
+                "PASSMINT_PUBLIC_URL": "https://passes.example.test/wallet",
+                "PASSMINT_DATABASE_URL": folder.appendingPathComponent("env.sqlite").path,
+                "PASSMINT_CERTIFICATES": chain.path,
+                "PASSMINT_TEMPLATES": TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "PASSMINT_APNS_URL": apns.url.absoluteString, "PASSMINT_APNS_CA": folder.appendingPathComponent("apns-server.pem").path,
+            ])
         defer { server.stop() }
         #expect(server.waitUntilHealthy(), "\(server.output)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("env.sqlite").path), "PASSMINT_DATABASE_URL is used")
@@ -66,8 +76,11 @@ import Testing
         _ = FileManager.default.createFile(atPath: patchOutput.path, contents: nil)
         let patch = Process()
         patch.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        patch.arguments = ["curl", "-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "PATCH", server.base + "/api/v1/passes/pass.dev.passmint.example/ENV-1",
-                           "-H", "Authorization: Bearer \(ServeProcess.apiKey)", "-d", #"{"data":{"points":7}}"#]
+        patch.arguments = [
+            "curl", "-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "PATCH",
+            server.base + "/api/v1/passes/pass.dev.passmint.example/ENV-1",
+            "-H", "Authorization: Bearer \(ServeProcess.apiKey)", "-d", #"{"data":{"points":7}}"#,
+        ]
         patch.standardOutput = try FileHandle(forWritingTo: patchOutput)
         try patch.run()
         var waited = 0
@@ -90,9 +103,12 @@ import Testing
     @Test func anHTTPPublicURLIsRefusedAtStartUpUnlessAllowed() throws {
         let folder = TestEnvironment.temporaryFolder("serve-http")
         let chain = try TestEnvironment.devChain()
-        let arguments = ["serve", "--public-url", "http://192.168.1.20:8080/wallet", "--database-url", folder.appendingPathComponent("h.sqlite").path,
-                         "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path]
-        let refused = try TestEnvironment.run(CreateCommandTests.binary, arguments, environment: ["PASSMINT_API_KEY": ServeProcess.apiKey], in: folder)
+        let arguments = [
+            "serve", "--public-url", "http://192.168.1.20:8080/wallet", "--database-url", folder.appendingPathComponent("h.sqlite").path,
+            "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+        ]
+        let refused = try TestEnvironment.run(
+            CreateCommandTests.binary, arguments, environment: ["PASSMINT_API_KEY": ServeProcess.apiKey], in: folder)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--allow-http") && refused.stderr.contains("https"), "\(refused.stderr)")
 
@@ -101,11 +117,14 @@ import Testing
         defer { server.stop() }
         #expect(server.waitUntilHealthy(), "\(server.output)")
         let pass = folder.appendingPathComponent("http.pkpass")
-        var data = try JSONParser.value(try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: ""))
-            .objectValue!
+        var data = try JSONParser.value(
+            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
+        )
+        .objectValue!
         data["serialNumber"] = "HTTP-1"
         let issued = try ServeCommandTests.curl([
-            "-o", pass.path, "-w", "%{http_code}", "-X", "POST", server.base + "/api/v1/passes", "-H", "Authorization: Bearer \(ServeProcess.apiKey)",
+            "-o", pass.path, "-w", "%{http_code}", "-X", "POST", server.base + "/api/v1/passes", "-H",
+            "Authorization: Bearer \(ServeProcess.apiKey)",
             "-d", JSONWriter.string(["template": "Loyalty", "data": .object(data)], style: .compact),
         ])
         #expect(issued.stdout == "201", "\(issued.stdout) \((try? String(contentsOf: pass, encoding: .utf8)) ?? "")")
@@ -119,8 +138,10 @@ import Testing
         let folder = TestEnvironment.temporaryFolder("serve-kill")
         let chain = try TestEnvironment.devChain()
         let database = backend == "sqlite" ? folder.appendingPathComponent("kill.sqlite").path : try TestEnvironment.postgresURL()
-        let arguments = ["serve", "--public-url", "https://passes.example.test/wallet", "--database-url", database, "--certificates", chain.path,
-                         "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path]
+        let arguments = [
+            "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", database, "--certificates", chain.path,
+            "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+        ]
         let serial = "KILL-\(UUID().uuidString.prefix(8))"
         let device = "dev-\(UUID().uuidString.prefix(8))"
         let first = try ServeProcess(arguments: arguments, folder: folder)
@@ -132,7 +153,9 @@ import Testing
         let second = try ServeProcess(arguments: arguments, folder: folder)
         defer { second.stop() }
         #expect(second.waitUntilHealthy(), "\(second.output)")
-        let metadata = try ServeCommandTests.curl([second.base + "/api/v1/passes/pass.dev.passmint.example/\(serial)", "-H", "Authorization: Bearer \(ServeProcess.apiKey)"])
+        let metadata = try ServeCommandTests.curl([
+            second.base + "/api/v1/passes/pass.dev.passmint.example/\(serial)", "-H", "Authorization: Bearer \(ServeProcess.apiKey)",
+        ])
         #expect(try JSONParser.value(Array(metadata.stdout.utf8))["registrations"] == 1, "\(metadata.stdout)")
         let poll = try ServeCommandTests.curl([second.base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example"])
         #expect(try JSONParser.value(Array(poll.stdout.utf8))["serialNumbers"] == [.string(serial)], "\(poll.stdout)")
@@ -175,7 +198,9 @@ final class ServeProcess {
 
     /// Issues a Loyalty pass through the API; its token.
     func issue(serial: String) throws -> String {
-        var data = try JSONParser.value(try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")).objectValue!
+        var data = try JSONParser.value(
+            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
+        ).objectValue!
         data["serialNumber"] = .string(serial)
         let issue = try ServeCommandTests.curl([
             "-X", "POST", base + "/api/v1/passes", "-H", "Authorization: Bearer \(Self.apiKey)", "-H", "Accept: application/json",
@@ -187,7 +212,8 @@ final class ServeProcess {
     /// Registers a device for a pass; the HTTP status.
     func register(serial: String, token: String, pushToken: String, device: String = "dev1") throws -> String {
         try ServeCommandTests.curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example/\(serial)",
+            "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+            base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example/\(serial)",
             "-H", "Authorization: ApplePass \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
         ]).stdout
     }
@@ -205,4 +231,3 @@ final class ServeProcess {
         process.waitUntilExit()
     }
 }
-

@@ -11,7 +11,7 @@ import PassmintTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The poll and the 304 answered from memory on the event loop: same bytes as the router, never stale, in order.
@@ -24,13 +24,16 @@ import Glibc
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
             try await buildApplication(core: service, logger: .init(label: "fast")).test(.live) { client in
                 let serial = unique("F")
-                let issued = try await client.execute(uri: "/api/v1/passes", method: .post,
-                                                      headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
-                                                      body: try ServiceHarness.issueBody(serial: serial))
+                let issued = try await client.execute(
+                    uri: "/api/v1/passes", method: .post,
+                    headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+                    body: try ServiceHarness.issueBody(serial: serial))
                 let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
                 let device = unique("dev")
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType)/\(serial)", method: .post,
-                                         headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"00ff"}"#)) {
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType)/\(serial)", method: .post,
+                    headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"00ff"}"#)
+                ) {
                     #expect($0.status == .created)
                 }
                 try await body(service, client, serial, token, device)
@@ -47,7 +50,8 @@ import Glibc
         try await withRegisteredPass { service, client, serial, token, device in
             let type = ServiceHarness.passType
             let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
-            let lastModified = try #require(try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple).headers[.lastModified])
+            let lastModified = try #require(
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple).headers[.lastModified])
             let requests: [(String, HTTPRequest.Method, HTTPFields)] = [
                 ("/wallet/v1/devices/\(device)/registrations/\(type)", .get, [:]),
                 ("/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=999999", .get, [:]),
@@ -57,8 +61,9 @@ import Glibc
             ]
             for (uri, method, headers) in requests {
                 // Any commit makes the cached answers stale, so the first of the pair goes to the router.
-                _ = try await service.registrations.register(device: unique("other"), pushToken: "00ff", passTypeIdentifier: "pass.other",
-                                                             serialNumber: "x")
+                _ = try await service.registrations.register(
+                    device: unique("other"), pushToken: "00ff", passTypeIdentifier: "pass.other",
+                    serialNumber: "x")
                 let before = service.deviceReads.fastPathAnswers
                 let fromRouter = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
                 let fromMemory = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
@@ -67,8 +72,10 @@ import Glibc
             }
             // Not from memory: a wrong token (401 from the router, even with the pass cached), a pass to send, odd queries.
             let before = service.deviceReads.fastPathAnswers
-            try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get,
-                                     headers: [.authorization: "ApplePass wrong-token-0123456789", .ifModifiedSince: lastModified]) {
+            try await client.execute(
+                uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get,
+                headers: [.authorization: "ApplePass wrong-token-0123456789", .ifModifiedSince: lastModified]
+            ) {
                 #expect($0.status == .unauthorized)
             }
             try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple) { #expect($0.status == .ok) }
@@ -84,11 +91,16 @@ import Glibc
             let type = ServiceHarness.passType
             let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
             let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"
-            let tag = try #require(try JSONParser.value(Array(try await client.execute(uri: poll, method: .get).body.readableBytesView))["lastUpdated"]?.stringValue)
-            let lastModified = try #require(try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple).headers[.lastModified])
+            let tag = try #require(
+                try JSONParser.value(Array(try await client.execute(uri: poll, method: .get).body.readableBytesView))["lastUpdated"]?
+                    .stringValue)
+            let lastModified = try #require(
+                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple).headers[.lastModified])
             for _ in 0..<2 {
                 try await client.execute(uri: poll + "?passesUpdatedSince=\(tag)", method: .get) { #expect($0.status == .noContent) }
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) {
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]
+                ) {
                     #expect($0.status == .notModified)
                 }
             }
@@ -100,7 +112,9 @@ import Glibc
                 let serials = try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]
                 #expect(serials == [.string(serial)])
             }
-            try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) {
+            try await client.execute(
+                uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]
+            ) {
                 #expect($0.status == .ok, "the changed pass is sent, not a 304")
             }
         }
@@ -117,7 +131,9 @@ import Glibc
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard connected == 0 else { throw SocketError() }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -143,21 +159,26 @@ import Glibc
             let serial = issued.pass.serialNumber
             let token = issued.pass.authenticationToken
             let device = unique("dev")
-            _ = try await store.register(deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
+            _ = try await store.register(
+                deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let app = buildApplication(core: live, logger: Logger(label: "fast"))
                 group.addTask { try await app.runService() }
                 var healthy = false
                 for _ in 0..<200 where !healthy {
-                    healthy = (try? Self.exchange(port: port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))?.contains("200 OK") == true
+                    healthy =
+                        (try? Self.exchange(port: port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))?.contains("200 OK")
+                        == true
                     if !healthy { try await Task.sleep(for: .milliseconds(20)) }
                 }
                 #expect(healthy)
                 let poll = "GET /wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType) HTTP/1.1\r\nHost: x\r\n\r\n"
-                _ = try Self.exchange(port: port, poll.replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n"))  // now cached
+                // now cached
+                _ = try Self.exchange(port: port, poll.replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n"))
                 let before = live.deviceReads.fastPathAnswers
                 // A slow request for the router, then a poll the fast path could answer at once, then the end.
-                let text = "GET /wallet/v1/passes/\(ServiceHarness.passType)/\(serial) HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass \(token)\r\n\r\n"
+                let text =
+                    "GET /wallet/v1/passes/\(ServiceHarness.passType)/\(serial) HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass \(token)\r\n\r\n"
                     + poll + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 let answer = try Self.exchange(port: port, text)
                 let pass = try #require(answer.range(of: "application/vnd.apple.pkpass"))

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import NIOCore
 import NIOSSL
 import Passmint
@@ -18,8 +18,9 @@ import Testing
     static func apns() throws -> (MockAPNsServer, APNsPushSender) {
         let chain = try TestEnvironment.devChain()
         let server = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: TestEnvironment.temporaryFolder("apns"))
-        let sender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate],
-                                        retryDelay: .milliseconds(20))
+        let sender = try APNsPushSender(
+            identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate],
+            retryDelay: .milliseconds(20))
         return (server, sender)
     }
 
@@ -34,7 +35,8 @@ import Testing
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
                 // The issuer mints a ticket.
                 let serial = unique("E")
-                let issued = try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial))
+                let issued = try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial))
                 #expect(issued.status == .created)
                 let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
                 let device = unique("iphone")
@@ -42,14 +44,17 @@ import Testing
                 let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
 
                 // The device registers, polls (200 then 204), downloads (200 then 304).
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post, headers: apple,
-                                         body: ByteBuffer(string: #"{"pushToken":"\#(push)"}"#)) { #expect($0.status == .created) }
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post, headers: apple,
+                    body: ByteBuffer(string: #"{"pushToken":"\#(push)"}"#)
+                ) { #expect($0.status == .created) }
                 var tag = ""
                 try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) { response in
                     #expect(response.status == .ok)
                     tag = try #require(try JSONParser.value(Array(response.body.readableBytesView))["lastUpdated"]?.stringValue)
                 }
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get) {
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get)
+                {
                     #expect($0.status == .noContent)
                 }
                 var lastModified = ""
@@ -57,13 +62,17 @@ import Testing
                     #expect(response.status == .ok)
                     lastModified = try #require(response.headers[.lastModified])
                 }
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) {
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]
+                ) {
                     #expect($0.status == .notModified)
                 }
 
                 // The issuer changes the points: APNs receives a push for this device's token, with the topic and {}.
-                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer,
-                                         body: ByteBuffer(string: #"{"data":{"points":4242}}"#)) { response in
+                try await client.execute(
+                    uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer,
+                    body: ByteBuffer(string: #"{"data":{"points":4242}}"#)
+                ) { response in
                     #expect(response.status == .ok)
                     let json = try JSONParser.value(Array(response.body.readableBytesView))
                     #expect(json["push"]?["delivered"] == 1)
@@ -77,13 +86,16 @@ import Testing
                 #expect(received.first?.clientCertificateSubject?.contains(type) == true, "the pass certificate is the TLS client identity")
 
                 // The device polls, gets the serial, downloads the new pass: it verifies and carries the new value.
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get) { response in
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get)
+                { response in
                     #expect(response.status == .ok)
                     let json = try JSONParser.value(Array(response.body.readableBytesView))
                     #expect(json["serialNumbers"] == [.string(serial)])
                     #expect(json["lastUpdated"]?.stringValue != tag)
                 }
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) { response in
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]
+                ) { response in
                     #expect(response.status == .ok)
                     let bytes = Array(response.body.readableBytesView)
                     let root = try Certificate(contentsOf: TestEnvironment.devChain().appendingPathComponent("root.pem").path)
@@ -102,10 +114,14 @@ import Testing
                 }
 
                 // It unregisters and gets no further pushes.
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .delete, headers: apple) {
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .delete, headers: apple
+                ) {
                     #expect($0.status == .ok)
                 }
-                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer, body: ByteBuffer(string: #"{"voided":true}"#)) {
+                try await client.execute(
+                    uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer, body: ByteBuffer(string: #"{"voided":true}"#)
+                ) {
                     #expect($0.status == .ok)
                 }
                 #expect(apnsServer.received.count == 1)
@@ -128,18 +144,21 @@ import Testing
             let service = try ServiceHarness.service(store: store, push: sender)
             let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("R")))
             for token in [gone, bad, busy, fine] {
-                _ = try await store.register(deviceLibraryIdentifier: unique("dev"), pushToken: token, passTypeIdentifier: issued.pass.passTypeIdentifier,
-                                             serialNumber: issued.pass.serialNumber)
+                _ = try await store.register(
+                    deviceLibraryIdentifier: unique("dev"), pushToken: token, passTypeIdentifier: issued.pass.passTypeIdentifier,
+                    serialNumber: issued.pass.serialNumber)
             }
             let updated = try await service.updates.update(
-                passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber, data: ["points": 1], voided: nil)
+                passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber, data: ["points": 1], voided: nil
+            )
             let byToken = Dictionary(uniqueKeysWithValues: (updated.push?.outcomes ?? []).map { ($0.pushToken, $0) })
             #expect(byToken[gone]?.result == .unregistered)
             #expect(byToken[bad]?.result == .unregistered)
             #expect(byToken[busy]?.result == .delivered)
             #expect(byToken[busy]?.attempts == 3)
             #expect(byToken[fine]?.result == .delivered)
-            let left = try await store.registrations(passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber)
+            let left = try await store.registrations(
+                passTypeIdentifier: issued.pass.passTypeIdentifier, serialNumber: issued.pass.serialNumber)
             #expect(Set(left.map(\.pushToken)) == [busy, fine])
         }
         try await sender.shutdown()
@@ -150,7 +169,8 @@ import Testing
         let server = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: TestEnvironment.temporaryFolder("apns"))
         defer { server.shutdown() }
         server.setResponseDelay(.milliseconds(150))
-        let sender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate], concurrency: 4)
+        let sender = try APNsPushSender(
+            identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate], concurrency: 4)
         let tokens = (0..<24).map { _ in pushToken() }
         let outcomes = await sender.push(topic: ServiceHarness.passType, pushTokens: tokens)
         #expect(Set(outcomes.map(\.pushToken)) == Set(tokens))
@@ -164,10 +184,12 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let server = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: TestEnvironment.temporaryFolder("apns"))
         defer { server.shutdown() }
-        let sender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate],
-                                        maxAttempts: 4, retryDelay: .milliseconds(100))
+        let sender = try APNsPushSender(
+            identity: ServiceHarness.identity(), endpoint: server.url, trustRoots: [server.serverCertificate],
+            maxAttempts: 4, retryDelay: .milliseconds(100))
         let busy = pushToken()
-        server.setBehavior(.init([(503, "ServiceUnavailable"), (429, "TooManyRequests"), (500, "InternalServerError"), (200, nil)]), for: busy)
+        server.setBehavior(
+            .init([(503, "ServiceUnavailable"), (429, "TooManyRequests"), (500, "InternalServerError"), (200, nil)]), for: busy)
         let outcome = try #require(await sender.push(topic: ServiceHarness.passType, pushTokens: [busy]).first)
         #expect(outcome.result == .delivered)
         #expect(outcome.attempts == 4)
@@ -192,11 +214,13 @@ import Testing
         defer { apnsServer.shutdown() }
         try await sender.shutdown()
         let stranger = try TestEnvironment.devChain(uid: "pass.dev.stranger", team: "STRANGER01")
-        let otherIdentity = try SigningIdentity(certificatePath: stranger.appendingPathComponent("signer.pem").path,
-                                                keyPath: stranger.appendingPathComponent("signer.key").path, passphrase: nil,
-                                                wwdrPath: stranger.appendingPathComponent("wwdr.pem").path)
-        let impostor = try APNsPushSender(identity: otherIdentity, endpoint: apnsServer.url, trustRoots: [apnsServer.serverCertificate],
-                                          maxAttempts: 1)
+        let otherIdentity = try SigningIdentity(
+            certificatePath: stranger.appendingPathComponent("signer.pem").path,
+            keyPath: stranger.appendingPathComponent("signer.key").path, passphrase: nil,
+            wwdrPath: stranger.appendingPathComponent("wwdr.pem").path)
+        let impostor = try APNsPushSender(
+            identity: otherIdentity, endpoint: apnsServer.url, trustRoots: [apnsServer.serverCertificate],
+            maxAttempts: 1)
         let outcomes = await impostor.push(topic: "pass.dev.stranger", pushTokens: [pushToken()])
         #expect(outcomes.first?.result == .failed)
         #expect(outcomes.first?.status == 0, "the TLS handshake fails: no HTTP status")
@@ -211,8 +235,9 @@ import Testing
         // A provider token instead of a certificate: the client presents no certificate at all.
         let (tokenServer, token) = try Self.tokenAPNs()
         tokenServer.shutdown()
-        let anonymous = try APNsPushSender(identity: ServiceHarness.identity(), providerToken: token, endpoint: apnsServer.url,
-                                           trustRoots: [apnsServer.serverCertificate], maxAttempts: 1)
+        let anonymous = try APNsPushSender(
+            identity: ServiceHarness.identity(), providerToken: token, endpoint: apnsServer.url,
+            trustRoots: [apnsServer.serverCertificate], maxAttempts: 1)
         let outcomes = await anonymous.push(topic: ServiceHarness.passType, pushTokens: [pushToken()])
         #expect(outcomes.first?.result == .failed)
         #expect(outcomes.first?.status == 0, "the TLS handshake fails: no HTTP status")
@@ -225,10 +250,13 @@ import Testing
         let folder = TestEnvironment.temporaryFolder("apns-token")
         let key = folder.appendingPathComponent("AuthKey_\(keyIdentifier).p8")
         let publicKey = folder.appendingPathComponent("public.pem")
-        #expect(try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path]).status == 0)
+        #expect(
+            try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path])
+                .status == 0)
         #expect(try TestEnvironment.run("openssl", ["pkey", "-in", key.path, "-pubout", "-out", publicKey.path]).status == 0)
         let verifier = try ProviderTokenVerifier(publicKeyPEM: publicKey, keyIdentifier: keyIdentifier, teamIdentifier: "DEVTEAM123")
-        let server = try MockAPNsServer(clientCA: TestEnvironment.devChain().appendingPathComponent("root.pem"), folder: folder, providerTokens: verifier)
+        let server = try MockAPNsServer(
+            clientCA: TestEnvironment.devChain().appendingPathComponent("root.pem"), folder: folder, providerTokens: verifier)
         return (server, try APNsProviderToken(p8Path: key.path, keyIdentifier: nil, teamIdentifier: "DEVTEAM123"))
     }
 
@@ -236,8 +264,9 @@ import Testing
         let (apnsServer, token) = try Self.tokenAPNs()
         defer { apnsServer.shutdown() }
         #expect(token.keyIdentifier == "ABC123DEFG", "taken from the file name AuthKey_<KEYID>.p8")
-        let sender = try APNsPushSender(identity: ServiceHarness.identity(), providerToken: token, endpoint: apnsServer.url,
-                                        trustRoots: [apnsServer.serverCertificate], retryDelay: .milliseconds(20))
+        let sender = try APNsPushSender(
+            identity: ServiceHarness.identity(), providerToken: token, endpoint: apnsServer.url,
+            trustRoots: [apnsServer.serverCertificate], retryDelay: .milliseconds(20))
         let expiring = pushToken()
         apnsServer.setBehavior(.init([(403, "ExpiredProviderToken"), (200, nil)]), for: expiring)
         let outcomes = await sender.push(topic: ServiceHarness.passType, pushTokens: [pushToken(), pushToken(), expiring])
@@ -257,8 +286,9 @@ import Testing
         defer { apnsServer.shutdown() }
         let (otherServer, strangerToken) = try Self.tokenAPNs()  // same key id and team, another key
         otherServer.shutdown()
-        let sender = try APNsPushSender(identity: ServiceHarness.identity(), providerToken: strangerToken, endpoint: apnsServer.url,
-                                        trustRoots: [apnsServer.serverCertificate], retryDelay: .milliseconds(20))
+        let sender = try APNsPushSender(
+            identity: ServiceHarness.identity(), providerToken: strangerToken, endpoint: apnsServer.url,
+            trustRoots: [apnsServer.serverCertificate], retryDelay: .milliseconds(20))
         let outcomes = await sender.push(topic: ServiceHarness.passType, pushTokens: [pushToken()])
         #expect(outcomes.first?.result == .failed)
         #expect(outcomes.first?.status == 403)
@@ -268,14 +298,14 @@ import Testing
         try await sender.shutdown()
 
         // Certificate authentication against a server that wants tokens: 403 MissingProviderToken.
-        let certificateSender = try APNsPushSender(identity: ServiceHarness.identity(), endpoint: apnsServer.url,
-                                                   trustRoots: [apnsServer.serverCertificate], maxAttempts: 1)
+        let certificateSender = try APNsPushSender(
+            identity: ServiceHarness.identity(), endpoint: apnsServer.url,
+            trustRoots: [apnsServer.serverCertificate], maxAttempts: 1)
         let missing = await certificateSender.push(topic: ServiceHarness.passType, pushTokens: [pushToken()])
         #expect(missing.first?.reason == "MissingProviderToken")
         try await certificateSender.shutdown()
     }
 }
-
 
 func + (lhs: HTTPFields, rhs: HTTPFields) -> HTTPFields {
     var fields = lhs

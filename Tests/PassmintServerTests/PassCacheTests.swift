@@ -1,12 +1,14 @@
 import PassmintStore
 import Testing
+
 @testable import PassmintServer
 
 /// The signed-pass cache: one version per pass, bounded in bytes, oldest out first.
 @Suite struct PassCacheTests {
     func pass(_ serial: String, tag: Int64) -> StoredPass {
-        StoredPass(passTypeIdentifier: "pass.test", serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "T",
-                   dataJSON: "{}", updateTag: tag)
+        StoredPass(
+            passTypeIdentifier: "pass.test", serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "T",
+            dataJSON: "{}", updateTag: tag)
     }
 
     @Test func keepsOneVersionPerPass() {

@@ -6,7 +6,9 @@ import Testing
 /// One conformance suite, run against SQLite and PostgreSQL.
 @Suite struct PassStoreTests {
     func sample(_ serial: String, type: String = "pass.dev.passmint.example") -> StoredPass {
-        StoredPass(passTypeIdentifier: type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "Loyalty", dataJSON: #"{"points":1}"#)
+        StoredPass(
+            passTypeIdentifier: type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "Loyalty",
+            dataJSON: #"{"points":1}"#)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -42,7 +44,9 @@ import Testing
             let infos = (0..<8).map { #"{"fullName":"User \#($0)"}"# }
             let changes = try await withThrowingTaskGroup(of: PassChange?.self) { group in
                 for info in infos {
-                    group.addTask { try await store.personalize(passTypeIdentifier: type, serialNumber: pass.serialNumber, personalizationJSON: info) }
+                    group.addTask {
+                        try await store.personalize(passTypeIdentifier: type, serialNumber: pass.serialNumber, personalizationJSON: info)
+                    }
                 }
                 return try await group.reduce(into: [PassChange]()) { if let change = $1 { $0.append(change) } }
             }
@@ -52,7 +56,8 @@ import Testing
             let winner = try #require(stored.personalizationJSON)
             #expect(infos.contains(winner))
             #expect(results.count == infos.count)
-            #expect(results.allSatisfy { $0.personalizationJSON == winner && $0.updateTag == stored.updateTag }, "nobody overwrote the first")
+            #expect(
+                results.allSatisfy { $0.personalizationJSON == winner && $0.updateTag == stored.updateTag }, "nobody overwrote the first")
             #expect(stored.updateTag > pass.updateTag)
         }
     }
@@ -65,22 +70,38 @@ import Testing
             let b = try await store.insert(sample(unique("B")))
             let device = unique("device")
             let token = pushToken()
-            #expect(try await store.register(deviceLibraryIdentifier: device, pushToken: token, passTypeIdentifier: type, serialNumber: a.serialNumber) == .created)
-            #expect(try await store.register(deviceLibraryIdentifier: device, pushToken: token, passTypeIdentifier: type, serialNumber: a.serialNumber) == .alreadyRegistered)
+            #expect(
+                try await store.register(
+                    deviceLibraryIdentifier: device, pushToken: token, passTypeIdentifier: type, serialNumber: a.serialNumber) == .created)
+            #expect(
+                try await store.register(
+                    deviceLibraryIdentifier: device, pushToken: token, passTypeIdentifier: type, serialNumber: a.serialNumber)
+                    == .alreadyRegistered)
             let newToken = pushToken()
-            #expect(try await store.register(deviceLibraryIdentifier: device, pushToken: newToken, passTypeIdentifier: type, serialNumber: b.serialNumber) == .created)
-            #expect(try await store.registrations(passTypeIdentifier: type, serialNumber: a.serialNumber).map(\.pushToken) == [newToken], "a token change is stored")
+            #expect(
+                try await store.register(
+                    deviceLibraryIdentifier: device, pushToken: newToken, passTypeIdentifier: type, serialNumber: b.serialNumber)
+                    == .created)
+            #expect(
+                try await store.registrations(passTypeIdentifier: type, serialNumber: a.serialNumber).map(\.pushToken) == [newToken],
+                "a token change is stored")
 
             let all = try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: nil)
             #expect(Set(all.serialNumbers) == [a.serialNumber, b.serialNumber])
             #expect(all.lastUpdated == max(a.updateTag, b.updateTag))
-            #expect(try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: all.lastUpdated).serialNumbers.isEmpty)
+            #expect(
+                try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: all.lastUpdated)
+                    .serialNumbers.isEmpty)
             let changed = try #require(
-                try await store.update(passTypeIdentifier: type, serialNumber: a.serialNumber, dataJSON: "{}", voided: false)).pass
-            let since = try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: all.lastUpdated)
+                try await store.update(passTypeIdentifier: type, serialNumber: a.serialNumber, dataJSON: "{}", voided: false)
+            ).pass
+            let since = try await store.updatedSerials(
+                deviceLibraryIdentifier: device, passTypeIdentifier: type, updatedSince: all.lastUpdated)
             #expect(since.serialNumbers == [a.serialNumber])
             #expect(since.lastUpdated == changed.updateTag)
-            #expect(try await store.updatedSerials(deviceLibraryIdentifier: unique("nobody"), passTypeIdentifier: type, updatedSince: nil).serialNumbers.isEmpty)
+            #expect(
+                try await store.updatedSerials(deviceLibraryIdentifier: unique("nobody"), passTypeIdentifier: type, updatedSince: nil)
+                    .serialNumbers.isEmpty)
 
             #expect(try await store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: type, serialNumber: a.serialNumber))
             #expect(!(try await store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: type, serialNumber: a.serialNumber)))
@@ -107,12 +128,15 @@ import Testing
             try await withThrowingTaskGroup(of: RegistrationResult.self) { group in
                 for device in devices {
                     group.addTask {
-                        try await store.register(deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+                        try await store.register(
+                            deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: pass.passTypeIdentifier,
+                            serialNumber: pass.serialNumber)
                     }
                 }
                 for try await result in group { #expect(result == .created) }
             }
-            #expect(try await store.registrations(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber).count == 200)
+            #expect(
+                try await store.registrations(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber).count == 200)
         }
     }
 
@@ -123,10 +147,13 @@ import Testing
             let store = try SQLitePassStore(path: path)
             try await store.migrate()
             let pass = try await store.insert(sample("S1"))
-            _ = try await store.register(deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "S1")
+            _ = try await store.register(
+                deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: pass.passTypeIdentifier, serialNumber: "S1")
         }
         let reopened = try SQLitePassStore(path: path)
         try await reopened.migrate()
-        #expect(try await reopened.registrations(passTypeIdentifier: "pass.dev.passmint.example", serialNumber: "S1").map(\.deviceLibraryIdentifier) == [device])
+        #expect(
+            try await reopened.registrations(passTypeIdentifier: "pass.dev.passmint.example", serialNumber: "S1").map(
+                \.deviceLibraryIdentifier) == [device])
     }
 }

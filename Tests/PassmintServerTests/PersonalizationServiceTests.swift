@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Passmint
-import Synchronization
 import PassmintServer
 import PassmintStore
+import Synchronization
 import Testing
 
 /// Sign-up at the service: the first information wins, a retry signs again, and what cannot be personalized says why.

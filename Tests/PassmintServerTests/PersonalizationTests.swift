@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Logging
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Passmint
 import PassmintServer
@@ -19,7 +19,9 @@ import Testing
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
     static func rewardsBody(serial: String) -> ByteBuffer {
-        let data: JSONValue = ["serialNumber": .string(serial), "memberId": "0001-2026-7788", "points": 0, "nfcMessage": "MLR1:0001-2026-7788"]
+        let data: JSONValue = [
+            "serialNumber": .string(serial), "memberId": "0001-2026-7788", "points": 0, "nfcMessage": "MLR1:0001-2026-7788",
+        ]
         return ByteBuffer(bytes: JSONWriter.data(["template": "Rewards", "data": data], style: .compact))
     }
 
@@ -40,10 +42,12 @@ import Testing
         try Data(signature).write(to: signatureFile)
         try Data(content).write(to: contentFile)
         let root = try TestEnvironment.devChain().appendingPathComponent("root.pem")
-        return try TestEnvironment.run("/usr/bin/env", [
-            "openssl", "smime", "-verify", "-binary", "-inform", "DER", "-in", signatureFile.path, "-content", contentFile.path,
-            "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null",
-        ])
+        return try TestEnvironment.run(
+            "/usr/bin/env",
+            [
+                "openssl", "smime", "-verify", "-binary", "-inform", "DER", "-in", signatureFile.path, "-content", contentFile.path,
+                "-CAfile", root.path, "-purpose", "any", "-out", "/dev/null",
+            ])
     }
 
     static func entries(_ bytes: [UInt8]) throws -> [String: [UInt8]] {
@@ -58,13 +62,16 @@ import Testing
             try await buildApplication(core: service, logger: .init(label: "personalize")).test(.live) { client in
                 let type = Self.type
                 let serial = unique("MLR")
-                let issued = try await client.execute(uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: Self.rewardsBody(serial: serial))
+                let issued = try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: Self.rewardsBody(serial: serial))
                 #expect(issued.status == .created, "\(String(buffer: issued.body))")
                 let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
                 let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
                 let device = unique("iphone")
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post, headers: apple,
-                                         body: ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)) { #expect($0.status == .created) }
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post, headers: apple,
+                    body: ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)
+                ) { #expect($0.status == .created) }
                 var tag = ""
                 try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) { response in
                     tag = try #require(try JSONParser.value(Array(response.body.readableBytesView))["lastUpdated"]?.stringValue)
@@ -84,8 +91,10 @@ import Testing
 
                 // Sign-up: 200, application/octet-stream, a PKCS#7 detached signature of the token that openssl verifies.
                 let personalizationToken = "pt-" + UUID().uuidString
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)/personalize", method: .post,
-                                         body: Self.personalizeBody(token: personalizationToken, info: Self.signUp)) { response in
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)/personalize", method: .post,
+                    body: Self.personalizeBody(token: personalizationToken, info: Self.signUp)
+                ) { response in
                     #expect(response.status == .ok, "\(String(buffer: response.body))")
                     #expect(response.headers[.contentType] == "application/octet-stream")
                     let signature = Array(response.body.readableBytesView)
@@ -95,10 +104,15 @@ import Testing
                     #expect(forged.status != 0, "the signature covers exactly the token")
                     let folder = TestEnvironment.temporaryFolder("personalize")
                     try Data(signature).write(to: folder.appendingPathComponent("signature.der"))
-                    let certificates = try TestEnvironment.run("/usr/bin/env", [
-                        "openssl", "pkcs7", "-inform", "DER", "-in", folder.appendingPathComponent("signature.der").path, "-print_certs", "-noout",
-                    ])
-                    #expect(certificates.stdout.contains("UID=\(type)") || certificates.stdout.contains("UID = \(type)"), "signed with the pass certificate: \(certificates.stdout)")
+                    let certificates = try TestEnvironment.run(
+                        "/usr/bin/env",
+                        [
+                            "openssl", "pkcs7", "-inform", "DER", "-in", folder.appendingPathComponent("signature.der").path,
+                            "-print_certs", "-noout",
+                        ])
+                    #expect(
+                        certificates.stdout.contains("UID=\(type)") || certificates.stdout.contains("UID = \(type)"),
+                        "signed with the pass certificate: \(certificates.stdout)")
                 }
 
                 // Every registered device is told (in the background, so Wallet does not wait for APNs).
@@ -110,12 +124,15 @@ import Testing
                 #expect(pushed, "the registered devices get a push after sign-up")
 
                 // The device polls, sees the serial, and fetches the personalized pass: no personalization.json, the name filled in.
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get) { response in
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(tag)", method: .get)
+                { response in
                     #expect(response.status == .ok)
                     let serials = try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]
                     #expect(serials == [.string(serial)])
                 }
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]) { response in
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get, headers: apple + [.ifModifiedSince: lastModified]
+                ) { response in
                     #expect(response.status == .ok)
                     let bytes = Array(response.body.readableBytesView)
                     let root = try Certificate(contentsOf: TestEnvironment.devChain().appendingPathComponent("root.pem").path)
@@ -130,17 +147,23 @@ import Testing
                 }
 
                 // A retry with the same information is signed again; other information is a conflict.
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)/personalize", method: .post,
-                                         body: Self.personalizeBody(token: personalizationToken, info: Self.signUp)) { #expect($0.status == .ok) }
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)/personalize", method: .post,
+                    body: Self.personalizeBody(token: personalizationToken, info: Self.signUp)
+                ) { #expect($0.status == .ok) }
                 var changed = Self.signUp.objectValue!
                 changed["emailAddress"] = "someone.else@example.test"
                 let other = JSONValue.object(changed)
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)/personalize", method: .post,
-                                         body: Self.personalizeBody(token: personalizationToken, info: other)) { #expect($0.status == .conflict) }
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)/personalize", method: .post,
+                    body: Self.personalizeBody(token: personalizationToken, info: other)
+                ) { #expect($0.status == .conflict) }
 
                 // The issuer sees what the user gave; a later PATCH keeps the pass personalized.
-                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: Self.bearer,
-                                         body: ByteBuffer(string: #"{"data":{"points":120}}"#)) { response in
+                try await client.execute(
+                    uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: Self.bearer,
+                    body: ByteBuffer(string: #"{"data":{"points":120}}"#)
+                ) { response in
                     #expect(response.status == .ok)
                     let json = try JSONParser.value(Array(response.body.readableBytesView))
                     #expect(json["personalization"]?["emailAddress"] == "zoe@example.test")
@@ -162,37 +185,54 @@ import Testing
             try await buildApplication(core: service, logger: .init(label: "personalize")).test(.router) { client in
                 let type = Self.type
                 let serial = unique("MLR")
-                try await client.execute(uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: Self.rewardsBody(serial: serial)) {
+                try await client.execute(uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: Self.rewardsBody(serial: serial))
+                {
                     #expect($0.status == .created)
                 }
                 let loyalty = unique("L")
-                try await client.execute(uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: try ServiceHarness.issueBody(serial: loyalty)) {
+                try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: try ServiceHarness.issueBody(serial: loyalty)
+                ) {
                     #expect($0.status == .created)
                 }
                 let uri = "/wallet/v1/passes/\(type)/\(serial)/personalize"
-                func expect(_ status: HTTPResponse.Status, _ body: String, uri: String = uri, headers: HTTPFields = [:], saying text: String? = nil,
-                            sourceLocation: SourceLocation = #_sourceLocation) async throws {
+                func expect(
+                    _ status: HTTPResponse.Status, _ body: String, uri: String = uri, headers: HTTPFields = [:], saying text: String? = nil,
+                    sourceLocation: SourceLocation = #_sourceLocation
+                ) async throws {
                     try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body)) { response in
                         #expect(response.status == status, "\(body)", sourceLocation: sourceLocation)
-                        if let text { #expect(String(buffer: response.body).contains(text), "\(String(buffer: response.body))", sourceLocation: sourceLocation) }
+                        if let text {
+                            #expect(
+                                String(buffer: response.body).contains(text), "\(String(buffer: response.body))",
+                                sourceLocation: sourceLocation)
+                        }
                     }
                 }
                 let info = String(decoding: JSONWriter.data(Self.signUp, style: .compact), as: UTF8.self)
                 try await expect(.badRequest, "not json")
                 try await expect(.badRequest, #"{"requiredPersonalizationInfo":\#(info)}"#, saying: "personalizationToken")
-                try await expect(.badRequest, #"{"personalizationToken":"","requiredPersonalizationInfo":\#(info)}"#, saying: "personalizationToken")
-                try await expect(.badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":[]}"#, saying: "must be an object")
-                try await expect(.badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":{"fullName":42}}"#, saying: "fullName")
-                try await expect(.badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":{"fullName":"Zoë"}}"#,
-                                 saying: "PKPassPersonalizationFieldPostalCode")
-                try await expect(.notFound, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
-                                 uri: "/wallet/v1/passes/\(type)/no-such-serial/personalize")
-                try await expect(.badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
-                                 uri: "/wallet/v1/passes/\(type)/\(loyalty)/personalize", saying: "not personalizable")
-                try await expect(.unauthorized, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
-                                 headers: [.authorization: "ApplePass wrong-token-0123456789"])
-                try await expect(.badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
-                                 uri: "/wallet/v1/passes/\(type)/bad%20serial/personalize")
+                try await expect(
+                    .badRequest, #"{"personalizationToken":"","requiredPersonalizationInfo":\#(info)}"#, saying: "personalizationToken")
+                try await expect(
+                    .badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":[]}"#, saying: "must be an object")
+                try await expect(
+                    .badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":{"fullName":42}}"#, saying: "fullName")
+                try await expect(
+                    .badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":{"fullName":"Zoë"}}"#,
+                    saying: "PKPassPersonalizationFieldPostalCode")
+                try await expect(
+                    .notFound, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
+                    uri: "/wallet/v1/passes/\(type)/no-such-serial/personalize")
+                try await expect(
+                    .badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
+                    uri: "/wallet/v1/passes/\(type)/\(loyalty)/personalize", saying: "not personalizable")
+                try await expect(
+                    .unauthorized, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
+                    headers: [.authorization: "ApplePass wrong-token-0123456789"])
+                try await expect(
+                    .badRequest, #"{"personalizationToken":"t","requiredPersonalizationInfo":\#(info)}"#,
+                    uri: "/wallet/v1/passes/\(type)/bad%20serial/personalize")
                 // Nothing above changed the pass.
                 let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: serial))
                 #expect(stored.personalizationJSON == nil)

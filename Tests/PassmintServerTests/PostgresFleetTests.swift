@@ -27,7 +27,9 @@ import Testing
             #expect(storeA.changeGeneration == nil, "no caching before the feed listens")
             group.addTask { await storeA.changeFeed.follow() }
             group.addTask { await storeB.changeFeed.follow() }
-            for _ in 0..<500 where storeA.changeGeneration == nil || storeB.changeGeneration == nil { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<500 where storeA.changeGeneration == nil || storeB.changeGeneration == nil {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(storeA.changeGeneration != nil && storeB.changeGeneration != nil)
 
             let nodeA = try ServiceHarness.service(store: storeA, push: RecordingPushSender())
@@ -48,7 +50,8 @@ import Testing
 
                 // The device registers through node B (no NOTIFY): node A sees it through the WAL position it polls.
                 let before = try #require(storeA.changeGeneration)
-                _ = try await storeB.register(deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: type, serialNumber: serial)
+                _ = try await storeB.register(
+                    deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: type, serialNumber: serial)
                 for _ in 0..<500 where storeA.changeGeneration == before { try await Task.sleep(for: .milliseconds(2)) }
                 #expect(storeA.changeGeneration != before, "node B's commit reached node A")
                 var tag = ""
@@ -68,8 +71,10 @@ import Testing
                     let serials = try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]
                     #expect(serials == [.string(serial)])
                 }
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get,
-                                         headers: [.authorization: "ApplePass \(issued.pass.authenticationToken)"]) { response in
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(serial)", method: .get,
+                    headers: [.authorization: "ApplePass \(issued.pass.authenticationToken)"]
+                ) { response in
                     let entries = try ZipArchive.read(Array(response.body.readableBytesView), source: "pass")
                     let json = try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)
                     #expect(json["storeCard"]?["primaryFields"]?.arrayValue?.first?["value"] == 77)

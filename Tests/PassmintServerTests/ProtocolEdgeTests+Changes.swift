@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Passmint
 import PassmintServer
@@ -24,7 +24,10 @@ extension ProtocolEdgeTests {
             let lastModified = try #require(first.headers[.lastModified])
             let stored = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: serial))
             #expect(lastModified == Self.httpDate(stored.updatedAt))
-            #expect(lastModified.wholeMatch(of: /(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT/) != nil)
+            #expect(
+                lastModified.wholeMatch(
+                    of: /(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT/)
+                    != nil)
             #expect(abs(stored.updatedAt.timeIntervalSince(before)) < 5)
 
             func status(_ ifModifiedSince: String) async throws -> HTTPResponse.Status {
@@ -63,20 +66,23 @@ extension ProtocolEdgeTests {
                 #expect(json["changed"] == false)
                 #expect(json["updateTag"]?.stringValue == String(before.updateTag))
             }
-            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(string: #"{"voided":false}"#)) { response in
+            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(string: #"{"voided":false}"#)) {
+                response in
                 let json = try JSONParser.value(Array(response.body.readableBytesView))
                 #expect(json["changed"] == false)
             }
             #expect(push.pushes.withLock { $0.count } == 0, "nothing changed: nothing pushed")
 
-            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(string: #"{"voided":true}"#)) { response in
+            try await client.execute(uri: uri, method: .patch, headers: Self.bearer, body: ByteBuffer(string: #"{"voided":true}"#)) {
+                response in
                 let json = try JSONParser.value(Array(response.body.readableBytesView))
                 #expect(json["changed"] == true)
                 #expect(json["voided"] == true)
                 #expect(json["push"]?["delivered"] == 1)
             }
             #expect(push.pushes.withLock { $0.count } == 1)
-            let pass = try await client.execute(uri: "/wallet/v1/passes/\(Self.type)/\(serial)", method: .get, headers: [.authorization: "ApplePass \(token)"])
+            let pass = try await client.execute(
+                uri: "/wallet/v1/passes/\(Self.type)/\(serial)", method: .get, headers: [.authorization: "ApplePass \(token)"])
             let entries = try ZipArchive.read(Array(pass.body.readableBytesView), source: "voided")
             #expect(try JSONParser.value(try #require(entries.first { $0.name == "pass.json" }).bytes)["voided"] == true)
             try await client.execute(uri: "/api/v1/stats", method: .get, headers: Self.bearer) { response in
@@ -103,8 +109,10 @@ extension ProtocolEdgeTests {
             #expect(try await inspection.pushToken(deviceLibraryIdentifier: device) == newPush, "a new push token is stored")
 
             func unregister(_ serial: String, _ token: String) async throws -> HTTPResponse.Status {
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .delete,
-                                         headers: [.authorization: "ApplePass \(token)"]).status
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .delete,
+                    headers: [.authorization: "ApplePass \(token)"]
+                ).status
             }
             #expect(try await unregister(first, firstToken) == .ok)
             #expect(try await inspection.pushToken(deviceLibraryIdentifier: device) == newPush, "one registration left: the device stays")
@@ -119,11 +127,15 @@ extension ProtocolEdgeTests {
         try await withService { _, _, client in
             let (serial, token) = try await issue(client)
             let device = unique("dev")
-            try await client.execute(uri: "/wallet//v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .post,
-                                     headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)) {
+            try await client.execute(
+                uri: "/wallet//v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .post,
+                headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)
+            ) {
                 #expect($0.status == .created)
             }
-            try await client.execute(uri: "/wallet//v1/devices/\(device)/registrations/\(Self.type)", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/wallet//v1/devices/\(device)/registrations/\(Self.type)", method: .get) {
+                #expect($0.status == .ok)
+            }
         }
     }
 
@@ -131,9 +143,13 @@ extension ProtocolEdgeTests {
     func anOrderIsIssuedWholeOrNotAtAll(_ kind: StoreKind) async throws {
         try await withService(kind) { _, store, client in
             func order(_ passes: [JSONObject]) -> ByteBuffer {
-                ByteBuffer(bytes: JSONWriter.data(["passes": .array(passes.map { ["template": "Loyalty", "data": .object($0)] })], style: .compact))
+                ByteBuffer(
+                    bytes: JSONWriter.data(
+                        ["passes": .array(passes.map { ["template": "Loyalty", "data": .object($0)] })], style: .compact))
             }
-            func stored(_ serial: String) async throws -> Bool { try await store.pass(passTypeIdentifier: Self.type, serialNumber: serial) != nil }
+            func stored(_ serial: String) async throws -> Bool {
+                try await store.pass(passTypeIdentifier: Self.type, serialNumber: serial) != nil
+            }
 
             // The third pass lacks a placeholder: nothing is stored.
             let serials = (0..<3).map { _ in unique("O") }
@@ -148,8 +164,10 @@ extension ProtocolEdgeTests {
             // The second serial exists already: the first one stored is taken back.
             let (existing, _) = try await issue(client)
             let fresh = unique("O")
-            try await client.execute(uri: "/api/v1/bundles", method: .post, headers: Self.bearer,
-                                     body: order([try ServiceHarness.loyaltyData(serial: fresh), try ServiceHarness.loyaltyData(serial: existing)])) { response in
+            try await client.execute(
+                uri: "/api/v1/bundles", method: .post, headers: Self.bearer,
+                body: order([try ServiceHarness.loyaltyData(serial: fresh), try ServiceHarness.loyaltyData(serial: existing)])
+            ) { response in
                 #expect(response.status == .conflict)
                 #expect(String(buffer: response.body).contains("passes[1]"))
             }
@@ -158,8 +176,10 @@ extension ProtocolEdgeTests {
 
             // The same serial twice in one order.
             let twice = unique("O")
-            try await client.execute(uri: "/api/v1/bundles", method: .post, headers: Self.bearer,
-                                     body: order([try ServiceHarness.loyaltyData(serial: twice), try ServiceHarness.loyaltyData(serial: twice)])) {
+            try await client.execute(
+                uri: "/api/v1/bundles", method: .post, headers: Self.bearer,
+                body: order([try ServiceHarness.loyaltyData(serial: twice), try ServiceHarness.loyaltyData(serial: twice)])
+            ) {
                 #expect($0.status == .badRequest)
             }
             #expect(try await stored(twice) == false)
@@ -178,9 +198,12 @@ extension ProtocolEdgeTests {
         #expect(try await reads.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers.isEmpty)
         let generation = serving.changeGeneration
 
-        let issued = try await other.insert(StoredPass(passTypeIdentifier: Self.type, serialNumber: unique("X"), authenticationToken: "token-0123456789abcdef",
-                                                       template: "Loyalty", dataJSON: "{}"))
-        _ = try await other.register(deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: Self.type, serialNumber: issued.serialNumber)
+        let issued = try await other.insert(
+            StoredPass(
+                passTypeIdentifier: Self.type, serialNumber: unique("X"), authenticationToken: "token-0123456789abcdef",
+                template: "Loyalty", dataJSON: "{}"))
+        _ = try await other.register(
+            deviceLibraryIdentifier: device, pushToken: pushToken(), passTypeIdentifier: Self.type, serialNumber: issued.serialNumber)
         var seen: [String] = []
         for _ in 0..<100 where seen.isEmpty {
             seen = try await service.deviceReads.updatedSerials(device: device, passTypeIdentifier: Self.type, since: nil).serialNumbers

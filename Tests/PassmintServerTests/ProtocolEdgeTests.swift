@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Passmint
 import PassmintServer
@@ -18,8 +18,10 @@ import Testing
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
     /// Runs `body` against the router of a fresh service on `kind`.
-    func withService(_ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(),
-                     _ body: @escaping @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void) async throws {
+    func withService(
+        _ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(),
+        _ body: @escaping @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void
+    ) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: push, logLimit: logLimit)
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
@@ -31,14 +33,19 @@ import Testing
     /// Issues a pass through the API: its serial and token.
     func issue(_ client: some TestClientProtocol, template: String = "Loyalty") async throws -> (serial: String, token: String) {
         let serial = unique("L")
-        let response = try await client.execute(uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: try ServiceHarness.issueBody(serial: serial))
+        let response = try await client.execute(
+            uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: try ServiceHarness.issueBody(serial: serial))
         #expect(response.status == .created)
         return (serial, try #require(try JSONParser.value(Array(response.body.readableBytesView))["authenticationToken"]?.stringValue))
     }
 
-    func register(_ client: some TestClientProtocol, device: String, serial: String, token: String, pushToken: String) async throws -> HTTPResponse.Status {
-        try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .post,
-                                 headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken)"}"#)).status
+    func register(_ client: some TestClientProtocol, device: String, serial: String, token: String, pushToken: String) async throws
+        -> HTTPResponse.Status
+    {
+        try await client.execute(
+            uri: "/wallet/v1/devices/\(device)/registrations/\(Self.type)/\(serial)", method: .post,
+            headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken)"}"#)
+        ).status
     }
 
     /// Status, headers and body of a response, to compare two answers whole.
@@ -61,9 +68,12 @@ import Testing
             let device = unique("dev")
             let body = ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)
             let credentials: [(String, HTTPFields)] = [
-                ("no header", [:]), ("another scheme", [.authorization: "Bearer \(token)"]), ("an empty token", [.authorization: "ApplePass "]),
-                ("a wrong token", [.authorization: "ApplePass wrong-token-0123456789"]), ("another pass's token", [.authorization: "ApplePass \(otherToken)"]),
-                ("a token with a character more", [.authorization: "ApplePass \(token)x"]), ("lower-case scheme", [.authorization: "applepass \(token)"]),
+                ("no header", [:]), ("another scheme", [.authorization: "Bearer \(token)"]),
+                ("an empty token", [.authorization: "ApplePass "]),
+                ("a wrong token", [.authorization: "ApplePass wrong-token-0123456789"]),
+                ("another pass's token", [.authorization: "ApplePass \(otherToken)"]),
+                ("a token with a character more", [.authorization: "ApplePass \(token)x"]),
+                ("lower-case scheme", [.authorization: "applepass \(token)"]),
             ]
             for target in [serial, "no-such-serial"] {
                 let requests: [(String, HTTPRequest.Method, ByteBuffer?)] = [
@@ -80,21 +90,30 @@ import Testing
                         answers.append(Answer(response))
                     }
                     // The right token on an unknown serial answers exactly like a wrong token on a known one.
-                    let unknownWithToken = Answer(try await client.execute(uri: uri.replacingOccurrences(of: target, with: "no-such-\(target)"),
-                                                                           method: method, headers: [.authorization: "ApplePass \(token)"], body: requestBody))
-                    #expect(Set(answers.map(\.body)).count == 1 && answers.allSatisfy { $0 == answers[0] }, "\(method) \(uri): every 401 alike")
+                    let unknownWithToken = Answer(
+                        try await client.execute(
+                            uri: uri.replacingOccurrences(of: target, with: "no-such-\(target)"),
+                            method: method, headers: [.authorization: "ApplePass \(token)"], body: requestBody))
+                    #expect(
+                        Set(answers.map(\.body)).count == 1 && answers.allSatisfy { $0 == answers[0] }, "\(method) \(uri): every 401 alike")
                     #expect(unknownWithToken == answers[0], "\(method) \(uri): an unknown serial is not told apart")
                 }
             }
             // The personalize call checks a token only when one is sent; the issuing API wants its key.
-            try await client.execute(uri: "/wallet/v1/passes/\(Self.type)/\(serial)/personalize", method: .post,
-                                     headers: [.authorization: "ApplePass wrong-token-0123456789"], body: ByteBuffer(string: "{}")) {
+            try await client.execute(
+                uri: "/wallet/v1/passes/\(Self.type)/\(serial)/personalize", method: .post,
+                headers: [.authorization: "ApplePass wrong-token-0123456789"], body: ByteBuffer(string: "{}")
+            ) {
                 #expect($0.status == .unauthorized)
             }
-            for (uri, method) in [("/api/v1/passes", HTTPRequest.Method.post), ("/api/v1/bundles", .post), ("/api/v1/passes/\(Self.type)/\(serial)", .patch),
-                                  ("/api/v1/passes/\(Self.type)/\(serial)", .get), ("/api/v1/logs", .get), ("/api/v1/stats", .get)] {
-                for headers: HTTPFields in [[:], [.authorization: "Bearer wrong-key-0123456789"], [.authorization: "ApplePass \(token)"],
-                                            [.authorization: "Bearer \(ServiceHarness.apiKey)x"]] {
+            for (uri, method) in [
+                ("/api/v1/passes", HTTPRequest.Method.post), ("/api/v1/bundles", .post), ("/api/v1/passes/\(Self.type)/\(serial)", .patch),
+                ("/api/v1/passes/\(Self.type)/\(serial)", .get), ("/api/v1/logs", .get), ("/api/v1/stats", .get),
+            ] {
+                for headers: HTTPFields in [
+                    [:], [.authorization: "Bearer wrong-key-0123456789"], [.authorization: "ApplePass \(token)"],
+                    [.authorization: "Bearer \(ServiceHarness.apiKey)x"],
+                ] {
                     try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: "{}")) {
                         #expect($0.status == .unauthorized, "\(method) \(uri) with \(headers)")
                     }
@@ -139,7 +158,8 @@ import Testing
     @Test func oversizedBodiesAnswer413OnEveryEndpoint() async throws {
         try await withService { _, _, client in
             let (serial, token) = try await issue(client)
-            let big = ByteBuffer(bytes: Array(#"{"logs":[""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000) + Array(#""]}"#.utf8))
+            let big = ByteBuffer(
+                bytes: Array(#"{"logs":[""#.utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 70_000) + Array(#""]}"#.utf8))
             let requests: [(String, HTTPRequest.Method, HTTPFields)] = [
                 ("/wallet/v1/devices/\(unique("dev"))/registrations/\(Self.type)/\(serial)", .post, [.authorization: "ApplePass \(token)"]),
                 ("/wallet/v1/passes/\(Self.type)/\(serial)/personalize", .post, [:]),

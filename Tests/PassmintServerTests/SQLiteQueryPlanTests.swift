@@ -1,7 +1,8 @@
 import Foundation
-@testable import PassmintStore
 import PassmintTestSupport
 import Testing
+
+@testable import PassmintStore
 
 /// The SQLite store's hot queries use the indexes meant for them, whatever the data.
 @Suite struct SQLiteQueryPlanTests {
@@ -11,7 +12,9 @@ import Testing
         try await store.migrate()
         let connection = try SQLiteConnection(path: path, readOnly: true)
         var plan: [String] = []
-        try connection.query("EXPLAIN QUERY PLAN " + SQLitePassStore.updatedSerialsQuery, [.text("device"), .text("pass.example"), .integer(-1)]) {
+        try connection.query(
+            "EXPLAIN QUERY PLAN " + SQLitePassStore.updatedSerialsQuery, [.text("device"), .text("pass.example"), .integer(-1)]
+        ) {
             plan.append($0.text(3) ?? "")
         }
         // Starting from the passes (by pass type and tag) would read every pass of the type for each poll.

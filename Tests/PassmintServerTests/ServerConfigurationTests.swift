@@ -50,10 +50,11 @@ import Testing
         #expect(Setting.apnsKeyID.option == "--apns-key-id" && Setting.apnsKeyID.environmentVariable == "PASSMINT_APNS_KEY_ID")
         #expect(Setting.apnsCA.option == "--apns-ca" && Setting.fastPath.environmentVariable == "PASSMINT_FAST_PATH")
         let variables = Setting.allCases.map(\.environmentVariable).joined(separator: " ")
-        #expect(variables == """
-            PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
-            PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP
-            """)
+        #expect(
+            variables == """
+                PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
+                PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP
+                """)
         #expect(Set(Setting.allCases.map(\.environmentVariable)).count == Setting.allCases.count)
     }
 
@@ -70,9 +71,9 @@ import Testing
             ([:], [:], "give --public-url (or PASSMINT_PUBLIC_URL)"),
             ([Setting.publicURL: "passes"], [:], "--public-url (or PASSMINT_PUBLIC_URL) \"passes\" is not a URL"),
             ([.publicURL: "https://p.example.test"], ["PASSMINT_PORT": "80a"], "--port (or PASSMINT_PORT) \"80a\" is not a port number"),
-        ([.publicURL: "http://p.example.test"], [:], "uses http, and Wallet talks only to https web services"),
-        ([.publicURL: "http://p.example.test"], ["PASSMINT_ALLOW_HTTP": "yes"], "or add --allow-http (PASSMINT_ALLOW_HTTP=1)"),
-        ([.publicURL: "ftp://p.example.test"], ["PASSMINT_ALLOW_HTTP": "1"], "must be an https URL"),
+            ([.publicURL: "http://p.example.test"], [:], "uses http, and Wallet talks only to https web services"),
+            ([.publicURL: "http://p.example.test"], ["PASSMINT_ALLOW_HTTP": "yes"], "or add --allow-http (PASSMINT_ALLOW_HTTP=1)"),
+            ([.publicURL: "ftp://p.example.test"], ["PASSMINT_ALLOW_HTTP": "1"], "must be an https URL"),
             ([.publicURL: "https://p.example.test", .port: "70000"], [:], "is not a port number (0–65535)"),
             (
                 [.publicURL: "https://p.example.test", .apnsURL: "nowhere"], [:],

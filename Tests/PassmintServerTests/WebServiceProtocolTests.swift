@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Passmint
 import PassmintServer
@@ -15,9 +15,10 @@ import Testing
     /// Issues a pass through the API and returns its serial and token.
     func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
         let serial = unique("L")
-        let response = try await client.execute(uri: "/api/v1/passes", method: .post,
-                                                headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
-                                                body: try ServiceHarness.issueBody(serial: serial))
+        let response = try await client.execute(
+            uri: "/api/v1/passes", method: .post,
+            headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+            body: try ServiceHarness.issueBody(serial: serial))
         #expect(response.status == .created)
         let json = try JSONParser.value(Array(response.body.readableBytesView))
         return (serial, try #require(json["authenticationToken"]?.stringValue))
@@ -37,29 +38,47 @@ import Testing
                 let apple: HTTPFields = [.authorization: "ApplePass \(token)", .contentType: "application/json"]
 
                 // 401: missing, wrong scheme, wrong token, unknown serial (indistinguishable).
-                for headers: HTTPFields in [[:], [.authorization: "Bearer \(token)"], [.authorization: "ApplePass wrong-token-0123456789"]] {
-                    try await client.execute(uri: registration, method: .post, headers: headers, body: body) { #expect($0.status == .unauthorized) }
+                for headers: HTTPFields in [[:], [.authorization: "Bearer \(token)"], [.authorization: "ApplePass wrong-token-0123456789"]]
+                {
+                    try await client.execute(uri: registration, method: .post, headers: headers, body: body) {
+                        #expect($0.status == .unauthorized)
+                    }
                 }
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/no-such-serial", method: .post, headers: apple, body: body) {
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(type)/no-such-serial", method: .post, headers: apple, body: body
+                ) {
                     #expect($0.status == .unauthorized)
                 }
                 // 400: malformed JSON and odd path components; 413: oversized body.
-                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(string: "{not json")) { #expect($0.status == .badRequest) }
-                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(string: #"{"pushToken": 5}"#)) { #expect($0.status == .badRequest) }
-                try await client.execute(uri: "/wallet/v1/devices/bad%20device/registrations/\(type)/\(serial)", method: .post, headers: apple, body: body) {
+                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(string: "{not json")) {
                     #expect($0.status == .badRequest)
                 }
-                try await client.execute(uri: "/wallet/v1/devices/\(String(repeating: "x", count: 300))/registrations/\(type)/\(serial)", method: .post, headers: apple, body: body) {
+                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(string: #"{"pushToken": 5}"#)) {
                     #expect($0.status == .badRequest)
                 }
-                try await client.execute(uri: registration, method: .post, headers: apple, body: ByteBuffer(repeating: 0x20, count: 100_000)) {
+                try await client.execute(
+                    uri: "/wallet/v1/devices/bad%20device/registrations/\(type)/\(serial)", method: .post, headers: apple, body: body
+                ) {
+                    #expect($0.status == .badRequest)
+                }
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(String(repeating: "x", count: 300))/registrations/\(type)/\(serial)", method: .post,
+                    headers: apple, body: body
+                ) {
+                    #expect($0.status == .badRequest)
+                }
+                try await client.execute(
+                    uri: registration, method: .post, headers: apple, body: ByteBuffer(repeating: 0x20, count: 100_000)
+                ) {
                     #expect($0.status == .contentTooLarge)
                 }
                 // 201 then 200; Android's scheme works too.
                 try await client.execute(uri: registration, method: .post, headers: apple, body: body) { #expect($0.status == .created) }
                 try await client.execute(uri: registration, method: .post, headers: apple, body: body) { #expect($0.status == .ok) }
-                try await client.execute(uri: "/wallet/v1/devices/\(unique("android"))/registrations/\(type)/\(serial)", method: .post,
-                                         headers: [.authorization: "AndroidPass \(token)"], body: body) { #expect($0.status == .created) }
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(unique("android"))/registrations/\(type)/\(serial)", method: .post,
+                    headers: [.authorization: "AndroidPass \(token)"], body: body
+                ) { #expect($0.status == .created) }
 
                 // Serial numbers: 200 with a string tag, then 204; unknown device 204; bad tag 400.
                 var lastUpdated = ""
@@ -69,11 +88,17 @@ import Testing
                     #expect(json["serialNumbers"] == [.string(serial)])
                     lastUpdated = try #require(json["lastUpdated"]?.stringValue, "lastUpdated must be a string")
                 }
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(lastUpdated)", method: .get) {
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=\(lastUpdated)", method: .get
+                ) {
                     #expect($0.status == .noContent)
                 }
-                try await client.execute(uri: "/wallet/v1/devices/\(unique("nobody"))/registrations/\(type)", method: .get) { #expect($0.status == .noContent) }
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=yesterday", method: .get) {
+                try await client.execute(uri: "/wallet/v1/devices/\(unique("nobody"))/registrations/\(type)", method: .get) {
+                    #expect($0.status == .noContent)
+                }
+                try await client.execute(
+                    uri: "/wallet/v1/devices/\(device)/registrations/\(type)?passesUpdatedSince=yesterday", method: .get
+                ) {
                     #expect($0.status == .badRequest)
                 }
 
@@ -87,33 +112,55 @@ import Testing
                     let report = PassVerifier().verify(Array(response.body.readableBytesView), source: "latest", lint: false)
                     #expect(report.isValid)
                 }
-                try await client.execute(uri: passURI, method: .get, headers: [.authorization: "ApplePass \(token)", .ifModifiedSince: lastModified]) {
+                try await client.execute(
+                    uri: passURI, method: .get, headers: [.authorization: "ApplePass \(token)", .ifModifiedSince: lastModified]
+                ) {
                     #expect($0.status == .notModified)
                 }
-                try await client.execute(uri: passURI, method: .get, headers: [.authorization: "ApplePass \(token)", .ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"]) {
+                try await client.execute(
+                    uri: passURI, method: .get,
+                    headers: [.authorization: "ApplePass \(token)", .ifModifiedSince: "Thu, 01 Jan 1970 00:00:00 GMT"]
+                ) {
                     #expect($0.status == .ok)
                 }
                 try await client.execute(uri: passURI, method: .get) { #expect($0.status == .unauthorized) }
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/unknown", method: .get, headers: [.authorization: "ApplePass \(token)"]) {
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/unknown", method: .get, headers: [.authorization: "ApplePass \(token)"]
+                ) {
                     #expect($0.status == .unauthorized)
                 }
 
                 // Log: 200 and kept for the operator; malformed 400.
-                try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(string: #"{"logs":["Web service error for pass.x: bad response"]}"#)) {
+                try await client.execute(
+                    uri: "/wallet/v1/log", method: .post,
+                    body: ByteBuffer(string: #"{"logs":["Web service error for pass.x: bad response"]}"#)
+                ) {
                     #expect($0.status == .ok)
                 }
-                try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(string: #"{"logs":"x"}"#)) { #expect($0.status == .badRequest) }
+                try await client.execute(uri: "/wallet/v1/log", method: .post, body: ByteBuffer(string: #"{"logs":"x"}"#)) {
+                    #expect($0.status == .badRequest)
+                }
                 #expect(service.deviceLogs.recent.last == "Web service error for pass.x: bad response")
 
                 // Unregister: 401 without the token, 200 with it; the device is gone.
                 try await client.execute(uri: registration, method: .delete) { #expect($0.status == .unauthorized) }
-                try await client.execute(uri: registration, method: .delete, headers: [.authorization: "ApplePass \(token)"]) { #expect($0.status == .ok) }
-                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) { #expect($0.status == .noContent) }
+                try await client.execute(uri: registration, method: .delete, headers: [.authorization: "ApplePass \(token)"]) {
+                    #expect($0.status == .ok)
+                }
+                try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)", method: .get) {
+                    #expect($0.status == .noContent)
+                }
 
                 // The issuing API needs the key.
-                try await client.execute(uri: "/api/v1/passes", method: .post, body: try ServiceHarness.issueBody(serial: unique("X"))) { #expect($0.status == .unauthorized) }
-                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .get, headers: [.authorization: "Bearer wrong"]) { #expect($0.status == .unauthorized) }
-                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, body: ByteBuffer(string: #"{"voided":true}"#)) { #expect($0.status == .unauthorized) }
+                try await client.execute(uri: "/api/v1/passes", method: .post, body: try ServiceHarness.issueBody(serial: unique("X"))) {
+                    #expect($0.status == .unauthorized)
+                }
+                try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .get, headers: [.authorization: "Bearer wrong"]) {
+                    #expect($0.status == .unauthorized)
+                }
+                try await client.execute(
+                    uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, body: ByteBuffer(string: #"{"voided":true}"#)
+                ) { #expect($0.status == .unauthorized) }
                 try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             }
         }
@@ -125,7 +172,9 @@ import Testing
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 let serial = unique("P")
-                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)) { response in
+                try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)
+                ) { response in
                     #expect(response.status == .created)
                     #expect(response.headers[.contentType] == "application/vnd.apple.pkpass")
                     let entries = try ZipArchive.read(Array(response.body.readableBytesView), source: "issued")
@@ -134,21 +183,32 @@ import Testing
                     #expect((json["authenticationToken"]?.stringValue?.count ?? 0) >= 22)
                     #expect(json["serialNumber"]?.stringValue == serial)
                 }
-                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)) {
+                try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial)
+                ) {
                     #expect($0.status == .conflict)
                 }
-                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: ByteBuffer(string: #"{"template":"Nope","data":{}}"#)) {
+                try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: bearer, body: ByteBuffer(string: #"{"template":"Nope","data":{}}"#)
+                ) {
                     #expect($0.status == .badRequest)
                 }
-                try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: ByteBuffer(string: #"{"template":"Loyalty","data":{"serialNumber":"x"}}"#)) {
+                try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: bearer,
+                    body: ByteBuffer(string: #"{"template":"Loyalty","data":{"serialNumber":"x"}}"#)
+                ) {
                     #expect($0.status == .unprocessableContent, "a missing placeholder is refused")
                 }
-                try await client.execute(uri: "/api/v1/passes/\(ServiceHarness.passType)/\(serial)", method: .patch, headers: bearer,
-                                         body: ByteBuffer(string: #"{"data":{"points":"many"}}"#)) {
+                try await client.execute(
+                    uri: "/api/v1/passes/\(ServiceHarness.passType)/\(serial)", method: .patch, headers: bearer,
+                    body: ByteBuffer(string: #"{"data":{"points":"many"}}"#)
+                ) {
                     #expect($0.status == .unprocessableContent, "data that breaks lint is refused")
                 }
-                try await client.execute(uri: "/api/v1/passes/\(ServiceHarness.passType)/unknown", method: .patch, headers: bearer,
-                                         body: ByteBuffer(string: #"{"voided":true}"#)) { #expect($0.status == .notFound) }
+                try await client.execute(
+                    uri: "/api/v1/passes/\(ServiceHarness.passType)/unknown", method: .patch, headers: bearer,
+                    body: ByteBuffer(string: #"{"voided":true}"#)
+                ) { #expect($0.status == .notFound) }
             }
         }
     }
@@ -159,7 +219,9 @@ import Testing
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 func order(_ count: Int) throws -> ByteBuffer {
-                    let passes: [JSONValue] = try (0..<count).map { _ in ["template": "Loyalty", "data": .object(try ServiceHarness.loyaltyData(serial: unique("B")))] }
+                    let passes: [JSONValue] = try (0..<count).map { _ in
+                        ["template": "Loyalty", "data": .object(try ServiceHarness.loyaltyData(serial: unique("B")))]
+                    }
                     return ByteBuffer(bytes: JSONWriter.data(["passes": .array(passes)], style: .compact))
                 }
                 try await client.execute(uri: "/api/v1/bundles", method: .post, headers: bearer, body: try order(3)) { response in
@@ -198,7 +260,9 @@ import Testing
                     #expect(response.body.readableBytes == 0)
                 }
                 try await client.execute(uri: uri, method: .head) { #expect($0.status == .unauthorized) }
-                try await client.execute(uri: uri, method: .head, headers: apple + [.ifModifiedSince: try #require(get.headers[.lastModified])]) {
+                try await client.execute(
+                    uri: uri, method: .head, headers: apple + [.ifModifiedSince: try #require(get.headers[.lastModified])]
+                ) {
                     #expect($0.status == .notModified)
                 }
                 try await client.execute(uri: "/health", method: .head) { response in
@@ -223,25 +287,32 @@ import Testing
                 func serials(since: String? = nil) async throws -> [String] {
                     let response = try await client.execute(uri: poll + (since.map { "?passesUpdatedSince=\($0)" } ?? ""), method: .get)
                     guard response.status == .ok else { return [] }
-                    return try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    return try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]?.arrayValue?.compactMap(
+                        \.stringValue) ?? []
                 }
                 #expect(try await serials().isEmpty)
                 var issued: [String] = []
                 for _ in 0..<3 {
                     let (serial, token) = try await issue(client)
                     issued.append(serial)
-                    try await client.execute(uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post,
-                                             headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"00ff"}"#)) {
+                    try await client.execute(
+                        uri: "/wallet/v1/devices/\(device)/registrations/\(type)/\(serial)", method: .post,
+                        headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"00ff"}"#)
+                    ) {
                         #expect($0.status == .created)
                     }
                     #expect(try await serials() == issued, "a registration shows in the next poll")
                 }
-                let since = try #require(try JSONParser.value(Array(try await client.execute(uri: poll, method: .get).body.readableBytesView))["lastUpdated"]?.stringValue)
+                let since = try #require(
+                    try JSONParser.value(Array(try await client.execute(uri: poll, method: .get).body.readableBytesView))["lastUpdated"]?
+                        .stringValue)
                 #expect(try await serials(since: since).isEmpty)
                 _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: issued[1], data: ["points": 7], voided: nil)
                 #expect(try await serials(since: since) == [issued[1]], "an update shows in the next poll")
                 let (_, token) = try await issue(client)
-                try await client.execute(uri: "/wallet/v1/passes/\(type)/\(issued[0])", method: .get, headers: [.authorization: "ApplePass \(token)"]) {
+                try await client.execute(
+                    uri: "/wallet/v1/passes/\(type)/\(issued[0])", method: .get, headers: [.authorization: "ApplePass \(token)"]
+                ) {
                     #expect($0.status == .unauthorized, "another pass's token")
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// Apple's own sample passes, rebuilt from their sources with a test identity for Apple's pass type ID and team.

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct BatchInputTests {
@@ -34,7 +35,10 @@ import Testing
     @Test func wrongFieldCountIsARowError() throws {
         let rows = try rows(write("serialNumber,name\n1,a\n2,b,c\n3,d\n"))
         #expect(rows.count == 3)
-        guard case .failure(let error) = rows[1].values else { Issue.record("expected an error"); return }
+        guard case .failure(let error) = rows[1].values else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.message.contains("3 field(s)"))
         #expect(rows[1].number == 2)
         #expect((try? rows[2].values.get()) != nil)
@@ -42,7 +46,10 @@ import Testing
 
     @Test func unterminatedQuoteIsReported() throws {
         let rows = try rows(write("serialNumber,name\n1,\"open\n"))
-        guard case .failure(let error) = rows.last?.values else { Issue.record("expected an error"); return }
+        guard case .failure(let error) = rows.last?.values else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.message.contains("not closed"))
     }
 
@@ -53,13 +60,20 @@ import Testing
     }
 
     @Test func jsonLinesKeepTypes() throws {
-        let rows = try rows(write("{\"serialNumber\": \"A\", \"points\": 12}\n\n[1]\n{\"serialNumber\": 7, \"vip\": true}\n{broken\n", name: "rows.jsonl"))
+        let rows = try rows(
+            write("{\"serialNumber\": \"A\", \"points\": 12}\n\n[1]\n{\"serialNumber\": 7, \"vip\": true}\n{broken\n", name: "rows.jsonl"))
         #expect(rows.count == 4)
         #expect(try rows[0].values.get()["points"] == 12)
-        guard case .failure = rows[1].values else { Issue.record("an array is not a row"); return }
+        guard case .failure = rows[1].values else {
+            Issue.record("an array is not a row")
+            return
+        }
         #expect(try rows[2].values.get()["vip"] == true)
         #expect(rows[2].line == 4)
-        guard case .failure(let error) = rows[3].values else { Issue.record("expected an error"); return }
+        guard case .failure(let error) = rows[3].values else {
+            Issue.record("expected an error")
+            return
+        }
         #expect(error.message.contains("not valid JSON"))
     }
 

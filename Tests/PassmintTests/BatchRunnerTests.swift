@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct BatchRunnerTests {
@@ -10,7 +11,8 @@ import Testing
 
     static func row(_ index: Int, serial: String? = nil, name: String = "Zoë Müller", points: String = "1250") -> String {
         let name = name.contains(",") || name.contains("\"") ? "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : name
-        return "\(serial ?? String(format: "M-%05d", index)),\(100_000 + index),\(name),Gold,mlc:\(index),\(points),250,2024-03-01T00:00:00+01:00\n"
+        return
+            "\(serial ?? String(format: "M-%05d", index)),\(100_000 + index),\(name),Gold,mlc:\(index),\(points),250,2024-03-01T00:00:00+01:00\n"
     }
 
     func readReport(_ folder: URL) throws -> [[String]] {
@@ -27,10 +29,18 @@ import Testing
         var bad: [Int: String] = [:]
         for index in 1...10_000 {
             switch index {
-            case 17: csv += "M-00017,100017,Zoë,Gold,mlc:17,1250,250\n"; bad[index] = "has 7 field(s)"  // a missing value
-            case 250: csv += Self.row(index, serial: ""); bad[index] = "no serial number"
-            case 500: csv += Self.row(index, serial: "M-00100"); bad[index] = "duplicate serial number M-00100"
-            case 777: csv += Self.row(index, points: "lots"); bad[index] = "the string \"lots\""
+            case 17:
+                csv += "M-00017,100017,Zoë,Gold,mlc:17,1250,250\n"
+                bad[index] = "has 7 field(s)"  // a missing value
+            case 250:
+                csv += Self.row(index, serial: "")
+                bad[index] = "no serial number"
+            case 500:
+                csv += Self.row(index, serial: "M-00100")
+                bad[index] = "duplicate serial number M-00100"
+            case 777:
+                csv += Self.row(index, points: "lots")
+                bad[index] = "the string \"lots\""
             case 1000: csv += Self.row(index, name: "Dupont, Jean \"JD\"")
             case 1001: csv += Self.row(index, name: "李小龙")
             default: csv += Self.row(index)
@@ -40,8 +50,9 @@ import Testing
         try Data(csv.utf8).write(to: data)
         let output = folder.appendingPathComponent("out")
 
-        let runner = BatchRunner(template: try PassTemplate(folder: Self.loyalty), builder: PassBuilder(identity: try TestTemplates.identity()),
-                                 options: BatchOptions(outputFolder: output.path))
+        let runner = BatchRunner(
+            template: try PassTemplate(folder: Self.loyalty), builder: PassBuilder(identity: try TestTemplates.identity()),
+            options: BatchOptions(outputFolder: output.path))
         let result = try await runner.run(try BatchInput(path: data.path))
         #expect(result.rows == 10_000)
         #expect(result.failed == bad.count, "\(result)")
@@ -72,7 +83,10 @@ import Testing
                 group.addTask {
                     var failed = 0
                     for line in slice {
-                        guard let bytes = try? FileIO.read(output.appendingPathComponent(line[3]).path, what: "pass") else { failed += 1; continue }
+                        guard let bytes = try? FileIO.read(output.appendingPathComponent(line[3]).path, what: "pass") else {
+                            failed += 1
+                            continue
+                        }
                         let report = verifier.verify(bytes, source: line[3], lint: false)
                         if !report.isValid || Digest.sha256Hex(bytes) != line[4] { failed += 1 }
                     }
@@ -88,7 +102,8 @@ import Testing
         #expect(JSONWriter.string(json).contains("Dupont, Jean \\\"JD\\\""))
         #expect(json["storeCard"]?["primaryFields"]?.arrayValue?.first?["value"] == 1250)
         // One independent check with openssl and Python.
-        let check = try TestEnvironment.independentlyCheck(output.appendingPathComponent("M-01001.pkpass"), root: TestEnvironment.devChain().appendingPathComponent("root.pem"))
+        let check = try TestEnvironment.independentlyCheck(
+            output.appendingPathComponent("M-01001.pkpass"), root: TestEnvironment.devChain().appendingPathComponent("root.pem"))
         #expect(check.status == 0, "\(check.stderr)")
     }
 
@@ -102,15 +117,18 @@ import Testing
         let rows = scratch.appendingPathComponent("rows.jsonl")
         var lines = ""
         for index in 1...20 {
-            var row: JSONObject = ["serialNumber": .string("T-\(index)"), "memberId": "1", "memberName": "A", "tier": "Gold", "nfcMessage": "m",
-                                   "points": 5, "pointsToNextReward": 1, "memberSince": "2024-03-01T00:00:00Z"]
+            var row: JSONObject = [
+                "serialNumber": .string("T-\(index)"), "memberId": "1", "memberName": "A", "tier": "Gold", "nfcMessage": "m",
+                "points": 5, "pointsToNextReward": 1, "memberSince": "2024-03-01T00:00:00Z",
+            ]
             if index == 3 { row["authenticationToken"] = "given-token-0123456789" }
             lines += JSONWriter.string(.object(row), style: .compact) + "\n"
         }
         try Data(lines.utf8).write(to: rows)
         let output = scratch.appendingPathComponent("out")
-        let runner = BatchRunner(template: try PassTemplate(folder: template.path), builder: PassBuilder(identity: try TestTemplates.identity()),
-                                 options: BatchOptions(outputFolder: output.path, reportFormat: .jsonl))
+        let runner = BatchRunner(
+            template: try PassTemplate(folder: template.path), builder: PassBuilder(identity: try TestTemplates.identity()),
+            options: BatchOptions(outputFolder: output.path, reportFormat: .jsonl))
         let result = try await runner.run(try BatchInput(path: rows.path))
         #expect(result.issued == 20)
         let report = String(decoding: try FileIO.read(output.appendingPathComponent("batch-report.jsonl").path, what: ""), as: UTF8.self)
@@ -134,13 +152,16 @@ import Testing
         let output = folder.appendingPathComponent("out")
         let template = try PassTemplate(folder: Self.loyalty)
         let builder = PassBuilder(identity: try TestTemplates.identity())
-        _ = try await BatchRunner(template: template, builder: builder, options: BatchOptions(outputFolder: output.path)).run(try BatchInput(path: data.path))
+        _ = try await BatchRunner(template: template, builder: builder, options: BatchOptions(outputFolder: output.path)).run(
+            try BatchInput(path: data.path))
         // Damage one pass, delete another, leave a stray temporary file.
         try Data("garbage".utf8).write(to: output.appendingPathComponent("M-00003.pkpass"))
         try FileManager.default.removeItem(at: output.appendingPathComponent("M-00004.pkpass"))
         try Data("partial".utf8).write(to: output.appendingPathComponent(".M-00005.pkpass.0123456789ab.tmp"))
-        let again = try await BatchRunner(template: template, builder: builder, options: BatchOptions(outputFolder: output.path, resume: true))
-            .run(try BatchInput(path: data.path))
+        let again = try await BatchRunner(
+            template: template, builder: builder, options: BatchOptions(outputFolder: output.path, resume: true)
+        )
+        .run(try BatchInput(path: data.path))
         #expect(again.existing == 28)
         #expect(again.issued == 2)
         let names = try FileManager.default.contentsOfDirectory(atPath: output.path)

@@ -8,7 +8,9 @@ import Testing
     static func makeKey(in folder: URL, name: String = "AuthKey_ABC123DEFG.p8") throws -> (key: URL, publicKey: URL) {
         let key = folder.appendingPathComponent(name)
         let publicKey = folder.appendingPathComponent("public.pem")
-        #expect(try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path]).status == 0)
+        #expect(
+            try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path])
+                .status == 0)
         #expect(try TestEnvironment.run("openssl", ["pkey", "-in", key.path, "-pubout", "-out", publicKey.path]).status == 0)
         return (key, publicKey)
     }
@@ -35,16 +37,20 @@ import Testing
             #expect(raw.count == 64)
             try Data(message).write(to: folder.appendingPathComponent("message"))
             try Data(Self.der(fromRaw: raw)).write(to: folder.appendingPathComponent("signature.der"))
-            let verified = try TestEnvironment.run("openssl", [
-                "dgst", "-sha256", "-verify", publicKey.path, "-signature", folder.appendingPathComponent("signature.der").path,
-                folder.appendingPathComponent("message").path,
-            ])
+            let verified = try TestEnvironment.run(
+                "openssl",
+                [
+                    "dgst", "-sha256", "-verify", publicKey.path, "-signature", folder.appendingPathComponent("signature.der").path,
+                    folder.appendingPathComponent("message").path,
+                ])
             #expect(verified.status == 0, "round \(round): \(verified.stdout) \(verified.stderr)")
             try Data(message + [0x21]).write(to: folder.appendingPathComponent("message"))
-            let tampered = try TestEnvironment.run("openssl", [
-                "dgst", "-sha256", "-verify", publicKey.path, "-signature", folder.appendingPathComponent("signature.der").path,
-                folder.appendingPathComponent("message").path,
-            ])
+            let tampered = try TestEnvironment.run(
+                "openssl",
+                [
+                    "dgst", "-sha256", "-verify", publicKey.path, "-signature", folder.appendingPathComponent("signature.der").path,
+                    folder.appendingPathComponent("message").path,
+                ])
             #expect(tampered.status != 0)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// Untrusted `.pkpass` files: `verify` and `lint` run on files from anyone, so no file may cost more than its limits.
@@ -61,11 +62,14 @@ import Testing
         let manifest = folder.appendingPathComponent("manifest.json")
         try Data(built.files["manifest.json"]!).write(to: manifest)
         let signature = folder.appendingPathComponent("signature")
-        let result = try TestEnvironment.run("openssl", [
-            "cms", "-sign", "-binary", "-outform", "DER", "-econtent_type", "1.2.840.113549.1.9.16.1.4",  // id-ct-TSTInfo
-            "-signer", built.chain.appendingPathComponent("signer.pem").path, "-inkey", built.chain.appendingPathComponent("signer.key").path,
-            "-certfile", built.chain.appendingPathComponent("wwdr.pem").path, "-in", manifest.path, "-out", signature.path,
-        ])
+        let result = try TestEnvironment.run(
+            "openssl",
+            [
+                "cms", "-sign", "-binary", "-outform", "DER", "-econtent_type", "1.2.840.113549.1.9.16.1.4",  // id-ct-TSTInfo
+                "-signer", built.chain.appendingPathComponent("signer.pem").path, "-inkey",
+                built.chain.appendingPathComponent("signer.key").path,
+                "-certfile", built.chain.appendingPathComponent("wwdr.pem").path, "-in", manifest.path, "-out", signature.path,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         built.files["signature"] = [UInt8](try Data(contentsOf: signature))
         let report = try built.verify()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Passmint
 
 @Suite struct JSONTests {
@@ -67,7 +68,9 @@ import Testing
         #expect(W3CDate.parse(text)?.timeIntervalSince1970 == epoch)
     }
 
-    @Test(arguments: ["2026-12-24", "2026-12-24T19:30:00", "2026-02-30T10:00Z", "2026-13-01T10:00Z", "2026-12-24T19:30:00+0100", "2026-12-24 19:30Z", "x"])
+    @Test(arguments: [
+        "2026-12-24", "2026-12-24T19:30:00", "2026-02-30T10:00Z", "2026-13-01T10:00Z", "2026-12-24T19:30:00+0100", "2026-12-24 19:30Z", "x",
+    ])
     func rejectsIncompleteOrInvalidDates(_ text: String) {
         #expect(W3CDate.parse(text) == nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Passmint
 
 /// Every lint rule: a clean pass that does not break it, and a mutation that does.
@@ -66,31 +67,49 @@ import Testing
         Case(code: "style-missing", severity: .error, json: { $0.set("eventTicket", nil) }),
         Case(code: "style-multiple", severity: .error, json: { $0.set("generic", ["primaryFields": []]) }),
         Case(code: "transit-type-missing", severity: .error, json: { $0.rename("eventTicket", to: "boardingPass") }),
-        Case(code: "transit-type-invalid", severity: .error, json: {
-            $0.rename("eventTicket", to: "boardingPass")
-            $0.set("boardingPass.transitType", "PKTransitTypeRocket")
-        }),
+        Case(
+            code: "transit-type-invalid", severity: .error,
+            json: {
+                $0.rename("eventTicket", to: "boardingPass")
+                $0.set("boardingPass.transitType", "PKTransitTypeRocket")
+            }),
         Case(code: "transit-type-not-allowed", severity: .error, json: { $0.set("eventTicket.transitType", "PKTransitTypeAir") }),
         Case(code: "pass-type-identifier-format", severity: .error, json: { $0.set("passTypeIdentifier", "com.example.tickets") }),
         Case(code: "team-identifier-format", severity: .warning, json: { $0.set("teamIdentifier", "abc") }),
         Case(code: "field-key-missing", severity: .error, json: { $0.set("eventTicket.primaryFields[0].key", nil) }),
-        Case(code: "field-key-duplicate", severity: .error, path: "eventTicket.backFields[0].key", json: { $0.set("eventTicket.backFields[0].key", "seat") }),
+        Case(
+            code: "field-key-duplicate", severity: .error, path: "eventTicket.backFields[0].key",
+            json: { $0.set("eventTicket.backFields[0].key", "seat") }),
         Case(code: "field-value-missing", severity: .error, json: { $0.set("eventTicket.primaryFields[0].value", nil) }),
         Case(code: "field-value-type", severity: .error, json: { $0.set("eventTicket.primaryFields[0].value", true) }),
-        Case(code: "field-change-message", severity: .error, json: { $0.set("eventTicket.secondaryFields[0].changeMessage", "Seat changed") }),
+        Case(
+            code: "field-change-message", severity: .error, json: { $0.set("eventTicket.secondaryFields[0].changeMessage", "Seat changed") }
+        ),
         Case(code: "field-number-style", severity: .error, json: { $0.set("eventTicket.auxiliaryFields[0].value", "45") }),
         Case(code: "field-date-style", severity: .error, json: { $0.set("eventTicket.headerFields[0].value", "2026-12-24T19:30:00") }),
-        Case(code: "field-date-style", severity: .error, path: "eventTicket.primaryFields[0].isRelative", json: { $0.set("eventTicket.primaryFields[0].isRelative", true) }),
-        Case(code: "date-format", severity: .warning, path: "eventTicket.primaryFields[0].value", json: { $0.set("eventTicket.primaryFields[0].value", "2026-12-24T19:30") }),
+        Case(
+            code: "field-date-style", severity: .error, path: "eventTicket.primaryFields[0].isRelative",
+            json: { $0.set("eventTicket.primaryFields[0].isRelative", true) }),
+        Case(
+            code: "date-format", severity: .warning, path: "eventTicket.primaryFields[0].value",
+            json: { $0.set("eventTicket.primaryFields[0].value", "2026-12-24T19:30") }),
         Case(code: "field-enum", severity: .error, json: { $0.set("eventTicket.headerFields[0].dateStyle", "PKDateStyleHuge") }),
         Case(code: "field-currency-code", severity: .error, json: { $0.set("eventTicket.auxiliaryFields[0].currencyCode", "euro") }),
-        Case(code: "field-text-alignment", severity: .error, json: { $0.set("eventTicket.primaryFields[0].textAlignment", "PKTextAlignmentLeft") }),
+        Case(
+            code: "field-text-alignment", severity: .error,
+            json: { $0.set("eventTicket.primaryFields[0].textAlignment", "PKTextAlignmentLeft") }),
         Case(code: "field-row", severity: .error, json: { $0.set("eventTicket.secondaryFields[0].row", 1) }),
-        Case(code: "field-row", severity: .error, path: "eventTicket.auxiliaryFields[1].row", json: { $0.set("eventTicket.auxiliaryFields[1].row", 2) }),
-        Case(code: "field-data-detectors", severity: .error, json: { $0.set("eventTicket.primaryFields[0].dataDetectorTypes", ["PKDataDetectorTypeLink"]) }),
-        Case(code: "field-count", severity: .warning, json: {
-            $0.set("eventTicket.primaryFields[1]", ["key": "second", "value": "x"])
-        }),
+        Case(
+            code: "field-row", severity: .error, path: "eventTicket.auxiliaryFields[1].row",
+            json: { $0.set("eventTicket.auxiliaryFields[1].row", 2) }),
+        Case(
+            code: "field-data-detectors", severity: .error,
+            json: { $0.set("eventTicket.primaryFields[0].dataDetectorTypes", ["PKDataDetectorTypeLink"]) }),
+        Case(
+            code: "field-count", severity: .warning,
+            json: {
+                $0.set("eventTicket.primaryFields[1]", ["key": "second", "value": "x"])
+            }),
         Case(code: "color-format", severity: .error, path: "backgroundColor", json: { $0.set("backgroundColor", "#ff0000") }),
         Case(code: "color-format", severity: .error, path: "foregroundColor", json: { $0.set("foregroundColor", "rgb(256, 0, 0)") }),
         Case(code: "date-format", severity: .error, path: "expirationDate", json: { $0.set("expirationDate", "2027-01-01") }),
@@ -98,72 +117,123 @@ import Testing
         Case(code: "relevant-date-interval", severity: .error, json: { $0.set("relevantDates", [["startDate": "2026-12-24T19:30:00Z"]]) }),
         Case(code: "relevant-date-empty", severity: .error, json: { $0.set("relevantDates", [["note": "x"]]) }),
         Case(code: "barcode-format", severity: .error, json: { $0.set("barcodes[0].format", "PKBarcodeFormatDataMatrix") }),
-        Case(code: "barcode-key-missing", severity: .error, path: "barcodes[0].messageEncoding", json: { $0.set("barcodes[0].messageEncoding", nil) }),
-        Case(code: "barcode-fallback-missing", severity: .error, json: {
-            $0.set("barcodes", [["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"],
-                                ["format": "PKBarcodeFormatEAN13", "message": "1", "messageEncoding": "iso-8859-1"]])
-        }),
+        Case(
+            code: "barcode-key-missing", severity: .error, path: "barcodes[0].messageEncoding",
+            json: { $0.set("barcodes[0].messageEncoding", nil) }),
+        Case(
+            code: "barcode-fallback-missing", severity: .error,
+            json: {
+                $0.set(
+                    "barcodes",
+                    [
+                        ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"],
+                        ["format": "PKBarcodeFormatEAN13", "message": "1", "messageEncoding": "iso-8859-1"],
+                    ])
+            }),
         Case(code: "barcode-watch", severity: .warning, json: { $0.set("barcodes[0].format", "PKBarcodeFormatCode128") }),
-        Case(code: "barcode-deprecated", severity: .warning, json: {
-            $0.set("barcode", ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"])
-            $0.set("barcodes", nil)
-        }),
+        Case(
+            code: "barcode-deprecated", severity: .warning,
+            json: {
+                $0.set("barcode", ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"])
+                $0.set("barcodes", nil)
+            }),
         Case(code: "barcode-encoding", severity: .warning, json: { $0.set("barcodes[0].message", "Zoë ✓") }),
-        Case(code: "nfc-certificate", severity: .warning, json: { $0.set("nfc", ["message": "m", "encryptionPublicKey": .string(TestTemplates.p256PublicKey)]) }),
-        Case(code: "nfc-message-length", severity: .error, json: {
-            $0.set("nfc", ["message": .string(String(repeating: "x", count: 65)), "encryptionPublicKey": .string(TestTemplates.p256PublicKey)])
-        }),
+        Case(
+            code: "nfc-certificate", severity: .warning,
+            json: { $0.set("nfc", ["message": "m", "encryptionPublicKey": .string(TestTemplates.p256PublicKey)]) }),
+        Case(
+            code: "nfc-message-length", severity: .error,
+            json: {
+                $0.set(
+                    "nfc",
+                    ["message": .string(String(repeating: "x", count: 65)), "encryptionPublicKey": .string(TestTemplates.p256PublicKey)])
+            }),
         Case(code: "nfc-public-key", severity: .error, json: { $0.set("nfc", ["message": "m", "encryptionPublicKey": "bm90IGEga2V5"]) }),
         Case(code: "nfc-key-missing", severity: .error, json: { $0.set("nfc", ["message": "m"]) }),
-        Case(code: "nfc-sharing", severity: .warning, json: {
-            $0.set("nfc", ["message": "m", "encryptionPublicKey": .string(TestTemplates.p256PublicKey), "requiresAuthentication": true])
-        }),
+        Case(
+            code: "nfc-sharing", severity: .warning,
+            json: {
+                $0.set(
+                    "nfc", ["message": "m", "encryptionPublicKey": .string(TestTemplates.p256PublicKey), "requiresAuthentication": true])
+            }),
         Case(code: "web-service-url-insecure", severity: .error, json: { $0.set("webServiceURL", "http://passes.example.com") }),
         Case(code: "web-service-url-invalid", severity: .error, json: { $0.set("webServiceURL", "passes.example.com") }),
         Case(code: "authentication-token-missing", severity: .error, json: { $0.set("authenticationToken", nil) }),
         Case(code: "authentication-token-short", severity: .error, json: { $0.set("authenticationToken", "short") }),
         Case(code: "authentication-token-unused", severity: .warning, json: { $0.set("webServiceURL", nil) }),
         Case(code: "app-launch-url-without-store", severity: .error, json: { $0.set("appLaunchURL", "example://open") }),
-        Case(code: "locations-max", severity: .error, json: { $0.set("locations", .array(Array(repeating: ["latitude": 1, "longitude": 2], count: 11))) }),
-        Case(code: "beacons-max", severity: .error, json: { $0.set("beacons", .array(Array(repeating: ["proximityUUID": "u"], count: 11))) }),
+        Case(
+            code: "locations-max", severity: .error,
+            json: { $0.set("locations", .array(Array(repeating: ["latitude": 1, "longitude": 2], count: 11))) }),
+        Case(
+            code: "beacons-max", severity: .error, json: { $0.set("beacons", .array(Array(repeating: ["proximityUUID": "u"], count: 11))) }),
         Case(code: "location-coordinate", severity: .error, json: { $0.set("locations[0].latitude", "48.85") }),
         Case(code: "beacon-uuid", severity: .error, json: { $0.set("beacons", [["major": 1]]) }),
-        Case(code: "grouping-identifier-style", severity: .warning, json: {
-            $0.rename("eventTicket", to: "generic")
-            $0.set("generic.auxiliaryFields[1].row", nil)
-            $0.set("groupingIdentifier", "g")
-        }),
+        Case(
+            code: "grouping-identifier-style", severity: .warning,
+            json: {
+                $0.rename("eventTicket", to: "generic")
+                $0.set("generic.auxiliaryFields[1].row", nil)
+                $0.set("groupingIdentifier", "g")
+            }),
         Case(code: "icon-missing", severity: .error, files: { $0.removeAll { $0.path.hasPrefix("icon") } }),
         Case(code: "image-scale-missing", severity: .warning, files: { $0.removeAll { $0.path == "logo@3x.png" } }),
-        Case(code: "image-not-png", severity: .error, files: { $0.append(PassContents.File(path: "strip.png", bytes: Array("GIF89a...................".utf8))) }),
+        Case(
+            code: "image-not-png", severity: .error,
+            files: { $0.append(PassContents.File(path: "strip.png", bytes: Array("GIF89a...................".utf8))) }),
         Case(code: "image-size", severity: .warning, files: { $0 = $0.filter { !$0.path.hasPrefix("icon") } + images("icon", 29, 29) }),
-        Case(code: "image-scale-mismatch", severity: .warning, files: {
-            $0.removeAll { $0.path == "logo@2x.png" }
-            $0.append(PassContents.File(path: "logo@2x.png", bytes: png(100, 40)))
-        }),
+        Case(
+            code: "image-scale-mismatch", severity: .warning,
+            files: {
+                $0.removeAll { $0.path == "logo@2x.png" }
+                $0.append(PassContents.File(path: "logo@2x.png", bytes: png(100, 40)))
+            }),
         Case(code: "image-unused", severity: .warning, files: { $0 += images("footer", 286, 15) }),
         Case(code: "event-ticket-strip-and-background", severity: .warning, files: { $0 += images("strip", 375, 98) }),
         Case(code: "file-unknown", severity: .warning, files: { $0.append(PassContents.File(path: "notes.txt", bytes: [65])) }),
-        Case(code: "file-location", severity: .error, files: { $0.append(PassContents.File(path: "assets/logo.png", bytes: png(160, 50))) }),
-        Case(code: "strings-syntax", severity: .error, files: {
-            $0.append(PassContents.File(path: "en.lproj/pass.strings", bytes: Array("\"a\" = \"b\"".utf8)))
-        }),
-        Case(code: "localization-image-missing", severity: .warning, files: {
-            $0 += images("logo", 160, 50, folder: "en.lproj/") + images("logo", 160, 50, folder: "fr.lproj/").dropLast()
-        }),
-        Case(code: "localization-key-missing", severity: .warning, files: {
-            $0.append(PassContents.File(path: "en.lproj/pass.strings", bytes: Array("\"a\" = \"A\";\n\"b\" = \"B\";".utf8)))
-            $0.append(PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write([.init(key: "a", value: "À")])))
-        }),
-        Case(code: "personalization-without-nfc", severity: .error, files: {
-            $0.append(PassContents.File(path: "personalization.json", bytes: Array(#"{"requiredPersonalizationFields": ["PKPassPersonalizationFieldName"], "description": "Join"}"#.utf8)))
-        }),
-        Case(code: "personalization-fields", severity: .error, files: {
-            $0.append(PassContents.File(path: "personalization.json", bytes: Array(#"{"requiredPersonalizationFields": ["Shoe size"], "description": "Join"}"#.utf8)))
-        }),
-        Case(code: "personalization-description", severity: .error, files: {
-            $0.append(PassContents.File(path: "personalization.json", bytes: Array(#"{"requiredPersonalizationFields": ["PKPassPersonalizationFieldName"]}"#.utf8)))
-        }),
+        Case(
+            code: "file-location", severity: .error, files: { $0.append(PassContents.File(path: "assets/logo.png", bytes: png(160, 50))) }),
+        Case(
+            code: "strings-syntax", severity: .error,
+            files: {
+                $0.append(PassContents.File(path: "en.lproj/pass.strings", bytes: Array("\"a\" = \"b\"".utf8)))
+            }),
+        Case(
+            code: "localization-image-missing", severity: .warning,
+            files: {
+                $0 += images("logo", 160, 50, folder: "en.lproj/") + images("logo", 160, 50, folder: "fr.lproj/").dropLast()
+            }),
+        Case(
+            code: "localization-key-missing", severity: .warning,
+            files: {
+                $0.append(PassContents.File(path: "en.lproj/pass.strings", bytes: Array("\"a\" = \"A\";\n\"b\" = \"B\";".utf8)))
+                $0.append(PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write([.init(key: "a", value: "À")])))
+            }),
+        Case(
+            code: "personalization-without-nfc", severity: .error,
+            files: {
+                $0.append(
+                    PassContents.File(
+                        path: "personalization.json",
+                        bytes: Array(#"{"requiredPersonalizationFields": ["PKPassPersonalizationFieldName"], "description": "Join"}"#.utf8))
+                )
+            }),
+        Case(
+            code: "personalization-fields", severity: .error,
+            files: {
+                $0.append(
+                    PassContents.File(
+                        path: "personalization.json",
+                        bytes: Array(#"{"requiredPersonalizationFields": ["Shoe size"], "description": "Join"}"#.utf8)))
+            }),
+        Case(
+            code: "personalization-description", severity: .error,
+            files: {
+                $0.append(
+                    PassContents.File(
+                        path: "personalization.json",
+                        bytes: Array(#"{"requiredPersonalizationFields": ["PKPassPersonalizationFieldName"]}"#.utf8)))
+            }),
     ]
 
     @Test(arguments: cases)
@@ -190,15 +260,23 @@ import Testing
 
     @Test func classicFallbackAfterNewFormatIsAccepted() {
         var json = JSONValue.object(Self.clean)
-        json.set("barcodes", [["format": "PKBarcodeFormatEAN13", "message": "1", "messageEncoding": "iso-8859-1"],
-                              ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"]])
+        json.set(
+            "barcodes",
+            [
+                ["format": "PKBarcodeFormatEAN13", "message": "1", "messageEncoding": "iso-8859-1"],
+                ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"],
+            ])
         #expect(!Self.lint(json.objectValue!).contains { $0.code == "barcode-fallback-missing" })
     }
 
     @Test func code128FollowedBySquareCodeIsFineOnTheWatch() {
         var json = JSONValue.object(Self.clean)
-        json.set("barcodes", [["format": "PKBarcodeFormatCode128", "message": "1", "messageEncoding": "iso-8859-1"],
-                              ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"]])
+        json.set(
+            "barcodes",
+            [
+                ["format": "PKBarcodeFormatCode128", "message": "1", "messageEncoding": "iso-8859-1"],
+                ["format": "PKBarcodeFormatQR", "message": "1", "messageEncoding": "iso-8859-1"],
+            ])
         #expect(!Self.lint(json.objectValue!).contains { $0.code == "barcode-watch" })
     }
 
@@ -217,13 +295,19 @@ import Testing
         json.set("nfc", ["message": "m", "encryptionPublicKey": .string(TestTemplates.p256PublicKey), "requiresAuthentication": true])
         json.set("sharingProhibited", true)
         var files = Self.cleanFiles + Self.images("personalizationLogo", 150, 40)
-        files.append(PassContents.File(path: "personalization.json", bytes: Array(#"{"requiredPersonalizationFields": ["PKPassPersonalizationFieldName", "PKPassPersonalizationFieldEmailAddress"], "description": "Join the club"}"#.utf8)))
+        files.append(
+            PassContents.File(
+                path: "personalization.json",
+                bytes: Array(
+                    #"{"requiredPersonalizationFields": ["PKPassPersonalizationFieldName", "PKPassPersonalizationFieldEmailAddress"], "description": "Join the club"}"#
+                        .utf8)))
         let found = Self.lint(json.objectValue!, files)
         #expect(found.map(\.code) == ["nfc-certificate"])
     }
 
     @Test func rsaKeyIsNotAnNFCKey() throws {
-        let rsa = "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvredZiKRkgwlL9xNAwxXFg0x/XFw005UWVRIkdgcKWTjpBP2dPwVZ4WWC+9aGVd+Gyn1o0CLelf4rEjGoXbAAEgAqeGUxrcIlbjXfbcmwIDAQAB"
+        let rsa =
+            "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxKLxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo9z+40RQzuVaE8AkAFmxZzow3x+VJYKdjykkJ0iT9wCS0DRTXu269V264Vf/3jvredZiKRkgwlL9xNAwxXFg0x/XFw005UWVRIkdgcKWTjpBP2dPwVZ4WWC+9aGVd+Gyn1o0CLelf4rEjGoXbAAEgAqeGUxrcIlbjXfbcmwIDAQAB"
         var json = JSONValue.object(Self.clean)
         json.set("nfc", ["message": "m", "encryptionPublicKey": .string(rsa)])
         let found = Self.lint(json.objectValue!).filter { $0.code == "nfc-public-key" }
@@ -274,7 +358,11 @@ extension JSONValue {
         let rest = components.dropFirst()
         if first.hasSuffix("#"), let index = Int(first.dropLast()), case .array(var array) = self {
             if rest.isEmpty {
-                if let value { if index < array.count { array[index] = value } else { array.append(value) } } else if index < array.count { array.remove(at: index) }
+                if let value {
+                    if index < array.count { array[index] = value } else { array.append(value) }
+                } else if index < array.count {
+                    array.remove(at: index)
+                }
             } else if index < array.count {
                 array[index].set(rest, value)
             }

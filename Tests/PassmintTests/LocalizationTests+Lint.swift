@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// Localization errors and the lint rules for translations.
@@ -26,7 +27,9 @@ extension LocalizationTests {
     static func lint(strings: [String: [StringsFile.Entry]], images: [PassContents.File] = []) throws -> [Diagnostic] {
         let json = try JSONParser.value(Array(Self.passJSON.utf8)).objectValue!
         var files = LintTests.images("icon", 38, 38) + images
-        for (language, entries) in strings { files.append(PassContents.File(path: "\(language).lproj/pass.strings", bytes: StringsFile.write(entries))) }
+        for (language, entries) in strings {
+            files.append(PassContents.File(path: "\(language).lproj/pass.strings", bytes: StringsFile.write(entries)))
+        }
         return PassLinter.lint(PassContents(source: "t", passJSON: json, files: files, isTemplate: true))
     }
 
@@ -57,37 +60,50 @@ extension LocalizationTests {
         json.set("barcodes[0].altText", "SHOW_CODE")
         func lint(french: [StringsFile.Entry]) -> [Diagnostic] {
             let english: [StringsFile.Entry] = [
-                .init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Hi"), .init(key: "NEAR_SHOP", value: "The shop is near"),
+                .init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Hi"),
+                .init(key: "NEAR_SHOP", value: "The shop is near"),
                 .init(key: "AT_COUNTER", value: "Show your card"), .init(key: "SHOW_CODE", value: "Member code"),
             ]
-            let files = LintTests.images("icon", 38, 38) + [
-                PassContents.File(path: "en.lproj/pass.strings", bytes: StringsFile.write(english)),
-                PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write(french)),
-            ]
+            let files =
+                LintTests.images("icon", 38, 38) + [
+                    PassContents.File(path: "en.lproj/pass.strings", bytes: StringsFile.write(english)),
+                    PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write(french)),
+                ]
             return PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: files, isTemplate: true))
                 .filter { $0.code == "localization-key-missing" }
         }
         let base: [StringsFile.Entry] = [.init(key: "POINTS", value: "Points"), .init(key: "WELCOME", value: "Salut")]
         let found = lint(french: base)
         #expect(found.count == 3, "\(found.map(\.description))")
-        for (key, path) in [("NEAR_SHOP", "locations[0].relevantText"), ("AT_COUNTER", "beacons[0].relevantText"), ("SHOW_CODE", "barcodes[0].altText")] {
-            #expect(found.contains { $0.file == "fr.lproj/pass.strings" && $0.message.contains("\"\(key)\", which pass.json uses at \(path)") },
-                    "\(key): \(found.map(\.message))")
+        for (key, path) in [
+            ("NEAR_SHOP", "locations[0].relevantText"), ("AT_COUNTER", "beacons[0].relevantText"), ("SHOW_CODE", "barcodes[0].altText"),
+        ] {
+            #expect(
+                found.contains { $0.file == "fr.lproj/pass.strings" && $0.message.contains("\"\(key)\", which pass.json uses at \(path)") },
+                "\(key): \(found.map(\.message))")
         }
-        let translated = lint(french: base + [
-            .init(key: "NEAR_SHOP", value: "La boutique est proche"), .init(key: "AT_COUNTER", value: "Montrez votre carte"),
-            .init(key: "SHOW_CODE", value: "Code membre"),
-        ])
+        let translated = lint(
+            french: base + [
+                .init(key: "NEAR_SHOP", value: "La boutique est proche"), .init(key: "AT_COUNTER", value: "Montrez votre carte"),
+                .init(key: "SHOW_CODE", value: "Code membre"),
+            ])
         #expect(translated.isEmpty, "\(translated.map(\.description))")
     }
 
     @Test func missingLocalizedImageResolutionIsCaught() throws {
-        let strings: [String: [StringsFile.Entry]] = ["en": [.init(key: "POINTS", value: "Points")], "fr": [.init(key: "POINTS", value: "Points")]]
-        let images = LintTests.images("logo", 160, 50, folder: "en.lproj/") + LintTests.images("logo", 160, 50, folder: "fr.lproj/").filter { $0.path != "fr.lproj/logo@3x.png" }
+        let strings: [String: [StringsFile.Entry]] = [
+            "en": [.init(key: "POINTS", value: "Points")], "fr": [.init(key: "POINTS", value: "Points")],
+        ]
+        let images =
+            LintTests.images("logo", 160, 50, folder: "en.lproj/")
+            + LintTests.images("logo", 160, 50, folder: "fr.lproj/").filter { $0.path != "fr.lproj/logo@3x.png" }
         let found = try Self.lint(strings: strings, images: images)
-        #expect(found.contains { $0.code == "localization-image-missing" && $0.file == "fr.lproj/logo@3x.png" }, "\(found.map(\.description))")
+        #expect(
+            found.contains { $0.code == "localization-image-missing" && $0.file == "fr.lproj/logo@3x.png" }, "\(found.map(\.description))")
         #expect(found.contains { $0.code == "image-scale-missing" && $0.file == "fr.lproj/logo@3x.png" })
-        let complete = try Self.lint(strings: strings, images: LintTests.images("logo", 160, 50, folder: "en.lproj/") + LintTests.images("logo", 160, 50, folder: "fr.lproj/"))
+        let complete = try Self.lint(
+            strings: strings,
+            images: LintTests.images("logo", 160, 50, folder: "en.lproj/") + LintTests.images("logo", 160, 50, folder: "fr.lproj/"))
         #expect(!complete.contains { $0.code == "localization-image-missing" || $0.code == "image-scale-missing" })
     }
 
@@ -95,11 +111,17 @@ extension LocalizationTests {
         var json = JSONValue.object(try JSONParser.value(Array(Self.passJSON.utf8)).objectValue!)
         json.set("storeCard.primaryFields[0].changeMessage", "POINTS_CHANGED")
         func lint(_ french: String) -> [Diagnostic] {
-            let files = LintTests.images("icon", 38, 38) + [
-                PassContents.File(path: "en.lproj/pass.strings", bytes: StringsFile.write([.init(key: "POINTS_CHANGED", value: "You have %@ points")])),
-                PassContents.File(path: "fr.lproj/pass.strings", bytes: StringsFile.write([.init(key: "POINTS_CHANGED", value: french)])),
-            ]
-            return PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: files, isTemplate: true)).filter { $0.code == "field-change-message" }
+            let files =
+                LintTests.images("icon", 38, 38) + [
+                    PassContents.File(
+                        path: "en.lproj/pass.strings", bytes: StringsFile.write([.init(key: "POINTS_CHANGED", value: "You have %@ points")])
+                    ),
+                    PassContents.File(
+                        path: "fr.lproj/pass.strings", bytes: StringsFile.write([.init(key: "POINTS_CHANGED", value: french)])),
+                ]
+            return PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: files, isTemplate: true)).filter {
+                $0.code == "field-change-message"
+            }
         }
         #expect(lint("Vous avez %@ points").isEmpty)
         let found = lint("Vos points ont changé")

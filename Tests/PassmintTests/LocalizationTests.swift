@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// `pass.strings` files, placeholders in translations, the `strings.json` template convention and the localization
@@ -54,11 +55,15 @@ import Testing
         let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
         #expect(template.placeholders == ["serialNumber", "points", "name"], "pass.strings placeholders are listed after pass.json's")
 
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 1250, "name": "Zoë"])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
+            template: template, data: ["serialNumber": "S-1", "points": 1250, "name": "Zoë"])
         let entries = try ZipArchive.read(pass.archive, source: "x")
         let french = try #require(entries.first { $0.name == "fr.lproj/pass.strings" })
         #expect(Array(french.bytes.prefix(2)) == [0xFF, 0xFE])
-        #expect(try StringsFile.parse(french.bytes) == [.init(key: "WELCOME", value: "Bonjour Zoë, vous avez 1250 points"), .init(key: "POINTS", value: "Points")])
+        #expect(
+            try StringsFile.parse(french.bytes) == [
+                .init(key: "WELCOME", value: "Bonjour Zoë, vous avez 1250 points"), .init(key: "POINTS", value: "Points"),
+            ])
         let english = try #require(entries.first { $0.name == "en.lproj/pass.strings" })
         #expect(english.bytes == files["en.lproj/pass.strings"], "files without placeholders are copied as they are")
         let manifest = try JSONParser.value(pass.manifest)
@@ -66,7 +71,10 @@ import Testing
 
         // The unchanged files come first, so the template's shared hash prefix still applies.
         let frenchIndex = try #require(entries.firstIndex { $0.name == "fr.lproj/pass.strings" })
-        #expect(entries.indices.filter { entries[$0].name.hasSuffix(".png") || entries[$0].name == "en.lproj/pass.strings" }.allSatisfy { $0 < frenchIndex })
+        #expect(
+            entries.indices.filter { entries[$0].name.hasSuffix(".png") || entries[$0].name == "en.lproj/pass.strings" }.allSatisfy {
+                $0 < frenchIndex
+            })
         #expect(template.sha256Hex(ofArchive: pass.archive) == Digest.sha256Hex(pass.archive))
 
         let missing = #expect(throws: PassmintError.self) {
@@ -105,15 +113,19 @@ import Testing
         // Done at load: every pass reuses the template's re-encoded, hashed and compressed file.
         let rendered = try template.renderFiles(data: [:])
         #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed })
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 3])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
+            template: template, data: ["serialNumber": "S-1", "points": 3])
         let shipped = try #require(try ZipArchive.read(pass.archive, source: "x").first { $0.name == "fr.lproj/pass.strings" })
         #expect(shipped.bytes == StringsFileTests.utf16LittleEndian(french))
         #expect(try JSONParser.value(pass.manifest)["fr.lproj/pass.strings"]?.stringValue == Digest.sha1Hex(shipped.bytes))
 
         // The in-memory initializer does the same.
-        let memory = try PassTemplate(folder: "memory", passJSON: template.passJSON,
-                                      files: [try PassFile(path: "icon.png", bytes: TestTemplates.png(width: 38, height: 38)),
-                                              try PassFile(path: "fr.lproj/pass.strings", bytes: Array(french.utf8))])
+        let memory = try PassTemplate(
+            folder: "memory", passJSON: template.passJSON,
+            files: [
+                try PassFile(path: "icon.png", bytes: TestTemplates.png(width: 38, height: 38)),
+                try PassFile(path: "fr.lproj/pass.strings", bytes: Array(french.utf8)),
+            ])
         #expect(memory.files.first { $0.path == "fr.lproj/pass.strings" }?.bytes == StringsFileTests.utf16LittleEndian(french))
     }
 
@@ -144,21 +156,29 @@ import Testing
         var files = Self.icons
         files["strings.json"] = Array(Self.stringsJSON.utf8)
         // An existing pass.strings is merged: its other keys stay, strings.json wins on the same key.
-        files["fr.lproj/pass.strings"] = StringsFile.write([.init(key: "POINTS", value: "Anciens points"), .init(key: "EXTRA", value: "En plus")])
+        files["fr.lproj/pass.strings"] = StringsFile.write([
+            .init(key: "POINTS", value: "Anciens points"), .init(key: "EXTRA", value: "En plus"),
+        ])
         let folder = try TestTemplates.write(passJSON: Self.passJSON, files: files)
         let template = try PassTemplate(folder: folder.path)
         #expect(!template.files.contains { $0.path == "strings.json" })
-        #expect(template.files.map(\.path).filter { $0.hasSuffix(".strings") } == ["en.lproj/pass.strings", "fr.lproj/pass.strings", "zh-Hans.lproj/pass.strings"])
+        #expect(
+            template.files.map(\.path).filter { $0.hasSuffix(".strings") } == [
+                "en.lproj/pass.strings", "fr.lproj/pass.strings", "zh-Hans.lproj/pass.strings",
+            ])
 
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
+            template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
         let entries = try ZipArchive.read(pass.archive, source: "x")
         #expect(!entries.contains { $0.name == "strings.json" })
         #expect(try JSONParser.value(pass.manifest)["strings.json"] == nil)
         let french = try StringsFile.parse(try #require(entries.first { $0.name == "fr.lproj/pass.strings" }).bytes)
-        #expect(french == [
-            .init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"), .init(key: "WELCOME", value: "Bienvenue, Zoë !"),
-            .init(key: "ORG", value: "Café Menthe"), .init(key: "DESCRIPTION", value: "Carte Café Menthe"),
-        ])
+        #expect(
+            french == [
+                .init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"),
+                .init(key: "WELCOME", value: "Bienvenue, Zoë !"),
+                .init(key: "ORG", value: "Café Menthe"), .init(key: "DESCRIPTION", value: "Carte Café Menthe"),
+            ])
         let chinese = try #require(entries.first { $0.name == "zh-Hans.lproj/pass.strings" })
         #expect(Array(chinese.bytes.prefix(2)) == [0xFF, 0xFE])
         #expect(try StringsFile.parse(chinese.bytes).first { $0.key == "WELCOME" }?.value == "欢迎，Zoë！")
@@ -166,7 +186,9 @@ import Testing
         // Lint reads the template the same way: strings.json is merged, not an unknown file.
         let found = PassLinter.lint(try PassContents.load(folder: folder.path))
         #expect(!found.contains { $0.code == "file-unknown" }, "\(found.map(\.description))")
-        #expect(found.filter { $0.code == "localization-key-missing" }.map(\.file) == ["en.lproj/pass.strings", "zh-Hans.lproj/pass.strings"], "EXTRA is only in French")
+        #expect(
+            found.filter { $0.code == "localization-key-missing" }.map(\.file) == ["en.lproj/pass.strings", "zh-Hans.lproj/pass.strings"],
+            "EXTRA is only in French")
     }
 
     /// `Translations` does for a template made in code what `strings.json` does for a folder.
@@ -177,28 +199,37 @@ import Testing
         let folder = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
 
         let passJSON = try JSONParser.value(Array(Self.passJSON.utf8))
-        let memoryFiles = try Self.icons.sorted { $0.key < $1.key }.map { try PassFile(path: $0.key, bytes: $0.value) }
+        let memoryFiles =
+            try Self.icons.sorted { $0.key < $1.key }.map { try PassFile(path: $0.key, bytes: $0.value) }
             + [try PassFile(path: "fr.lproj/pass.strings", bytes: try #require(files["fr.lproj/pass.strings"]))]
-        let fromJSON = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles,
-                                        translations: try Translations(json: Array(Self.stringsJSON.utf8)))
+        let fromJSON = try PassTemplate(
+            folder: "memory", passJSON: passJSON, files: memoryFiles,
+            translations: try Translations(json: Array(Self.stringsJSON.utf8)))
         #expect(fromJSON.files.map(\.path) == folder.files.map(\.path))
         #expect(fromJSON.files.map(\.sha1) == folder.files.map(\.sha1), "the same pass.strings bytes as strings.json gives")
         #expect(fromJSON.placeholders == folder.placeholders)
 
-        var translations = try Translations(["fr": ["WELCOME": "Bienvenue, {{name}} !", "POINTS": "Points fidélité"], "en": ["WELCOME": "Hello {{name}}"]])
+        var translations = try Translations([
+            "fr": ["WELCOME": "Bienvenue, {{name}} !", "POINTS": "Points fidélité"], "en": ["WELCOME": "Hello {{name}}"],
+        ])
         try translations.set("积分", for: "POINTS", in: "zh-Hans")
         try translations.set("Points", for: "POINTS", in: "en")
         #expect(translations.languages.map(\.code) == ["en", "fr", "zh-Hans"], "a dictionary's languages are sorted")
         #expect(translations.text(for: "POINTS", in: "zh-Hans") == "积分")
         let template = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles, translations: translations)
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
+            template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
         let entries = try ZipArchive.read(pass.archive, source: "x")
         func strings(_ language: String) throws -> [StringsFile.Entry] {
             let file = try #require(entries.first { $0.name == "\(language).lproj/pass.strings" })
             #expect(StringsFile.isUTF16LittleEndianWithBOM(file.bytes))
             return try StringsFile.parse(file.bytes)
         }
-        #expect(try strings("fr") == [.init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"), .init(key: "WELCOME", value: "Bienvenue, Zoë !")])
+        #expect(
+            try strings("fr") == [
+                .init(key: "POINTS", value: "Points fidélité"), .init(key: "EXTRA", value: "En plus"),
+                .init(key: "WELCOME", value: "Bienvenue, Zoë !"),
+            ])
         #expect(try strings("en") == [.init(key: "WELCOME", value: "Hello Zoë"), .init(key: "POINTS", value: "Points")])
         #expect(try strings("zh-Hans") == [.init(key: "POINTS", value: "积分")])
 
@@ -211,27 +242,37 @@ import Testing
     /// translation at its column, so every pass carries its own text in every language.
     @Test func perLanguageBatchColumnsFillTheTranslations() async throws {
         var files = Self.icons
-        files["strings.json"] = Array("""
+        files["strings.json"] = Array(
+            """
             {"en": {"ORG": "Mint Café", "DESCRIPTION": "Mint Café card", "POINTS": "Points", "WELCOME": "{{offer.en}}"},
              "fr": {"ORG": "Café Menthe", "DESCRIPTION": "Carte Café Menthe", "POINTS": "Points", "WELCOME": "{{offer.fr}}"}}
             """.utf8)
         let folder = try TestTemplates.write(passJSON: Self.passJSON, files: files)
         let work = TestEnvironment.temporaryFolder("columns")
         let data = work.appendingPathComponent("offers.csv")
-        try Data("""
+        try Data(
+            """
             serialNumber,points,offer.en,offer.fr
             C-1,5,"Free coffee, today","Café offert, aujourd'hui"
             C-2,7,Two for one,Deux pour un
 
-            """.utf8).write(to: data)
+            """.utf8
+        ).write(to: data)
         let output = work.appendingPathComponent("out")
-        let result = try await BatchRunner(template: try PassTemplate(folder: folder.path), builder: PassBuilder(identity: try TestTemplates.identity()),
-                                           options: BatchOptions(outputFolder: output.path)).run(try BatchInput(path: data.path))
+        let result = try await BatchRunner(
+            template: try PassTemplate(folder: folder.path), builder: PassBuilder(identity: try TestTemplates.identity()),
+            options: BatchOptions(outputFolder: output.path)
+        ).run(try BatchInput(path: data.path))
         #expect(result.issued == 2)
-        for (serial, english, french) in [("C-1", "Free coffee, today", "Café offert, aujourd'hui"), ("C-2", "Two for one", "Deux pour un")] {
-            let entries = try ZipArchive.read(Array(try Data(contentsOf: output.appendingPathComponent("\(serial).pkpass"))), source: serial)
+        for (serial, english, french) in [
+            ("C-1", "Free coffee, today", "Café offert, aujourd'hui"), ("C-2", "Two for one", "Deux pour un"),
+        ] {
+            let entries = try ZipArchive.read(
+                Array(try Data(contentsOf: output.appendingPathComponent("\(serial).pkpass"))), source: serial)
             func welcome(_ language: String) throws -> String? {
-                try StringsFile.parse(try #require(entries.first { $0.name == "\(language).lproj/pass.strings" }).bytes).first { $0.key == "WELCOME" }?.value
+                try StringsFile.parse(try #require(entries.first { $0.name == "\(language).lproj/pass.strings" }).bytes).first {
+                    $0.key == "WELCOME"
+                }?.value
             }
             #expect(try welcome("en") == english)
             #expect(try welcome("fr") == french)

@@ -5,9 +5,9 @@ import Testing
 @Suite struct MemoryAllocatorTests {
     @Test func glibcTakesBothSettings() {
         #if canImport(Glibc)
-        #expect(MemoryAllocator.keepPassSizedBuffersOffMmap())
+            #expect(MemoryAllocator.keepPassSizedBuffersOffMmap())
         #else
-        #expect(!MemoryAllocator.keepPassSizedBuffersOffMmap())
+            #expect(!MemoryAllocator.keepPassSizedBuffersOffMmap())
         #endif
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct PNGTests {
@@ -34,7 +35,9 @@ import Testing
     /// A copy of a valid PNG with the IHDR chunk's data replaced (and its CRC made right again).
     func withHeader(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 6) -> [UInt8] {
         var header: [UInt8] = []
-        for value in [width, height] { header += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        for value in [width, height] {
+            header += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
         header += [depth, colour, 0, 0, 0]
         let valid = TestPNG.makeStored(width: 4, height: 4)
         return Array(valid[0..<8]) + TestPNG.chunk("IHDR", header) + Array(valid[33...])

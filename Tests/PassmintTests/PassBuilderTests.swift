@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct PassBuilderTests {
@@ -49,15 +50,22 @@ import Testing
         #expect(deflated.compressedSize < text.count / 4)
         let small = PrecompressedData(deflatingSmall: text)
         #expect(small.compressedSize < text.count / 4)
-        let archive = try ZipArchive.make([ZipArchive.Entry(name: "a", precompressed: stored), ZipArchive.Entry(name: "b", precompressed: deflated),
-                                           ZipArchive.Entry(name: "c", precompressed: small)])
+        let archive = try ZipArchive.make([
+            ZipArchive.Entry(name: "a", precompressed: stored), ZipArchive.Entry(name: "b", precompressed: deflated),
+            ZipArchive.Entry(name: "c", precompressed: small),
+        ])
         let entries = try ZipArchive.read(archive, source: "x")
         #expect(entries.map(\.bytes) == [random, text, text])
-        let unzip = try TestEnvironment.run("python3", ["-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip())", {
-            let url = TestEnvironment.temporaryFolder().appendingPathComponent("x.zip")
-            try? Data(archive).write(to: url)
-            return url.path
-        }()])
+        let unzip = try TestEnvironment.run(
+            "python3",
+            [
+                "-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip())",
+                {
+                    let url = TestEnvironment.temporaryFolder().appendingPathComponent("x.zip")
+                    try? Data(archive).write(to: url)
+                    return url.path
+                }(),
+            ])
         #expect(unzip.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "None")
     }
 
@@ -110,7 +118,9 @@ import Testing
 
     // MARK: Bad input: each error names the file or key and says what to do.
 
-    func buildError(passJSON: String = TestTemplates.passJSON, files: [String: [UInt8]]? = nil, data: JSONObject = TestTemplates.data) throws -> PassmintError {
+    func buildError(passJSON: String = TestTemplates.passJSON, files: [String: [UInt8]]? = nil, data: JSONObject = TestTemplates.data)
+        throws -> PassmintError
+    {
         do {
             let template = try PassTemplate(folder: try TestTemplates.write(passJSON: passJSON, files: files).path)
             _ = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: data)
@@ -129,7 +139,8 @@ import Testing
     }
 
     @Test func missingRequiredKeyIsNamed() throws {
-        let error = try buildError(passJSON: TestTemplates.passJSON.replacingOccurrences(of: "\"organizationName\": \"Passmint Tests\",", with: ""))
+        let error = try buildError(
+            passJSON: TestTemplates.passJSON.replacingOccurrences(of: "\"organizationName\": \"Passmint Tests\",", with: ""))
         #expect(error.code == .invalidPass)
         #expect(error.message.contains("organizationName"))
         #expect(error.message.contains("missing"))
@@ -149,7 +160,8 @@ import Testing
     }
 
     @Test func duplicateFieldKeyIsNamed() throws {
-        let error = try buildError(passJSON: TestTemplates.passJSON.replacingOccurrences(of: "\"key\": \"name\"", with: "\"key\": \"points\""))
+        let error = try buildError(
+            passJSON: TestTemplates.passJSON.replacingOccurrences(of: "\"key\": \"name\"", with: "\"key\": \"points\""))
         #expect(error.message.contains("\"points\" is already used"))
     }
 
@@ -160,7 +172,9 @@ import Testing
     }
 
     @Test func fileThatIsNotAPNGIsNamed() throws {
-        let error = try buildError(files: ["icon.png": TestTemplates.png(width: 38, height: 38), "logo.png": Array("<svg></svg> not a png at all".utf8)])
+        let error = try buildError(files: [
+            "icon.png": TestTemplates.png(width: 38, height: 38), "logo.png": Array("<svg></svg> not a png at all".utf8),
+        ])
         #expect(error.code == .invalidImage)
         #expect(error.message.contains("Test.pass/logo.png"))
     }
@@ -175,7 +189,8 @@ import Testing
     }
 
     @Test func uidMismatchBetweenPassAndCertificate() throws {
-        let json = TestTemplates.passJSON.replacingOccurrences(of: "\"formatVersion\": 1,", with: "\"formatVersion\": 1, \"passTypeIdentifier\": \"pass.com.example.x\",")
+        let json = TestTemplates.passJSON.replacingOccurrences(
+            of: "\"formatVersion\": 1,", with: "\"formatVersion\": 1, \"passTypeIdentifier\": \"pass.com.example.x\",")
         let error = try buildError(passJSON: json)
         #expect(error.code == .identityMismatch)
         #expect(error.message.contains("pass.com.example.x"))

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// `.pkpasses` bundles: a ZIP of signed `.pkpass` files, at most 10 and 150 MB.
@@ -17,8 +18,11 @@ import Testing
 
     @Test func bundleHoldsStoredPassesThatEachVerify() throws {
         let built = try Self.passes(3)
-        let items = [PassBundle.Item(name: "out/ticket.pkpass", archive: built[0].archive), PassBundle.Item(name: "ticket", archive: built[1].archive),
-                     PassBundle.Item(built[2])]
+        let items = [
+            PassBundle.Item(name: "out/ticket.pkpass", archive: built[0].archive),
+            PassBundle.Item(name: "ticket", archive: built[1].archive),
+            PassBundle.Item(built[2]),
+        ]
         let bundle = try PassBundle.make(items)
 
         let entries = try ZipArchive.read(bundle, source: "tickets.pkpasses")
@@ -34,7 +38,9 @@ import Testing
     }
 
     @Test func unnamedPassesArePassIndexPkpass() {
-        let names = PassBundle.entryNames(for: [PassBundle.Item(archive: []), PassBundle.Item(name: "", archive: []), PassBundle.Item(name: ".hidden", archive: [])])
+        let names = PassBundle.entryNames(for: [
+            PassBundle.Item(archive: []), PassBundle.Item(name: "", archive: []), PassBundle.Item(name: ".hidden", archive: []),
+        ])
         #expect(names == ["pass0.pkpass", "pass1.pkpass", "pass2.pkpass"])
     }
 
@@ -61,13 +67,18 @@ import Testing
     @Test func inputThatIsNotAPassIsRefusedNamingIt() throws {
         let pass = try Self.passes(1)[0]
         let notZip = #expect(throws: PassmintError.self) {
-            try PassBundle.make([PassBundle.Item(pass), PassBundle.Item(name: "notes.txt", archive: Array("hello".utf8), source: "inbox/notes.txt")])
+            try PassBundle.make([
+                PassBundle.Item(pass), PassBundle.Item(name: "notes.txt", archive: Array("hello".utf8), source: "inbox/notes.txt"),
+            ])
         }
         #expect(notZip?.code == .invalidPass)
         #expect(notZip?.message.contains("inbox/notes.txt is not a pass") == true, "\(notZip?.message ?? "")")
 
         let zipWithoutPass = try ZipArchive.make([ZipArchive.Entry(name: "readme.txt", bytes: [65], compressed: false)])
-        let noPassJSON = #expect(throws: PassmintError.self) { try PassBundle.make([PassBundle.Item(name: "other.zip", archive: zipWithoutPass)]) }
-        #expect(noPassJSON?.message.contains("other.zip is not a pass: the archive has no pass.json") == true, "\(noPassJSON?.message ?? "")")
+        let noPassJSON = #expect(throws: PassmintError.self) {
+            try PassBundle.make([PassBundle.Item(name: "other.zip", archive: zipWithoutPass)])
+        }
+        #expect(
+            noPassJSON?.message.contains("other.zip is not a pass: the archive has no pass.json") == true, "\(noPassJSON?.message ?? "")")
     }
 }

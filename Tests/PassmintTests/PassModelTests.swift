@@ -1,22 +1,26 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct PassModelTests {
     @Test func decodesEveryDocumentedKeyAndKeepsUnknownOnes() throws {
-        let json = try JSONParser.value(Array(#"""
-            {"formatVersion": 1, "passTypeIdentifier": "pass.x", "serialNumber": "1", "teamIdentifier": "T", "organizationName": "O",
-             "description": "D", "sharingProhibited": true, "voided": false, "groupingIdentifier": "g",
-             "nfc": {"message": "m", "encryptionPublicKey": "k", "requiresAuthentication": true},
-             "relevantDates": [{"startDate": "2026-01-01T10:00:00Z", "endDate": "2026-01-01T12:00:00Z"}],
-             "locations": [{"latitude": 1.5, "longitude": 2}], "beacons": [{"proximityUUID": "u", "major": 1}],
-             "barcodes": [{"format": "PKBarcodeFormatEAN13", "message": "1", "messageEncoding": "iso-8859-1"}],
-             "semantics": {"venueName": "Hall"}, "preferredStyleSchemes": ["posterEventTicket", "eventTicket"],
-             "parkingInformationURL": "https://example.com/p", "userInfo": {"any": [1]}, "brandNewKey": 7,
-             "eventTicket": {"primaryFields": [{"key": "a", "value": 3, "numberStyle": "PKNumberStyleDecimal", "extra": 1}],
-                             "auxiliaryFields": [{"key": "b", "value": "2026-01-01T10:00:00+01:00", "dateStyle": "PKDateStyleShort", "row": 1}]}}
-            """#.utf8)).objectValue!
+        let json = try JSONParser.value(
+            Array(
+                #"""
+                {"formatVersion": 1, "passTypeIdentifier": "pass.x", "serialNumber": "1", "teamIdentifier": "T", "organizationName": "O",
+                 "description": "D", "sharingProhibited": true, "voided": false, "groupingIdentifier": "g",
+                 "nfc": {"message": "m", "encryptionPublicKey": "k", "requiresAuthentication": true},
+                 "relevantDates": [{"startDate": "2026-01-01T10:00:00Z", "endDate": "2026-01-01T12:00:00Z"}],
+                 "locations": [{"latitude": 1.5, "longitude": 2}], "beacons": [{"proximityUUID": "u", "major": 1}],
+                 "barcodes": [{"format": "PKBarcodeFormatEAN13", "message": "1", "messageEncoding": "iso-8859-1"}],
+                 "semantics": {"venueName": "Hall"}, "preferredStyleSchemes": ["posterEventTicket", "eventTicket"],
+                 "parkingInformationURL": "https://example.com/p", "userInfo": {"any": [1]}, "brandNewKey": 7,
+                 "eventTicket": {"primaryFields": [{"key": "a", "value": 3, "numberStyle": "PKNumberStyleDecimal", "extra": 1}],
+                                 "auxiliaryFields": [{"key": "b", "value": "2026-01-01T10:00:00+01:00", "dateStyle": "PKDateStyleShort", "row": 1}]}}
+                """#.utf8)
+        ).objectValue!
         let pass = try Pass(json: json)
         #expect(pass.style == .eventTicket)
         #expect(pass.sharingProhibited == true)
@@ -98,7 +102,9 @@ import Testing
 
         // Written again: the same members, in the same order, with the same number literals.
         let written = try pass.jsonObject()
-        #expect(JSONWriter.data(.object(written)) == JSONWriter.data(source), "\(String(decoding: JSONWriter.data(.object(written)), as: UTF8.self))")
+        #expect(
+            JSONWriter.data(.object(written)) == JSONWriter.data(source),
+            "\(String(decoding: JSONWriter.data(.object(written)), as: UTF8.self))")
         #expect(try Pass(json: written) == pass)
 
         // A change made in code is written, the rest keeps its place.
@@ -109,14 +115,18 @@ import Testing
         let rewritten = try changed.jsonObject()
         #expect(rewritten["parkingInformationURL"] == nil)
         #expect(rewritten["sellURL"] == "https://example.com/sell-ticket")
-        #expect(rewritten.keys.prefix(7) == ["serialNumber", "formatVersion", "description", "teamIdentifier", "passTypeIdentifier", "organizationName", "zFutureKey"])
+        #expect(
+            rewritten.keys.prefix(7) == [
+                "serialNumber", "formatVersion", "description", "teamIdentifier", "passTypeIdentifier", "organizationName", "zFutureKey",
+            ])
         #expect(rewritten["upcomingPassInformation"]?.arrayValue?.first?["URLs"] == ["futureURL": "https://example.com/f"])
     }
 
     @Test func typedUpcomingEventsAndActionsWriteWhatLintAccepts() throws {
-        var pass = Pass(passTypeIdentifier: "pass.com.example.tickets", serialNumber: "T-1", teamIdentifier: "ABCDE12345",
-                        organizationName: "Aurora Hall", description: "Concert ticket", style: .eventTicket,
-                        fields: PassFields(primaryFields: [PassField(key: "event", value: .string("Concert"))]))
+        var pass = Pass(
+            passTypeIdentifier: "pass.com.example.tickets", serialNumber: "T-1", teamIdentifier: "ABCDE12345",
+            organizationName: "Aurora Hall", description: "Concert ticket", style: .eventTicket,
+            fields: PassFields(primaryFields: [PassField(key: "event", value: .string("Concert"))]))
         pass.preferredStyleSchemes = [Pass.StyleScheme.posterEventTicket, .eventTicket].map(\.rawValue)
         var night2 = UpcomingPassEntry(identifier: "night-2", name: "Concert, night 2")
         night2.dateInformation = .init(date: "2026-10-04T19:30:00+02:00", timeZone: "Europe/Oslo")
@@ -126,11 +136,14 @@ import Testing
         pass.featuredActions = [FeaturedAction(identifier: "schedule", type: .viewSchedule, url: "https://example.com/schedule")]
         pass.eventLinks.bagPolicyURL = "https://example.com/bags"
         let json = try pass.jsonObject()
-        #expect(json["upcomingPassInformation"] == [[
-            "URLs": ["parkingInformationURL": "https://example.com/parking"],
-            "dateInformation": ["date": "2026-10-04T19:30:00+02:00", "timeZone": "Europe/Oslo"],
-            "identifier": "night-2", "name": "Concert, night 2", "type": "event",
-        ]])
+        #expect(
+            json["upcomingPassInformation"] == [
+                [
+                    "URLs": ["parkingInformationURL": "https://example.com/parking"],
+                    "dateInformation": ["date": "2026-10-04T19:30:00+02:00", "timeZone": "Europe/Oslo"],
+                    "identifier": "night-2", "name": "Concert, night 2", "type": "event",
+                ]
+            ])
         #expect(json["featuredActions"] == [["identifier": "schedule", "type": "viewSchedule", "url": "https://example.com/schedule"]])
         #expect(json["bagPolicyURL"] == "https://example.com/bags")
         let codes = PassLinter.lintJSON(json).map(\.code)
@@ -138,8 +151,10 @@ import Testing
     }
 
     /// Every template's rendered `pass.json` goes through the typed model and comes back byte for byte.
-    @Test(arguments: ["BoardingPass", "Coupon", "EventTicket", "Festival", "Generic", "Loyalty", "PosterEventTicket", "Rewards",
-                      "SemanticBoardingPass", "StoreCard"])
+    @Test(arguments: [
+        "BoardingPass", "Coupon", "EventTicket", "Festival", "Generic", "Loyalty", "PosterEventTicket", "Rewards",
+        "SemanticBoardingPass", "StoreCard",
+    ])
     func templatePassesRoundTripThroughTheModel(_ name: String) throws {
         let root = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
         let template = try PassTemplate(folder: root.appendingPathComponent("\(name).pass").path)

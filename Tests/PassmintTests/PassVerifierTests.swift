@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct PassVerifierTests {
@@ -55,8 +56,10 @@ import Testing
         let input = folder.appendingPathComponent("manifest.json")
         let output = folder.appendingPathComponent("signature")
         try Data(content).write(to: input)
-        var arguments = ["cms", "-sign", "-binary", "-outform", "DER", "-signer", chain.appendingPathComponent("signer.pem").path,
-                         "-inkey", chain.appendingPathComponent("signer.key").path, "-in", input.path, "-out", output.path]
+        var arguments = [
+            "cms", "-sign", "-binary", "-outform", "DER", "-signer", chain.appendingPathComponent("signer.pem").path,
+            "-inkey", chain.appendingPathComponent("signer.key").path, "-in", input.path, "-out", output.path,
+        ]
         if withIntermediate { arguments += ["-certfile", chain.appendingPathComponent("wwdr.pem").path] }
         let result = try TestEnvironment.run("openssl", arguments + extra)
         #expect(result.status == 0, "\(result.stderr)")
@@ -69,7 +72,10 @@ import Testing
         let built = try build()
         let report = try built.verify()
         #expect(report.isValid)
-        for name in ["zip", "entries", "pass-json", "manifest", "manifest-hashes", "signature-format", "signature-detached", "signature-valid", "signing-time", "intermediate", "signer-identity", "chain"] {
+        for name in [
+            "zip", "entries", "pass-json", "manifest", "manifest-hashes", "signature-format", "signature-detached", "signature-valid",
+            "signing-time", "intermediate", "signer-identity", "chain",
+        ] {
             #expect(status(report, name) == .passed, "\(name): \(report.check(name)?.detail ?? "missing")")
         }
         #expect(report.signature?.encoding == "DER")
@@ -144,7 +150,8 @@ import Testing
         json["passTypeIdentifier"] = "pass.com.example.other"
         built.files["pass.json"] = JSONWriter.data(.object(json))
         built.files["manifest.json"] = PassBuilder.manifest(
-            passJSON: built.files["pass.json"]!, files: try built.files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) }
+            passJSON: built.files["pass.json"]!,
+            files: try built.files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) }
                 .map { try PassFile(path: $0.key, bytes: $0.value) })
         built.files["signature"] = try TestTemplates.identity().signDetached(built.files["manifest.json"]!)
         let report = try built.verify()
@@ -176,11 +183,13 @@ import Testing
         // Sign with our identity but ship the intermediate of another chain.
         let input = folder.appendingPathComponent("manifest.json")
         try Data(built.files["manifest.json"]!).write(to: input)
-        let result = try TestEnvironment.run("openssl", [
-            "cms", "-sign", "-binary", "-outform", "DER", "-signer", built.chain.appendingPathComponent("signer.pem").path,
-            "-inkey", built.chain.appendingPathComponent("signer.key").path, "-certfile", other.appendingPathComponent("wwdr.pem").path,
-            "-in", input.path, "-out", folder.appendingPathComponent("sig").path,
-        ])
+        let result = try TestEnvironment.run(
+            "openssl",
+            [
+                "cms", "-sign", "-binary", "-outform", "DER", "-signer", built.chain.appendingPathComponent("signer.pem").path,
+                "-inkey", built.chain.appendingPathComponent("signer.key").path, "-certfile", other.appendingPathComponent("wwdr.pem").path,
+                "-in", input.path, "-out", folder.appendingPathComponent("sig").path,
+            ])
         #expect(result.status == 0)
         built.files["signature"] = [UInt8](try Data(contentsOf: folder.appendingPathComponent("sig")))
         let root = try Certificate(contentsOf: built.chain.appendingPathComponent("root.pem").path)

@@ -5,7 +5,9 @@ import Testing
 
 @Suite struct PersonalizationModelTests {
     @Test func readsAndWritesPersonalizationJSON() throws {
-        let bytes = Array(#"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName","PKPassPersonalizationFieldEmailAddress"],"description":"Join","termsAndConditions":"<a href=\"x\">T</a>"}"#.utf8)
+        let bytes = Array(
+            #"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName","PKPassPersonalizationFieldEmailAddress"],"description":"Join","termsAndConditions":"<a href=\"x\">T</a>"}"#
+                .utf8)
         let request = try PersonalizationRequest(bytes: bytes)
         #expect(request.requiredFields == [.name, .emailAddress])
         #expect(request.description == "Join")
@@ -15,7 +17,10 @@ import Testing
     @Test(arguments: [
         (#"[]"#, "JSON object"),
         (#"{"description":"x"}"#, "requiredPersonalizationFields"),
-        (#"{"requiredPersonalizationFields":["PKPassPersonalizationFieldShoeSize"],"description":"x"}"#, "requiredPersonalizationFields[0]"),
+        (
+            #"{"requiredPersonalizationFields":["PKPassPersonalizationFieldShoeSize"],"description":"x"}"#,
+            "requiredPersonalizationFields[0]"
+        ),
         (#"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName"]}"#, "description"),
     ])
     func badPersonalizationJSONNamesTheKey(_ text: String, _ named: String) {
@@ -26,7 +31,9 @@ import Testing
     }
 
     @Test func infoAnswersTheRequestedFields() throws {
-        let info = try PersonalizationInfo(json: ["givenName": " Zoë ", "familyName": "Müller", "postalCode": "1070", "unknownKey": "ignored"])
+        let info = try PersonalizationInfo(json: [
+            "givenName": " Zoë ", "familyName": "Müller", "postalCode": "1070", "unknownKey": "ignored",
+        ])
         #expect(info.displayName == "Zoë Müller", "given and family names joined, whitespace trimmed")
         #expect(info.missing([.name, .postalCode]).isEmpty)
         #expect(info.missing([.name, .emailAddress, .phoneNumber]) == [.emailAddress, .phoneNumber])

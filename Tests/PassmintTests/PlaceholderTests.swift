@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Passmint
 
 @Suite struct PlaceholderTests {
@@ -28,7 +29,8 @@ import Testing
 
     @Test func missingValueNamesPlaceholderFileAndPath() {
         do {
-            _ = try Placeholders.substitute(["storeCard": ["primaryFields": [["value": "{{balance}}"]]]], data: data, file: "Card.pass/pass.json")
+            _ = try Placeholders.substitute(
+                ["storeCard": ["primaryFields": [["value": "{{balance}}"]]]], data: data, file: "Card.pass/pass.json")
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidData)

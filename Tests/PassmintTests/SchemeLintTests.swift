@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Passmint
 
 /// Lint rules for poster event tickets, semantic boarding passes, semantic tags and the iOS 27 keys: a clean pass of
@@ -67,7 +68,8 @@ import Testing
         switch base {
         case .poster:
             LintTests.images("icon", 38, 38) + LintTests.images("logo", 160, 50) + LintTests.images("background", 180, 220)
-                + LintTests.images("artwork", 358, 448) + LintTests.images("primaryLogo", 126, 30) + LintTests.images("secondaryLogo", 135, 12)
+                + LintTests.images("artwork", 358, 448) + LintTests.images("primaryLogo", 126, 30)
+                + LintTests.images("secondaryLogo", 135, 12)
         case .boarding:
             LintTests.images("icon", 38, 38) + LintTests.images("logo", 160, 50) + LintTests.images("footer", 286, 15)
         }
@@ -96,100 +98,169 @@ import Testing
 
     static let cases: [Case] = [
         // preferredStyleSchemes
-        Case(code: "style-scheme-unknown", severity: .warning, path: "preferredStyleSchemes[2]", json: { $0.set("preferredStyleSchemes[2]", "posterTicket") }),
+        Case(
+            code: "style-scheme-unknown", severity: .warning, path: "preferredStyleSchemes[2]",
+            json: { $0.set("preferredStyleSchemes[2]", "posterTicket") }),
         Case(code: "key-type", severity: .error, path: "preferredStyleSchemes[0]", json: { $0.set("preferredStyleSchemes[0]", 1) }),
-        Case(code: "style-scheme-mismatch", severity: .error, path: "preferredStyleSchemes[2]", json: { $0.set("preferredStyleSchemes[2]", "semanticBoardingPass") }),
-        Case(code: "style-scheme-mismatch", severity: .error, base: .boarding, json: { $0.set("preferredStyleSchemes[2]", "posterEventTicket") }),
-        Case(code: "style-scheme-order", severity: .warning, json: { $0.set("preferredStyleSchemes", ["eventTicket", "posterEventTicket"]) }),
+        Case(
+            code: "style-scheme-mismatch", severity: .error, path: "preferredStyleSchemes[2]",
+            json: { $0.set("preferredStyleSchemes[2]", "semanticBoardingPass") }),
+        Case(
+            code: "style-scheme-mismatch", severity: .error, base: .boarding,
+            json: { $0.set("preferredStyleSchemes[2]", "posterEventTicket") }),
+        Case(
+            code: "style-scheme-order", severity: .warning, json: { $0.set("preferredStyleSchemes", ["eventTicket", "posterEventTicket"]) }),
         Case(code: "style-scheme-fallback-missing", severity: .warning, json: { $0.set("preferredStyleSchemes", ["posterEventTicket"]) }),
-        Case(code: "style-scheme-fallback-missing", severity: .warning, base: .boarding, json: { $0.set("preferredStyleSchemes", ["semanticBoardingPass"]) }),
-        Case(code: "semantic-boarding-pass-transit", severity: .error, base: .boarding, json: { $0.set("boardingPass.transitType", "PKTransitTypeTrain") }),
+        Case(
+            code: "style-scheme-fallback-missing", severity: .warning, base: .boarding,
+            json: { $0.set("preferredStyleSchemes", ["semanticBoardingPass"]) }),
+        Case(
+            code: "semantic-boarding-pass-transit", severity: .error, base: .boarding,
+            json: { $0.set("boardingPass.transitType", "PKTransitTypeTrain") }),
         // Keys that only the enhanced layouts use
         Case(code: "poster-key-without-scheme", severity: .warning, path: "eventLogoText", json: { $0.set("preferredStyleSchemes", nil) }),
-        Case(code: "poster-key-without-scheme", severity: .warning, base: .boarding, path: "useAutomaticColors", json: { $0.set("useAutomaticColors", true) }),
-        Case(code: "semantic-boarding-key-without-scheme", severity: .warning, base: .boarding, path: "managementURL", json: {
-            $0.set("preferredStyleSchemes", nil)
-        }),
-        Case(code: "additional-info-fields-style", severity: .warning, base: .boarding, json: {
-            $0.set("boardingPass.additionalInfoFields", [["key": "info", "label": "Info", "value": "x"]])
-        }),
-        Case(code: "additional-info-fields-style", severity: .warning, path: "eventTicket.additionalInfoFields", json: {
-            $0.set("preferredStyleSchemes", ["eventTicket"])
-        }),
-        Case(code: "additional-info-fields-fallback", severity: .warning, path: "eventTicket.additionalInfoFields[0]", json: {
-            $0.set("eventTicket.backFields", nil)
-        }),
-        Case(code: "additional-info-fields-fallback", severity: .warning, path: "eventTicket.additionalInfoFields[1]", json: {
-            $0.set("eventTicket.additionalInfoFields[1]", ["key": "bar", "label": "Bar", "value": "Opens at 18:00"])
-        }),
+        Case(
+            code: "poster-key-without-scheme", severity: .warning, base: .boarding, path: "useAutomaticColors",
+            json: { $0.set("useAutomaticColors", true) }),
+        Case(
+            code: "semantic-boarding-key-without-scheme", severity: .warning, base: .boarding, path: "managementURL",
+            json: {
+                $0.set("preferredStyleSchemes", nil)
+            }),
+        Case(
+            code: "additional-info-fields-style", severity: .warning, base: .boarding,
+            json: {
+                $0.set("boardingPass.additionalInfoFields", [["key": "info", "label": "Info", "value": "x"]])
+            }),
+        Case(
+            code: "additional-info-fields-style", severity: .warning, path: "eventTicket.additionalInfoFields",
+            json: {
+                $0.set("preferredStyleSchemes", ["eventTicket"])
+            }),
+        Case(
+            code: "additional-info-fields-fallback", severity: .warning, path: "eventTicket.additionalInfoFields[0]",
+            json: {
+                $0.set("eventTicket.backFields", nil)
+            }),
+        Case(
+            code: "additional-info-fields-fallback", severity: .warning, path: "eventTicket.additionalInfoFields[1]",
+            json: {
+                $0.set("eventTicket.additionalInfoFields[1]", ["key": "bar", "label": "Bar", "value": "Opens at 18:00"])
+            }),
         // upcomingPassInformation belongs to poster event tickets
-        Case(code: "poster-key-without-scheme", severity: .warning, base: .boarding, path: "upcomingPassInformation", json: {
-            $0.set("upcomingPassInformation", [["type": "event", "identifier": "b", "name": "Return flight"]])
-        }),
-        Case(code: "key-type", severity: .error, path: "upcomingPassInformation[0]", json: { $0.set("upcomingPassInformation[0]", "night-2") }),
-        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].name", json: {
-            $0.set("upcomingPassInformation[0].name", nil)
-        }),
-        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].identifier", json: {
-            $0.set("upcomingPassInformation[0].identifier", 2)
-        }),
-        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].type", json: {
-            $0.set("upcomingPassInformation[0].type", "flight")
-        }),
-        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].isActive", json: {
-            $0.set("upcomingPassInformation[0].isActive", "yes")
-        }),
-        Case(code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].dateInformation", json: {
-            $0.set("upcomingPassInformation[0].dateInformation", "2026-10-04")
-        }),
-        Case(code: "date-format", severity: .error, path: "upcomingPassInformation[0].dateInformation.date", json: {
-            $0.set("upcomingPassInformation[0].dateInformation.date", "2026-10-04 19:30")
-        }),
-        Case(code: "upcoming-pass-identifier-duplicate", severity: .error, path: "upcomingPassInformation[1].identifier", json: {
-            $0.set("upcomingPassInformation[1]", ["type": "event", "identifier": "night-2", "name": "Night 3"])
-        }),
+        Case(
+            code: "poster-key-without-scheme", severity: .warning, base: .boarding, path: "upcomingPassInformation",
+            json: {
+                $0.set("upcomingPassInformation", [["type": "event", "identifier": "b", "name": "Return flight"]])
+            }),
+        Case(
+            code: "key-type", severity: .error, path: "upcomingPassInformation[0]",
+            json: { $0.set("upcomingPassInformation[0]", "night-2") }),
+        Case(
+            code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].name",
+            json: {
+                $0.set("upcomingPassInformation[0].name", nil)
+            }),
+        Case(
+            code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].identifier",
+            json: {
+                $0.set("upcomingPassInformation[0].identifier", 2)
+            }),
+        Case(
+            code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].type",
+            json: {
+                $0.set("upcomingPassInformation[0].type", "flight")
+            }),
+        Case(
+            code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].isActive",
+            json: {
+                $0.set("upcomingPassInformation[0].isActive", "yes")
+            }),
+        Case(
+            code: "upcoming-pass-entry", severity: .error, path: "upcomingPassInformation[0].dateInformation",
+            json: {
+                $0.set("upcomingPassInformation[0].dateInformation", "2026-10-04")
+            }),
+        Case(
+            code: "date-format", severity: .error, path: "upcomingPassInformation[0].dateInformation.date",
+            json: {
+                $0.set("upcomingPassInformation[0].dateInformation.date", "2026-10-04 19:30")
+            }),
+        Case(
+            code: "upcoming-pass-identifier-duplicate", severity: .error, path: "upcomingPassInformation[1].identifier",
+            json: {
+                $0.set("upcomingPassInformation[1]", ["type": "event", "identifier": "night-2", "name": "Night 3"])
+            }),
         // Poster requirements
-        Case(code: "poster-semantics-missing", severity: .error, path: "semantics.performerNames", json: { $0.set("semantics.performerNames", []) }),
-        Case(code: "poster-semantics-missing", severity: .error, path: "semantics.homeTeamAbbreviation", json: {
-            $0.set("semantics.eventType", "PKEventTypeSports")
-            $0.set("semantics.awayTeamAbbreviation", "AWY")
-        }),
+        Case(
+            code: "poster-semantics-missing", severity: .error, path: "semantics.performerNames",
+            json: { $0.set("semantics.performerNames", []) }),
+        Case(
+            code: "poster-semantics-missing", severity: .error, path: "semantics.homeTeamAbbreviation",
+            json: {
+                $0.set("semantics.eventType", "PKEventTypeSports")
+                $0.set("semantics.awayTeamAbbreviation", "AWY")
+            }),
         Case(code: "poster-start-date-missing", severity: .warning, json: { $0.set("semantics.eventStartDate", nil) }),
         Case(code: "poster-nfc-missing", severity: .warning, json: { $0.set("nfc", nil) }),
         Case(code: "poster-artwork-missing", severity: .error, files: { $0.removeAll { $0.path.hasPrefix("artwork") } }),
         Case(code: "poster-logo-missing", severity: .warning, files: { $0.removeAll { $0.path.hasPrefix("primaryLogo") } }),
         Case(code: "image-unused", severity: .warning, path: "artwork.png", json: { $0.set("preferredStyleSchemes", ["eventTicket"]) }),
         // Semantic tag values
-        Case(code: "semantics-type", severity: .error, path: "semantics.eventStartDate", json: { $0.set("semantics.eventStartDate", "2026-10-03 19:30") }),
-        Case(code: "semantics-type", severity: .error, path: "semantics.venueLocation", json: { $0.set("semantics.venueLocation", ["latitude": "59.9"]) }),
-        Case(code: "semantics-type", severity: .error, path: "semantics.performerNames", json: { $0.set("semantics.performerNames", "Solveig") }),
-        Case(code: "semantics-type", severity: .error, path: "eventTicket.primaryFields[0].semantics.eventName", json: {
-            $0.set("eventTicket.primaryFields[0].semantics", ["eventName": 5])
-        }),
-        Case(code: "semantics-type", severity: .error, base: .boarding, path: "semantics.flightNumber", json: { $0.set("semantics.flightNumber", "402") }),
-        Case(code: "semantics-type", severity: .error, base: .boarding, path: "semantics.passengerName", json: { $0.set("semantics.passengerName", "Zoë Müller") }),
+        Case(
+            code: "semantics-type", severity: .error, path: "semantics.eventStartDate",
+            json: { $0.set("semantics.eventStartDate", "2026-10-03 19:30") }),
+        Case(
+            code: "semantics-type", severity: .error, path: "semantics.venueLocation",
+            json: { $0.set("semantics.venueLocation", ["latitude": "59.9"]) }),
+        Case(
+            code: "semantics-type", severity: .error, path: "semantics.performerNames",
+            json: { $0.set("semantics.performerNames", "Solveig") }),
+        Case(
+            code: "semantics-type", severity: .error, path: "eventTicket.primaryFields[0].semantics.eventName",
+            json: {
+                $0.set("eventTicket.primaryFields[0].semantics", ["eventName": 5])
+            }),
+        Case(
+            code: "semantics-type", severity: .error, base: .boarding, path: "semantics.flightNumber",
+            json: { $0.set("semantics.flightNumber", "402") }),
+        Case(
+            code: "semantics-type", severity: .error, base: .boarding, path: "semantics.passengerName",
+            json: { $0.set("semantics.passengerName", "Zoë Müller") }),
         Case(code: "semantics-enum", severity: .warning, json: { $0.set("semantics.eventType", "PKEventTypeOpera") }),
-        Case(code: "semantics-format", severity: .warning, base: .boarding, path: "semantics.departureAirportCode", json: {
-            $0.set("semantics.departureAirportCode", "Lisbon")
-        }),
+        Case(
+            code: "semantics-format", severity: .warning, base: .boarding, path: "semantics.departureAirportCode",
+            json: {
+                $0.set("semantics.departureAirportCode", "Lisbon")
+            }),
         Case(code: "semantics-date-order", severity: .warning, json: { $0.set("semantics.eventEndDate", "2026-10-02T22:30:00+02:00") }),
         // relevantDates
         Case(code: "relevant-date-fallback-missing", severity: .warning, path: "relevantDate", json: { $0.set("relevantDate", nil) }),
-        Case(code: "relevant-date-order", severity: .error, path: "relevantDates[0].endDate", json: {
-            $0.set("relevantDates[0].endDate", "2026-10-03T17:00:00+02:00")
-        }),
+        Case(
+            code: "relevant-date-order", severity: .error, path: "relevantDates[0].endDate",
+            json: {
+                $0.set("relevantDates[0].endDate", "2026-10-03T17:00:00+02:00")
+            }),
         // iOS 27
-        Case(code: "featured-actions-max", severity: .error, json: { $0.set("featuredActions", [["kind": "a"], ["kind": "b"], ["kind": "c"]]) }),
+        Case(
+            code: "featured-actions-max", severity: .error,
+            json: { $0.set("featuredActions", [["kind": "a"], ["kind": "b"], ["kind": "c"]]) }),
         Case(code: "key-type", severity: .error, path: "featuredActions[0]", json: { $0.set("featuredActions", ["open"]) }),
-        Case(code: "poster-generic-fallback-missing", severity: .error, base: .boarding, json: {
-            $0.set("posterGeneric", ["primaryFields": []])
-            $0.set("boardingPass", nil)
-        }),
-        Case(code: "logo-symbol-without-logo", severity: .warning, base: .boarding, json: { $0.set("logoSymbolName", "airplane") }, files: {
-            $0.removeAll { $0.path.hasPrefix("logo") }
-        }),
+        Case(
+            code: "poster-generic-fallback-missing", severity: .error, base: .boarding,
+            json: {
+                $0.set("posterGeneric", ["primaryFields": []])
+                $0.set("boardingPass", nil)
+            }),
+        Case(
+            code: "logo-symbol-without-logo", severity: .warning, base: .boarding, json: { $0.set("logoSymbolName", "airplane") },
+            files: {
+                $0.removeAll { $0.path.hasPrefix("logo") }
+            }),
         Case(code: "key-type", severity: .error, base: .boarding, path: "logoSymbolName", json: { $0.set("logoSymbolName", 7) }),
-        Case(code: "barcode-fallback-missing", severity: .error, base: .boarding, json: { $0.set("barcodes[0].format", "PKBarcodeFormatCode39") }),
+        Case(
+            code: "barcode-fallback-missing", severity: .error, base: .boarding,
+            json: { $0.set("barcodes[0].format", "PKBarcodeFormatCode39") }),
     ]
 
     @Test(arguments: cases)
@@ -237,12 +308,15 @@ import Testing
     }
 
     @Test func typedModelWritesAPosterTicketLintAccepts() throws {
-        var pass = Pass(passTypeIdentifier: "pass.com.example.tickets", serialNumber: "T-1", teamIdentifier: "ABCDE12345",
-                        organizationName: "Aurora Hall", description: "Concert ticket", style: .eventTicket,
-                        fields: PassFields(primaryFields: [PassField(key: "event", value: .string("Northern Lights Live"))]))
+        var pass = Pass(
+            passTypeIdentifier: "pass.com.example.tickets", serialNumber: "T-1", teamIdentifier: "ABCDE12345",
+            organizationName: "Aurora Hall", description: "Concert ticket", style: .eventTicket,
+            fields: PassFields(primaryFields: [PassField(key: "event", value: .string("Northern Lights Live"))]))
         pass.preferredStyleSchemes = [Pass.StyleScheme.posterEventTicket, .eventTicket].map(\.rawValue)
-        pass.semantics = ["eventType": "PKEventTypeGeneric", "eventName": "Northern Lights Live", "venueName": "Aurora Hall",
-                          "venueRegionName": "Oslo", "venueRoom": "Main Hall", "eventStartDate": "2026-10-03T19:30:00+02:00"]
+        pass.semantics = [
+            "eventType": "PKEventTypeGeneric", "eventName": "Northern Lights Live", "venueName": "Aurora Hall",
+            "venueRegionName": "Oslo", "venueRoom": "Main Hall", "eventStartDate": "2026-10-03T19:30:00+02:00",
+        ]
         pass.eventLogoText = "Aurora Hall"
         pass.eventLinks.parkingInformationURL = "https://example.com/parking"
         pass.fields.additionalInfoFields = [PassField(key: "entry", value: .string("Door B"))]
@@ -261,12 +335,15 @@ import Testing
         interval.set("relevantDate", nil)
         let fromInterval = Self.lint(interval.objectValue!, Self.files(.poster)).filter { $0.code == "relevant-date-fallback-missing" }
         #expect(fromInterval.count == 1)
-        #expect(fromInterval.first?.fix.contains("\"relevantDate\": \"2026-10-03T18:30:00+02:00\" (the startDate") == true, "\(fromInterval.map(\.fix))")
+        #expect(
+            fromInterval.first?.fix.contains("\"relevantDate\": \"2026-10-03T18:30:00+02:00\" (the startDate") == true,
+            "\(fromInterval.map(\.fix))")
 
         var single = interval
         single.set("relevantDates", [["date": "2026-10-03T19:00:00+02:00"]])
         let fromDate = Self.lint(single.objectValue!, Self.files(.poster)).filter { $0.code == "relevant-date-fallback-missing" }
-        #expect(fromDate.first?.fix.contains("\"2026-10-03T19:00:00+02:00\" (the date of relevantDates[0])") == true, "\(fromDate.map(\.fix))")
+        #expect(
+            fromDate.first?.fix.contains("\"2026-10-03T19:00:00+02:00\" (the date of relevantDates[0])") == true, "\(fromDate.map(\.fix))")
 
         single.set("relevantDate", "2026-10-03T19:00:00+02:00")
         #expect(!Self.lint(single.objectValue!, Self.files(.poster)).contains { $0.code == "relevant-date-fallback-missing" })
@@ -279,7 +356,8 @@ import Testing
         json.set("semantics.originalBoardingDate", "{{boardingTime}}")
         let found = PassLinter.lint(PassContents(source: "t", passJSON: json.objectValue!, files: Self.files(.boarding), isTemplate: true))
         #expect(found.isEmpty, "\(found.map(\.description))")
-        let template = try? PassTemplate(folder: "t", passJSON: json, files: [PassFile(path: "icon.png", bytes: PNGTests.png(width: 38, height: 38))])
+        let template = try? PassTemplate(
+            folder: "t", passJSON: json, files: [PassFile(path: "icon.png", bytes: PNGTests.png(width: 38, height: 38))])
         #expect(template?.placeholderKinds["flightDigits"] == .number, "CSV text becomes a number for semantics.flightNumber")
         #expect(template?.placeholderKinds["latitude"] == .number)
     }

@@ -32,12 +32,14 @@ import Testing
 
     @Test func readsTheSemanticBoardingPassTemplateAndKeepsEveryTag() throws {
         let chain = try TestEnvironment.devChain()
-        let identity = try SigningIdentity(certificatePath: chain.appendingPathComponent("signer.pem").path,
-                                           keyPath: chain.appendingPathComponent("signer.key").path, passphrase: nil,
-                                           wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
+        let identity = try SigningIdentity(
+            certificatePath: chain.appendingPathComponent("signer.pem").path,
+            keyPath: chain.appendingPathComponent("signer.key").path, passphrase: nil,
+            wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
         let root = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
         let template = try PassTemplate(folder: root.appendingPathComponent("SemanticBoardingPass.pass").path)
-        let data = try JSONParser.value(try FileIO.read(root.appendingPathComponent("SemanticBoardingPass.json").path, what: "")).objectValue!
+        let data = try JSONParser.value(try FileIO.read(root.appendingPathComponent("SemanticBoardingPass.json").path, what: ""))
+            .objectValue!
         let built = try PassBuilder(identity: identity).build(template: template, data: data)
         let json = try JSONParser.value(built.passJSON).objectValue!
         let pass = try Pass(json: json)

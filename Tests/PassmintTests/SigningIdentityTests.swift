@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 @Suite struct SigningIdentityTests {
@@ -19,7 +20,8 @@ import Testing
     }
 
     @Test func readsAppleCertificatesWithKnownFingerprint() throws {
-        let g4 = try Certificate(contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("Certificates/apple/AppleWWDRCAG4.pem").path)
+        let g4 = try Certificate(
+            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("Certificates/apple/AppleWWDRCAG4.pem").path)
         #expect(g4.sha256Fingerprint == "EA:47:57:88:55:38:DD:8C:B5:9F:F4:55:6F:67:60:87:D8:3C:85:E7:09:02:C1:22:E4:2C:08:08:B5:BC:E1:4C")
         #expect(g4.organizationalUnit == "G4")
     }
@@ -31,31 +33,38 @@ import Testing
         let folder = TestEnvironment.temporaryFolder()
         try Data(content).write(to: folder.appendingPathComponent("manifest.json"))
         try Data(signature).write(to: folder.appendingPathComponent("signature"))
-        let verify = try TestEnvironment.run("openssl", [
-            "smime", "-verify", "-binary", "-inform", "DER", "-content", folder.appendingPathComponent("manifest.json").path,
-            "-in", folder.appendingPathComponent("signature").path, "-CAfile", path("root.pem"), "-purpose", "any", "-out", "/dev/null",
-        ])
+        let verify = try TestEnvironment.run(
+            "openssl",
+            [
+                "smime", "-verify", "-binary", "-inform", "DER", "-content", folder.appendingPathComponent("manifest.json").path,
+                "-in", folder.appendingPathComponent("signature").path, "-CAfile", path("root.pem"), "-purpose", "any", "-out", "/dev/null",
+            ])
         #expect(verify.status == 0, "\(verify.stderr)")
-        let printed = try TestEnvironment.run("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", folder.appendingPathComponent("signature").path])
+        let printed = try TestEnvironment.run(
+            "openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", folder.appendingPathComponent("signature").path])
         #expect(printed.stdout.contains("signingTime"))
         #expect(printed.stdout.contains("sha256"))
         #expect(printed.stdout.contains("eContent: <ABSENT>"), "the signature must be detached")
-        let certs = try TestEnvironment.run("openssl", ["pkcs7", "-inform", "DER", "-in", folder.appendingPathComponent("signature").path, "-print_certs", "-noout"])
+        let certs = try TestEnvironment.run(
+            "openssl", ["pkcs7", "-inform", "DER", "-in", folder.appendingPathComponent("signature").path, "-print_certs", "-noout"])
         #expect(certs.stdout.contains("OU = G4"), "the WWDR intermediate must be in the signature")
         #expect(certs.stdout.contains("UID = pass.dev.passmint.example"))
 
         // A changed manifest no longer verifies.
         try Data(content + [0x20]).write(to: folder.appendingPathComponent("manifest.json"))
-        let tampered = try TestEnvironment.run("openssl", [
-            "smime", "-verify", "-binary", "-inform", "DER", "-content", folder.appendingPathComponent("manifest.json").path,
-            "-in", folder.appendingPathComponent("signature").path, "-CAfile", path("root.pem"), "-purpose", "any", "-out", "/dev/null",
-        ])
+        let tampered = try TestEnvironment.run(
+            "openssl",
+            [
+                "smime", "-verify", "-binary", "-inform", "DER", "-content", folder.appendingPathComponent("manifest.json").path,
+                "-in", folder.appendingPathComponent("signature").path, "-CAfile", path("root.pem"), "-purpose", "any", "-out", "/dev/null",
+            ])
         #expect(tampered.status != 0)
     }
 
     @Test func encryptedKeyOpensWithPassphrase() throws {
         let identity = try SigningIdentity(
-            certificatePath: path("signer.pem"), keyPath: path("signer-encrypted.key"), passphrase: TestEnvironment.devPassphrase, wwdrPath: path("wwdr.pem"))
+            certificatePath: path("signer.pem"), keyPath: path("signer-encrypted.key"), passphrase: TestEnvironment.devPassphrase,
+            wwdrPath: path("wwdr.pem"))
         #expect(identity.privateKey.bits == 2048)
     }
 
@@ -108,7 +117,8 @@ import Testing
         let other = try TestEnvironment.devChain(uid: "pass.dev.other", team: "OTHERTEAM1")
         do {
             _ = try SigningIdentity(
-                certificatePath: path("signer.pem"), keyPath: other.appendingPathComponent("signer.key").path, passphrase: nil, wwdrPath: path("wwdr.pem"))
+                certificatePath: path("signer.pem"), keyPath: other.appendingPathComponent("signer.key").path, passphrase: nil,
+                wwdrPath: path("wwdr.pem"))
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .invalidIdentity)

@@ -1,17 +1,22 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// Data files shaped like what Excel saves: "CSV" in a European locale (semicolons, Windows-1252, CRLF), "CSV" on
 /// Windows (commas, Windows-1252), "CSV UTF-8" (a byte order mark) and "Unicode Text" (UTF-16LE, a byte order mark,
 /// tabs).
 @Suite struct SpreadsheetExportTests {
-    static let loyaltyHeader = ["serialNumber", "memberId", "memberName", "tier", "nfcMessage", "points", "pointsToNextReward", "memberSince"]
+    static let loyaltyHeader = [
+        "serialNumber", "memberId", "memberName", "tier", "nfcMessage", "points", "pointsToNextReward", "memberSince",
+    ]
 
     /// Windows-1252 bytes of text holding only Latin-1 letters and the few 0x80–0x9F characters used here.
     static func windows1252(_ text: String) -> [UInt8] {
-        let high: [Unicode.Scalar: UInt8] = ["€": 0x80, "‚": 0x82, "„": 0x84, "…": 0x85, "’": 0x92, "“": 0x93, "”": 0x94, "–": 0x96, "Œ": 0x8C, "œ": 0x9C]
+        let high: [Unicode.Scalar: UInt8] = [
+            "€": 0x80, "‚": 0x82, "„": 0x84, "…": 0x85, "’": 0x92, "“": 0x93, "”": 0x94, "–": 0x96, "Œ": 0x8C, "œ": 0x9C,
+        ]
         return text.unicodeScalars.map { scalar in
             if let byte = high[scalar] { return byte }
             precondition(scalar.value < 0x100, "\(scalar) is not in this test's Windows-1252 table")
@@ -61,7 +66,10 @@ import Testing
         let input = try BatchInput(path: path)
         #expect(input.columns?.count == 4, "the header is ASCII, so it reads; the delimiter is still detected")
         let rows = rows(input)
-        guard case .failure(let error) = rows[0].values else { Issue.record("Zoë in Windows-1252 is not UTF-8"); return }
+        guard case .failure(let error) = rows[0].values else {
+            Issue.record("Zoë in Windows-1252 is not UTF-8")
+            return
+        }
         #expect(error.message.contains("not valid UTF-8"))
         #expect(error.message.contains("--encoding windows-1252"))
     }
@@ -109,7 +117,10 @@ import Testing
         // A high surrogate followed by an ordinary letter.
         let broken = Self.utf16LE("serialNumber,name\n1,") + [0x3D, 0xD8, 0x41, 0x00] + Self.utf16LE("\n", byteOrderMark: false)
         let rows = rows(try BatchInput(path: try write(broken)))
-        guard case .failure(let error) = rows[0].values else { Issue.record("a lone surrogate is not text"); return }
+        guard case .failure(let error) = rows[0].values else {
+            Issue.record("a lone surrogate is not text")
+            return
+        }
         #expect(error.message.contains("not valid UTF-16"))
     }
 
@@ -150,8 +161,9 @@ import Testing
         for index in 1...20 { text += "M-\(index);\(index);Zoë Müller;Gold;mlc:\(index);1250;250;2024-03-01T00:00:00+01:00\r\n" }
         let data = folder.appendingPathComponent("members.csv")
         try Data(Self.windows1252(text)).write(to: data)
-        let runner = BatchRunner(template: try PassTemplate(folder: BatchRunnerTests.loyalty), builder: PassBuilder(identity: try TestTemplates.identity()),
-                                 options: BatchOptions(outputFolder: folder.appendingPathComponent("out").path))
+        let runner = BatchRunner(
+            template: try PassTemplate(folder: BatchRunnerTests.loyalty), builder: PassBuilder(identity: try TestTemplates.identity()),
+            options: BatchOptions(outputFolder: folder.appendingPathComponent("out").path))
         let result = try await runner.run(try BatchInput(path: data.path, encoding: .windows1252))
         #expect(result.issued == 20)
         #expect(result.failed == 0)
@@ -165,8 +177,9 @@ import Testing
         let data = folder.appendingPathComponent("members.csv")
         try Data("SerialNumber,memberName\nM-1,Zoë\n".utf8).write(to: data)
         let output = folder.appendingPathComponent("out")
-        let runner = BatchRunner(template: try PassTemplate(folder: BatchRunnerTests.loyalty), builder: PassBuilder(identity: try TestTemplates.identity()),
-                                 options: BatchOptions(outputFolder: output.path))
+        let runner = BatchRunner(
+            template: try PassTemplate(folder: BatchRunnerTests.loyalty), builder: PassBuilder(identity: try TestTemplates.identity()),
+            options: BatchOptions(outputFolder: output.path))
         do {
             _ = try await runner.run(try BatchInput(path: data.path))
             Issue.record("a file without the serial column must be refused")

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// The `pass.strings` reader on files written by hand and by other tools (not only on its own output), its errors, and
@@ -63,26 +64,45 @@ import Testing
     }
 
     static let malformed: [Malformed] = [
-        Malformed(name: "missing semicolon", bytes: Array("\"A\" = \"a\";\n\"B\" = \"b\"\n\"C\" = \"c\";\n".utf8), line: 2, message: "expected ';' after the value of \"B\""),
-        Malformed(name: "missing equals sign", bytes: Array("\"A\" = \"a\";\n\n\"B\" \"b\";\n".utf8), line: 3, message: "expected '=' after \"B\""),
-        Malformed(name: "unquoted key", bytes: Array("\"A\" = \"a\";\nB = \"b\";\n".utf8), line: 2, message: "expected a key or value in double quotes"),
-        Malformed(name: "unterminated string", bytes: Array("\"A\" = \"a\";\n\"B\" = \"b;\nmore text\n".utf8), line: 2, message: "no closing double quote"),
-        Malformed(name: "unterminated comment", bytes: Array("\"A\" = \"a\";\n/* never closed\n\"B\" = \"b\";\n".utf8), line: 2, message: "never closed with */"),
+        Malformed(
+            name: "missing semicolon", bytes: Array("\"A\" = \"a\";\n\"B\" = \"b\"\n\"C\" = \"c\";\n".utf8), line: 2,
+            message: "expected ';' after the value of \"B\""),
+        Malformed(
+            name: "missing equals sign", bytes: Array("\"A\" = \"a\";\n\n\"B\" \"b\";\n".utf8), line: 3, message: "expected '=' after \"B\""
+        ),
+        Malformed(
+            name: "unquoted key", bytes: Array("\"A\" = \"a\";\nB = \"b\";\n".utf8), line: 2,
+            message: "expected a key or value in double quotes"),
+        Malformed(
+            name: "unterminated string", bytes: Array("\"A\" = \"a\";\n\"B\" = \"b;\nmore text\n".utf8), line: 2,
+            message: "no closing double quote"),
+        Malformed(
+            name: "unterminated comment", bytes: Array("\"A\" = \"a\";\n/* never closed\n\"B\" = \"b\";\n".utf8), line: 2,
+            message: "never closed with */"),
         Malformed(name: "short \\U escape", bytes: Array("\"A\" = \"\\U00E\";\n".utf8), line: 1, message: "four hex digits"),
-        Malformed(name: "lone high surrogate", bytes: Array("\n\"A\" = \"\\UD83C alone\";\n".utf8), line: 2, message: "half of a surrogate pair"),
+        Malformed(
+            name: "lone high surrogate", bytes: Array("\n\"A\" = \"\\UD83C alone\";\n".utf8), line: 2, message: "half of a surrogate pair"),
         Malformed(name: "lone low surrogate", bytes: Array("\"A\" = \"\\UDF3F\";\n".utf8), line: 1, message: "half of a surrogate pair"),
-        Malformed(name: "invalid UTF-8", bytes: Array("\"A\" = \"".utf8) + [0xC3, 0x28] + Array("\";\n".utf8), line: 1, message: "neither UTF-8 nor UTF-16"),
-        Malformed(name: "odd UTF-16 length", bytes: utf16LittleEndian("\"A\" = \"a\";") + [0x0A], line: 1, message: "neither UTF-8 nor UTF-16"),
-        Malformed(name: "line count after a multi-line comment in UTF-16 BE",
-                  bytes: utf16BigEndian("/* one\ntwo\nthree */\n\"A\" = \"a\"\n"), line: 4, message: "expected ';' after the value of \"A\""),
+        Malformed(
+            name: "invalid UTF-8", bytes: Array("\"A\" = \"".utf8) + [0xC3, 0x28] + Array("\";\n".utf8), line: 1,
+            message: "neither UTF-8 nor UTF-16"),
+        Malformed(
+            name: "odd UTF-16 length", bytes: utf16LittleEndian("\"A\" = \"a\";") + [0x0A], line: 1, message: "neither UTF-8 nor UTF-16"),
+        Malformed(
+            name: "line count after a multi-line comment in UTF-16 BE",
+            bytes: utf16BigEndian("/* one\ntwo\nthree */\n\"A\" = \"a\"\n"), line: 4, message: "expected ';' after the value of \"A\""),
     ]
 
     @Test(arguments: malformed)
     func malformedInputIsAnErrorNamingFileAndLine(_ input: Malformed) {
-        let error = #expect(throws: StringsFile.SyntaxError.self) { try StringsFile.parse(input.bytes, file: "Festival.pass/fr.lproj/pass.strings") }
+        let error = #expect(throws: StringsFile.SyntaxError.self) {
+            try StringsFile.parse(input.bytes, file: "Festival.pass/fr.lproj/pass.strings")
+        }
         #expect(error?.line == input.line, "\(error?.description ?? "")")
         #expect(error?.message.contains(input.message) == true, "\(error?.description ?? "")")
-        #expect(error?.description.hasPrefix("Festival.pass/fr.lproj/pass.strings, line \(input.line): ") == true, "\(error?.description ?? "")")
+        #expect(
+            error?.description.hasPrefix("Festival.pass/fr.lproj/pass.strings, line \(input.line): ") == true, "\(error?.description ?? "")"
+        )
     }
 
     @Test func lintReportsTheLineOfAMalformedFile() {
@@ -120,8 +140,9 @@ import Testing
         let converted = try StringsFile.utf16LittleEndian(Array(Self.sample.utf8))
         #expect(converted == Self.utf16LittleEndian(Self.sample), "comments and layout kept, only the encoding changes")
         #expect(try StringsFile.utf16LittleEndian(Self.utf16BigEndian(Self.sample)) == Self.utf16LittleEndian(Self.sample))
-        #expect(try StringsFile.utf16LittleEndian([0xEF, 0xBB, 0xBF] + Array(Self.sample.utf8)) == Self.utf16LittleEndian(Self.sample),
-                "the UTF-8 BOM becomes the UTF-16 one, not a second BOM")
+        #expect(
+            try StringsFile.utf16LittleEndian([0xEF, 0xBB, 0xBF] + Array(Self.sample.utf8)) == Self.utf16LittleEndian(Self.sample),
+            "the UTF-8 BOM becomes the UTF-16 one, not a second BOM")
         let untouched = Self.utf16LittleEndian(Self.sample)
         #expect(try StringsFile.utf16LittleEndian(untouched) == untouched)
         #expect(throws: StringsFile.SyntaxError.self) { try StringsFile.utf16LittleEndian(Array("\"A\" = ".utf8)) }

@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+
 @testable import Passmint
 
 /// Small templates written to temporary folders for tests.
@@ -22,7 +23,8 @@ enum TestTemplates {
         """
 
     /// Base64 DER SubjectPublicKeyInfo of an EC P-256 key (its private key was discarded).
-    static let p256PublicKey = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEBzyGY9ztxTXnI1WyVtUcWMq3JjAsDBhFjZsyBsptdS4Wwksx+nnAxzk4U03w/GvPE+b39bfRw7UnJ852hz189g=="
+    static let p256PublicKey =
+        "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEBzyGY9ztxTXnI1WyVtUcWMq3JjAsDBhFjZsyBsptdS4Wwksx+nnAxzk4U03w/GvPE+b39bfRw7UnJ852hz189g=="
 
     static let data: JSONObject = ["serialNumber": "S-1", "points": 1250, "name": "Zoë Müller"]
 
@@ -33,7 +35,11 @@ enum TestTemplates {
         let folder = TestEnvironment.temporaryFolder("template").appendingPathComponent("Test.pass")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(passJSON.utf8).write(to: folder.appendingPathComponent("pass.json"))
-        let images = files ?? ["icon.png": png(width: 38, height: 38), "icon@2x.png": png(width: 76, height: 76), "icon@3x.png": png(width: 114, height: 114)]
+        let images =
+            files ?? [
+                "icon.png": png(width: 38, height: 38), "icon@2x.png": png(width: 76, height: 76),
+                "icon@3x.png": png(width: 114, height: 114),
+            ]
         for (path, bytes) in images {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -42,7 +48,9 @@ enum TestTemplates {
         return folder
     }
 
-    static func identity(uid: String = "pass.dev.passmint.example", team: String = "DEVTEAM123", expired: Bool = false) throws -> SigningIdentity {
+    static func identity(uid: String = "pass.dev.passmint.example", team: String = "DEVTEAM123", expired: Bool = false) throws
+        -> SigningIdentity
+    {
         let chain = try TestEnvironment.devChain(uid: uid, team: team, expired: expired)
         return try SigningIdentity(
             certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,

@@ -1,6 +1,7 @@
 import Foundation
 import PassmintTestSupport
 import Testing
+
 @testable import Passmint
 
 /// Passes on which `verify` must say what Wallet does: installs (valid, perhaps with a warning) or refuses (a failed
@@ -29,7 +30,8 @@ import Testing
     }
 
     func failures(_ report: VerificationReport) -> [String] {
-        report.checks.filter { $0.status == .failed }.map { "\($0.name): \($0.detail)" } + report.lint.filter { $0.severity == .error }.map(\.code)
+        report.checks.filter { $0.status == .failed }.map { "\($0.name): \($0.detail)" }
+            + report.lint.filter { $0.severity == .error }.map(\.code)
     }
 
     // 1. Entries written with data descriptors, as Java and .NET servers write them.
@@ -67,7 +69,8 @@ import Testing
     @Test func signerExpiredAtTheSigningTimeFailsWithoutARoot() throws {
         let identity = try TestTemplates.identity(expired: true)
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: identity, options: .init(allowExpired: true)).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: identity, options: .init(allowExpired: true)).build(
+            template: template, data: TestTemplates.data)
         let report = PassVerifier().verify(pass.archive, source: "expired.pkpass")
         let check = try #require(report.check("signer-validity"))
         #expect(check.status == .failed)

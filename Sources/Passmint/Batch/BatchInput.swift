@@ -38,16 +38,22 @@ public struct BatchInput {
             return
         }
         var reader = try CSVReader(path: path, delimiter: delimiter, encoding: encoding)
-        guard let first = reader.next() else { throw PassmintError(.invalidData, "data file \(path) is empty: the first line must name the placeholders") }
+        guard let first = reader.next() else {
+            throw PassmintError(.invalidData, "data file \(path) is empty: the first line must name the placeholders")
+        }
         switch first {
         case .failure(let error): throw PassmintError(.invalidData, "data file \(path): the header cannot be read (\(error))")
         case .success(let header):
             let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-            if names.count == 1, let other = [UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: ",")].first(where: {
-                $0 != reader.delimiter && names[0].utf8.contains($0)
-            }) {
+            if names.count == 1,
+                let other = [UInt8(ascii: ";"), UInt8(ascii: "\t"), UInt8(ascii: ",")].first(where: {
+                    $0 != reader.delimiter && names[0].utf8.contains($0)
+                })
+            {
                 let name = CSVReader.name(ofDelimiter: other)
-                throw PassmintError(.invalidData, """
+                throw PassmintError(
+                    .invalidData,
+                    """
                     data file \(path): the header is a single column, "\(names[0])", which contains a \(name): the file looks \
                     \(name)-separated but is read as \(CSVReader.name(ofDelimiter: reader.delimiter))-separated; give \
                     --delimiter \(name) (or leave --delimiter out to detect it)
@@ -62,7 +68,8 @@ public struct BatchInput {
             }
             source = .csv(reader, header: names)
             let encodingName = reader.encoding.rawValue.uppercased().replacingOccurrences(of: "WINDOWS", with: "Windows")
-            formatDescription = "CSV, \(CSVReader.name(ofDelimiter: reader.delimiter))-separated"
+            formatDescription =
+                "CSV, \(CSVReader.name(ofDelimiter: reader.delimiter))-separated"
                 + (reader.detectedDelimiter ? " (detected from the header)" : "")
                 + ", \(encodingName)\(reader.hasByteOrderMark ? " (byte order mark)" : ""), \(names.count) column\(names.count == 1 ? "" : "s")"
         }
@@ -121,9 +128,13 @@ public struct BatchInput {
                     if record.fields == [""] { continue }  // blank line
                     count += 1
                     guard record.fields.count == header.count else {
-                        return BatchRow(number: count, line: record.line, values: .failure(PassmintError(
-                            .invalidData, "has \(record.fields.count) field(s) but the header names \(header.count) "
-                                + "(quote values that contain the delimiter, \(CSVReader.name(ofDelimiter: reader.delimiter)))")))
+                        return BatchRow(
+                            number: count, line: record.line,
+                            values: .failure(
+                                PassmintError(
+                                    .invalidData,
+                                    "has \(record.fields.count) field(s) but the header names \(header.count) "
+                                        + "(quote values that contain the delimiter, \(CSVReader.name(ofDelimiter: reader.delimiter)))")))
                     }
                     var object = JSONObject()
                     for (name, value) in zip(header, record.fields) { object[name] = .string(value) }
@@ -139,11 +150,15 @@ public struct BatchInput {
                 do {
                     let value = try JSONParser.value(bytes)
                     guard let object = value.objectValue else {
-                        return BatchRow(number: count, line: line, values: .failure(PassmintError(.invalidData, "holds \(value.typeName), not a JSON object")))
+                        return BatchRow(
+                            number: count, line: line,
+                            values: .failure(PassmintError(.invalidData, "holds \(value.typeName), not a JSON object")))
                     }
                     return BatchRow(number: count, line: line, values: .success(object))
                 } catch {
-                    return BatchRow(number: count, line: line, values: .failure(PassmintError(.invalidData, "is not valid JSON (column \(error.column): \(error.message))")))
+                    return BatchRow(
+                        number: count, line: line,
+                        values: .failure(PassmintError(.invalidData, "is not valid JSON (column \(error.column): \(error.message))")))
                 }
             }
             return nil

@@ -25,7 +25,8 @@ public struct BatchResult: Sendable {
     public var bytes: Int
 
     static func failure(row: Int, serial: String = "", _ message: String) -> BatchResult {
-        BatchResult(row: row, serialNumber: serial, status: .failed, file: "", sha256: "", authenticationToken: "", error: message, bytes: 0)
+        BatchResult(
+            row: row, serialNumber: serial, status: .failed, file: "", sha256: "", authenticationToken: "", error: message, bytes: 0)
     }
 }
 
@@ -54,13 +55,18 @@ public final class BatchReportWriter {
     }
 
     public func write(_ result: BatchResult) {
-        let values = [String(result.row), result.serialNumber, result.status.rawValue, result.file, result.sha256, result.authenticationToken, result.error]
+        let values = [
+            String(result.row), result.serialNumber, result.status.rawValue, result.file, result.sha256, result.authenticationToken,
+            result.error,
+        ]
         switch format {
         case .csv:
             pending.append(contentsOf: (values.map(CSVReader.escape).joined(separator: ",") + "\n").utf8)
         case .jsonl:
             var object = JSONObject()
-            for (column, value) in zip(Self.columns, values) { object[column] = column == "row" ? .number(JSONNumber(result.row)) : .string(value) }
+            for (column, value) in zip(Self.columns, values) {
+                object[column] = column == "row" ? .number(JSONNumber(result.row)) : .string(value)
+            }
             pending.append(contentsOf: JSONWriter.data(.object(object), style: .compact))
             pending.append(0x0A)
         }

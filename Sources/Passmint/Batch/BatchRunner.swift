@@ -19,8 +19,10 @@ public struct BatchOptions: Sendable {
     public var webServiceURL: String?
 
     /// `jobs` defaults to the number of cores.
-    public init(outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
-                resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil) {
+    public init(
+        outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
+        resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil
+    ) {
         self.outputFolder = outputFolder
         self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         self.serialColumn = serialColumn
@@ -90,7 +92,9 @@ public struct BatchRunner: Sendable {
     }
 
     /// Runs the batch and writes the report. `progress` is called after each row, in row order.
-    public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in }) async throws -> BatchProgress {
+    public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in })
+        async throws -> BatchProgress
+    {
         var input = input
         try checkColumns(of: input)
         try prepareFolder()
@@ -148,7 +152,9 @@ public struct BatchRunner: Sendable {
         guard let columns = input.columns, !columns.contains(options.serialColumn) else { return }
         let similar = columns.first { $0.lowercased() == options.serialColumn.lowercased() }
         let shown = columns.count > 12 ? columns.prefix(12).joined(separator: ", ") + ", …" : columns.joined(separator: ", ")
-        throw PassmintError(.invalidData, """
+        throw PassmintError(
+            .invalidData,
+            """
             data file \(input.path) has no column named \(options.serialColumn) (its columns: \(shown)): \
             \(similar.map { "did you mean \($0)? " } ?? "")name the column that holds the serial numbers with --serial-column, or add \
             a \(options.serialColumn) column
@@ -190,12 +196,16 @@ public struct BatchRunner: Sendable {
             return .failed(.failure(row: row.number, "\(place): no serial number (the \(options.serialColumn) value is missing or empty)"))
         }
         if let first = serials[serial] {
-            return .failed(.failure(row: row.number, serial: serial, "\(place): duplicate serial number \(serial) (first used on row \(first))"))
+            return .failed(
+                .failure(row: row.number, serial: serial, "\(place): duplicate serial number \(serial) (first used on row \(first))"))
         }
         serials[serial] = row.number
         var token = values["authenticationToken"]?.stringValue ?? ""
         if token.isEmpty && needsToken { token = AuthenticationToken.make() }
-        return .job(Job(row: row.number, line: row.line, values: values, serial: serial, token: token, fileName: SerialFileName.fileName(for: serial)))
+        return .job(
+            Job(
+                row: row.number, line: row.line, values: values, serial: serial, token: token,
+                fileName: SerialFileName.fileName(for: serial)))
     }
 
     /// Builds and writes one pass (or keeps a valid one from an earlier run).
@@ -218,7 +228,8 @@ public struct BatchRunner: Sendable {
                 try FileIO.writeAtomically(pass.archive, to: path, durable: false)
                 passTypeIdentifier = pass.passTypeIdentifier
                 result = BatchResult(
-                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: template.sha256Hex(ofArchive: pass.archive),
+                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName,
+                    sha256: template.sha256Hex(ofArchive: pass.archive),
                     authenticationToken: job.token, error: "", bytes: pass.archive.count)
             } catch {
                 return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
@@ -226,10 +237,14 @@ public struct BatchRunner: Sendable {
         }
         if let register {
             do {
-                try await register(IssuedPass(passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial,
-                                              authenticationToken: result.authenticationToken, data: data))
+                try await register(
+                    IssuedPass(
+                        passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial,
+                        authenticationToken: result.authenticationToken, data: data))
             } catch {
-                return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(job.fileName) was written but not recorded in the store: \(error)")
+                return .failure(
+                    row: job.row, serial: job.serial,
+                    "row \(job.row) (line \(job.line)): \(job.fileName) was written but not recorded in the store: \(error)")
             }
         }
         return result
@@ -241,7 +256,8 @@ public struct BatchRunner: Sendable {
         guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
         let report = PassVerifier().verify(bytes, source: path, lint: false)
         guard report.isValid, let signer = report.signature?.signer, signer.derBytes == builder.identity.certificate.derBytes,
-            let entries = try? ZipArchive.read(bytes, source: path), let passBytes = entries.first(where: { $0.name == "pass.json" })?.bytes,
+            let entries = try? ZipArchive.read(bytes, source: path),
+            let passBytes = entries.first(where: { $0.name == "pass.json" })?.bytes,
             let json = try? JSONParser.value(passBytes), json["serialNumber"]?.stringValue == job.serial
         else { return nil }
         let result = BatchResult(

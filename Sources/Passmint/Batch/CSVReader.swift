@@ -124,7 +124,9 @@ public struct CSVReader {
         }
         while true {
             guard let byte = advance() else {
-                if quoted { return .failure(RecordError(line: startLine, message: "a quoted field is not closed before the end of the file")) }
+                if quoted {
+                    return .failure(RecordError(line: startLine, message: "a quoted field is not closed before the end of the file"))
+                }
                 fields.append(finish(field))
                 break
             }

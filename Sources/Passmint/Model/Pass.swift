@@ -126,9 +126,12 @@ public struct Pass: Codable, Sendable, Hashable {
         description = try c.required("description")
         let styles = Style.allCases.filter { c.contains(AnyCodingKey($0.rawValue)) }
         guard styles.count == 1 else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: c.codingPath,
-                debugDescription: "pass.json must have exactly one style key (\(Style.allCases.map(\.rawValue).joined(separator: ", "))), found \(styles.count)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: c.codingPath,
+                    debugDescription:
+                        "pass.json must have exactly one style key (\(Style.allCases.map(\.rawValue).joined(separator: ", "))), found \(styles.count)"
+                ))
         }
         style = styles[0]
         fields = try c.required(style.rawValue)

@@ -95,20 +95,32 @@ public enum FieldValue: Codable, Sendable, Hashable {
 }
 
 public enum DateStyle: String, Codable, Sendable, CaseIterable {
-    case none = "PKDateStyleNone", short = "PKDateStyleShort", medium = "PKDateStyleMedium", long = "PKDateStyleLong", full = "PKDateStyleFull"
+    case none = "PKDateStyleNone"
+    case short = "PKDateStyleShort"
+    case medium = "PKDateStyleMedium"
+    case long = "PKDateStyleLong"
+    case full = "PKDateStyleFull"
 }
 
 public enum NumberStyle: String, Codable, Sendable, CaseIterable {
-    case decimal = "PKNumberStyleDecimal", percent = "PKNumberStylePercent", scientific = "PKNumberStyleScientific", spellOut = "PKNumberStyleSpellOut"
+    case decimal = "PKNumberStyleDecimal"
+    case percent = "PKNumberStylePercent"
+    case scientific = "PKNumberStyleScientific"
+    case spellOut = "PKNumberStyleSpellOut"
 }
 
 public enum TextAlignment: String, Codable, Sendable, CaseIterable {
-    case left = "PKTextAlignmentLeft", center = "PKTextAlignmentCenter", right = "PKTextAlignmentRight", natural = "PKTextAlignmentNatural"
+    case left = "PKTextAlignmentLeft"
+    case center = "PKTextAlignmentCenter"
+    case right = "PKTextAlignmentRight"
+    case natural = "PKTextAlignmentNatural"
 }
 
 public enum DataDetectorType: String, Codable, Sendable, CaseIterable {
-    case phoneNumber = "PKDataDetectorTypePhoneNumber", link = "PKDataDetectorTypeLink"
-    case address = "PKDataDetectorTypeAddress", calendarEvent = "PKDataDetectorTypeCalendarEvent"
+    case phoneNumber = "PKDataDetectorTypePhoneNumber"
+    case link = "PKDataDetectorTypeLink"
+    case address = "PKDataDetectorTypeAddress"
+    case calendarEvent = "PKDataDetectorTypeCalendarEvent"
 }
 
 /// One field dictionary (`PassFieldContent`).

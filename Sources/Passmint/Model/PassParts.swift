@@ -1,9 +1,15 @@
 /// A barcode dictionary.
 public struct Barcode: Codable, Sendable, Hashable {
     public enum Format: String, Codable, Sendable, CaseIterable {
-        case qr = "PKBarcodeFormatQR", pdf417 = "PKBarcodeFormatPDF417", aztec = "PKBarcodeFormatAztec", code128 = "PKBarcodeFormatCode128"
+        case qr = "PKBarcodeFormatQR"
+        case pdf417 = "PKBarcodeFormatPDF417"
+        case aztec = "PKBarcodeFormatAztec"
+        case code128 = "PKBarcodeFormatCode128"
         // iOS 27: always follow these with a classic format.
-        case code39 = "PKBarcodeFormatCode39", codabar = "PKBarcodeFormatCodabar", ean13 = "PKBarcodeFormatEAN13", i2of5 = "PKBarcodeFormatI2of5"
+        case code39 = "PKBarcodeFormatCode39"
+        case codabar = "PKBarcodeFormatCodabar"
+        case ean13 = "PKBarcodeFormatEAN13"
+        case i2of5 = "PKBarcodeFormatI2of5"
 
         /// Formats every iOS version since 9 renders.
         public var isClassic: Bool { [.qr, .pdf417, .aztec, .code128].contains(self) }

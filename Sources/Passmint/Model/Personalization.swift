@@ -38,17 +38,22 @@ public struct PersonalizationRequest: Sendable, Equatable {
             throw PassmintError(.invalidTemplate, "\(file) is not valid JSON: \(error)")
         }
         guard let object = value.objectValue else {
-            throw PassmintError(.invalidTemplate, "\(file) must hold a JSON object: { \"requiredPersonalizationFields\": [...], \"description\": \"…\" }")
+            throw PassmintError(
+                .invalidTemplate, "\(file) must hold a JSON object: { \"requiredPersonalizationFields\": [...], \"description\": \"…\" }")
         }
         var fields: [Field] = []
         for (index, item) in (object["requiredPersonalizationFields"]?.arrayValue ?? []).enumerated() {
             guard let field = item.stringValue.flatMap(Field.init(rawValue:)) else {
-                throw PassmintError(.invalidTemplate, "\(file): requiredPersonalizationFields[\(index)] is \(item), not one of \(Field.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw PassmintError(
+                    .invalidTemplate,
+                    "\(file): requiredPersonalizationFields[\(index)] is \(item), not one of \(Field.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             fields.append(field)
         }
         guard !fields.isEmpty else {
-            throw PassmintError(.invalidTemplate, "\(file): requiredPersonalizationFields is missing or empty; list the fields the sign-up sheet asks for")
+            throw PassmintError(
+                .invalidTemplate, "\(file): requiredPersonalizationFields is missing or empty; list the fields the sign-up sheet asks for")
         }
         guard let description = object["description"]?.stringValue, !description.isEmpty else {
             throw PassmintError(.invalidTemplate, "\(file): \"description\" is missing; add the text shown on the sign-up sheet")
@@ -83,8 +88,10 @@ public struct PersonalizationInfo: Sendable, Equatable {
     /// The longest value accepted for one key (in characters).
     public static let maximumLength = 256
 
-    public init(fullName: String? = nil, givenName: String? = nil, familyName: String? = nil, emailAddress: String? = nil,
-                postalCode: String? = nil, isoCountryCode: String? = nil, phoneNumber: String? = nil) {
+    public init(
+        fullName: String? = nil, givenName: String? = nil, familyName: String? = nil, emailAddress: String? = nil,
+        postalCode: String? = nil, isoCountryCode: String? = nil, phoneNumber: String? = nil
+    ) {
         self.fullName = fullName
         self.givenName = givenName
         self.familyName = familyName
@@ -109,9 +116,10 @@ public struct PersonalizationInfo: Sendable, Equatable {
             let trimmed = text.trimmingWhitespace
             if !trimmed.isEmpty { values[key] = trimmed }
         }
-        self.init(fullName: values["fullName"], givenName: values["givenName"], familyName: values["familyName"],
-                  emailAddress: values["emailAddress"], postalCode: values["postalCode"], isoCountryCode: values["ISOCountryCode"],
-                  phoneNumber: values["phoneNumber"])
+        self.init(
+            fullName: values["fullName"], givenName: values["givenName"], familyName: values["familyName"],
+            emailAddress: values["emailAddress"], postalCode: values["postalCode"], isoCountryCode: values["ISOCountryCode"],
+            phoneNumber: values["phoneNumber"])
     }
 
     /// The value of a JSON key of ``keys``.

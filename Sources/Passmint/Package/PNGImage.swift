@@ -14,7 +14,9 @@ public struct PNGInfo: Sendable, Hashable {
     /// reads its pixel size. `file` names the image in errors.
     public init(bytes: [UInt8], file: String) throws(PassmintError) {
         guard bytes.count >= 8, Array(bytes[0..<8]) == Self.signature else {
-            throw PassmintError(.invalidImage, "\(file) is not a PNG file (its first bytes are not the PNG signature): Wallet only shows PNG images; export it as PNG")
+            throw PassmintError(
+                .invalidImage,
+                "\(file) is not a PNG file (its first bytes are not the PNG signature): Wallet only shows PNG images; export it as PNG")
         }
         (width, height) = try PNGDecoder.decode(bytes, file: file)
     }

@@ -51,7 +51,8 @@ public enum PassBundle {
         guard items.count <= maximumPasses else {
             throw PassmintError(
                 .invalidData,
-                "a .pkpasses bundle holds at most \(maximumPasses) passes, but \(items.count) were given: split them into \((items.count + maximumPasses - 1) / maximumPasses) bundles")
+                "a .pkpasses bundle holds at most \(maximumPasses) passes, but \(items.count) were given: split them into \((items.count + maximumPasses - 1) / maximumPasses) bundles"
+            )
         }
         let total = items.reduce(0) { $0 + $1.archive.count }
         guard total <= maximumBytes else { throw tooBig(total, items: items) }
@@ -89,7 +90,10 @@ public enum PassBundle {
     ///   naming the rule a bundle breaks.
     public static func read(_ bytes: [UInt8], source: String) throws(PassmintError) -> [Entry] {
         guard bytes.count <= maximumBytes else {
-            throw PassmintError(.invalidData, "\(source) weighs \(megabytes(bytes.count)) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)); Wallet refuses it")
+            throw PassmintError(
+                .invalidData,
+                "\(source) weighs \(megabytes(bytes.count)) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)); Wallet refuses it"
+            )
         }
         let entries = try ZipArchive.read(bytes, source: source, limits: .bundle).filter { !$0.name.hasSuffix("/") }
         guard !entries.isEmpty else { throw PassmintError(.invalidData, "\(source) is an empty bundle: it holds no .pkpass file") }
@@ -97,7 +101,8 @@ public enum PassBundle {
             throw PassmintError(.invalidData, "\(source) holds \(stray.name), but a .pkpasses bundle may only hold .pkpass files")
         }
         guard entries.count <= maximumPasses else {
-            throw PassmintError(.invalidData, "\(source) holds \(entries.count) passes but Wallet adds at most \(maximumPasses) from one bundle: split it")
+            throw PassmintError(
+                .invalidData, "\(source) holds \(entries.count) passes but Wallet adds at most \(maximumPasses) from one bundle: split it")
         }
         return entries.map { Entry(name: $0.name, archive: $0.bytes) }
     }
@@ -127,14 +132,17 @@ public enum PassBundle {
         do {
             entries = try ZipArchive.read(archive, source: source)
         } catch {
-            throw PassmintError(.invalidPass, "\(source) is not a pass: it is not a readable ZIP archive (\(error.message)); give signed .pkpass files")
+            throw PassmintError(
+                .invalidPass, "\(source) is not a pass: it is not a readable ZIP archive (\(error.message)); give signed .pkpass files")
         }
         guard let pass = entries.first(where: { $0.name == "pass.json" }) else {
             throw PassmintError(
-                .invalidPass, "\(source) is not a pass: the archive has no pass.json at its root; give signed .pkpass files (passmint create makes them)")
+                .invalidPass,
+                "\(source) is not a pass: the archive has no pass.json at its root; give signed .pkpass files (passmint create makes them)")
         }
         guard (try? JSONParser.parse(pass.bytes, options: .init(allowTrailingCommas: true)))?.value.objectValue != nil else {
-            throw PassmintError(.invalidPass, "\(source) is not a pass: its pass.json is not a JSON object; check it with passmint lint \(source)")
+            throw PassmintError(
+                .invalidPass, "\(source) is not a pass: its pass.json is not a JSON object; check it with passmint lint \(source)")
         }
     }
 
@@ -144,7 +152,8 @@ public enum PassBundle {
             .map { "\($0.element.source ?? $0.element.name ?? names[$0.offset]) \(megabytes($0.element.archive.count))" }
         return PassmintError(
             .invalidData,
-            "the passes add up to \(megabytes(size)) (\(size) bytes) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)) (\(maximumBytes) bytes); largest: \(largest.joined(separator: ", ")). Make the images smaller or split the passes into several bundles")
+            "the passes add up to \(megabytes(size)) (\(size) bytes) but a .pkpasses bundle may hold at most \(megabytes(maximumBytes)) (\(maximumBytes) bytes); largest: \(largest.joined(separator: ", ")). Make the images smaller or split the passes into several bundles"
+        )
     }
 
     /// `12.3 MB` (decimal megabytes, rounded to a tenth).

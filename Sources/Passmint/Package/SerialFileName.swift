@@ -8,7 +8,9 @@ public enum SerialFileName {
         var changed = false
         var output = ""
         for scalar in serial.unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "." || scalar == "_" || scalar == "-" {
+            if scalar.isASCII,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "." || scalar == "_" || scalar == "-"
+            {
                 output.unicodeScalars.append(scalar)
             } else {
                 output.append("_")

@@ -58,7 +58,8 @@ public enum ZipArchive {
             let entrySource: OpaquePointer?
             if let data = entry.precompressed {
                 // Copied as it is at zip_close; `entries` keeps `data` alive until this function returns.
-                entrySource = cpassmint_precompressed_source(archive, data.pointer, zip_uint64_t(data.compressedSize), zip_uint64_t(data.size), data.crc, data.method)
+                entrySource = cpassmint_precompressed_source(
+                    archive, data.pointer, zip_uint64_t(data.compressedSize), zip_uint64_t(data.size), data.crc, data.method)
             } else {
                 // libzip reads entry bytes at zip_close, so it gets its own malloc'ed copy and frees it.
                 let copy = malloc(max(entry.bytes.count, 1))!
@@ -147,7 +148,8 @@ public enum ZipArchive {
     public static func read(_ bytes: [UInt8], source name: String, limits: ZipLimits = .pass) throws(PassmintError) -> [Entry] {
         // libzip opens an empty file as an empty archive; a ZIP file has at least its 22-byte end record.
         guard bytes.count >= 22 else {
-            throw PassmintError(.archiveFailed, "\(name) is not a ZIP archive: it has \(bytes.count) bytes, and the smallest ZIP file has 22")
+            throw PassmintError(
+                .archiveFailed, "\(name) is not a ZIP archive: it has \(bytes.count) bytes, and the smallest ZIP file has 22")
         }
         var error = zip_error_t()
         zip_error_init(&error)
@@ -247,7 +249,9 @@ public final class PrecompressedData: @unchecked Sendable {
         var output = [UInt8](repeating: 0, count: bytes.count + 64)
         var crc: UInt = 0
         let length = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { cpassmint_deflate_small(input.baseAddress, input.count, $0.baseAddress, $0.count, &crc) }
+            output.withUnsafeMutableBufferPointer {
+                cpassmint_deflate_small(input.baseAddress, input.count, $0.baseAddress, $0.count, &crc)
+            }
         }
         if length > 0 {
             self.init(copying: Array(output.prefix(length)), size: bytes.count, crc: UInt32(crc), method: ZIP_CM_DEFLATE)
@@ -283,7 +287,9 @@ public final class PrecompressedData: @unchecked Sendable {
         }
         defer { zip_fclose(file) }
         var compressed = [UInt8](repeating: 0, count: Int(stat.comp_size))
-        guard ZipArchive.readFully(file, into: &compressed) == compressed.count else { throw PassmintError(.archiveFailed, "libzip could not compress \(name)") }
+        guard ZipArchive.readFully(file, into: &compressed) == compressed.count else {
+            throw PassmintError(.archiveFailed, "libzip could not compress \(name)")
+        }
         self.init(copying: compressed, size: bytes.count, crc: stat.crc, method: Int32(stat.comp_method))
     }
 }

@@ -35,7 +35,8 @@ public struct CertificateReport: Sendable {
         object["notAfter"] = .string(formatter.string(from: notAfter))
         object["nfcEnabled"] = .bool(isNFCEnabled)
         object["usable"] = .bool(isUsable)
-        object["checks"] = .array(checks.map { ["name": .string($0.name), "status": .string($0.status.rawValue), "detail": .string($0.detail)] })
+        object["checks"] = .array(
+            checks.map { ["name": .string($0.name), "status": .string($0.status.rawValue), "detail": .string($0.detail)] })
         return .object(object)
     }
 }
@@ -53,8 +54,10 @@ public enum CertificateDoctor {
         /// The pass type identifier the certificate should carry.
         public var expectedPassTypeIdentifier: String?
 
-        public init(certificate: Certificate, privateKey: PrivateKey? = nil, wwdr: Certificate? = nil, wwdrSource: String? = nil,
-                    p12: PKCS12Bundle? = nil, expectedPassTypeIdentifier: String? = nil) {
+        public init(
+            certificate: Certificate, privateKey: PrivateKey? = nil, wwdr: Certificate? = nil, wwdrSource: String? = nil,
+            p12: PKCS12Bundle? = nil, expectedPassTypeIdentifier: String? = nil
+        ) {
             self.certificate = certificate
             self.privateKey = privateKey
             self.wwdr = wwdr
@@ -79,8 +82,10 @@ public enum CertificateDoctor {
             report.add("pass-type-id", .failed, "the subject has no UID starting with \"pass.\": this is not a Pass Type ID certificate")
         }
         if let expected = input.expectedPassTypeIdentifier {
-            report.add("pass-type-id-match", certificate.userID == expected ? .passed : .failed,
-                       certificate.userID == expected ? "UID matches \(expected)" : "UID is \"\(certificate.userID ?? "none")\", expected \"\(expected)\"")
+            report.add(
+                "pass-type-id-match", certificate.userID == expected ? .passed : .failed,
+                certificate.userID == expected
+                    ? "UID matches \(expected)" : "UID is \"\(certificate.userID ?? "none")\", expected \"\(expected)\"")
         }
         if let ou = certificate.organizationalUnit {
             report.add("team", .passed, "OU (team identifier) \(ou)")
@@ -90,7 +95,8 @@ public enum CertificateDoctor {
 
         let days = Int(certificate.notAfter.timeIntervalSince(now) / 86_400)
         if now > certificate.notAfter {
-            report.add("validity", .failed, "expired on \(formatter.string(from: certificate.notAfter)): create a new Pass Type ID certificate")
+            report.add(
+                "validity", .failed, "expired on \(formatter.string(from: certificate.notAfter)): create a new Pass Type ID certificate")
         } else if now < certificate.notBefore {
             report.add("validity", .failed, "not valid before \(formatter.string(from: certificate.notBefore)): check the clock")
         } else if days < 30 {
@@ -102,17 +108,24 @@ public enum CertificateDoctor {
         if let appleIssuer {
             report.add("issuer", .passed, "issued by Apple WWDR \(appleIssuer.certificate.organizationalUnit ?? "") (\(appleIssuer.file))")
         } else {
-            report.add("issuer", .warning, "not issued by an Apple WWDR certificate (\(certificate.issuer)); Wallet accepts only Apple-issued certificates")
+            report.add(
+                "issuer", .warning,
+                "not issued by an Apple WWDR certificate (\(certificate.issuer)); Wallet accepts only Apple-issued certificates")
         }
 
         if let key = input.privateKey {
-            report.add("key-match", certificate.matches(key) ? .passed : .failed,
-                       certificate.matches(key) ? "the private key belongs to the certificate (\(key.bits)-bit)" : "the private key does not belong to the certificate")
+            report.add(
+                "key-match", certificate.matches(key) ? .passed : .failed,
+                certificate.matches(key)
+                    ? "the private key belongs to the certificate (\(key.bits)-bit)" : "the private key does not belong to the certificate")
         } else {
             report.add("key-match", .skipped, "no private key given")
         }
 
-        report.add("nfc", .passed, report.isNFCEnabled ? "NFC-enabled (\"Pass Type ID with NFC\")" : "not NFC-enabled: passes with an nfc dictionary need an NFC certificate")
+        report.add(
+            "nfc", .passed,
+            report.isNFCEnabled
+                ? "NFC-enabled (\"Pass Type ID with NFC\")" : "not NFC-enabled: passes with an nfc dictionary need an NFC certificate")
 
         let wwdrCandidates = input.wwdr.map { [$0] } ?? input.p12?.chain ?? []
         if wwdrCandidates.isEmpty {
@@ -121,13 +134,18 @@ public enum CertificateDoctor {
             report.add("wwdr", .passed, "\(input.wwdrSource ?? "the intermediate") issued the certificate")
         } else {
             let given = wwdrCandidates[0]
-            report.add("wwdr", .failed,
-                       "\(input.wwdrSource ?? "the intermediate") (\(given.commonName ?? given.subject)\(given.organizationalUnit.map { ", \($0)" } ?? "")) did not issue this certificate\(appleIssuer.map { "; use Certificates/apple/\($0.file)" } ?? "")")
+            report.add(
+                "wwdr", .failed,
+                "\(input.wwdrSource ?? "the intermediate") (\(given.commonName ?? given.subject)\(given.organizationalUnit.map { ", \($0)" } ?? "")) did not issue this certificate\(appleIssuer.map { "; use Certificates/apple/\($0.file)" } ?? "")"
+            )
         }
 
         if let p12 = input.p12 {
-            report.add("p12-cipher", p12.usesLegacyCipher ? .warning : .passed,
-                       p12.usesLegacyCipher ? "the .p12 uses the legacy cipher \(p12.encryption) (macOS Keychain style); Passmint reads it, plain OpenSSL 3 needs -legacy" : "the .p12 uses \(p12.encryption)")
+            report.add(
+                "p12-cipher", p12.usesLegacyCipher ? .warning : .passed,
+                p12.usesLegacyCipher
+                    ? "the .p12 uses the legacy cipher \(p12.encryption) (macOS Keychain style); Passmint reads it, plain OpenSSL 3 needs -legacy"
+                    : "the .p12 uses \(p12.encryption)")
         }
         return report
     }

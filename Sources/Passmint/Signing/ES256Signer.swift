@@ -28,10 +28,14 @@ public struct ES256Signer: Sendable {
         defer { EVP_MD_CTX_free(context) }
         var length = 0
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key.pointer) == 1,
-            message.withUnsafeBytes({ EVP_DigestSign(context, nil, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) }) == 1
+            message.withUnsafeBytes({ EVP_DigestSign(context, nil, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) })
+                == 1
         else { throw PassmintError(.signingFailed, "ES256 signing failed", libraryErrors: OpenSSL.drainErrors()) }
         var der = [UInt8](repeating: 0, count: length)
-        guard message.withUnsafeBytes({ EVP_DigestSign(context, &der, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) }) == 1 else {
+        guard
+            message.withUnsafeBytes({ EVP_DigestSign(context, &der, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) })
+                == 1
+        else {
             throw PassmintError(.signingFailed, "ES256 signing failed", libraryErrors: OpenSSL.drainErrors())
         }
         der.removeSubrange(length...)
@@ -51,7 +55,10 @@ public struct ES256Signer: Sendable {
         defer { ECDSA_SIG_free(signature) }
         var output = [UInt8](repeating: 0, count: 64)
         let written = output.withUnsafeMutableBufferPointer { buffer in
-            (BN_bn2binpad(ECDSA_SIG_get0_r(signature), buffer.baseAddress, 32), BN_bn2binpad(ECDSA_SIG_get0_s(signature), buffer.baseAddress! + 32, 32))
+            (
+                BN_bn2binpad(ECDSA_SIG_get0_r(signature), buffer.baseAddress, 32),
+                BN_bn2binpad(ECDSA_SIG_get0_s(signature), buffer.baseAddress! + 32, 32)
+            )
         }
         return written == (32, 32) ? output : nil
     }

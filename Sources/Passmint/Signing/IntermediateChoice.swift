@@ -47,7 +47,8 @@ public struct IntermediateChoice: Sendable {
         }
         return IntermediateChoice(
             certificates: [apple.certificate],
-            note: "no WWDR intermediate given: using Passmint's copy of Apple WWDR \(generation(apple)) (Certificates/apple/\(apple.file)), "
+            note:
+                "no WWDR intermediate given: using Passmint's copy of Apple WWDR \(generation(apple)) (Certificates/apple/\(apple.file)), "
                 + "which issued the signing certificate")
     }
 

@@ -10,10 +10,11 @@ enum OpenSSL {
         while true {
             let code = ERR_get_error()
             if code == 0 { return messages }
-            messages.append(withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-                ERR_error_string_n(code, buffer.baseAddress, buffer.count)
-                return String(cString: buffer.baseAddress!)
-            })
+            messages.append(
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+                    ERR_error_string_n(code, buffer.baseAddress, buffer.count)
+                    return String(cString: buffer.baseAddress!)
+                })
         }
     }
 

@@ -21,7 +21,8 @@ public final class SigningIdentity: Sendable {
         guard certificate.matches(privateKey) else {
             throw PassmintError(
                 .invalidIdentity,
-                "the private key does not belong to the certificate in \(source) (\(certificate.subject)): use the key made with that certificate's CSR")
+                "the private key does not belong to the certificate in \(source) (\(certificate.subject)): use the key made with that certificate's CSR"
+            )
         }
         self.certificate = certificate
         self.privateKey = privateKey
@@ -58,7 +59,9 @@ public final class SigningIdentity: Sendable {
     ///
     /// - Throws: ``PassmintError/Code/identityMismatch`` when the certificate's UID or OU differ from the pass,
     ///   or when the certificate is outside its validity period (unless `allowExpired`).
-    public func checkCanSign(passTypeIdentifier: String, teamIdentifier: String, at date: Date = Date(), allowExpired: Bool = false) throws(PassmintError) {
+    public func checkCanSign(passTypeIdentifier: String, teamIdentifier: String, at date: Date = Date(), allowExpired: Bool = false)
+        throws(PassmintError)
+    {
         let uid = certificate.userID ?? "(none)"
         let ou = certificate.organizationalUnit ?? "(none)"
         if uid != passTypeIdentifier || ou != teamIdentifier {
@@ -77,12 +80,14 @@ public final class SigningIdentity: Sendable {
             if date > certificate.notAfter {
                 throw PassmintError(
                     .identityMismatch,
-                    "the signing certificate (\(uid)) expired on \(formatter.string(from: certificate.notAfter)): Wallet refuses passes signed with it. Create a new Pass Type ID certificate, or pass --allow-expired for a test")
+                    "the signing certificate (\(uid)) expired on \(formatter.string(from: certificate.notAfter)): Wallet refuses passes signed with it. Create a new Pass Type ID certificate, or pass --allow-expired for a test"
+                )
             }
             if date < certificate.notBefore {
                 throw PassmintError(
                     .identityMismatch,
-                    "the signing certificate (\(uid)) is not valid before \(formatter.string(from: certificate.notBefore)): check this machine's clock")
+                    "the signing certificate (\(uid)) is not valid before \(formatter.string(from: certificate.notBefore)): check this machine's clock"
+                )
             }
         }
     }

@@ -47,8 +47,9 @@ package enum SigningSpeed {
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let count = total.load(ordering: .relaxed)
-        return Measurement(perSecond: Double(count) / elapsed,
-                           cpuSecondsPerSignature: count > 0 ? Double(cpuNanoseconds.load(ordering: .relaxed)) / 1e9 / Double(count) : 0)
+        return Measurement(
+            perSecond: Double(count) / elapsed,
+            cpuSecondsPerSignature: count > 0 ? Double(cpuNanoseconds.load(ordering: .relaxed)) / 1e9 / Double(count) : 0)
     }
 
     /// CPU time the calling thread has used, in nanoseconds.

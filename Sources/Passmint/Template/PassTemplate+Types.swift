@@ -30,7 +30,8 @@ extension PassTemplate {
         for beacon in object["beacons"]?.arrayValue ?? [] {
             for key in ["major", "minor"] { note(beacon[key], .number) }
         }
-        for identifier in (object["associatedStoreIdentifiers"]?.arrayValue ?? []) + (object["auxiliaryStoreIdentifiers"]?.arrayValue ?? []) {
+        for identifier in (object["associatedStoreIdentifiers"]?.arrayValue ?? []) + (object["auxiliaryStoreIdentifiers"]?.arrayValue ?? [])
+        {
             note(identifier, .number)
         }
         note(object["nfc"]?["requiresAuthentication"], .boolean)

@@ -72,7 +72,9 @@ public final class PassTemplate: Sendable {
 
     /// Builds a template from parts already in memory. `<lang>.lproj/pass.strings` files among `files` may hold
     /// `{{placeholders}}` in their values; those in UTF-8 are re-encoded as UTF-16 little-endian with a BOM.
-    public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
+    public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = [])
+        throws(PassmintError)
+    {
         try self.init(folder: folder, passJSON: passJSON, files: files, readingDiagnostics: readingDiagnostics, generatedStrings: [])
     }
 
@@ -81,11 +83,14 @@ public final class PassTemplate: Sendable {
     /// with a `pass.strings` among `files` (the translation wins on the same key, the file's other keys stay).
     ///
     /// - Throws: ``PassmintError/Code/invalidTemplate`` when a `pass.strings` to merge into cannot be read.
-    public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], translations: Translations,
-                            readingDiagnostics: [Diagnostic] = []) throws(PassmintError) {
+    public convenience init(
+        folder: String, passJSON: JSONValue, files: [PassFile], translations: Translations,
+        readingDiagnostics: [Diagnostic] = []
+    ) throws(PassmintError) {
         let languages = translations.templateLanguages
         let generated = Set(languages.map { "\($0.code).lproj/pass.strings" })
-        let merged = try TemplateStrings.merge(languages, into: files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, folder: folder)
+        let merged = try TemplateStrings.merge(
+            languages, into: files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, folder: folder)
         var passFiles: [PassFile] = []
         for file in merged {
             if !generated.contains(file.path), let original = files.first(where: { $0.path == file.path }) {
@@ -94,11 +99,14 @@ public final class PassTemplate: Sendable {
                 passFiles.append(try PassFile(path: file.path, bytes: file.bytes))
             }
         }
-        try self.init(folder: folder, passJSON: passJSON, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
+        try self.init(
+            folder: folder, passJSON: passJSON, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
     }
 
     /// `generatedStrings`: paths of the `pass.strings` files written from `strings.json`, for messages.
-    init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic], generatedStrings: Set<String>) throws(PassmintError) {
+    init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic], generatedStrings: Set<String>)
+        throws(PassmintError)
+    {
         guard case .object = passJSON else {
             throw PassmintError(.invalidTemplate, "\(folder)/pass.json must hold a JSON object ({ … }), not \(passJSON.typeName)")
         }
@@ -115,8 +123,10 @@ public final class PassTemplate: Sendable {
         self.placeholderKinds = Self.placeholderKinds(in: passJSON)
         // Every pass starts with the entries of the static files (see renderFiles), so their hash state is shared.
         self.archivePrefix = try? PrefixedSHA256(prefix: ZipArchive.localEntries(of: ZipArchive.make(self.staticFiles.map(\.zipEntry))))
-        self.diagnostics = readingDiagnostics + PassLinter.lintFiles(
-            self.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: passJSON.objectValue ?? JSONObject())
+        self.diagnostics =
+            readingDiagnostics
+            + PassLinter.lintFiles(
+                self.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: passJSON.objectValue ?? JSONObject())
         guard self.files.contains(where: { ImageName(path: $0.path).map { $0.name == "icon" } ?? false }) else {
             throw PassmintError(
                 .invalidImage,
@@ -128,7 +138,9 @@ public final class PassTemplate: Sendable {
     public convenience init(folder: String) throws(PassmintError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw PassmintError(.invalidTemplate, "template folder \(folder) does not exist (a template is a folder such as MyCard.pass/ holding pass.json and images)")
+            throw PassmintError(
+                .invalidTemplate,
+                "template folder \(folder) does not exist (a template is a folder such as MyCard.pass/ holding pass.json and images)")
         }
         let passPath = folder + "/pass.json"
         let passBytes = try FileIO.read(passPath, what: "pass.json of the template")
@@ -139,9 +151,10 @@ public final class PassTemplate: Sendable {
             throw PassmintError(.invalidTemplate, "\(passPath) is not valid JSON: \(error)")
         }
         let readingDiagnostics = parsed.trailingCommas.map {
-            Diagnostic(.warning, "json-trailing-comma", path: "",
-                       "trailing comma at line \($0.line), column \($0.column) tolerated (Wallet accepts it; Passmint writes strict JSON)",
-                       fix: "remove the comma")
+            Diagnostic(
+                .warning, "json-trailing-comma", path: "",
+                "trailing comma at line \($0.line), column \($0.column) tolerated (Wallet accepts it; Passmint writes strict JSON)",
+                fix: "remove the comma")
         }
 
         var files: [PassContents.File] = []
@@ -164,7 +177,8 @@ public final class PassTemplate: Sendable {
                 guard entry.hasSuffix(".lproj") else {
                     throw PassmintError(
                         .invalidTemplate,
-                        "\(path) is a folder, but a pass may only hold <language>.lproj folders (e.g. fr.lproj): move it out of the template")
+                        "\(path) is a folder, but a pass may only hold <language>.lproj folders (e.g. fr.lproj): move it out of the template"
+                    )
                 }
                 let inner: [String]
                 do {
@@ -177,7 +191,8 @@ public final class PassTemplate: Sendable {
                     var innerIsFolder: ObjCBool = false
                     _ = FileManager.default.fileExists(atPath: innerPath, isDirectory: &innerIsFolder)
                     if innerIsFolder.boolValue {
-                        throw PassmintError(.invalidTemplate, "\(innerPath) is a folder inside a .lproj folder: Wallet only reads files there")
+                        throw PassmintError(
+                            .invalidTemplate, "\(innerPath) is a folder inside a .lproj folder: Wallet only reads files there")
                     }
                     files.append(PassContents.File(path: entry + "/" + file, bytes: try FileIO.read(innerPath, what: "template file")))
                 }
@@ -193,7 +208,8 @@ public final class PassTemplate: Sendable {
         }
         var passFiles: [PassFile] = []
         for file in files { passFiles.append(try Self.passFile(folder: folder, file)) }
-        try self.init(folder: folder, passJSON: parsed.value, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
+        try self.init(
+            folder: folder, passJSON: parsed.value, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
     }
 
     private static func isIgnored(_ name: String) -> Bool {
@@ -204,7 +220,8 @@ public final class PassTemplate: Sendable {
         do {
             return try PassFile(path: file.path, bytes: file.bytes)
         } catch {
-            throw PassmintError(error.code, error.message.replacingOccurrences(of: file.path, with: folder + "/" + file.path, options: .anchored))
+            throw PassmintError(
+                error.code, error.message.replacingOccurrences(of: file.path, with: folder + "/" + file.path, options: .anchored))
         }
     }
 

@@ -33,7 +33,8 @@ enum Placeholders {
                 while cursor < bytes.count, isNameByte(bytes[cursor]) { cursor += 1 }
                 let nameEnd = cursor
                 while cursor < bytes.count, bytes[cursor] == 0x20 { cursor += 1 }
-                if nameEnd > nameStart, cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "}"), bytes[cursor + 1] == UInt8(ascii: "}") {
+                if nameEnd > nameStart, cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "}"), bytes[cursor + 1] == UInt8(ascii: "}")
+                {
                     if index > textStart { pieces.append(.text(String(decoding: bytes[textStart..<index], as: UTF8.self))) }
                     pieces.append(.placeholder(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self)))
                     index = cursor + 2
@@ -55,8 +56,10 @@ enum Placeholders {
             switch value {
             case .string(let string):
                 for case .placeholder(let name) in pieces(of: string) ?? [] where !names.contains(name) { names.append(name) }
-            case .array(let array): array.forEach(visit)
-            case .object(let object): object.members.forEach { visit($0.value) }
+            case .array(let array):
+                for element in array { visit(element) }
+            case .object(let object):
+                for member in object.members { visit(member.value) }
             default: break
             }
         }
@@ -93,7 +96,8 @@ enum Placeholders {
                     guard let text = text(of: replacement) else {
                         throw PassmintError(
                             .invalidData,
-                            "placeholder {{\(name)}} at \(path) in \(file) is part of a longer string, so its value must be a string, number or boolean, not \(replacement.typeName)")
+                            "placeholder {{\(name)}} at \(path) in \(file) is part of a longer string, so its value must be a string, number or boolean, not \(replacement.typeName)"
+                        )
                     }
                     result += text
                 }

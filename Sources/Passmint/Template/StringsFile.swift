@@ -31,7 +31,9 @@ public enum StringsFile {
             units.reserveCapacity(bytes.count / 2 - 1)
             var index = 2
             while index + 1 < bytes.count {
-                units.append(littleEndian ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
+                units.append(
+                    littleEndian
+                        ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1]))
                 index += 2
             }
             var text = ""
@@ -91,7 +93,9 @@ public enum StringsFile {
                         if scalars[index] == "\n" { line += 1 }
                         index += 1
                     }
-                    guard index + 1 < scalars.count else { throw SyntaxError(message: "the /* comment that starts here is never closed with */", line: start) }
+                    guard index + 1 < scalars.count else {
+                        throw SyntaxError(message: "the /* comment that starts here is never closed with */", line: start)
+                    }
                     index += 2
                 } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
                     while index < scalars.count, scalars[index] != "\n" { index += 1 }
@@ -135,7 +139,9 @@ public enum StringsFile {
                             count += 1
                         }
                         guard count == 4 else { throw SyntaxError(message: "\\U needs four hex digits, e.g. \\U00E9", line: line) }
-                        if (0xD800...0xDBFF).contains(value), index + 5 < scalars.count, scalars[index] == "\\", scalars[index + 1] == "U" || scalars[index + 1] == "u" {
+                        if (0xD800...0xDBFF).contains(value), index + 5 < scalars.count, scalars[index] == "\\",
+                            scalars[index + 1] == "U" || scalars[index + 1] == "u"
+                        {
                             let hex = String(String.UnicodeScalarView(scalars[(index + 2)..<(index + 6)]))
                             if let low = UInt32(hex, radix: 16), (0xDC00...0xDFFF).contains(low) {
                                 value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
@@ -144,7 +150,8 @@ public enum StringsFile {
                         }
                         guard let unicode = Unicode.Scalar(value) else {
                             throw SyntaxError(
-                                message: "\\U\(String(value, radix: 16, uppercase: true)) is half of a surrogate pair: write both halves (\\UD83C\\UDF3F) or the character itself",
+                                message:
+                                    "\\U\(String(value, radix: 16, uppercase: true)) is half of a surrogate pair: write both halves (\\UD83C\\UDF3F) or the character itself",
                                 line: line)
                         }
                         result.append(unicode)

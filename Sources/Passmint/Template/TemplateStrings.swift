@@ -18,7 +18,9 @@ enum TemplateStrings {
     /// Whether `code` can name a `.lproj` folder: a language (`fr`), optionally with script or region (`zh-Hans`,
     /// `pt-BR`, `en_GB`).
     static func isLanguageCode(_ code: String) -> Bool {
-        let parts = code.split(separator: "-", omittingEmptySubsequences: false).flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }
         guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
         return parts.dropFirst().allSatisfy { (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
@@ -33,24 +35,29 @@ enum TemplateStrings {
         }
         guard let object = value.objectValue else {
             throw PassmintError(
-                .invalidTemplate, "\(source) must hold one object: language → { key → text }, e.g. {\"en\": {\"POINTS\": \"Points\"}}, not \(value.typeName)")
+                .invalidTemplate,
+                "\(source) must hold one object: language → { key → text }, e.g. {\"en\": {\"POINTS\": \"Points\"}}, not \(value.typeName)")
         }
         var languages: [Language] = []
         for member in object {
             guard isLanguageCode(member.key) else {
                 throw PassmintError(
                     .invalidTemplate,
-                    "\(source): \"\(member.key)\" is not a language code for a .lproj folder: use e.g. \"en\", \"fr\", \"zh-Hans\" or \"pt-BR\"")
+                    "\(source): \"\(member.key)\" is not a language code for a .lproj folder: use e.g. \"en\", \"fr\", \"zh-Hans\" or \"pt-BR\""
+                )
             }
             guard let table = member.value.objectValue else {
                 throw PassmintError(
-                    .invalidTemplate, "\(source): \"\(member.key)\" must hold an object of key → text, e.g. {\"POINTS\": \"Points\"}, not \(member.value.typeName)")
+                    .invalidTemplate,
+                    "\(source): \"\(member.key)\" must hold an object of key → text, e.g. {\"POINTS\": \"Points\"}, not \(member.value.typeName)"
+                )
             }
             var entries: [StringsFile.Entry] = []
             for entry in table {
                 guard let text = entry.value.stringValue else {
                     throw PassmintError(
-                        .invalidTemplate, "\(source): \(member.key).\(entry.key) must be a string (the translated text), not \(entry.value.typeName)")
+                        .invalidTemplate,
+                        "\(source): \(member.key).\(entry.key) must be a string (the translated text), not \(entry.value.typeName)")
                 }
                 entries.append(StringsFile.Entry(key: entry.key, value: text))
             }
@@ -62,7 +69,8 @@ enum TemplateStrings {
     /// `files` with `strings.json`'s translations written into `<lang>.lproj/pass.strings`: existing entries keep their
     /// order (their values replaced by `strings.json`'s), new keys follow in `strings.json`'s order. `folder` names the
     /// template in errors.
-    static func merge(_ languages: [Language], into files: [PassContents.File], folder: String) throws(PassmintError) -> [PassContents.File] {
+    static func merge(_ languages: [Language], into files: [PassContents.File], folder: String) throws(PassmintError) -> [PassContents.File]
+    {
         var output = files
         for language in languages {
             let path = "\(language.code).lproj/pass.strings"
@@ -73,7 +81,8 @@ enum TemplateStrings {
                     entries = try StringsFile.parse(output[existingIndex].bytes)
                 } catch {
                     throw PassmintError(
-                        .invalidTemplate, "\(folder)/\(path) cannot be read (\(error)), so strings.json cannot be merged into it: fix its syntax")
+                        .invalidTemplate,
+                        "\(folder)/\(path) cannot be read (\(error)), so strings.json cannot be merged into it: fix its syntax")
                 }
             }
             for entry in language.entries {
@@ -118,7 +127,9 @@ enum TemplateStrings {
         var placeholders: [String] {
             var names: [String] = []
             for entry in entries {
-                for case .placeholder(let name) in Placeholders.pieces(of: entry.value) ?? [] where !names.contains(name) { names.append(name) }
+                for case .placeholder(let name) in Placeholders.pieces(of: entry.value) ?? [] where !names.contains(name) {
+                    names.append(name)
+                }
             }
             return names
         }
@@ -140,12 +151,14 @@ enum TemplateStrings {
                         guard let value = data[name] else {
                             throw PassmintError(
                                 .invalidData,
-                                "placeholder {{\(name)}} (in \"\(entry.key)\" of \(source)) has no value: add \"\(name)\" to the data (--data file or --set \(name)=…)")
+                                "placeholder {{\(name)}} (in \"\(entry.key)\" of \(source)) has no value: add \"\(name)\" to the data (--data file or --set \(name)=…)"
+                            )
                         }
                         guard let piece = Placeholders.text(of: value) else {
                             throw PassmintError(
                                 .invalidData,
-                                "placeholder {{\(name)}} (in \"\(entry.key)\" of \(source)) must be a string, number or boolean to go into a translation, not \(value.typeName)")
+                                "placeholder {{\(name)}} (in \"\(entry.key)\" of \(source)) must be a string, number or boolean to go into a translation, not \(value.typeName)"
+                            )
                         }
                         text += piece
                     }

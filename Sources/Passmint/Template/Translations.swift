@@ -42,7 +42,9 @@ public struct Translations: Sendable, Hashable {
     /// - Throws: ``PassmintError/Code/invalidTemplate`` when `language` cannot name a `.lproj` folder.
     public mutating func set(_ text: String, for key: String, in language: String) throws(PassmintError) {
         guard TemplateStrings.isLanguageCode(language) else {
-            throw PassmintError(.invalidTemplate, "\"\(language)\" is not a language code for a .lproj folder: use e.g. \"en\", \"fr\", \"zh-Hans\" or \"pt-BR\"")
+            throw PassmintError(
+                .invalidTemplate,
+                "\"\(language)\" is not a language code for a .lproj folder: use e.g. \"en\", \"fr\", \"zh-Hans\" or \"pt-BR\"")
         }
         if !languages.contains(where: { $0.code == language }) { languages.append(Language(code: language, entries: [])) }
         let index = languages.firstIndex { $0.code == language }!

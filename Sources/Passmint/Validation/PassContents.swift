@@ -38,15 +38,31 @@ public struct PassContents: Sendable {
         do {
             let result = try JSONParser.parse(bytes, options: .init(allowTrailingCommas: true))
             let commas = result.trailingCommas.map {
-                Diagnostic(.warning, "json-trailing-comma", path: "", "trailing comma at line \($0.line), column \($0.column); Wallet tolerates it, strict JSON parsers do not",
-                           fix: "remove the comma")
+                Diagnostic(
+                    .warning, "json-trailing-comma", path: "",
+                    "trailing comma at line \($0.line), column \($0.column); Wallet tolerates it, strict JSON parsers do not",
+                    fix: "remove the comma")
             }
             guard let object = result.value.objectValue else {
-                return (nil, [Diagnostic(.error, "json-not-object", path: "", "pass.json holds \(result.value.typeName), not an object", fix: "make pass.json one JSON object { … }")])
+                return (
+                    nil,
+                    [
+                        Diagnostic(
+                            .error, "json-not-object", path: "", "pass.json holds \(result.value.typeName), not an object",
+                            fix: "make pass.json one JSON object { … }")
+                    ]
+                )
             }
             return (object, commas)
         } catch {
-            return (nil, [Diagnostic(.error, "json-syntax", path: "", "invalid JSON at line \(error.line), column \(error.column): \(error.message)", fix: "correct the JSON syntax there")])
+            return (
+                nil,
+                [
+                    Diagnostic(
+                        .error, "json-syntax", path: "", "invalid JSON at line \(error.line), column \(error.column): \(error.message)",
+                        fix: "correct the JSON syntax there")
+                ]
+            )
         }
     }
 
@@ -62,7 +78,9 @@ public struct PassContents: Sendable {
         var paths: [String] = []
         while let path = enumerator.nextObject() as? String {
             let name = (path as NSString).lastPathComponent
-            if name.hasPrefix(".") || name == "__MACOSX" || PassTemplate.ignoredNames.contains(name) && !path.contains("/") || path == "pass.json" {
+            if name.hasPrefix(".") || name == "__MACOSX" || PassTemplate.ignoredNames.contains(name) && !path.contains("/")
+                || path == "pass.json"
+            {
                 if name == "__MACOSX" || name.hasPrefix(".") { enumerator.skipDescendants() }
                 continue
             }
@@ -82,8 +100,10 @@ public struct PassContents: Sendable {
                 let languages = try TemplateStrings.parse(stringsJSON, source: TemplateStrings.fileName)
                 files = try TemplateStrings.merge(languages, into: files, folder: folder)
             } catch {
-                diagnostics.append(Diagnostic(.error, "strings-json", file: TemplateStrings.fileName, path: "", error.message,
-                                              fix: "write { \"<language>\": { \"<key>\": \"<text>\" } }, e.g. {\"en\": {\"POINTS\": \"Points\"}}"))
+                diagnostics.append(
+                    Diagnostic(
+                        .error, "strings-json", file: TemplateStrings.fileName, path: "", error.message,
+                        fix: "write { \"<language>\": { \"<key>\": \"<text>\" } }, e.g. {\"en\": {\"POINTS\": \"Points\"}}"))
             }
         }
         return PassContents(source: folder, passJSON: json, files: files, isTemplate: true, readingDiagnostics: diagnostics)
@@ -93,13 +113,18 @@ public struct PassContents: Sendable {
     public static func load(pkpass bytes: [UInt8], source: String) throws(PassmintError) -> PassContents {
         let entries = try ZipArchive.read(bytes, source: source).filter { !$0.name.hasSuffix("/") }
         guard let pass = entries.first(where: { $0.name == "pass.json" }) else {
-            return PassContents(source: source, passJSON: nil, files: [], isTemplate: false, readingDiagnostics: [
-                Diagnostic(.error, "pass-json-missing", file: "pass.json", path: "", "the archive has no pass.json at its root",
-                           fix: "zip the contents of the pass folder, not the folder itself"),
-            ])
+            return PassContents(
+                source: source, passJSON: nil, files: [], isTemplate: false,
+                readingDiagnostics: [
+                    Diagnostic(
+                        .error, "pass-json-missing", file: "pass.json", path: "", "the archive has no pass.json at its root",
+                        fix: "zip the contents of the pass folder, not the folder itself")
+                ])
         }
         let (json, diagnostics) = parsePassJSON(pass.bytes)
-        let files = entries.filter { !["pass.json", "manifest.json", "signature"].contains($0.name) }.map { File(path: $0.name, bytes: $0.bytes) }
+        let files = entries.filter { !["pass.json", "manifest.json", "signature"].contains($0.name) }.map {
+            File(path: $0.name, bytes: $0.bytes)
+        }
         return PassContents(source: source, passJSON: json, files: files, isTemplate: false, readingDiagnostics: diagnostics)
     }
 }

@@ -72,16 +72,22 @@ public enum PassJSONValidator {
             }
         }
         for member in pass {
-            guard let kind = topLevelKinds[member.key], !kind.accepts(member.value), !(isTemplate && isWholePlaceholder(member.value)) else { continue }
-            error("key-type", member.key, "\(member.key) must be \(kind.article), not \(member.value.typeName)",
-                  fix: kind == .string ? "write the value in double quotes" : "make \(member.key) \(kind.article)")
+            guard let kind = topLevelKinds[member.key], !kind.accepts(member.value), !(isTemplate && isWholePlaceholder(member.value))
+            else { continue }
+            error(
+                "key-type", member.key, "\(member.key) must be \(kind.article), not \(member.value.typeName)",
+                fix: kind == .string ? "write the value in double quotes" : "make \(member.key) \(kind.article)")
         }
 
         let styles = styleKeys.filter { pass[$0] != nil }
         if styles.isEmpty {
-            error("style-missing", "", "pass.json has no style key", fix: "add exactly one of \(styleKeys.joined(separator: ", ")) holding the fields")
+            error(
+                "style-missing", "", "pass.json has no style key",
+                fix: "add exactly one of \(styleKeys.joined(separator: ", ")) holding the fields")
         } else if styles.count > 1 {
-            error("style-multiple", styles[1], "pass.json has \(styles.count) style keys (\(styles.joined(separator: ", ")))", fix: "keep exactly one style key")
+            error(
+                "style-multiple", styles[1], "pass.json has \(styles.count) style keys (\(styles.joined(separator: ", ")))",
+                fix: "keep exactly one style key")
         }
 
         var seenKeys: [String: String] = [:]
@@ -89,8 +95,9 @@ public enum PassJSONValidator {
             guard let fields = pass[style]?.objectValue else { continue }
             if style == "boardingPass" {
                 if fields["transitType"] == nil {
-                    error("transit-type-missing", "boardingPass.transitType", "a boarding pass needs transitType",
-                          fix: "add \"transitType\": \"PKTransitTypeAir\" (or Boat, Bus, Generic, Train)")
+                    error(
+                        "transit-type-missing", "boardingPass.transitType", "a boarding pass needs transitType",
+                        fix: "add \"transitType\": \"PKTransitTypeAir\" (or Boat, Bus, Generic, Train)")
                 } else if fields["transitType"]?.stringValue == nil {
                     error("key-type", "boardingPass.transitType", "transitType must be a string", fix: "use e.g. \"PKTransitTypeAir\"")
                 }
@@ -99,37 +106,51 @@ public enum PassJSONValidator {
                 guard let value = fields[arrayName] else { continue }
                 let arrayPath = "\(style).\(arrayName)"
                 guard let array = value.arrayValue else {
-                    error("key-type", arrayPath, "\(arrayName) must be an array of field dictionaries, not \(value.typeName)", fix: "write [ { \"key\": …, \"value\": … } ]")
+                    error(
+                        "key-type", arrayPath, "\(arrayName) must be an array of field dictionaries, not \(value.typeName)",
+                        fix: "write [ { \"key\": …, \"value\": … } ]")
                     continue
                 }
                 for (index, element) in array.enumerated() {
                     let fieldPath = "\(arrayPath)[\(index)]"
                     guard let field = element.objectValue else {
-                        error("key-type", fieldPath, "a field must be an object, not \(element.typeName)", fix: "write { \"key\": …, \"value\": … }")
+                        error(
+                            "key-type", fieldPath, "a field must be an object, not \(element.typeName)",
+                            fix: "write { \"key\": …, \"value\": … }")
                         continue
                     }
                     switch field["key"] {
-                    case nil: error("field-key-missing", "\(fieldPath).key", "the field has no key", fix: "give every field a unique \"key\"")
+                    case nil:
+                        error("field-key-missing", "\(fieldPath).key", "the field has no key", fix: "give every field a unique \"key\"")
                     case .string(let key):
                         if let first = seenKeys[key] {
-                            error("field-key-duplicate", "\(fieldPath).key", "the field key \"\(key)\" is already used at \(first)",
-                                  fix: "field keys must be unique across the whole pass; rename one")
+                            error(
+                                "field-key-duplicate", "\(fieldPath).key", "the field key \"\(key)\" is already used at \(first)",
+                                fix: "field keys must be unique across the whole pass; rename one")
                         } else {
                             seenKeys[key] = "\(fieldPath).key"
                         }
                     default: break
                     }
                     switch field["value"] {
-                    case nil: error("field-value-missing", "\(fieldPath).value", "the field has no value", fix: "add \"value\" (a string, number or date)")
+                    case nil:
+                        error(
+                            "field-value-missing", "\(fieldPath).value", "the field has no value",
+                            fix: "add \"value\" (a string, number or date)")
                     case .string, .number: break
                     case let other?:
-                        error("field-value-type", "\(fieldPath).value", "a field value must be a string, number or date, not \(other.typeName)",
-                              fix: "write the value as a string or a number")
+                        error(
+                            "field-value-type", "\(fieldPath).value",
+                            "a field value must be a string, number or date, not \(other.typeName)",
+                            fix: "write the value as a string or a number")
                     }
                     for member in field {
-                        guard let kind = fieldKinds[member.key], !kind.accepts(member.value), !(isTemplate && isWholePlaceholder(member.value)) else { continue }
-                        error("key-type", "\(fieldPath).\(member.key)", "\(member.key) must be \(kind.article), not \(member.value.typeName)",
-                              fix: kind == .string ? "write the value in double quotes" : "make it \(kind.article)")
+                        guard let kind = fieldKinds[member.key], !kind.accepts(member.value),
+                            !(isTemplate && isWholePlaceholder(member.value))
+                        else { continue }
+                        error(
+                            "key-type", "\(fieldPath).\(member.key)", "\(member.key) must be \(kind.article), not \(member.value.typeName)",
+                            fix: kind == .string ? "write the value in double quotes" : "make it \(kind.article)")
                     }
                 }
             }
@@ -145,8 +166,9 @@ public enum PassJSONValidator {
             }
             for key in ["format", "message", "messageEncoding"] {
                 if object[key] == nil {
-                    error("barcode-key-missing", "\(path).\(key)", "the barcode has no \(key)",
-                          fix: key == "messageEncoding" ? "add \"messageEncoding\": \"iso-8859-1\"" : "add \"\(key)\"")
+                    error(
+                        "barcode-key-missing", "\(path).\(key)", "the barcode has no \(key)",
+                        fix: key == "messageEncoding" ? "add \"messageEncoding\": \"iso-8859-1\"" : "add \"\(key)\"")
                 } else if object[key]?.stringValue == nil {
                     error("key-type", "\(path).\(key)", "\(key) must be a string", fix: "write it in double quotes")
                 }
@@ -163,12 +185,17 @@ public enum PassJSONValidator {
         }
 
         for (index, location) in (pass["locations"]?.arrayValue ?? []).enumerated() {
-            for key in ["latitude", "longitude"] where location[key]?.numberValue == nil && !(isTemplate && location[key].map(isWholePlaceholder) == true) {
-                error("location-coordinate", "locations[\(index)].\(key)", "\(key) is missing or not a number", fix: "give \(key) in degrees as a number")
+            for key in ["latitude", "longitude"]
+            where location[key]?.numberValue == nil && !(isTemplate && location[key].map(isWholePlaceholder) == true) {
+                error(
+                    "location-coordinate", "locations[\(index)].\(key)", "\(key) is missing or not a number",
+                    fix: "give \(key) in degrees as a number")
             }
         }
         for (index, beacon) in (pass["beacons"]?.arrayValue ?? []).enumerated() where beacon["proximityUUID"]?.stringValue == nil {
-            error("beacon-uuid", "beacons[\(index)].proximityUUID", "proximityUUID is missing or not a string", fix: "give the beacon's UUID as a string")
+            error(
+                "beacon-uuid", "beacons[\(index)].proximityUUID", "proximityUUID is missing or not a string",
+                fix: "give the beacon's UUID as a string")
         }
         return found
     }

@@ -11,8 +11,9 @@ extension JSONRules {
             if style != "boardingPass" {
                 error("transit-type-not-allowed", "\(style).transitType", "transitType belongs to boarding passes only", fix: "remove it")
             } else if let text = transit.stringValue, !Self.transitTypes.contains(text), !(isTemplate && isWholePlaceholder(transit)) {
-                error("transit-type-invalid", "boardingPass.transitType", "\"\(text)\" is not a transit type",
-                      fix: "use one of \(Self.transitTypes.sorted().joined(separator: ", "))")
+                error(
+                    "transit-type-invalid", "boardingPass.transitType", "\"\(text)\" is not a transit type",
+                    fix: "use one of \(Self.transitTypes.sorted().joined(separator: ", "))")
             }
         }
         for arrayName in PassJSONValidator.fieldArrays {
@@ -32,32 +33,43 @@ extension JSONRules {
 
         // A changeMessage that is a localization key is checked against its translations (FileRules.checkChangeMessages).
         if let message = field["changeMessage"]?.stringValue, !message.contains("%@"), !Self.looksLikeLocalizationKey(message) {
-            error("field-change-message", "\(path).changeMessage", "changeMessage has no %@, so Wallet shows no change notification",
-                  fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"")
+            error(
+                "field-change-message", "\(path).changeMessage", "changeMessage has no %@, so Wallet shows no change notification",
+                fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"")
         }
         for key in ["currencyCode", "numberStyle"] where field[key] != nil && !isNumber && !placeholder {
             let shown = value?.stringValue.map { "the string \"\($0)\"" } ?? value?.typeName ?? "missing"
-            error("field-number-style", "\(path).\(key)", "\(key) applies to numeric values, but the value is \(shown)",
-                  fix: "make the value a JSON number (no quotes), or remove \(key)")
+            error(
+                "field-number-style", "\(path).\(key)", "\(key) applies to numeric values, but the value is \(shown)",
+                fix: "make the value a JSON number (no quotes), or remove \(key)")
         }
         for key in ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"] where field[key] != nil && !isDate && !placeholder {
             let shown = value?.stringValue.map { "\"\($0)\"" } ?? value?.typeName ?? "missing"
-            error("field-date-style", "\(path).\(key)", "\(key) applies to dates, but the value \(shown) is not a W3C date with a time zone",
-                  fix: "write the value like 2026-12-24T19:30:00+01:00, or remove \(key)")
+            error(
+                "field-date-style", "\(path).\(key)", "\(key) applies to dates, but the value \(shown) is not a W3C date with a time zone",
+                fix: "write the value like 2026-12-24T19:30:00+01:00, or remove \(key)")
         }
         if let text = value?.stringValue, !placeholder, field["dateStyle"] == nil, field["timeStyle"] == nil,
             W3CDate.looksLikeDate(text), text.count > 10, W3CDate.parse(text) == nil
         {
-            warning("date-format", "\(path).value", "\"\(text)\" looks like a date but has no time zone, so Wallet shows it as text",
-                    fix: "add a time zone (…+01:00 or …Z) and a dateStyle")
+            warning(
+                "date-format", "\(path).value", "\"\(text)\" looks like a date but has no time zone, so Wallet shows it as text",
+                fix: "add a time zone (…+01:00 or …Z) and a dateStyle")
         }
-        for (key, allowed) in [("dateStyle", Self.dateStyles), ("timeStyle", Self.dateStyles), ("numberStyle", Self.numberStyles), ("textAlignment", Self.alignments)] {
+        for (key, allowed) in [
+            ("dateStyle", Self.dateStyles), ("timeStyle", Self.dateStyles), ("numberStyle", Self.numberStyles),
+            ("textAlignment", Self.alignments),
+        ] {
             if let text = field[key]?.stringValue, !allowed.contains(text) {
-                error("field-enum", "\(path).\(key)", "\"\(text)\" is not a valid \(key)", fix: "use one of \(allowed.sorted().joined(separator: ", "))")
+                error(
+                    "field-enum", "\(path).\(key)", "\"\(text)\" is not a valid \(key)",
+                    fix: "use one of \(allowed.sorted().joined(separator: ", "))")
             }
         }
         if let code = field["currencyCode"]?.stringValue, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
-            error("field-currency-code", "\(path).currencyCode", "\"\(code)\" is not an ISO 4217 currency code", fix: "use three capital letters, e.g. EUR")
+            error(
+                "field-currency-code", "\(path).currencyCode", "\"\(code)\" is not an ISO 4217 currency code",
+                fix: "use three capital letters, e.g. EUR")
         }
         if field["textAlignment"] != nil && (arrayName == "primaryFields" || arrayName == "backFields") {
             error("field-text-alignment", "\(path).textAlignment", "textAlignment is not allowed on \(arrayName)", fix: "remove it")
@@ -75,8 +87,9 @@ extension JSONRules {
             }
             for (index, detector) in (detectors.arrayValue ?? []).enumerated() {
                 if let text = detector.stringValue, !Self.detectors.contains(text) {
-                    error("field-enum", "\(path).dataDetectorTypes[\(index)]", "\"\(text)\" is not a data detector type",
-                          fix: "use one of \(Self.detectors.sorted().joined(separator: ", "))")
+                    error(
+                        "field-enum", "\(path).dataDetectorTypes[\(index)]", "\"\(text)\" is not a data detector type",
+                        fix: "use one of \(Self.detectors.sorted().joined(separator: ", "))")
                 }
             }
         }
@@ -98,22 +111,26 @@ extension JSONRules {
             let auxiliary = fields["auxiliaryFields"]?.arrayValue ?? []
             let second = auxiliary.filter { $0["row"]?.numberValue?.intValue == 1 }.count
             if auxiliary.count - second > 4 || second > 4 {
-                warning("field-count", "eventTicket.auxiliaryFields", "more than 4 auxiliary fields in one row; Wallet drops the extra ones",
-                        fix: "keep at most 4 per row (use \"row\": 1 for a second row)")
+                warning(
+                    "field-count", "eventTicket.auxiliaryFields", "more than 4 auxiliary fields in one row; Wallet drops the extra ones",
+                    fix: "keep at most 4 per row (use \"row\": 1 for a second row)")
             }
         default: limits.append(("auxiliaryFields", 4))
         }
         for (name, limit) in limits where count(name) > limit {
-            warning("field-count", "\(style).\(name)", "\(count(name)) \(name); a \(style) shows at most \(limit), the rest are dropped",
-                    fix: "move the extra fields to backFields")
+            warning(
+                "field-count", "\(style).\(name)", "\(count(name)) \(name); a \(style) shows at most \(limit), the rest are dropped",
+                fix: "move the extra fields to backFields")
         }
         if ["coupon", "storeCard", "generic"].contains(style),
             let format = pass["barcodes"]?.arrayValue?.first?["format"]?.stringValue,
             format == "PKBarcodeFormatQR" || format == "PKBarcodeFormatAztec",
             count("secondaryFields") + count("auxiliaryFields") > 4
         {
-            warning("field-count", "\(style).secondaryFields", "with a square barcode a \(style) shows at most 4 secondary and auxiliary fields together",
-                    fix: "move fields to backFields or use a PDF417 barcode")
+            warning(
+                "field-count", "\(style).secondaryFields",
+                "with a square barcode a \(style) shows at most 4 secondary and auxiliary fields together",
+                fix: "move fields to backFields or use a PDF417 barcode")
         }
     }
 }

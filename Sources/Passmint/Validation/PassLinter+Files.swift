@@ -39,7 +39,8 @@ struct FileRules {
         case "secondaryLogo": Size(width: 135, height: 12, isMaximum: true)
         case "background": Size(width: 180, height: 220, isMaximum: false)
         case "artwork": Size(width: 358, height: 448, isMaximum: false)
-        case "strip": style == "eventTicket" ? Size(width: 375, height: 98, isMaximum: false) : Size(width: 375, height: 144, isMaximum: false)
+        case "strip":
+            style == "eventTicket" ? Size(width: 375, height: 98, isMaximum: false) : Size(width: 375, height: 144, isMaximum: false)
         case "footer": Size(width: 286, height: 15, isMaximum: true)
         case "thumbnail": Size(width: 90, height: 90, isMaximum: true)
         case "personalizationLogo": Size(width: 150, height: 40, isMaximum: false)
@@ -72,8 +73,9 @@ struct FileRules {
                 if components.count == 2, components[0].hasSuffix(".lproj") {
                     localizations.insert(String(components[0].dropLast(6)))
                 } else {
-                    error("file-location", file.path, "Wallet only reads files at the top level and in <language>.lproj folders",
-                          fix: "move or remove the file")
+                    error(
+                        "file-location", file.path, "Wallet only reads files at the top level and in <language>.lproj folders",
+                        fix: "move or remove the file")
                     continue
                 }
             }
@@ -87,12 +89,16 @@ struct FileRules {
                 do {
                     strings[String(components[0].dropLast(6))] = try StringsFile.parse(file.bytes)
                 } catch {
-                    self.error("strings-syntax", file.path, "pass.strings cannot be read: \(error)", fix: "write one \"key\" = \"value\"; per line, in UTF-8 or UTF-16 with BOM")
+                    self.error(
+                        "strings-syntax", file.path, "pass.strings cannot be read: \(error)",
+                        fix: "write one \"key\" = \"value\"; per line, in UTF-8 or UTF-16 with BOM")
                 }
             } else if file.path == "personalization.json" {
                 personalization(file)
             } else {
-                warning("file-unknown", file.path, "Wallet does not use this file; it only makes the pass bigger", fix: "remove it from the pass")
+                warning(
+                    "file-unknown", file.path, "Wallet does not use this file; it only makes the pass bigger",
+                    fix: "remove it from the pass")
             }
         }
         checkImages(images)
@@ -105,26 +111,30 @@ struct FileRules {
 
     /// A `changeMessage` that is a localization key must have `%@` in every translation (and be a key somewhere).
     mutating func checkChangeMessages(strings: [String: [StringsFile.Entry]]) {
-        for usage in localizableTexts() where usage.path.hasSuffix(".changeMessage") && !usage.text.contains("%@")
+        for usage in localizableTexts()
+        where usage.path.hasSuffix(".changeMessage") && !usage.text.contains("%@")
             && JSONRules.looksLikeLocalizationKey(usage.text) && !isWholePlaceholder(.string(usage.text))
         {
             let translations = strings.sorted { $0.key < $1.key }.compactMap { language, entries in
                 entries.last { $0.key == usage.text }.map { (language, $0.value) }
             }
             if translations.isEmpty {
-                error("field-change-message", "pass.json", "changeMessage has no %@, so Wallet shows no change notification",
-                      fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.path)
+                error(
+                    "field-change-message", "pass.json", "changeMessage has no %@, so Wallet shows no change notification",
+                    fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.path)
             }
             for (language, text) in translations where !text.contains("%@") {
-                error("field-change-message", "\(language).lproj/pass.strings",
-                      "the translation of \"\(usage.text)\" (the changeMessage at \(usage.path)) has no %@, so Wallet shows no change notification",
-                      fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.text)
+                error(
+                    "field-change-message", "\(language).lproj/pass.strings",
+                    "the translation of \"\(usage.text)\" (the changeMessage at \(usage.path)) has no %@, so Wallet shows no change notification",
+                    fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"", path: usage.text)
             }
         }
     }
 
     mutating func checkLocalizations(
-        images: [(file: PassContents.File, name: ImageName, info: PNGInfo)], strings: [String: [StringsFile.Entry]], localizations: Set<String>
+        images: [(file: PassContents.File, name: ImageName, info: PNGInfo)], strings: [String: [StringsFile.Entry]],
+        localizations: Set<String>
     ) {
         guard localizations.count > 1 else { return }
         var imageSets: [String: Set<String>] = [:]
@@ -137,8 +147,10 @@ struct FileRules {
         let allImages = imageSets.values.reduce(Set<String>()) { $0.union($1) }
         for localization in localizations.sorted() {
             for missing in allImages.subtracting(imageSets[localization] ?? []).sorted() {
-                warning("localization-image-missing", "\(localization).lproj/\(missing)", "\(missing) exists in other localizations but not in \(localization).lproj",
-                        fix: "add \(localization).lproj/\(missing), so every localization has the same images and resolutions")
+                warning(
+                    "localization-image-missing", "\(localization).lproj/\(missing)",
+                    "\(missing) exists in other localizations but not in \(localization).lproj",
+                    fix: "add \(localization).lproj/\(missing), so every localization has the same images and resolutions")
             }
         }
         let allKeys = strings.values.reduce(Set<String>()) { $0.union($1.map(\.key)) }
@@ -147,9 +159,11 @@ struct FileRules {
             guard let entries = strings[localization] else {
                 if !allKeys.isEmpty {
                     let shown = Array(Set(used.map(\.text))).sorted()
-                    warning("localization-strings-missing", "\(localization).lproj/pass.strings",
-                            "\(localization).lproj has no pass.strings" + (shown.isEmpty ? "" : ", so it shows the raw keys \(shown.map { "\"\($0)\"" }.joined(separator: ", "))"),
-                            fix: "add pass.strings with the same keys as the other localizations")
+                    warning(
+                        "localization-strings-missing", "\(localization).lproj/pass.strings",
+                        "\(localization).lproj has no pass.strings"
+                            + (shown.isEmpty ? "" : ", so it shows the raw keys \(shown.map { "\"\($0)\"" }.joined(separator: ", "))"),
+                        fix: "add pass.strings with the same keys as the other localizations")
                 }
                 continue
             }
@@ -158,13 +172,15 @@ struct FileRules {
             let missingKeys = allKeys.subtracting(keys)
             var reported: Set<String> = []
             for usage in used where missingKeys.contains(usage.text) && reported.insert(usage.text).inserted {
-                warning("localization-key-missing", "\(localization).lproj/pass.strings",
-                        "no translation for \"\(usage.text)\", which pass.json uses at \(usage.path): \(localization) devices show the raw key",
-                        fix: "add \"\(usage.text)\" = \"…\"; to \(localization).lproj/pass.strings (or to \"\(localization)\" in strings.json)")
+                warning(
+                    "localization-key-missing", "\(localization).lproj/pass.strings",
+                    "no translation for \"\(usage.text)\", which pass.json uses at \(usage.path): \(localization) devices show the raw key",
+                    fix: "add \"\(usage.text)\" = \"…\"; to \(localization).lproj/pass.strings (or to \"\(localization)\" in strings.json)")
             }
             for missing in missingKeys.subtracting(reported).sorted() {
-                warning("localization-key-missing", "\(localization).lproj/pass.strings", "no translation for \"\(missing)\"",
-                        fix: "add \"\(missing)\" = \"…\"; to \(localization).lproj/pass.strings")
+                warning(
+                    "localization-key-missing", "\(localization).lproj/pass.strings", "no translation for \"\(missing)\"",
+                    fix: "add \"\(missing)\" = \"…\"; to \(localization).lproj/pass.strings")
             }
         }
     }
@@ -206,31 +222,42 @@ struct FileRules {
 
     mutating func personalization(_ file: PassContents.File) {
         if pass["nfc"] == nil {
-            error("personalization-without-nfc", file.path, "personalization.json only works on passes with an nfc dictionary",
-                  fix: "add the nfc dictionary, or remove personalization.json")
+            error(
+                "personalization-without-nfc", file.path, "personalization.json only works on passes with an nfc dictionary",
+                fix: "add the nfc dictionary, or remove personalization.json")
         }
         guard let json = try? JSONParser.value(file.bytes), let object = json.objectValue else {
-            error("personalization-json", file.path, "personalization.json is not a JSON object", fix: "write { \"requiredPersonalizationFields\": [...], \"description\": \"…\" }")
+            error(
+                "personalization-json", file.path, "personalization.json is not a JSON object",
+                fix: "write { \"requiredPersonalizationFields\": [...], \"description\": \"…\" }")
             return
         }
         let fields = object["requiredPersonalizationFields"]?.arrayValue ?? []
         if fields.isEmpty {
-            error("personalization-fields", file.path, "requiredPersonalizationFields is missing or empty",
-                  fix: "list at least one of \(Self.personalizationFieldValues.sorted().joined(separator: ", "))", path: "requiredPersonalizationFields")
+            error(
+                "personalization-fields", file.path, "requiredPersonalizationFields is missing or empty",
+                fix: "list at least one of \(Self.personalizationFieldValues.sorted().joined(separator: ", "))",
+                path: "requiredPersonalizationFields")
         }
         for (index, field) in fields.enumerated() where !Self.personalizationFieldValues.contains(field.stringValue ?? "") {
-            error("personalization-fields", file.path, "\(field) is not a personalization field",
-                  fix: "use one of \(Self.personalizationFieldValues.sorted().joined(separator: ", "))", path: "requiredPersonalizationFields[\(index)]")
+            error(
+                "personalization-fields", file.path, "\(field) is not a personalization field",
+                fix: "use one of \(Self.personalizationFieldValues.sorted().joined(separator: ", "))",
+                path: "requiredPersonalizationFields[\(index)]")
         }
         if object["description"]?.stringValue == nil {
-            error("personalization-description", file.path, "description is missing", fix: "add a \"description\" shown on the sign-up sheet", path: "description")
+            error(
+                "personalization-description", file.path, "description is missing", fix: "add a \"description\" shown on the sign-up sheet",
+                path: "description")
         }
         if let terms = object["termsAndConditions"], terms.stringValue == nil {
-            error("key-type", file.path, "termsAndConditions must be a string", fix: "write it in double quotes", path: "termsAndConditions")
+            error(
+                "key-type", file.path, "termsAndConditions must be a string", fix: "write it in double quotes", path: "termsAndConditions")
         }
         if !files.contains(where: { ImageName(path: $0.path)?.name == "personalizationLogo" }) {
-            warning("personalization-logo-missing", "personalizationLogo.png", "the sign-up sheet has no logo",
-                    fix: "add personalizationLogo.png (150×40), @2x and @3x")
+            warning(
+                "personalization-logo-missing", "personalizationLogo.png", "the sign-up sheet has no logo",
+                fix: "add personalizationLogo.png (150×40), @2x and @3x")
         }
     }
 }

@@ -15,8 +15,10 @@ extension FileRules {
             let scales = Set(variants.map(\.scale))
             for scale in [1, 2, 3] where !scales.contains(scale) {
                 let missing = scale == 1 ? "\(key).png" : "\(key)@\(scale)x.png"
-                warning("image-scale-missing", missing, "\(key) has no @\(scale)x version; devices with that screen scale it and it looks blurry",
-                        fix: "add \(missing)")
+                warning(
+                    "image-scale-missing", missing,
+                    "\(key) has no @\(scale)x version; devices with that screen scale it and it looks blurry",
+                    fix: "add \(missing)")
             }
             if let size = recommendedSize(name) {
                 for variant in variants {
@@ -24,9 +26,10 @@ extension FileRules {
                     let height = size.height * variant.scale
                     let tooBig = variant.info.width > width || variant.info.height > height
                     if size.isMaximum ? tooBig : (variant.info.width != width || variant.info.height != height) {
-                        warning("image-size", variant.path,
-                                "\(variant.info.width)×\(variant.info.height) px; the recommended size at @\(variant.scale)x is \(size.isMaximum ? "at most " : "")\(width)×\(height) px",
-                                fix: "resize it to \(size.isMaximum ? "fit within " : "")\(width)×\(height) px")
+                        warning(
+                            "image-size", variant.path,
+                            "\(variant.info.width)×\(variant.info.height) px; the recommended size at @\(variant.scale)x is \(size.isMaximum ? "at most " : "")\(width)×\(height) px",
+                            fix: "resize it to \(size.isMaximum ? "fit within " : "")\(width)×\(height) px")
                     }
                 }
             }
@@ -34,10 +37,12 @@ extension FileRules {
                 for variant in variants where variant.scale > 1 {
                     let expectedWidth = base.info.width * variant.scale
                     let expectedHeight = base.info.height * variant.scale
-                    if abs(variant.info.width - expectedWidth) > variant.scale || abs(variant.info.height - expectedHeight) > variant.scale {
-                        warning("image-scale-mismatch", variant.path,
-                                "\(variant.info.width)×\(variant.info.height) px is not \(variant.scale)× \(base.path) (\(base.info.width)×\(base.info.height))",
-                                fix: "make it \(expectedWidth)×\(expectedHeight) px")
+                    if abs(variant.info.width - expectedWidth) > variant.scale || abs(variant.info.height - expectedHeight) > variant.scale
+                    {
+                        warning(
+                            "image-scale-mismatch", variant.path,
+                            "\(variant.info.width)×\(variant.info.height) px is not \(variant.scale)× \(base.path) (\(base.info.width)×\(base.info.height))",
+                            fix: "make it \(expectedWidth)×\(expectedHeight) px")
                     }
                 }
             }
@@ -49,8 +54,10 @@ extension FileRules {
             warning("image-unused", "\(name).png", "a \(style) does not show \(name) images", fix: "remove \(name)*.png from the pass")
         }
         if style == "eventTicket" && names.contains("strip") && (names.contains("background") || names.contains("thumbnail")) {
-            warning("event-ticket-strip-and-background", "strip.png", "an event ticket with a strip image does not show its background or thumbnail",
-                    fix: "use either a strip, or a background and/or thumbnail")
+            warning(
+                "event-ticket-strip-and-background", "strip.png",
+                "an event ticket with a strip image does not show its background or thumbnail",
+                fix: "use either a strip, or a background and/or thumbnail")
         }
     }
 
@@ -60,15 +67,18 @@ extension FileRules {
         let fix = "add icon.png (38×38), icon@2x.png (76×76) and icon@3x.png (114×114)"
         let icons = images.filter { $0.name.name == "icon" && $0.name.scale == 1 }
         if icons.contains(where: { $0.name.localization == nil }) { return }
-        let localizations = Set(files.compactMap { file -> String? in
-            let components = file.path.split(separator: "/")
-            return components.count == 2 && components[0].hasSuffix(".lproj") ? String(components[0].dropLast(6)) : nil
-        })
+        let localizations = Set(
+            files.compactMap { file -> String? in
+                let components = file.path.split(separator: "/")
+                return components.count == 2 && components[0].hasSuffix(".lproj") ? String(components[0].dropLast(6)) : nil
+            })
         let localized = Set(icons.compactMap(\.name.localization))
         if !localized.isEmpty {
             for language in localizations.subtracting(localized).sorted() {
-                error("icon-missing", "\(language).lproj/icon.png", "there is no icon.png at the top level nor in \(language).lproj; Wallet refuses the pass",
-                      fix: "add icon.png at the top level (38×38, with @2x and @3x)")
+                error(
+                    "icon-missing", "\(language).lproj/icon.png",
+                    "there is no icon.png at the top level nor in \(language).lproj; Wallet refuses the pass",
+                    fix: "add icon.png at the top level (38×38, with @2x and @3x)")
             }
             return
         }
@@ -76,8 +86,10 @@ extension FileRules {
         if others.isEmpty {
             error("icon-missing", "icon.png", "the pass has no icon; Wallet refuses it", fix: fix)
         } else {
-            error("icon-missing", "icon.png", "the pass has \(others.joined(separator: ", ")) but no icon.png; Wallet needs icon.png itself and refuses the pass",
-                  fix: fix)
+            error(
+                "icon-missing", "icon.png",
+                "the pass has \(others.joined(separator: ", ")) but no icon.png; Wallet needs icon.png itself and refuses the pass",
+                fix: fix)
         }
     }
 }

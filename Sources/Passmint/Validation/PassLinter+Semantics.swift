@@ -51,8 +51,10 @@ extension JSONRules {
         kinds["duration"] = .number
         kinds["silenceRequested"] = .boolean
         kinds["internationalDocumentsAreVerified"] = .boolean
-        for tag in ["performerNames", "artistIDs", "passengerAirlineSSRs", "passengerInformationSSRs", "passengerServiceSSRs",
-                    "passengerCapabilities", "loungePlaceIDs"] { kinds[tag] = .stringArray }
+        for tag in [
+            "performerNames", "artistIDs", "passengerAirlineSSRs", "passengerInformationSSRs", "passengerServiceSSRs",
+            "passengerCapabilities", "loungePlaceIDs",
+        ] { kinds[tag] = .stringArray }
         for tag in ["passengerName", "totalPrice", "balance", "eventStartDateInfo"] { kinds[tag] = .object }
         for tag in ["seats", "wifiAccess"] { kinds[tag] = .objectArray }
         return kinds
@@ -104,25 +106,30 @@ extension JSONRules {
             default: break
             }
             for name in required where !hasTag(name) {
-                error("poster-semantics-missing", "semantics.\(name)",
-                      "a poster event ticket needs the semantic tag \(name); without it Wallet shows the classic event ticket",
-                      fix: "add \"\(name)\" to \"semantics\"\(name == "performerNames" ? " (an array of names)" : "")")
+                error(
+                    "poster-semantics-missing", "semantics.\(name)",
+                    "a poster event ticket needs the semantic tag \(name); without it Wallet shows the classic event ticket",
+                    fix: "add \"\(name)\" to \"semantics\"\(name == "performerNames" ? " (an array of names)" : "")")
             }
             if !hasTag("eventStartDate") {
-                warning("poster-start-date-missing", "semantics.eventStartDate", "the poster shows no date: Apple recommends the semantic tag eventStartDate",
-                        fix: "add \"eventStartDate\": \"2026-07-04T20:00:00+02:00\" to \"semantics\"")
+                warning(
+                    "poster-start-date-missing", "semantics.eventStartDate",
+                    "the poster shows no date: Apple recommends the semantic tag eventStartDate",
+                    fix: "add \"eventStartDate\": \"2026-07-04T20:00:00+02:00\" to \"semantics\"")
             }
             if pass["nfc"] == nil {
-                warning("poster-nfc-missing", "nfc",
-                        "Apple's Pass Builder requires nfc on a poster event ticket, and Apple says poster tickets do not suit QR or barcode entry",
-                        fix: "add an nfc dictionary (needs Apple's NFC certificate), or drop posterEventTicket for barcode entry")
+                warning(
+                    "poster-nfc-missing", "nfc",
+                    "Apple's Pass Builder requires nfc on a poster event ticket, and Apple says poster tickets do not suit QR or barcode entry",
+                    fix: "add an nfc dictionary (needs Apple's NFC certificate), or drop posterEventTicket for barcode entry")
             }
         }
         if isSemanticBoardingPass {
             for (name, aliases) in Self.boardingRequiredTags where !([name] + aliases).contains(where: hasTag) {
-                error("boarding-semantics-missing", "semantics.\(name)",
-                      "a semantic boarding pass needs the semantic tag \(name); without it Wallet shows the classic boarding pass",
-                      fix: "add \"\(name)\" to \"semantics\"")
+                error(
+                    "boarding-semantics-missing", "semantics.\(name)",
+                    "a semantic boarding pass needs the semantic tag \(name); without it Wallet shows the classic boarding pass",
+                    fix: "add \"\(name)\" to \"semantics\"")
             }
         }
     }
@@ -165,10 +172,13 @@ extension JSONRules {
                 checkFormat(member.key, value, path: path)
             }
         }
-        if let start = tag("eventStartDate")?.stringValue.flatMap(W3CDate.parse), let end = tag("eventEndDate")?.stringValue.flatMap(W3CDate.parse),
+        if let start = tag("eventStartDate")?.stringValue.flatMap(W3CDate.parse),
+            let end = tag("eventEndDate")?.stringValue.flatMap(W3CDate.parse),
             end < start
         {
-            warning("semantics-date-order", "semantics.eventEndDate", "eventEndDate is before eventStartDate", fix: "swap them, or correct the end date")
+            warning(
+                "semantics-date-order", "semantics.eventEndDate", "eventEndDate is before eventStartDate",
+                fix: "swap them, or correct the end date")
         }
     }
 
@@ -176,12 +186,16 @@ extension JSONRules {
         guard let text = value.stringValue else { return }
         switch name {
         case "eventType" where !Self.eventTypes.contains(text):
-            warning("semantics-enum", path, "\"\(text)\" is not an event type Wallet knows", fix: "use one of \(Self.eventTypes.sorted().joined(separator: ", "))")
+            warning(
+                "semantics-enum", path, "\"\(text)\" is not an event type Wallet knows",
+                fix: "use one of \(Self.eventTypes.sorted().joined(separator: ", "))")
         case "departureAirportCode" where text.count != 3 || !text.allSatisfy({ $0.isASCII && $0.isUppercase }),
             "destinationAirportCode" where text.count != 3 || !text.allSatisfy({ $0.isASCII && $0.isUppercase }):
             warning("semantics-format", path, "\"\(text)\" is not a three-letter IATA airport code", fix: "write e.g. \"MUC\"")
         case "airlineCode" where !(2...3).contains(text.count) || !text.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }):
-            warning("semantics-format", path, "\"\(text)\" is not an IATA airline code", fix: "write the two-character code, e.g. \"LH\" (flightNumber holds the digits)")
+            warning(
+                "semantics-format", path, "\"\(text)\" is not an IATA airline code",
+                fix: "write the two-character code, e.g. \"LH\" (flightNumber holds the digits)")
         default: break
         }
     }

@@ -85,14 +85,16 @@ struct JSONRules {
 
     mutating func identifiers() {
         if let id = pass["passTypeIdentifier"]?.stringValue, !isWholePlaceholder(.string(id)), !id.hasPrefix("pass.") {
-            error("pass-type-identifier-format", "passTypeIdentifier", "\"\(id)\" does not start with \"pass.\"",
-                  fix: "use the pass type identifier registered with Apple, e.g. pass.com.example.membership")
+            error(
+                "pass-type-identifier-format", "passTypeIdentifier", "\"\(id)\" does not start with \"pass.\"",
+                fix: "use the pass type identifier registered with Apple, e.g. pass.com.example.membership")
         }
         if let team = pass["teamIdentifier"]?.stringValue, !isWholePlaceholder(.string(team)),
             team.count != 10 || !team.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) })
         {
-            warning("team-identifier-format", "teamIdentifier", "\"\(team)\" does not look like a 10-character Team ID",
-                    fix: "use the Team ID shown in your Apple Developer account (the OU of your certificate)")
+            warning(
+                "team-identifier-format", "teamIdentifier", "\"\(team)\" does not look like a 10-character Team ID",
+                fix: "use the Team ID shown in your Apple Developer account (the OU of your certificate)")
         }
     }
 
@@ -112,7 +114,9 @@ struct JSONRules {
         for key in ["backgroundColor", "foregroundColor", "labelColor", "stripColor", "footerBackgroundColor"] {
             guard let value = pass[key], !(isTemplate && isWholePlaceholder(value)), let text = value.stringValue else { continue }
             if !Self.parseColor(text) {
-                error("color-format", key, "\"\(text)\" is not a color Wallet reads", fix: "write rgb(r, g, b) with each part 0–255, e.g. rgb(23, 187, 82)")
+                error(
+                    "color-format", key, "\"\(text)\" is not a color Wallet reads",
+                    fix: "write rgb(r, g, b) with each part 0–255, e.g. rgb(23, 187, 82)")
             }
         }
     }
@@ -120,8 +124,9 @@ struct JSONRules {
     mutating func checkDate(_ value: JSONValue?, path: String) {
         guard let value, !(isTemplate && isWholePlaceholder(value)), let text = value.stringValue else { return }
         if W3CDate.parse(text) == nil {
-            error("date-format", path, "\"\(text)\" is not a W3C date-time with a time zone",
-                  fix: "write e.g. 2026-12-24T19:30:00+01:00 or 2026-12-24T18:30:00Z")
+            error(
+                "date-format", path, "\"\(text)\" is not a W3C date-time with a time zone",
+                fix: "write e.g. 2026-12-24T19:30:00+01:00 or 2026-12-24T18:30:00Z")
         }
     }
 
@@ -131,7 +136,9 @@ struct JSONRules {
         for (index, entry) in (pass["relevantDates"]?.arrayValue ?? []).enumerated() {
             let path = "relevantDates[\(index)]"
             guard let object = entry.objectValue else {
-                error("key-type", path, "a relevantDates entry must be an object", fix: "write { \"date\": … } or { \"startDate\": …, \"endDate\": … }")
+                error(
+                    "key-type", path, "a relevantDates entry must be an object",
+                    fix: "write { \"date\": … } or { \"startDate\": …, \"endDate\": … }")
                 continue
             }
             for key in ["date", "startDate", "endDate", "relevantDate"] { checkDate(object[key], path: "\(path).\(key)") }
@@ -139,12 +146,17 @@ struct JSONRules {
                 error("relevant-date-interval", "\(path).endDate", "startDate needs an endDate", fix: "add \"endDate\"")
             }
             if object["date"] == nil && object["startDate"] == nil && object["relevantDate"] == nil {
-                error("relevant-date-empty", path, "the entry has neither date nor startDate", fix: "add \"date\" or \"startDate\" + \"endDate\"")
+                error(
+                    "relevant-date-empty", path, "the entry has neither date nor startDate",
+                    fix: "add \"date\" or \"startDate\" + \"endDate\"")
             }
-            if let start = object["startDate"]?.stringValue.flatMap(W3CDate.parse), let end = object["endDate"]?.stringValue.flatMap(W3CDate.parse),
+            if let start = object["startDate"]?.stringValue.flatMap(W3CDate.parse),
+                let end = object["endDate"]?.stringValue.flatMap(W3CDate.parse),
                 end < start
             {
-                error("relevant-date-order", "\(path).endDate", "endDate is before startDate, so the interval is empty", fix: "swap them, or correct the end date")
+                error(
+                    "relevant-date-order", "\(path).endDate", "endDate is before startDate, so the interval is empty",
+                    fix: "swap them, or correct the end date")
             }
         }
     }
@@ -156,16 +168,22 @@ struct JSONRules {
             }
         }
         if let style, pass["groupingIdentifier"] != nil, style != "boardingPass", style != "eventTicket" {
-            warning("grouping-identifier-style", "groupingIdentifier", "groupingIdentifier only groups boarding passes and event tickets",
-                    fix: "remove it from a \(style)")
+            warning(
+                "grouping-identifier-style", "groupingIdentifier", "groupingIdentifier only groups boarding passes and event tickets",
+                fix: "remove it from a \(style)")
         }
         if pass["appLaunchURL"] != nil && (pass["associatedStoreIdentifiers"]?.arrayValue ?? []).isEmpty {
-            error("app-launch-url-without-store", "appLaunchURL", "appLaunchURL has no associatedStoreIdentifiers, so Wallet has no app to open",
-                  fix: "add \"associatedStoreIdentifiers\": [your App Store id]")
+            error(
+                "app-launch-url-without-store", "appLaunchURL",
+                "appLaunchURL has no associatedStoreIdentifiers, so Wallet has no app to open",
+                fix: "add \"associatedStoreIdentifiers\": [your App Store id]")
         }
         for key in ["associatedStoreIdentifiers", "auxiliaryStoreIdentifiers"] {
-            for (index, element) in (pass[key]?.arrayValue ?? []).enumerated() where element.numberValue == nil && !(isTemplate && isWholePlaceholder(element)) {
-                error("key-type", "\(key)[\(index)]", "App Store identifiers must be numbers, not \(element.typeName)", fix: "write the id without quotes")
+            for (index, element) in (pass[key]?.arrayValue ?? []).enumerated()
+            where element.numberValue == nil && !(isTemplate && isWholePlaceholder(element)) {
+                error(
+                    "key-type", "\(key)[\(index)]", "App Store identifiers must be numbers, not \(element.typeName)",
+                    fix: "write the id without quotes")
             }
         }
     }
@@ -177,34 +195,48 @@ struct JSONRules {
             let lower = url.lowercased()
             if lower.hasPrefix("http://") {
                 if options.allowHTTPWebService {
-                    warning("web-service-url-insecure", "webServiceURL", "webServiceURL uses http: devices accept it only with the developer setting Allow HTTP Services",
-                            fix: "use https in production")
+                    warning(
+                        "web-service-url-insecure", "webServiceURL",
+                        "webServiceURL uses http: devices accept it only with the developer setting Allow HTTP Services",
+                        fix: "use https in production")
                 } else {
-                    error("web-service-url-insecure", "webServiceURL", "webServiceURL must use https (http works only on development devices)",
-                          fix: "use an https URL, or lint with --allow-http for a development service")
+                    error(
+                        "web-service-url-insecure", "webServiceURL",
+                        "webServiceURL must use https (http works only on development devices)",
+                        fix: "use an https URL, or lint with --allow-http for a development service")
                 }
             } else if !lower.hasPrefix("https://") || URL(string: url)?.host == nil {
-                error("web-service-url-invalid", "webServiceURL", "\"\(url)\" is not an https URL", fix: "write e.g. https://passes.example.com/wallet")
+                error(
+                    "web-service-url-invalid", "webServiceURL", "\"\(url)\" is not an https URL",
+                    fix: "write e.g. https://passes.example.com/wallet")
             }
             if token == nil {
-                error("authentication-token-missing", "authenticationToken", "webServiceURL is set but authenticationToken is missing",
-                      fix: "add an authenticationToken of at least 16 random characters")
+                error(
+                    "authentication-token-missing", "authenticationToken", "webServiceURL is set but authenticationToken is missing",
+                    fix: "add an authenticationToken of at least 16 random characters")
             }
         }
         if let token, !isWholePlaceholder(.string(token)) {
             if token.count < 16 {
-                error("authentication-token-short", "authenticationToken", "authenticationToken has \(token.count) characters; Wallet needs at least 16",
-                      fix: "use at least 16 random characters (Passmint's batch and service make 22)")
+                error(
+                    "authentication-token-short", "authenticationToken",
+                    "authenticationToken has \(token.count) characters; Wallet needs at least 16",
+                    fix: "use at least 16 random characters (Passmint's batch and service make 22)")
             }
             if url == nil {
-                warning("authentication-token-unused", "authenticationToken", "authenticationToken is set but webServiceURL is not",
-                        fix: "add webServiceURL, or remove the token")
+                warning(
+                    "authentication-token-unused", "authenticationToken", "authenticationToken is set but webServiceURL is not",
+                    fix: "add webServiceURL, or remove the token")
             }
         }
     }
 
-    static let classicBarcodeFormats: Set<String> = ["PKBarcodeFormatQR", "PKBarcodeFormatPDF417", "PKBarcodeFormatAztec", "PKBarcodeFormatCode128"]
-    static let newBarcodeFormats: Set<String> = ["PKBarcodeFormatCode39", "PKBarcodeFormatCodabar", "PKBarcodeFormatEAN13", "PKBarcodeFormatI2of5"]
+    static let classicBarcodeFormats: Set<String> = [
+        "PKBarcodeFormatQR", "PKBarcodeFormatPDF417", "PKBarcodeFormatAztec", "PKBarcodeFormatCode128",
+    ]
+    static let newBarcodeFormats: Set<String> = [
+        "PKBarcodeFormatCode39", "PKBarcodeFormatCodabar", "PKBarcodeFormatEAN13", "PKBarcodeFormatI2of5",
+    ]
 
     mutating func barcodes() {
         let list = pass["barcodes"]?.arrayValue ?? []
@@ -214,54 +246,67 @@ struct JSONRules {
             if isTemplate && isWholePlaceholder(.string(format)) { continue }
             formats.append(format)
             if !Self.classicBarcodeFormats.contains(format) && !Self.newBarcodeFormats.contains(format) {
-                error("barcode-format", "barcodes[\(index)].format", "\"\(format)\" is not a barcode format Wallet knows",
-                      fix: "use PKBarcodeFormatQR, PKBarcodeFormatPDF417, PKBarcodeFormatAztec or PKBarcodeFormatCode128")
+                error(
+                    "barcode-format", "barcodes[\(index)].format", "\"\(format)\" is not a barcode format Wallet knows",
+                    fix: "use PKBarcodeFormatQR, PKBarcodeFormatPDF417, PKBarcodeFormatAztec or PKBarcodeFormatCode128")
             }
             if let message = barcode["message"]?.stringValue, let encoding = barcode["messageEncoding"]?.stringValue,
                 encoding.lowercased() == "iso-8859-1", message.unicodeScalars.contains(where: { $0.value > 0xFF })
             {
-                warning("barcode-encoding", "barcodes[\(index)].message", "the message has characters that iso-8859-1 cannot encode",
-                        fix: "use \"messageEncoding\": \"utf-8\" or keep the message to Latin-1")
+                warning(
+                    "barcode-encoding", "barcodes[\(index)].message", "the message has characters that iso-8859-1 cannot encode",
+                    fix: "use \"messageEncoding\": \"utf-8\" or keep the message to Latin-1")
             }
         }
         if let lastNew = formats.lastIndex(where: { Self.newBarcodeFormats.contains($0) }),
             !formats[(lastNew + 1)...].contains(where: { Self.classicBarcodeFormats.contains($0) })
         {
-            error("barcode-fallback-missing", "barcodes[\(lastNew)].format",
-                  "\(formats[lastNew]) needs iOS 27; older devices show no barcode because no classic format follows it",
-                  fix: "add a PKBarcodeFormatQR, PDF417, Aztec or Code128 entry after it")
+            error(
+                "barcode-fallback-missing", "barcodes[\(lastNew)].format",
+                "\(formats[lastNew]) needs iOS 27; older devices show no barcode because no classic format follows it",
+                fix: "add a PKBarcodeFormatQR, PDF417, Aztec or Code128 entry after it")
         }
         if !formats.isEmpty && formats.allSatisfy({ $0 == "PKBarcodeFormatCode128" }) {
-            warning("barcode-watch", "barcodes", "Code 128 is the only barcode: Apple Watch cannot show it, so the pass has no barcode there",
-                    fix: "add a QR, PDF417 or Aztec entry after the Code 128 one")
+            warning(
+                "barcode-watch", "barcodes", "Code 128 is the only barcode: Apple Watch cannot show it, so the pass has no barcode there",
+                fix: "add a QR, PDF417 or Aztec entry after the Code 128 one")
         }
         if pass["barcode"] != nil && list.isEmpty {
-            warning("barcode-deprecated", "barcode", "the single barcode key is only for iOS 8 and earlier", fix: "put the barcode in \"barcodes\": [ … ] too")
+            warning(
+                "barcode-deprecated", "barcode", "the single barcode key is only for iOS 8 and earlier",
+                fix: "put the barcode in \"barcodes\": [ … ] too")
         }
     }
 
     mutating func nfc() {
         guard let nfc = pass["nfc"]?.objectValue else { return }
-        warning("nfc-certificate", "nfc", "NFC passes need a Pass Type ID certificate with NFC enabled (\"Pass Type ID with NFC\"), granted by Apple",
-                fix: "request the NFC entitlement for this pass type ID and sign with that certificate")
+        warning(
+            "nfc-certificate", "nfc",
+            "NFC passes need a Pass Type ID certificate with NFC enabled (\"Pass Type ID with NFC\"), granted by Apple",
+            fix: "request the NFC entitlement for this pass type ID and sign with that certificate")
         if let message = nfc["message"]?.stringValue, !(isTemplate && isWholePlaceholder(.string(message))), message.utf8.count > 64 {
-            error("nfc-message-length", "nfc.message", "the NFC message is \(message.utf8.count) bytes; terminals read at most 64",
-                  fix: "shorten it to 64 bytes of UTF-8")
+            error(
+                "nfc-message-length", "nfc.message", "the NFC message is \(message.utf8.count) bytes; terminals read at most 64",
+                fix: "shorten it to 64 bytes of UTF-8")
         }
         if let key = nfc["encryptionPublicKey"]?.stringValue, !(isTemplate && isWholePlaceholder(.string(key))) {
             if let info = PublicKeyInfo.cached(base64: key) {
                 if !info.isP256 {
-                    error("nfc-public-key", "nfc.encryptionPublicKey", "the key is \(info.algorithm)\(info.curve.map { " on \($0)" } ?? ""), not EC P-256",
-                          fix: "use the base64 DER SubjectPublicKeyInfo of an EC P-256 key (openssl ec -pubout -outform DER | base64)")
+                    error(
+                        "nfc-public-key", "nfc.encryptionPublicKey",
+                        "the key is \(info.algorithm)\(info.curve.map { " on \($0)" } ?? ""), not EC P-256",
+                        fix: "use the base64 DER SubjectPublicKeyInfo of an EC P-256 key (openssl ec -pubout -outform DER | base64)")
                 }
             } else {
-                error("nfc-public-key", "nfc.encryptionPublicKey", "the value is not base64 of a DER SubjectPublicKeyInfo",
-                      fix: "use the base64 DER SubjectPublicKeyInfo of an EC P-256 key (openssl ec -pubout -outform DER | base64)")
+                error(
+                    "nfc-public-key", "nfc.encryptionPublicKey", "the value is not base64 of a DER SubjectPublicKeyInfo",
+                    fix: "use the base64 DER SubjectPublicKeyInfo of an EC P-256 key (openssl ec -pubout -outform DER | base64)")
             }
         }
         if nfc["requiresAuthentication"]?.boolValue == true && pass["sharingProhibited"]?.boolValue != true {
-            warning("nfc-sharing", "sharingProhibited", "requiresAuthentication can be bypassed by sharing the pass to an older iOS",
-                    fix: "set \"sharingProhibited\": true")
+            warning(
+                "nfc-sharing", "sharingProhibited", "requiresAuthentication can be bypassed by sharing the pass to an older iOS",
+                fix: "set \"sharingProhibited\": true")
         }
     }
 }

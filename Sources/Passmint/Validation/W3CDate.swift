@@ -38,13 +38,17 @@ public enum W3CDate {
             index += 1
         } else if at(index, "+") || at(index, "-") {
             let sign = at(index, "-") ? -1 : 1
-            guard let hours = digits(index + 1, 2), at(index + 3, ":"), let minutes = digits(index + 4, 2), hours < 24, minutes < 60 else { return nil }
+            guard let hours = digits(index + 1, 2), at(index + 3, ":"), let minutes = digits(index + 4, 2), hours < 24, minutes < 60 else {
+                return nil
+            }
             offset = sign * (hours * 3600 + minutes * 60)
             index += 6
         } else {
             return nil
         }
-        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        guard index == bytes.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
+            return nil
+        }
         guard day <= CivilDays.daysInMonth(month, year: year) else { return nil }
         let days = CivilDays.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 - offset) + second

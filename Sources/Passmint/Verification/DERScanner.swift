@@ -17,7 +17,9 @@ enum DERScanner {
     }
 
     /// Reads TLVs from `index` up to `end` (or up to an end-of-contents marker when `end` is nil-like).
-    private static func walk(_ bytes: [UInt8], _ index: inout Int, end: Int, depth: Int, indefinite: inout Bool, untilEOC: Bool = false) -> Bool {
+    private static func walk(_ bytes: [UInt8], _ index: inout Int, end: Int, depth: Int, indefinite: inout Bool, untilEOC: Bool = false)
+        -> Bool
+    {
         guard depth < 64 else { return false }
         while index < end {
             if untilEOC, index + 1 < end, bytes[index] == 0, bytes[index + 1] == 0 {
@@ -54,7 +56,9 @@ enum DERScanner {
             guard index + length <= end else { return false }
             if constructed {
                 var inner = index
-                guard walk(bytes, &inner, end: index + length, depth: depth + 1, indefinite: &indefinite), inner == index + length else { return false }
+                guard walk(bytes, &inner, end: index + length, depth: depth + 1, indefinite: &indefinite), inner == index + length else {
+                    return false
+                }
             }
             index += length
         }

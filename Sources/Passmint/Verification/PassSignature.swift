@@ -68,7 +68,8 @@ enum PassSignature {
                     var object: OpaquePointer?
                     X509_ALGOR_get0(&object, nil, nil, digestAlgorithm)
                     let nid = OBJ_obj2nid(object)
-                    digest = nid == NID_undef ? "unknown" : String(cString: OBJ_nid2sn(nid)).uppercased().replacingOccurrences(of: "-", with: "")
+                    digest =
+                        nid == NID_undef ? "unknown" : String(cString: OBJ_nid2sn(nid)).uppercased().replacingOccurrences(of: "-", with: "")
                 }
                 var keyID: UnsafeMutablePointer<ASN1_OCTET_STRING>?
                 var issuer: OpaquePointer?
@@ -77,7 +78,9 @@ enum PassSignature {
                     identifier = keyID != nil ? "subjectKeyIdentifier (CMS v3)" : "issuerAndSerialNumber (CMS v1)"
                 }
                 let attributeIndex = CMS_signed_get_attr_by_NID(info, NID_pkcs9_signingTime, -1)
-                if attributeIndex >= 0, let attribute = CMS_signed_get_attr(info, attributeIndex), let type = X509_ATTRIBUTE_get0_type(attribute, 0) {
+                if attributeIndex >= 0, let attribute = CMS_signed_get_attr(info, attributeIndex),
+                    let type = X509_ATTRIBUTE_get0_type(attribute, 0)
+                {
                     if type.pointee.type == V_ASN1_UTCTIME || type.pointee.type == V_ASN1_GENERALIZEDTIME {
                         signingTime = Certificate.date(UnsafePointer(type.pointee.value.utctime))
                     }
@@ -119,7 +122,9 @@ enum PassSignature {
     /// verifies with the issuer's public key (a look-alike name alone is not enough).
     static func issued(_ issuer: Certificate, _ certificate: Certificate) -> Bool {
         defer { ERR_clear_error() }
-        guard X509_check_issued(issuer.pointer, certificate.pointer) == X509_V_OK, let key = X509_get0_pubkey(issuer.pointer) else { return false }
+        guard X509_check_issued(issuer.pointer, certificate.pointer) == X509_V_OK, let key = X509_get0_pubkey(issuer.pointer) else {
+            return false
+        }
         return X509_verify(certificate.pointer, key) == 1
     }
 }

@@ -42,7 +42,9 @@ public struct PassVerifier: Sendable {
             }
             let parts = entry.name.split(separator: "/")
             let name = parts.last.map(String.init) ?? entry.name
-            if name == ".DS_Store" || entry.name.hasPrefix("__MACOSX/") || (parts.count == 2 && !parts[0].hasSuffix(".lproj")) || parts.count > 2 {
+            if name == ".DS_Store" || entry.name.hasPrefix("__MACOSX/") || (parts.count == 2 && !parts[0].hasSuffix(".lproj"))
+                || parts.count > 2
+            {
                 stray.append(entry.name)
             }
             files[entry.name] = entry.bytes
@@ -80,19 +82,25 @@ public struct PassVerifier: Sendable {
             var problems: [String] = []
             let forbidden = ["manifest.json", "signature"].filter { listed.contains($0) }
             if !forbidden.isEmpty {
-                problems.append("the manifest lists \(forbidden.joined(separator: " and ")), which it must not (it lists every file but itself and the signature)")
+                problems.append(
+                    "the manifest lists \(forbidden.joined(separator: " and ")), which it must not (it lists every file but itself and the signature)"
+                )
             }
             if !unlisted.isEmpty { problems.append("files not in the manifest: \(unlisted.joined(separator: ", "))") }
             if !missing.isEmpty { problems.append("manifest entries with no file: \(missing.joined(separator: ", "))") }
-            report.add("manifest", problems.isEmpty ? .passed : .failed,
-                       problems.isEmpty ? "lists every file (\(listed.count)) except manifest.json and signature" : problems.joined(separator: "; "))
+            report.add(
+                "manifest", problems.isEmpty ? .passed : .failed,
+                problems.isEmpty
+                    ? "lists every file (\(listed.count)) except manifest.json and signature" : problems.joined(separator: "; "))
             var mismatched: [String] = []
             for path in content where listed.contains(path) {
                 let expected = manifest[path]?.stringValue?.lowercased()
                 if expected != Digest.sha1Hex(files[path]!) { mismatched.append(path) }
             }
-            report.add("manifest-hashes", mismatched.isEmpty ? .passed : .failed,
-                       mismatched.isEmpty ? "every SHA-1 matches" : "SHA-1 differs for \(mismatched.joined(separator: ", ")): the file changed after signing")
+            report.add(
+                "manifest-hashes", mismatched.isEmpty ? .passed : .failed,
+                mismatched.isEmpty
+                    ? "every SHA-1 matches" : "SHA-1 differs for \(mismatched.joined(separator: ", ")): the file changed after signing")
         } else {
             report.add("manifest", .failed, manifestBytes == nil ? "no manifest.json" : "manifest.json is not a JSON object")
         }
@@ -110,16 +118,26 @@ public struct PassVerifier: Sendable {
         }
         report.signature = inspection
         guard inspection.contentType == "pkcs7-data" else {
-            report.add("signature-format", .failed,
-                       "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data")
+            report.add(
+                "signature-format", .failed,
+                "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data"
+            )
             if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
             return report
         }
-        report.add("signature-format", .passed, "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)")
-        report.add("signature-detached", inspection.isDetached ? .passed : .failed,
-                   inspection.isDetached ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
-        report.add("signature-valid", inspection.verifies ? .passed : .failed,
-                   inspection.verifies ? "the signature verifies over manifest.json" : "the signature does not verify over manifest.json (\(inspection.verificationError ?? "unknown reason"))")
+        report.add(
+            "signature-format", .passed,
+            "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)"
+        )
+        report.add(
+            "signature-detached", inspection.isDetached ? .passed : .failed,
+            inspection.isDetached
+                ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
+        report.add(
+            "signature-valid", inspection.verifies ? .passed : .failed,
+            inspection.verifies
+                ? "the signature verifies over manifest.json"
+                : "the signature does not verify over manifest.json (\(inspection.verificationError ?? "unknown reason"))")
         let formatter = ISO8601DateFormatter()
         if let time = inspection.signingTime {
             report.add("signing-time", .passed, "signed at \(formatter.string(from: time))")
@@ -131,12 +149,19 @@ public struct PassVerifier: Sendable {
         if let signer = inspection.signer {
             let issuers = inspection.otherCertificates.filter { PassSignature.issued($0, signer) }
             if let issuer = issuers.first {
-                report.add("intermediate", .passed, "carries the intermediate that issued the signer: \(issuer.commonName ?? issuer.subject)\(issuer.organizationalUnit.map { " (\($0))" } ?? "")")
+                report.add(
+                    "intermediate", .passed,
+                    "carries the intermediate that issued the signer: \(issuer.commonName ?? issuer.subject)\(issuer.organizationalUnit.map { " (\($0))" } ?? "")"
+                )
             } else if let other = inspection.otherCertificates.first {
-                report.add("intermediate", .warning,
-                           "carries \(other.commonName ?? other.subject)\(other.organizationalUnit.map { " (\($0))" } ?? ""), but the signer was issued by \(signer.issuerCommonName ?? signer.issuer)\(signer.issuerOrganizationalUnit.map { " (\($0))" } ?? "")")
+                report.add(
+                    "intermediate", .warning,
+                    "carries \(other.commonName ?? other.subject)\(other.organizationalUnit.map { " (\($0))" } ?? ""), but the signer was issued by \(signer.issuerCommonName ?? signer.issuer)\(signer.issuerOrganizationalUnit.map { " (\($0))" } ?? "")"
+                )
             } else {
-                report.add("intermediate", .failed, "no intermediate certificate in the signature; include the WWDR intermediate that issued the signer")
+                report.add(
+                    "intermediate", .failed,
+                    "no intermediate certificate in the signature; include the WWDR intermediate that issued the signer")
             }
             report.add(Self.signerValidity(signer, signingTime: inspection.signingTime, now: now))
             if let passJSON {
@@ -147,18 +172,29 @@ public struct PassVerifier: Sendable {
                 if uid == typeID && ou == team {
                     report.add("signer-identity", .passed, "certificate UID \(uid) and OU \(ou) match the pass")
                 } else {
-                    report.add("signer-identity", .failed, "certificate UID \"\(uid)\" / OU \"\(ou)\" but pass.json has passTypeIdentifier \"\(typeID)\" / teamIdentifier \"\(team)\"")
+                    report.add(
+                        "signer-identity", .failed,
+                        "certificate UID \"\(uid)\" / OU \"\(ou)\" but pass.json has passTypeIdentifier \"\(typeID)\" / teamIdentifier \"\(team)\""
+                    )
                 }
             }
             if let root {
                 let time = inspection.signingTime
-                if let failure = PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates, root: root, at: time) {
+                if let failure = PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates, root: root, at: time)
+                {
                     if !knownIntermediates.isEmpty,
-                        PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates + knownIntermediates, root: root, at: time) == nil
+                        PassSignature.verifyChain(
+                            leaf: signer, intermediates: inspection.otherCertificates + knownIntermediates, root: root, at: time) == nil
                     {
-                        report.add("chain", .warning, "verifies to \(root.commonName ?? "the root") only with an intermediate the signature does not carry (\(failure))")
+                        report.add(
+                            "chain", .warning,
+                            "verifies to \(root.commonName ?? "the root") only with an intermediate the signature does not carry (\(failure))"
+                        )
                     } else {
-                        report.add("chain", .failed, "does not verify to \(root.commonName ?? "the root")\(time.map { " at \(formatter.string(from: $0))" } ?? ""): \(failure)")
+                        report.add(
+                            "chain", .failed,
+                            "does not verify to \(root.commonName ?? "the root")\(time.map { " at \(formatter.string(from: $0))" } ?? ""): \(failure)"
+                        )
                     }
                 } else {
                     report.add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
@@ -190,9 +226,10 @@ public struct PassVerifier: Sendable {
         }
         let uncovered = stray.filter { !covered.contains($0) }
         if uncovered.isEmpty {
-            report.add("entries", .warning,
-                       "stray entries \(stray.joined(separator: ", ")), listed in the manifest with correct hashes (Wallet installs the pass); "
-                        + "remove them from the pass folder before signing")
+            report.add(
+                "entries", .warning,
+                "stray entries \(stray.joined(separator: ", ")), listed in the manifest with correct hashes (Wallet installs the pass); "
+                    + "remove them from the pass folder before signing")
         } else {
             report.add("entries", .failed, "stray entries: \(uncovered.joined(separator: ", ")); remove them (and rebuild the manifest)")
         }
@@ -203,15 +240,18 @@ public struct PassVerifier: Sendable {
     static func signerValidity(_ signer: Certificate, signingTime: Date?, now: Date) -> VerificationReport.Check {
         let formatter = ISO8601DateFormatter()
         let window = "valid \(formatter.string(from: signer.notBefore)) to \(formatter.string(from: signer.notAfter))"
-        let (time, moment) = signingTime.map { ($0, "at the signing time, \(formatter.string(from: $0))") }
+        let (time, moment) =
+            signingTime.map { ($0, "at the signing time, \(formatter.string(from: $0))") }
             ?? (now, "now, \(formatter.string(from: now)) (the signature has no signing time)")
         if time > signer.notAfter {
-            return .init(name: "signer-validity", status: .failed,
-                         detail: "the signer certificate had expired \(moment): \(window); sign again with a current Pass Type ID certificate")
+            return .init(
+                name: "signer-validity", status: .failed,
+                detail: "the signer certificate had expired \(moment): \(window); sign again with a current Pass Type ID certificate")
         }
         if time < signer.notBefore {
-            return .init(name: "signer-validity", status: .failed,
-                         detail: "the signer certificate was not yet valid \(moment): \(window); check the signing machine's clock")
+            return .init(
+                name: "signer-validity", status: .failed,
+                detail: "the signer certificate was not yet valid \(moment): \(window); check the signing machine's clock")
         }
         return .init(name: "signer-validity", status: .passed, detail: "the signer certificate was valid \(moment) (\(window))")
     }
@@ -221,8 +261,10 @@ public struct PassVerifier: Sendable {
         guard let passJSON else { return }
         let contents = PassContents(
             source: report.source, passJSON: passJSON,
-            files: files.filter { !["pass.json", "manifest.json", "signature"].contains($0.key) && !$0.key.hasSuffix("/") && !stray.contains($0.key) }
-                .map { PassContents.File(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path },
+            files: files.filter {
+                !["pass.json", "manifest.json", "signature"].contains($0.key) && !$0.key.hasSuffix("/") && !stray.contains($0.key)
+            }
+            .map { PassContents.File(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path },
             isTemplate: false)
         report.lint = PassLinter.lint(contents, options: lintOptions)
         let errors = report.lint.filter { $0.severity == .error }.count

@@ -45,10 +45,12 @@ extension VerificationReport {
     public var json: JSONValue {
         let formatter = ISO8601DateFormatter()
         var object: JSONObject = ["file": .string(source), "valid": .bool(isValid)]
-        object["checks"] = .array(checks.map { ["name": .string($0.name), "status": .string($0.status.rawValue), "detail": .string($0.detail)] })
+        object["checks"] = .array(
+            checks.map { ["name": .string($0.name), "status": .string($0.status.rawValue), "detail": .string($0.detail)] })
         if let signature {
             var info: JSONObject = [
-                "encoding": .string(signature.encoding), "detached": .bool(signature.isDetached), "digest": .string(signature.digestAlgorithm),
+                "encoding": .string(signature.encoding), "detached": .bool(signature.isDetached),
+                "digest": .string(signature.digestAlgorithm),
                 "signerIdentifier": .string(signature.signerIdentifier),
             ]
             info["signingTime"] = signature.signingTime.map { .string(formatter.string(from: $0)) } ?? .null
@@ -64,6 +66,9 @@ extension VerificationReport {
 extension Diagnostic {
     /// `{"severity", "code", "file", "path", "message", "fix"}`.
     public var json: JSONValue {
-        ["severity": .string(severity.rawValue), "code": .string(code), "file": .string(file), "path": .string(path), "message": .string(message), "fix": .string(fix)]
+        [
+            "severity": .string(severity.rawValue), "code": .string(code), "file": .string(file), "path": .string(path),
+            "message": .string(message), "fix": .string(fix),
+        ]
     }
 }
