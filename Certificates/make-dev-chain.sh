@@ -15,7 +15,7 @@ PROG="$(basename "${BASH_SOURCE[0]}")"
 
 usage() {
     cat <<EOF
-Usage: $PROG [--out DIR] [--uid PASS_TYPE_ID] [--team TEAM_ID] [--org NAME] [--expired] [--nfc] [--force]
+Usage: $PROG [--out DIR] [--uid PASS_TYPE_ID] [--team TEAM_ID] [--org NAME] [--issuer DIR] [--expired] [--nfc] [--force]
 
 Create a development root CA, a WWDR-G4-shaped intermediate and a Pass Type ID signer certificate.
 
@@ -23,6 +23,9 @@ Create a development root CA, a WWDR-G4-shaped intermediate and a Pass Type ID s
   --uid ID         pass type identifier (default: pass.dev.passmint.example)
   --team ID        team identifier, written as the signer's OU (default: DEVTEAM123)
   --org NAME       organization name of the signer (default: "Passmint Development")
+  --issuer DIR     sign with the root and WWDR-shaped CA of an earlier chain in DIR (root.pem, root.key, wwdr.pem,
+                   wwdr.key) instead of making new ones: several pass types under one development WWDR, as Apple
+                   issues them (e.g. --out Certificates/dev/pass.dev.passmint.tickets --issuer Certificates/dev)
   --expired        signer valid 2020-01-01 .. 2021-01-01 (CA certificates then start 2019-12-01)
   --nfc            signer CN "Pass Type ID with NFC: <uid>"
   --force          regenerate everything even if DIR/signer.pem exists
@@ -40,25 +43,28 @@ out_dir="$SCRIPT_DIR/dev"
 uid="pass.dev.passmint.example"
 team="DEVTEAM123"
 org="Passmint Development"
+issuer_dir=""
 expired=false
 nfc=false
 force=false
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --out|--uid|--team|--org)
+        --out|--uid|--team|--org|--issuer)
             [[ $# -ge 2 && -n "$2" ]] || usage_error "option $1 needs a non-empty value"
             case "$1" in
                 --out) out_dir="$2" ;;
                 --uid) uid="$2" ;;
                 --team) team="$2" ;;
                 --org) org="$2" ;;
+                --issuer) issuer_dir="$2" ;;
             esac
             shift 2 ;;
         --out=*) out_dir="${1#*=}"; shift ;;
         --uid=*) uid="${1#*=}"; shift ;;
         --team=*) team="${1#*=}"; shift ;;
         --org=*) org="${1#*=}"; shift ;;
+        --issuer=*) issuer_dir="${1#*=}"; shift ;;
         --expired) expired=true; shift ;;
         --nfc) nfc=true; shift ;;
         --force) force=true; shift ;;
@@ -206,15 +212,23 @@ else
     signer_dates=(-days 365)
 fi
 
-# Root CA (self-signed, 10 years).
-new_key "$stage/root.key"
-new_csr "$stage/root.key" "$root_subj" "$work/root.csr"
-sign "$work/root.csr" "$stage/root.pem" v3_root selfsign "$stage/root.key" ${ca_start[@]+"${ca_start[@]}"} -days 3650
+if [[ -n "$issuer_dir" ]]; then
+    # An earlier chain's CAs sign this Pass Type ID certificate too.
+    for f in root.pem root.key wwdr.pem wwdr.key; do
+        [[ -f "$issuer_dir/$f" ]] || die "--issuer $issuer_dir has no $f: give a folder written by $PROG"
+        cp -p -- "$issuer_dir/$f" "$stage/$f"
+    done
+else
+    # Root CA (self-signed, 10 years).
+    new_key "$stage/root.key"
+    new_csr "$stage/root.key" "$root_subj" "$work/root.csr"
+    sign "$work/root.csr" "$stage/root.pem" v3_root selfsign "$stage/root.key" ${ca_start[@]+"${ca_start[@]}"} -days 3650
 
-# Intermediate shaped like Apple WWDR G4 (~8 years).
-new_key "$stage/wwdr.key"
-new_csr "$stage/wwdr.key" "$wwdr_subj" "$work/wwdr.csr"
-sign "$work/wwdr.csr" "$stage/wwdr.pem" v3_wwdr "$stage/root.pem" "$stage/root.key" ${ca_start[@]+"${ca_start[@]}"} -days 2922
+    # Intermediate shaped like Apple WWDR G4 (~8 years).
+    new_key "$stage/wwdr.key"
+    new_csr "$stage/wwdr.key" "$wwdr_subj" "$work/wwdr.csr"
+    sign "$work/wwdr.csr" "$stage/wwdr.pem" v3_wwdr "$stage/root.pem" "$stage/root.key" ${ca_start[@]+"${ca_start[@]}"} -days 2922
+fi
 
 # Pass Type ID signer.
 new_key "$stage/signer.key"

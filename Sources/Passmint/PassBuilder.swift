@@ -59,13 +59,23 @@ public struct PassBuilder: Sendable {
         }
     }
 
-    public let identity: SigningIdentity
+    /// The identities passes are signed with: each pass by the one for its `passTypeIdentifier`.
+    public let identities: SigningIdentities
     public var options: Options
 
+    /// A builder that signs every pass with `identity`.
     public init(identity: SigningIdentity, options: Options = .init()) {
-        self.identity = identity
+        self.init(identities: SigningIdentities(identity), options: options)
+    }
+
+    /// A builder that signs each pass with the identity for its pass type (see ``SigningIdentities``).
+    public init(identities: SigningIdentities, options: Options = .init()) {
+        self.identities = identities
         self.options = options
     }
+
+    /// The first identity (the only one, for a builder made with ``init(identity:options:)``).
+    public var identity: SigningIdentity { identities.all[0] }
 
     /// Builds a pass from a template and the pass's data (placeholder name → value).
     ///
@@ -86,7 +96,8 @@ public struct PassBuilder: Sendable {
         for member in overrides { rendered[member.key] = member.value }
         var prepared = try prepare(
             passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
-        prepared.warnings = relevant(template.diagnostics) + prepared.warnings
+        let identity = try identities.identity(for: prepared.passTypeIdentifier)
+        prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
         return prepared
     }
 
@@ -116,7 +127,7 @@ public struct PassBuilder: Sendable {
     }
 
     /// Drops the NFC-certificate reminder when the certificate is an NFC one.
-    private func relevant(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    private func relevant(_ diagnostics: [Diagnostic], identity: SigningIdentity) -> [Diagnostic] {
         let nfcCertificate = identity.certificate.commonName?.contains("with NFC") == true
         return diagnostics.filter { $0.severity == .warning && !(nfcCertificate && $0.code == "nfc-certificate") }
     }
@@ -127,6 +138,7 @@ public struct PassBuilder: Sendable {
 
     private func prepare(passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool) throws(PassmintError) -> PreparedPass {
         var json = passJSON
+        let identity = try chooseIdentity(for: json, source: source)
         if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
         if json["teamIdentifier"] == nil, let ou = identity.certificate.organizationalUnit { json["teamIdentifier"] = .string(ou) }
 
@@ -145,13 +157,24 @@ public struct PassBuilder: Sendable {
         }
         return PreparedPass(
             passJSON: JSONWriter.data(.object(json)), files: files, passTypeIdentifier: passTypeIdentifier,
-            serialNumber: serialNumber, warnings: relevant(diagnostics))
+            serialNumber: serialNumber, warnings: relevant(diagnostics, identity: identity))
+    }
+
+    /// The identity for the pass's `passTypeIdentifier`; without one, the only identity (whose UID fills it in).
+    private func chooseIdentity(for json: JSONObject, source: String) throws(PassmintError) -> SigningIdentity {
+        if let type = json["passTypeIdentifier"]?.stringValue { return try identities.identity(for: type) }
+        if let sole = identities.sole { return sole }
+        if json["passTypeIdentifier"] != nil { return identities.all[0] }  // not a string: lint says so
+        throw PassmintError(
+            .invalidPass,
+            "\(source) has no passTypeIdentifier, and \(identities.source) holds several identities (\(identities.passTypeIdentifiers.joined(separator: ", "))): set passTypeIdentifier to the one to sign with"
+        )
     }
 
     /// Writes the manifest, signs it and zips the pass.
     public func sign(_ prepared: PreparedPass) throws(PassmintError) -> BuiltPass {
         let manifest = Self.manifest(passJSON: prepared.passJSON, files: prepared.files)
-        let signature = try identity.signDetached(manifest)
+        let signature = try identities.identity(for: prepared.passTypeIdentifier).signDetached(manifest)
         let archive = try ZipArchive.make(
             Self.archiveEntries(passJSON: prepared.passJSON, manifest: manifest, signature: signature, files: prepared.files))
         return BuiltPass(

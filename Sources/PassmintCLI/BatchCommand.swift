@@ -126,7 +126,7 @@ struct BatchCommand: AsyncParsableCommand {
                 ask it for changes: give --public-url with the URL `passmint serve --public-url` uses (or set PASSMINT_PUBLIC_URL)
                 """)
         }
-        let identity = try signing.loadIdentity()
+        let identities = try signing.loadIdentities()
         let input = try BatchInput(
             path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
             encoding: encoding.flatMap { TextEncoding(name: $0) })
@@ -135,7 +135,7 @@ struct BatchCommand: AsyncParsableCommand {
             outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
             reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL)
         var runner = BatchRunner(
-            template: template, builder: PassBuilder(identity: identity, options: .init(allowExpired: allowExpired)), options: options)
+            template: template, builder: PassBuilder(identities: identities, options: .init(allowExpired: allowExpired)), options: options)
 
         let stop = BatchStopSignal()
         signal(SIGINT, SIG_IGN)

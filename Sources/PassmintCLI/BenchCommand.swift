@@ -42,8 +42,8 @@ struct BenchCommand: AsyncParsableCommand {
             String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
             .replacingOccurrences(of: ".pass", with: "", options: .backwards) + ".json"
         let sample = try JSONParser.value(try FileIO.read(samplePath, what: "sample data")).objectValue ?? JSONObject()
-        let identity = try signing.loadIdentity()
-        let builder = PassBuilder(identity: identity)
+        let builder = PassBuilder(identities: try signing.loadIdentities())
+        let identity = try builder.identities.identity(for: template.passJSON["passTypeIdentifier"]?.stringValue ?? "")
 
         let folder = (outDir.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory)
             .appendingPathComponent("passmint-bench-\(UUID().uuidString)").path

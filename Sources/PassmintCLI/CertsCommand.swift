@@ -14,14 +14,18 @@ struct CertsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Certificate doctor: identity, issuer and WWDR generation, validity, key match, NFC, .p12 cipher, APNs key.",
             discussion: """
-                Exit status 1 when a check fails (wrong key, wrong WWDR file, expired, not a Pass Type ID certificate, an \
-                APNs key that cannot sign provider tokens).
+                Checks every identity of the certificates folder (its own and one per pass.* sub-folder) in one run. Exit \
+                status 1 when a check fails (wrong key, wrong WWDR file, expired, not a Pass Type ID certificate, a \
+                sub-folder whose certificate is for another pass type, an APNs key that cannot sign provider tokens).
                 """
         )
 
         @OptionGroup(title: "Signing") var signing: SigningOptions
 
-        @Option(help: ArgumentHelp("The pass type identifier the certificate must carry.", valueName: "ID"))
+        @Option(
+            help: ArgumentHelp(
+                "The pass type identifier the certificate must carry (a pass.* sub-folder's certificate must carry its name).",
+                valueName: "ID"))
         var passTypeId: String?
 
         @Option(help: ArgumentHelp("Also check an APNs auth key (.p8) for passmint serve --apns-key.", valueName: "file.p8"))
@@ -34,21 +38,33 @@ struct CertsCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let input = try signing.doctorInput()
-            var doctorInput = input
-            doctorInput.expectedPassTypeIdentifier = passTypeId
-            var report = CertificateDoctor.check(doctorInput)
-            if let apnsKey { report.checks.append(Self.checkAPNsKey(apnsKey, keyIdentifier: apnsKeyId, team: report.teamIdentifier)) }
+            var reports: [CertificateReport] = []
+            for var input in try signing.doctorInputs() {
+                if let passTypeId { input.expectedPassTypeIdentifier = input.expectedPassTypeIdentifier ?? passTypeId }
+                var report = CertificateDoctor.check(input)
+                if let apnsKey {
+                    report.checks.append(Self.checkAPNsKey(apnsKey, keyIdentifier: apnsKeyId, team: report.teamIdentifier))
+                }
+                reports.append(report)
+            }
             if json {
-                print(JSONWriter.string(report.json), terminator: "")
+                // One identity: its report, as before; several: every report, and whether all are usable.
+                let value: JSONValue =
+                    reports.count == 1
+                    ? reports[0].json
+                    : .object(["identities": .array(reports.map(\.json)), "usable": .bool(reports.allSatisfy(\.isUsable))])
+                print(JSONWriter.string(value), terminator: "")
             } else {
                 let formatter = ISO8601DateFormatter()
-                print("subject:    \(report.subject)")
-                print("issuer:     \(report.issuer)\(report.issuingWWDR.map { " [\($0)]" } ?? "")")
-                print("validity:   \(formatter.string(from: report.notBefore)) … \(formatter.string(from: report.notAfter))")
-                for check in report.checks { print(check.line) }
+                for (index, report) in reports.enumerated() {
+                    if reports.count > 1 { print((index == 0 ? "" : "\n") + "== \(report.passTypeIdentifier ?? report.subject)") }
+                    print("subject:    \(report.subject)")
+                    print("issuer:     \(report.issuer)\(report.issuingWWDR.map { " [\($0)]" } ?? "")")
+                    print("validity:   \(formatter.string(from: report.notBefore)) … \(formatter.string(from: report.notAfter))")
+                    for check in report.checks { print(check.line) }
+                }
             }
-            if !report.isUsable { throw ExitCode(1) }
+            if !reports.allSatisfy(\.isUsable) { throw ExitCode(1) }
         }
 
         /// Loads the key the way `serve --apns-key` does and signs a provider token with it.

@@ -42,9 +42,9 @@ struct CreateCommand: AsyncParsableCommand {
         }
         let template = try PassTemplate(folder: template)
         let values = try data.load()
-        let identity = try signing.loadIdentity()
-        let builder = PassBuilder(identity: identity, options: .init(allowExpired: allowExpired))
+        let builder = PassBuilder(identities: try signing.loadIdentities(), options: .init(allowExpired: allowExpired))
         let pass = try builder.build(template: template, data: values)
+        let identity = try builder.identities.identity(for: pass.passTypeIdentifier)
         if allowExpired && Date() > identity.certificate.notAfter {
             printError("warning: the signing certificate expired on \(identity.certificate.notAfter); Wallet will refuse this pass")
         }

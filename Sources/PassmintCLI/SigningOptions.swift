@@ -7,7 +7,7 @@ struct SigningOptions: ParsableArguments {
     @Option(
         name: .customLong("certificates"),
         help: ArgumentHelp(
-            "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem (default: $PASSMINT_CERTIFICATES, else Certificates).",
+            "Folder with signer.pem + signer.key (or signer.p12) and wwdr.pem, and/or one pass.* sub-folder per pass type identifier (default: $PASSMINT_CERTIFICATES, else Certificates).",
             valueName: "dir"))
     var certificatesOption: String?
 
@@ -68,64 +68,62 @@ struct SigningOptions: ParsableArguments {
 
     private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// Loads the identity from the explicit files, or else from the certificates folder, and says on stderr when
-    /// Passmint chose the WWDR intermediate itself.
-    func loadIdentity() throws -> SigningIdentity {
-        let identity = try loadIdentityFiles()
-        if let note = identity.intermediateNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        return identity
+    /// Loads the identities: the explicit files (one identity), or else every identity in the certificates folder
+    /// (see ``CertificatesFolder``), and says on stderr when Passmint chose a WWDR intermediate itself.
+    func loadIdentities() throws -> SigningIdentities {
+        let identities = try loadIdentityFiles()
+        for identity in identities.all {
+            if let note = identity.intermediateNote { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        }
+        return identities
     }
 
-    private func loadIdentityFiles() throws -> SigningIdentity {
+    private func loadIdentityFiles() throws -> SigningIdentities {
         let secret = try passphrase()
         let wwdrPath = wwdr ?? (exists(certificates + "/wwdr.pem") ? certificates + "/wwdr.pem" : nil)
         if let p12 {
-            return try SigningIdentity(p12Path: p12, password: secret, wwdrPath: wwdrPath)
+            return SigningIdentities(try SigningIdentity(p12Path: p12, password: secret, wwdrPath: wwdrPath))
         }
         if let signerCert, let signerKey {
-            return try SigningIdentity(certificatePath: signerCert, keyPath: signerKey, passphrase: secret, wwdrPath: wwdrPath)
+            return SigningIdentities(
+                try SigningIdentity(certificatePath: signerCert, keyPath: signerKey, passphrase: secret, wwdrPath: wwdrPath))
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: certificates, isDirectory: &isFolder), isFolder.boolValue else {
-            throw PassmintError(
-                .invalidIdentity,
-                "certificates folder \(certificates) does not exist: put signer.pem + signer.key (or signer.p12) and wwdr.pem there, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev"
-            )
-        }
-        if exists(certificates + "/signer.pem") && exists(certificates + "/signer.key") {
-            return try SigningIdentity(
-                certificatePath: certificates + "/signer.pem", keyPath: certificates + "/signer.key", passphrase: secret, wwdrPath: wwdrPath
-            )
-        }
-        if exists(certificates + "/signer.p12") {
-            return try SigningIdentity(p12Path: certificates + "/signer.p12", password: secret, wwdrPath: wwdrPath)
-        }
-        throw PassmintError(
-            .invalidIdentity,
-            "no signing identity in \(certificates)/: it needs signer.pem + signer.key (or signer.p12) and wwdr.pem. See Certificates/README.md, or run Certificates/make-dev-chain.sh and use --certificates Certificates/dev"
-        )
+        return try CertificatesFolder(path: certificates).load(passphrase: secret)
     }
 
-    /// The pieces for `certs check`, loaded without requiring that they fit together.
-    func doctorInput() throws -> CertificateDoctor.Input {
+    /// The pieces for `certs check`, loaded without requiring that they fit together: the explicit files, or every
+    /// identity in the certificates folder (a `pass.*` sub-folder's certificate must carry the folder's name).
+    func doctorInputs() throws -> [CertificateDoctor.Input] {
         let secret = try passphrase()
-        let folderWWDR = certificates + "/wwdr.pem"
-        let wwdrPath = wwdr ?? (exists(folderWWDR) ? folderWWDR : nil)
-        let wwdrCertificate = try wwdrPath.map { try Certificate(contentsOf: $0) }
-        let p12Path =
-            p12
-            ?? (signerCert == nil && !exists(certificates + "/signer.pem") && exists(certificates + "/signer.p12")
-                ? certificates + "/signer.p12" : nil)
-        if let p12Path {
+        if p12 != nil || signerCert != nil || !exists(certificates) {
+            let folderWWDR = certificates + "/wwdr.pem"
+            let entry = CertificatesFolder.Entry(
+                folder: certificates, certificatePath: signerCert ?? certificates + "/signer.pem",
+                keyPath: signerKey ?? certificates + "/signer.key", p12Path: p12, wwdrPath: wwdr ?? (exists(folderWWDR) ? folderWWDR : nil))
+            return [try doctorInput(entry, passphrase: secret)]
+        }
+        return try CertificatesFolder(path: certificates).entries().map { entry in
+            var entry = entry
+            if let wwdr { entry.wwdrPath = wwdr }
+            return try doctorInput(entry, passphrase: secret)
+        }
+    }
+
+    private func doctorInput(_ entry: CertificatesFolder.Entry, passphrase secret: String?) throws -> CertificateDoctor.Input {
+        let wwdrCertificate = try entry.wwdrPath.map { try Certificate(contentsOf: $0) }
+        if let p12Path = entry.p12Path {
             let bundle = try PKCS12Bundle(contentsOf: p12Path, password: secret)
             return CertificateDoctor.Input(
                 certificate: bundle.certificate, privateKey: bundle.privateKey, wwdr: wwdrCertificate,
-                wwdrSource: wwdrPath ?? "the .p12's chain", p12: bundle)
+                wwdrSource: entry.wwdrPath ?? "the .p12's chain", p12: bundle,
+                expectedPassTypeIdentifier: entry.expectedPassTypeIdentifier)
         }
-        let certificatePath = signerCert ?? certificates + "/signer.pem"
-        let keyPath = signerKey ?? certificates + "/signer.key"
+        let certificatePath = entry.certificatePath ?? entry.folder + "/signer.pem"
+        let keyPath = entry.keyPath ?? entry.folder + "/signer.key"
         let certificate = try Certificate(contentsOf: certificatePath)
         let key = exists(keyPath) ? try PrivateKey(contentsOf: keyPath, passphrase: secret) : nil
-        return CertificateDoctor.Input(certificate: certificate, privateKey: key, wwdr: wwdrCertificate, wwdrSource: wwdrPath)
+        return CertificateDoctor.Input(
+            certificate: certificate, privateKey: key, wwdr: wwdrCertificate, wwdrSource: entry.wwdrPath,
+            expectedPassTypeIdentifier: entry.expectedPassTypeIdentifier)
     }
 }

@@ -114,6 +114,33 @@ public enum TestEnvironment {
         }
     }
 
+    private static let typeFolders = Mutex<[String: URL]>([:])
+
+    /// A certificates folder with one sub-folder per pass type identifier (`<folder>/<uid>/signer.pem`, `signer.key`,
+    /// `wwdr.pem`, …), every certificate issued by the same development root and WWDR-like intermediate, as Apple
+    /// issues a team's Pass Type ID certificates. The shared root is `<folder>/root.pem`. Made once per process and
+    /// set of identifiers.
+    public static func passTypeFolders(uids: [String], team: String = "DEVTEAM123") throws -> URL {
+        let key = uids.joined(separator: "|") + "|" + team
+        return try typeFolders.withLock { cache in
+            if let url = cache[key] { return url }
+            let issuer = try devChain(uid: uids[0], team: team)
+            let folder = temporaryFolder("certificates")
+            for uid in uids {
+                let arguments = [
+                    "--out", folder.appendingPathComponent(uid).path, "--uid", uid, "--team", team, "--issuer", issuer.path, "--force",
+                ]
+                let result = try run(repositoryRoot.appendingPathComponent("Certificates/make-dev-chain.sh").path, arguments)
+                guard result.status == 0 else {
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "make-dev-chain.sh failed: \(result.stderr)"])
+                }
+            }
+            try FileManager.default.copyItem(at: issuer.appendingPathComponent("root.pem"), to: folder.appendingPathComponent("root.pem"))
+            cache[key] = folder
+            return folder
+        }
+    }
+
     private static let postgres = Mutex<String?>(nil)
 
     /// The URL of a PostgreSQL database for tests: `PASSMINT_TEST_POSTGRES_URL` when set (scripts/test.sh starts a

@@ -255,7 +255,8 @@ public struct BatchRunner: Sendable {
     private func existingPass(at path: String, job: Job) -> (BatchResult, String)? {
         guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
         let report = PassVerifier().verify(bytes, source: path, lint: false)
-        guard report.isValid, let signer = report.signature?.signer, signer.derBytes == builder.identity.certificate.derBytes,
+        guard report.isValid, let signer = report.signature?.signer,
+            builder.identities.all.contains(where: { $0.certificate.derBytes == signer.derBytes }),
             let entries = try? ZipArchive.read(bytes, source: path),
             let passBytes = entries.first(where: { $0.name == "pass.json" })?.bytes,
             let json = try? JSONParser.value(passBytes), json["serialNumber"]?.stringValue == job.serial
