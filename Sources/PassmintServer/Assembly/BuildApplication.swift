@@ -13,10 +13,13 @@ public func buildApplication(configuration: ServerConfiguration) throws -> some 
     var logger = Logger(label: "passmint")
     logger.logLevel = configuration.logLevel
     let opened = try openPassStore(url: configuration.databaseURL, logger: logger)
-    let push = try APNsPushSender(configuration: configuration, logger: logger)
+    let push = try APNsPushSenders(configuration: configuration, logger: logger)
     let core = ServiceCore(configuration: configuration, store: opened.store, push: push, logger: logger)
     if configuration.allowHTTP, configuration.publicURL.lowercased().hasPrefix("http:") {
         logger.warning("serving passes with an http webServiceURL: only devices with Allow HTTP Services turned on will register")
+    }
+    if configuration.linkSecret == nil {
+        logger.notice("no PASSMINT_LINK_SECRET: passes get no public download links, and /download and /add answer 404")
     }
     if configuration.apiKey == nil {
         logger.warning("no API key (PASSMINT_API_KEY, or the variable --api-key-env names): the issuing API answers 401 to everything")
@@ -57,5 +60,6 @@ public func buildRouter(core: ServiceCore) -> Router<BasicRequestContext> {
     HealthRoute().register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
     IssuingAPIRoutes(core: core).register(on: router)
+    SharingRoutes(core: core).register(on: router)
     return router
 }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// background (pushes after a sign-up), then closes the APNs client, before the store's services stop.
 struct ServiceShutdown: Service {
     let background: BackgroundWork
-    let push: APNsPushSender
+    let push: APNsPushSenders
     let logger: Logger
 
     func run() async throws {

@@ -59,10 +59,11 @@ public struct PassRenderer: Sendable {
         try sign(try prepare(pass, data: data))
     }
 
-    /// The PKCS#7 detached DER signature of `content`, made with the pass certificate exactly like the manifest's.
-    func signDetached(_ content: [UInt8]) throws(ServiceFailure) -> [UInt8] {
+    /// The PKCS#7 detached DER signature of `content`, made with the certificate of `passTypeIdentifier` exactly like
+    /// the manifest's.
+    func signDetached(_ content: [UInt8], passTypeIdentifier: String) throws(ServiceFailure) -> [UInt8] {
         do {
-            return try builder.identity.signDetached(content)
+            return try builder.identities.identity(for: passTypeIdentifier).signDetached(content)
         } catch {
             throw .unprocessable("cannot sign the personalization token: \(error.message)")
         }

@@ -58,7 +58,7 @@ public struct PersonalizationService: Sendable {
             // wait for APNs before it gets its signature.
             if change.changed { publisher.publishInBackground(change, signed: built.archive) }
         }
-        let signature = try renderer.signDetached(Array(token.utf8))
+        let signature = try renderer.signDetached(Array(token.utf8), passTypeIdentifier: passTypeIdentifier)
         logger.info(
             "pass personalized",
             metadata: [
