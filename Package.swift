@@ -46,6 +46,11 @@ let package = Package(
             providers: [.apt(["libspng-dev"]), .brew(["libspng"])]
         ),
         .systemLibrary(
+            name: "CPassmintQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
+        .systemLibrary(
             name: "CPassmintSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
@@ -53,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CPassmintMalloc"),
         .target(
             name: "Passmint",
-            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG"],
+            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG", "CPassmintQRencode"],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),

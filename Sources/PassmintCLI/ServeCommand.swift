@@ -13,8 +13,15 @@ struct ServeCommand: AsyncParsableCommand {
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
             PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_CERTIFICATES, \
             PASSMINT_APNS_URL, PASSMINT_APNS_CA, PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, \
-            PASSMINT_FAST_PATH=0 (as --no-fast-path), PASSMINT_ALLOW_HTTP=1 (as --allow-http); a command-line option wins over \
-            its variable.
+            PASSMINT_LINK_LIFETIME, PASSMINT_FAST_PATH=0 (as --no-fast-path), PASSMINT_ALLOW_HTTP=1 (as --allow-http); a \
+            command-line option wins over its variable.
+
+            Public links: with a secret of at least 32 characters in PASSMINT_LINK_SECRET, every pass gets a signed download \
+            link (<public-url>/download/<type>/<serial>?…) and an "Add to Apple Wallet" page (<public-url>/add/…), returned \
+            by the issuing API as "links". A wrong or expired link answers 404.
+
+            --certificates: one identity, or one pass.* sub-folder per pass type identifier; each pass is signed, and its \
+            pushes authenticated, with its own type's certificate.
 
             APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key \
             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
@@ -48,6 +55,11 @@ struct ServeCommand: AsyncParsableCommand {
             "Accept an http --public-url, for development devices with Settings › Developer › Allow HTTP Services turned on; passes issued then carry an http webServiceURL, which other devices refuse."
         ))
     var allowHTTP = false
+    @Option(
+        help: ArgumentHelp(
+            "How long new public download links last: seconds, or a number with m, h or d (e.g. 30d); default: until PASSMINT_LINK_SECRET changes.",
+            valueName: "duration"))
+    var linkLifetime: String?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -57,6 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         let options: [ServerConfiguration.Setting: String?] = [
             .host: host, .port: port.map(String.init), .publicURL: publicURL, .databaseURL: databaseURL, .templates: templates,
             .apnsURL: apnsURL, .apnsCA: apnsCA, .apnsKey: apnsKey, .apnsKeyID: apnsKeyId, .apnsTeamID: apnsTeamId,
+            .linkLifetime: linkLifetime,
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }
@@ -68,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         MemoryAllocator.keepPassSizedBuffersOffMmap()  // every issued pass allocates a ~150 KB archive: keep those off mmap
         let configuration = try ServerConfiguration(
             options: givenSettings, environment: ProcessInfo.processInfo.environment, apiKeyVariable: apiKeyEnv,
-            identity: { try signing.loadIdentity() })
+            identities: { try signing.loadIdentities() })
         try await buildApplication(configuration: configuration).runService()
     }
 }

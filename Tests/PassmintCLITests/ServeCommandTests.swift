@@ -171,8 +171,8 @@ final class ServeProcess {
     var base: String { "http://127.0.0.1:\(port)" }
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    init(arguments: [String], folder: URL, environment: [String: String] = [:]) throws {
-        port = Int.random(in: 30_000..<60_000)
+    init(arguments: [String], folder: URL, environment: [String: String] = [:], port: Int = Int.random(in: 30_000..<60_000)) throws {
+        self.port = port
         process.executableURL = URL(fileURLWithPath: CreateCommandTests.binary)
         process.arguments = arguments
         process.currentDirectoryURL = folder

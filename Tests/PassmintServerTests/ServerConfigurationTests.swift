@@ -9,7 +9,8 @@ import Testing
     typealias Setting = ServerConfiguration.Setting
 
     func read(_ options: [Setting: String] = [:], _ environment: [String: String] = [:]) throws -> ServerConfiguration {
-        try ServerConfiguration(options: options, environment: environment, identity: { try ServiceHarness.identity() })
+        try ServerConfiguration(
+            options: options, environment: environment, identities: { SigningIdentities(try ServiceHarness.identity()) })
     }
 
     @Test func anOptionWinsOverItsVariableAndTheVariableOverTheDefault() throws {
@@ -53,7 +54,7 @@ import Testing
         #expect(
             variables == """
                 PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
-                PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP
+                PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP PASSMINT_LINK_LIFETIME
                 """)
         #expect(Set(Setting.allCases.map(\.environmentVariable)).count == Setting.allCases.count)
     }
@@ -62,7 +63,7 @@ import Testing
         let configuration = try ServerConfiguration(
             options: [.publicURL: "https://p.example.test"],
             environment: ["MY_KEY": "0123456789abcdef", "PASSMINT_API_KEY": "not this one"],
-            apiKeyVariable: "MY_KEY", identity: { try ServiceHarness.identity() })
+            apiKeyVariable: "MY_KEY", identities: { SigningIdentities(try ServiceHarness.identity()) })
         #expect(configuration.apiKey == "0123456789abcdef")
     }
 
@@ -89,9 +90,9 @@ import Testing
         #expect {
             try ServerConfiguration(
                 options: options, environment: environment,
-                identity: {
+                identities: {
                     loaded = true
-                    return try ServiceHarness.identity()
+                    return SigningIdentities(try ServiceHarness.identity())
                 })
         } throws: { error in
             (error as? ConfigurationError)?.message.contains(message) == true

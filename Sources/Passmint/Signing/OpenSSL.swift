@@ -82,6 +82,20 @@ public enum Digest {
     public static func sha1Hex(_ bytes: some ContiguousBytes) -> String { hexString(OpenSSL.sha1(bytes)) }
     /// Lowercase hex SHA-256.
     public static func sha256Hex(_ bytes: some ContiguousBytes) -> String { hexString(OpenSSL.sha256(bytes)) }
+    /// HMAC-SHA256 of `message` under `key` (RFC 2104), 32 bytes.
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { keyBytes in
+            message.withUnsafeBytes { messageBytes in
+                HMAC(
+                    EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count), messageBytes.bindMemory(to: UInt8.self).baseAddress,
+                    messageBytes.count, &output, &length)
+            }
+        }
+        precondition(result != nil, "OpenSSL's HMAC failed")
+        return Array(output.prefix(Int(length)))
+    }
 }
 
 /// SHA-256 of data that often starts with the same prefix: the prefix is hashed once, and each digest continues

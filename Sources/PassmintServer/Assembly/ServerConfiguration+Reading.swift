@@ -11,6 +11,8 @@ extension ServerConfiguration {
         case fastPath
         /// `1` accepts an http public URL (`--allow-http`).
         case allowHTTP
+        /// How long public links last: seconds, or a number with `m`, `h` or `d` (`30d`).
+        case linkLifetime
 
         /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
         var name: String {
@@ -31,10 +33,10 @@ extension ServerConfiguration {
     /// Reads the configuration: every ``Setting`` from `options` (the command line), else from `environment`, else
     /// its default; the API key from the variable `apiKeyVariable` names (never from the command line, where other
     /// users could read it); the log level from `LOG_LEVEL`. Errors (``ConfigurationError``) name the option and the
-    /// variable. `identity` loads the signing identity once the settings are known to be usable.
+    /// variable. The link secret comes from `PASSMINT_LINK_SECRET` (never the command line). `identities` loads the signing identities once the settings are known to be usable.
     public init(
         options: [Setting: String], environment: [String: String], apiKeyVariable: String = "PASSMINT_API_KEY",
-        identity: () throws -> SigningIdentity
+        identities: () throws -> SigningIdentities
     ) throws {
         func value(_ setting: Setting) -> String? { options[setting] ?? environment[setting.environmentVariable] }
         func invalid(_ setting: Setting, _ text: String, _ expected: String) -> ConfigurationError {
@@ -64,6 +66,17 @@ extension ServerConfiguration {
         if let apiKey, apiKey.count < 16 {
             throw ConfigurationError("the API key in \(apiKeyVariable) must have at least 16 characters")
         }
+        let linkSecret = environment["PASSMINT_LINK_SECRET"]
+        if let linkSecret, linkSecret.count < 32 {
+            throw ConfigurationError(
+                "the link secret in PASSMINT_LINK_SECRET must have at least 32 characters (e.g. the output of openssl rand -base64 32)")
+        }
+        let linkLifetime = try value(.linkLifetime).map { text throws(ConfigurationError) in
+            guard let lifetime = Self.duration(text) else {
+                throw invalid(.linkLifetime, text, "a duration: seconds, or a number followed by m, h or d (e.g. 30d)")
+            }
+            return lifetime
+        }
         let port = try value(.port).map { text throws(ConfigurationError) in
             guard let port = Int(text), (0...65_535).contains(port) else { throw invalid(.port, text, "a port number (0–65535)") }
             return port
@@ -74,8 +87,10 @@ extension ServerConfiguration {
             }
             return url
         }
-        self.init(publicURL: publicURL, identity: try identity())
+        self.init(publicURL: publicURL, identities: try identities())
         self.apiKey = apiKey
+        self.linkSecret = linkSecret
+        self.linkLifetime = linkLifetime
         self.allowHTTP = allowHTTP
         if let host = value(.host) { self.host = host }
         if let port { self.port = port }
@@ -88,5 +103,14 @@ extension ServerConfiguration {
         apns.teamIdentifier = value(.apnsTeamID)
         fastPath = value(.fastPath) != "0"
         logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    }
+
+    /// `3600`, `90m`, `12h` or `30d`: a positive whole number of seconds, minutes, hours or days.
+    static func duration(_ text: String) -> Duration? {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        let unit = text.last.flatMap { units[$0] }
+        guard let number = Int64(unit == nil ? Substring(text) : text.dropLast()), number > 0 else { return nil }
+        let (seconds, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+        return overflow ? nil : .seconds(seconds)
     }
 }

@@ -3,7 +3,7 @@ public import Logging
 public import Passmint
 
 /// How the service runs: one value, from which ``buildApplication(configuration:)`` builds everything. `passmint serve`
-/// reads it from its options and the environment in one place (``init(options:environment:apiKeyVariable:identity:)``);
+/// reads it from its options and the environment in one place (``init(options:environment:apiKeyVariable:identities:)``);
 /// tests set its fields.
 public struct ServerConfiguration: Sendable {
     /// Address to listen on.
@@ -14,10 +14,15 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL = "passmint.sqlite"
     /// The folder holding the templates (`<Name>.pass/`) that the issuing API names.
     public var templatesFolder = "PassTemplates"
-    /// The Pass Type ID certificate and key every pass is signed with (and, by default, APNs authenticates with).
-    public var identity: SigningIdentity
+    /// The Pass Type ID certificates and keys, one per pass type: each pass is signed with its type's, and (by
+    /// default) pushes for a type authenticate to APNs with it.
+    public var identities: SigningIdentities
     /// The bearer token of the issuing API; nil disables the API (every call answers 401).
     public var apiKey: String?
+    /// The secret that signs passes' public links (``PassLinks``), at least 32 characters; nil: no links.
+    public var linkSecret: String?
+    /// How long a new public link lasts; nil: until the secret changes.
+    public var linkLifetime: Duration?
     /// Where pushes go and how they authenticate.
     public var apns = APNsConfiguration()
     /// Answer the serial-number poll and the 304 of the latest-pass endpoint from memory on the connection's event
@@ -32,10 +37,15 @@ public struct ServerConfiguration: Sendable {
     public var deviceLogLimit = 1000
     public var logLevel: Logger.Level = .info
 
-    public init(publicURL: String, identity: SigningIdentity) {
+    public init(publicURL: String, identities: SigningIdentities) {
         base = ""
-        self.identity = identity
+        self.identities = identities
         self.publicURL = publicURL
+    }
+
+    /// A configuration that signs with one identity.
+    public init(publicURL: String, identity: SigningIdentity) {
+        self.init(publicURL: publicURL, identities: SigningIdentities(identity))
     }
 
     /// The service's public base URL, written into every pass as `webServiceURL` (e.g.

@@ -15,6 +15,7 @@ public struct ServiceCore: Sendable {
     public let deviceReads: DeviceReadCache
     public let downloads: LatestPassService
     public let lookup: PassLookupService
+    public let sharing: SharingService
     public let deviceLogs: DeviceLogBook
     public let pusher: PassPusher
     public let background: BackgroundWork
@@ -26,7 +27,7 @@ public struct ServiceCore: Sendable {
         self.store = store
         let templates = TemplateCatalog(folder: configuration.templatesFolder)
         let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
-        let builder = PassBuilder(identity: configuration.identity, options: .init(lint: lint))
+        let builder = PassBuilder(identities: configuration.identities, options: .init(lint: lint))
         let renderer = PassRenderer(builder: builder, templates: templates, webServiceURL: configuration.publicURL)
         let signedPasses = SignedPassCache()
         let pusher = PassPusher(sender: push, store: store)
@@ -40,6 +41,10 @@ public struct ServiceCore: Sendable {
         deviceReads = DeviceReadCache(store: store)
         downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses)
         lookup = PassLookupService(store: store)
+        sharing = SharingService(
+            links: configuration.linkSecret.map {
+                PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
+            }, store: store, renderer: renderer, downloads: downloads)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pusher = pusher
         self.background = background

@@ -20,7 +20,11 @@ struct IssuingAPIRoutes {
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
     private func metadataAnswer(_ status: HTTPResponse.Status, _ metadata: PassMetadata) -> Response {
-        RouteSupport.json(status, .object(PassMetadataJSON.object(metadata, publicURL: core.configuration.publicURL)))
+        RouteSupport.json(
+            status,
+            .object(
+                PassMetadataJSON.object(
+                    metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))))
     }
 
     private func issue(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

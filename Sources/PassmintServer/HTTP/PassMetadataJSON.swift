@@ -5,8 +5,8 @@ import PassmintStore
 enum PassMetadataJSON {
     /// `passTypeIdentifier`, `serialNumber`, `authenticationToken`, `template`, `updateTag` (a string), `lastModified`,
     /// `voided`, `url`, `data`, `personalization`, `registrations`, and `push` (the push this request made) or
-    /// `lastPush`; `changed` for an update.
-    static func object(_ metadata: PassMetadata, publicURL: String) -> JSONObject {
+    /// `lastPush`; `changed` for an update; `links` (`download`, `add`) when the service has a link secret.
+    static func object(_ metadata: PassMetadata, publicURL: String, links: PassLinks.Links? = nil) -> JSONObject {
         let pass = metadata.pass
         func parsed(_ text: String?) -> JSONValue { text.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null }
         var object: JSONObject = [
@@ -25,6 +25,7 @@ enum PassMetadataJSON {
             object["lastPush"] = parsed(pass.lastPushJSON)
         }
         if let changed = metadata.changed { object["changed"] = .bool(changed) }
+        if let links { object["links"] = ["download": .string(links.download), "add": .string(links.add)] }
         return object
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Passmint
+public import PassmintStore
+
+/// What a person holding a pass's public link (``PassLinks``) gets: the signed pass, or what its "Add to Apple Wallet"
+/// page shows. A link that is wrong, expired or for a pass that is gone answers the same 404, saying nothing more.
+/// Passes are signed on their first fetch and then cached (``LatestPassService``), so a link nobody opens costs no
+/// signature.
+public struct SharingService: Sendable {
+    /// A link as presented: the path's pass, and the query's expiry and signature.
+    public struct Link: Sendable {
+        public var passTypeIdentifier: String
+        public var serialNumber: String
+        public var expires: String?
+        public var signature: String?
+
+        public init(passTypeIdentifier: String, serialNumber: String, expires: String?, signature: String?) {
+            self.passTypeIdentifier = passTypeIdentifier
+            self.serialNumber = serialNumber
+            self.expires = expires
+            self.signature = signature
+        }
+    }
+
+    /// What the landing page shows, from the pass as it renders now.
+    public struct Page: Sendable {
+        public var organizationName: String
+        public var description: String
+        public var logoText: String?
+        public var backgroundColor: String?
+        public var foregroundColor: String?
+        /// `logo@2x.png` (or `logo.png`) of the pass, when it has one.
+        public var logoPNG: [UInt8]?
+        /// The download link (the QR code's text).
+        public var downloadURL: String
+        /// The download link's path and query relative to the page (`../../download/…`), for the button, so that it
+        /// works whatever host name the page was reached by.
+        public var relativeDownloadURL: String
+        public var voided: Bool
+    }
+
+    /// nil when the service has no link secret: then there are no links, and every link answers 404.
+    public let links: PassLinks?
+    let store: any PassStore
+    let renderer: PassRenderer
+    let downloads: LatestPassService
+
+    /// Both links of a stored pass; nil without a link secret.
+    public func links(for pass: StoredPass) -> PassLinks.Links? {
+        links?.links(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+    }
+
+    /// The pass a valid link names.
+    func pass(for link: Link) async throws -> StoredPass {
+        guard let links,
+            links.isValid(
+                passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
+                signature: link.signature),
+            let pass = try await store.pass(passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber)
+        else { throw ServiceFailure.notFound }
+        return pass
+    }
+
+    /// The signed `.pkpass` a valid link names, and the pass.
+    public func download(_ link: Link) async throws -> (pass: StoredPass, archive: [UInt8]) {
+        let pass = try await pass(for: link)
+        return (pass, try downloads.latestPass(pass))
+    }
+
+    /// What the landing page of a valid link shows.
+    public func page(_ link: Link) async throws -> Page {
+        let pass = try await pass(for: link)
+        guard let links else { throw ServiceFailure.notFound }
+        let prepared = try renderer.prepare(pass)
+        guard let json = try? JSONParser.value(prepared.passJSON).objectValue else { throw ServiceFailure.notFound }
+        let logo = ["logo@2x.png", "logo.png"].lazy.compactMap { name in prepared.files.first { $0.path == name } }.first
+        let path = PassLinks.path(
+            passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
+            signature: link.signature ?? "")
+        return Page(
+            organizationName: json["organizationName"]?.stringValue ?? "",
+            description: json["description"]?.stringValue ?? "",
+            logoText: json["logoText"]?.stringValue,
+            backgroundColor: json["backgroundColor"]?.stringValue,
+            foregroundColor: json["foregroundColor"]?.stringValue,
+            logoPNG: logo?.bytes,
+            downloadURL: links.downloadURL(of: link),
+            relativeDownloadURL: "../../download/" + path,
+            voided: pass.voided)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Passmint
+
+/// The "Add to Apple Wallet" page of a pass: the organization and the description on the pass's colours, a button that
+/// downloads the pass (on an iPhone, Safari hands it to Wallet), and for a desktop a QR code of the same link to scan
+/// with the phone. Server-rendered, no script, readable without images and without styles; the page's policy allows
+/// no script and no request except its inline images.
+enum LandingPageHTML {
+    /// `Content-Security-Policy` of the page: nothing but inline styles and `data:` images.
+    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+    static func html(_ page: SharingService.Page, qrCode: QRCode) -> String {
+        let organization = escape(page.organizationName)
+        let title = [page.organizationName, page.description].filter { !$0.isEmpty }.joined(separator: " – ")
+        let background = cssColor(page.backgroundColor) ?? "rgb(28, 28, 30)"
+        let foreground = cssColor(page.foregroundColor) ?? "rgb(255, 255, 255)"
+        let logo = page.logoPNG.map {
+            "<img class=\"logo\" src=\"data:image/png;base64,\(Data($0).base64EncodedString())\" alt=\"\(organization)\">"
+        }
+        let heading = logo ?? ""
+        let action =
+            page.voided
+            ? "<p class=\"voided\">This pass is no longer valid.</p>"
+            : """
+            <p><a class="add" id="add-to-wallet" href="\(escape(page.relativeDownloadURL))">Add to Apple Wallet</a></p>
+            <section class="desktop" aria-labelledby="scan">
+            <h2 id="scan">On a computer?</h2>
+            <p>Scan this code with your iPhone's camera to add the pass to Wallet.</p>
+            <div class="qr" id="qr">\(qrCode.svg(title: "QR code of the link to this pass"))</div>
+            </section>
+            """
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="referrer" content="no-referrer">
+            <title>\(escape(title))</title>
+            <style>
+            body { margin: 0; font-family: -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: #f2f2f7; color: #1c1c1e; }
+            main { max-width: 30rem; margin: 0 auto; padding: 1.5rem 1rem; text-align: center; }
+            .card { background: \(background); color: \(foreground); border-radius: 14px; padding: 1.25rem; text-align: left;
+              box-shadow: 0 2px 10px rgba(0, 0, 0, 0.15); }
+            .card h1 { font-size: 1.3rem; margin: 0.4rem 0; }
+            .card p { margin: 0; opacity: 0.9; }
+            .logo { max-height: 50px; max-width: 160px; display: block; }
+            a.add { display: inline-block; margin-top: 1.25rem; background: #000; color: #fff; border-radius: 10px;
+              padding: 0.8rem 1.5rem; font-weight: 600; text-decoration: none; }
+            .qr { width: 240px; height: 240px; margin: 0 auto; }
+            .qr svg { width: 100%; height: 100%; }
+            .voided { margin-top: 1.25rem; font-weight: 600; }
+            @media (max-width: 700px) and (pointer: coarse) { .desktop { display: none; } }
+            </style>
+            </head>
+            <body>
+            <main>
+            <div class="card">
+            \(heading)
+            <h1>\(organization)</h1>
+            <p>\(escape(page.description))</p>
+            </div>
+            \(action)
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// Text for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// A pass colour (`rgb(r, g, b)`, as `pass.json` writes them) when it is exactly that; nil otherwise, so nothing
+    /// but a colour ever reaches the style sheet.
+    static func cssColor(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("rgb("), value.hasSuffix(")") else { return nil }
+        let parts = value.dropFirst(4).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { (0...255).contains($0) }
+        guard parts.count == 3, numbers.count == 3 else { return nil }
+        return "rgb(\(numbers[0]), \(numbers[1]), \(numbers[2]))"
+    }
+}

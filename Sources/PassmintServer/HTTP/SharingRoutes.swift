@@ -1,0 +1,55 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Passmint
+import PassmintStore
+
+/// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
+/// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page. Anything wrong answers the same bare 404.
+struct SharingRoutes {
+    let core: ServiceCore
+
+    func register(on router: Router<BasicRequestContext>) {
+        let prefix = core.configuration.pathPrefix
+        router.group(RouterPath(prefix + "/download")).getAndHead(":type/:serial") { request, context in
+            try await download(request, context)
+        }
+        router.group(RouterPath(prefix + "/add")).getAndHead(":type/:serial") { request, context in try await page(request, context) }
+    }
+
+    /// The link the request presents; 404 when a path component is not one the service makes.
+    private func link(_ request: Request, _ context: BasicRequestContext) throws(ServiceFailure) -> SharingService.Link {
+        guard let type = context.parameters.get("type"), PathComponent.isValid(type),
+            let serial = context.parameters.get("serial"), PathComponent.isValid(serial)
+        else { throw .notFound }
+        let query = request.uri.queryParameters
+        return SharingService.Link(
+            passTypeIdentifier: type, serialNumber: serial, expires: query.get("expires"), signature: query.get("signature"))
+    }
+
+    private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (pass, archive) = try await core.sharing.download(try link(request, context))
+        return RouteSupport.bytes(
+            archive, type: BuiltPass.mimeType,
+            headers: [
+                .contentDisposition: "attachment; filename=\"\(SerialFileName.fileName(for: pass.serialNumber))\"",
+                .cacheControl: "private, no-cache", .lastModified: HTTPDate.string(pass.updatedAt),
+            ])
+    }
+
+    private func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let page = try await core.sharing.page(try link(request, context))
+        let qrCode: QRCode
+        do {
+            qrCode = try QRCode(page.downloadURL)
+        } catch {
+            throw ServiceFailure.unprocessable(error.message)
+        }
+        return RouteSupport.bytes(
+            Array(LandingPageHTML.html(page, qrCode: qrCode).utf8), type: "text/html; charset=utf-8",
+            headers: [
+                .contentSecurityPolicy: LandingPageHTML.contentSecurityPolicy, .cacheControl: "private, no-cache",
+                HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            ])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Passmint
+import PassmintServer
+import Testing
+
+/// The signed public links: only the service's own links for this pass, before their expiry, are valid.
+@Suite struct PassLinksTests {
+    static let secret = "link-secret-0123456789-0123456789-abcdef"
+    let links = PassLinks(secret: Self.secret, publicURL: "https://passes.example.test/wallet", lifetime: .seconds(3600))
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// The query items of a link.
+    func query(_ link: String) -> [String: String] {
+        let items = URLComponents(string: link)?.queryItems ?? []
+        return Dictionary(uniqueKeysWithValues: items.map { ($0.name, $0.value ?? "") })
+    }
+
+    @Test func linksNameThePassAndCarryExpiryAndSignature() {
+        let made = links.links(passTypeIdentifier: "pass.a", serialNumber: "S-1", now: now)
+        #expect(made.download.hasPrefix("https://passes.example.test/wallet/download/pass.a/S-1?expires=1800003600&signature="))
+        #expect(made.add.hasPrefix("https://passes.example.test/wallet/add/pass.a/S-1?expires=1800003600&signature="))
+        #expect(query(made.download) == query(made.add))
+        #expect(query(made.download)["signature"]?.count == 43, "base64url of 32 bytes")
+    }
+
+    @Test func onlyTheLinkMadeForThisPassIsValidUntilItExpires() {
+        let made = query(links.links(passTypeIdentifier: "pass.a", serialNumber: "S-1", now: now).download)
+        let expires = made["expires"]
+        let signature = made["signature"]
+        #expect(links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: expires, signature: signature, now: now))
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-2", expires: expires, signature: signature, now: now))
+        #expect(!links.isValid(passTypeIdentifier: "pass.b", serialNumber: "S-1", expires: expires, signature: signature, now: now))
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: "1900000000", signature: signature, now: now))
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: nil, signature: signature, now: now))
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: expires, signature: nil, now: now))
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: "1e9", signature: signature, now: now))
+        let later = now.addingTimeInterval(3601)
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: expires, signature: signature, now: later))
+        let otherSecret = PassLinks(secret: Self.secret + "x", publicURL: "https://passes.example.test/wallet")
+        #expect(!otherSecret.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: expires, signature: signature, now: now))
+    }
+
+    @Test func linksWithoutALifetimeHaveNoExpiry() {
+        let forever = PassLinks(secret: Self.secret, publicURL: "https://x.test")
+        let made = query(forever.links(passTypeIdentifier: "pass.a", serialNumber: "S-1").download)
+        #expect(made["expires"] == nil)
+        #expect(forever.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: nil, signature: made["signature"]))
+    }
+
+    @Test func lifetimesAreReadInSecondsMinutesHoursAndDays() throws {
+        let read = { (text: String) throws -> Duration? in
+            try ServerConfiguration(
+                options: [.publicURL: "https://x.test/wallet", .linkLifetime: text], environment: [:],
+                identities: { SigningIdentities(try ServiceHarness.identity()) }
+            ).linkLifetime
+        }
+        #expect(try read("90") == .seconds(90))
+        #expect(try read("15m") == .seconds(900))
+        #expect(try read("12h") == .seconds(43_200))
+        #expect(try read("30d") == .seconds(2_592_000))
+        for bad in ["0", "-5d", "d", "3w", "1.5h", "99999999999999999d"] {
+            #expect(throws: ConfigurationError.self) { try read(bad) }
+        }
+    }
+
+    @Test func aShortLinkSecretIsRefused() {
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration(
+                options: [.publicURL: "https://x.test/wallet"], environment: ["PASSMINT_LINK_SECRET": "short"],
+                identities: { SigningIdentities(try ServiceHarness.identity()) })
+        }
+    }
+}
