@@ -81,21 +81,28 @@ public struct PassBuilder: Sendable {
     ///
     /// `overrides` are top-level `pass.json` keys set after rendering, whatever the template says (a batch sets
     /// `serialNumber` and `authenticationToken` this way).
-    public func build(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError) -> BuiltPass {
-        try sign(try prepare(template: template, data: data, overrides: overrides))
+    public func build(
+        template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject(), images: PassImages = .none
+    ) throws(PassmintError) -> BuiltPass {
+        try sign(try prepare(template: template, data: data, overrides: overrides, images: images))
     }
 
     /// Every step of ``build(template:data:overrides:)`` before the signature: renders and checks the pass, and
     /// throws what `build` would throw for bad data. ``sign(_:)`` then only fails if OpenSSL or libzip does. A
     /// service can store a pass while it is being signed, knowing it will build.
-    public func prepare(template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject()) throws(PassmintError)
-        -> PreparedPass
-    {
+    ///
+    /// `images` replace the template's images of the same slots for this pass (a member's photo); they are checked
+    /// against the rendered pass's style (``PassImages/check(style:)``).
+    public func prepare(
+        template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject(), images: PassImages = .none
+    ) throws(PassmintError) -> PreparedPass {
         try refuseErrors(template.diagnostics, source: template.folder)
         var rendered = try template.render(data: data)
         for member in overrides { rendered[member.key] = member.value }
+        if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { rendered[$0] != nil }) }
         var prepared = try prepare(
-            passJSON: rendered, files: try template.renderFiles(data: data), source: template.folder + "/pass.json", checkFiles: false)
+            passJSON: rendered, files: images.applied(to: try template.renderFiles(data: data)),
+            source: template.folder + "/pass.json", checkFiles: false)
         let identity = try identities.identity(for: prepared.passTypeIdentifier)
         prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
         return prepared

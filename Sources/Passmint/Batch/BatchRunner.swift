@@ -106,6 +106,7 @@ public struct BatchRunner: Sendable {
         var serials: [String: Int] = [:]
         let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
         let limit = options.jobs * 4
+        let images = BatchImageFiles(folder: URL(fileURLWithPath: input.path).deletingLastPathComponent().path)
 
         func record(_ result: BatchResult) {
             waiting[result.row] = result
@@ -130,7 +131,7 @@ public struct BatchRunner: Sendable {
                 switch prepare(row, serials: &serials, needsToken: needsToken) {
                 case .failed(let failure): record(failure)
                 case .job(let job):
-                    group.addTask { await self.process(job) }
+                    group.addTask { await self.process(job, images: images) }
                     inFlight += 1
                     if inFlight >= limit, let result = try await group.next() {
                         inFlight -= 1
@@ -208,10 +209,16 @@ public struct BatchRunner: Sendable {
                 fileName: SerialFileName.fileName(for: serial)))
     }
 
-    /// Builds and writes one pass (or keeps a valid one from an earlier run).
-    func process(_ job: Job) async -> BatchResult {
+    /// Builds and writes one pass (or keeps a valid one from an earlier run). `images` reads the row's image columns.
+    func process(_ job: Job, images: BatchImageFiles) async -> BatchResult {
         let path = options.outputFolder + "/" + job.fileName
-        var data = template.typed(job.values)
+        let passImages: PassImages
+        do {
+            passImages = try images.images(of: job.values)
+        } catch {
+            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+        }
+        var data = template.typed(JSONObject(job.values.members.filter { !$0.key.hasPrefix(BatchImageFiles.columnPrefix) }))
         if data["serialNumber"] == nil { data["serialNumber"] = .string(job.serial) }
         if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
         var result: BatchResult
@@ -224,7 +231,7 @@ public struct BatchRunner: Sendable {
             if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
             if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
             do {
-                let pass = try builder.build(template: template, data: data, overrides: overrides)
+                let pass = try builder.build(template: template, data: data, overrides: overrides, images: passImages)
                 try FileIO.writeAtomically(pass.archive, to: path, durable: false)
                 passTypeIdentifier = pass.passTypeIdentifier
                 result = BatchResult(

@@ -12,13 +12,14 @@ public struct PassFile: Sendable, Hashable {
     /// The zip entry data: deflated once (stored when deflate does not help), copied as it is into every pass.
     public let compressed: PrecompressedData
 
-    /// Wraps bytes for a pass, hashing and compressing them and checking PNG files.
-    public init(path: String, bytes: [UInt8]) throws(PassmintError) {
+    /// Wraps bytes for a pass, hashing and compressing them and checking PNG files. `label` names the file in
+    /// errors (default: `path`).
+    public init(path: String, bytes: [UInt8], label: String? = nil) throws(PassmintError) {
         self.path = path
         self.bytes = bytes
         self.sha1 = Digest.sha1Hex(bytes)
-        self.png = path.lowercased().hasSuffix(".png") ? try PNGInfo(bytes: bytes, file: path) : nil
-        self.compressed = try PrecompressedData(compressing: bytes, name: path)
+        self.png = path.lowercased().hasSuffix(".png") ? try PNGInfo(bytes: bytes, file: label ?? path) : nil
+        self.compressed = try PrecompressedData(compressing: bytes, name: label ?? path)
     }
 
     /// A small file made for one pass (a rendered `pass.strings`): deflated cheaply, never a PNG.

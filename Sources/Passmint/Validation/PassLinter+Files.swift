@@ -31,7 +31,10 @@ struct FileRules {
         (pass["preferredStyleSchemes"]?.arrayValue ?? []).contains { $0.stringValue == "posterEventTicket" }
     }
 
-    func recommendedSize(_ name: String) -> Size? {
+    func recommendedSize(_ name: String) -> Size? { Self.recommendedSize(name, style: style) }
+
+    /// The recommended size of an image slot in points for a pass style (the strip of an event ticket is shorter).
+    static func recommendedSize(_ name: String, style: String?) -> Size? {
         switch name {
         case "icon": Size(width: 38, height: 38, isMaximum: false)
         case "logo": Size(width: 160, height: 50, isMaximum: true)
