@@ -10,6 +10,16 @@ public protocol PassStore: Sendable {
     /// Throws `.duplicate` when the serial exists.
     func insert(_ pass: StoredPass) async throws -> StoredPass
 
+    /// Records many new passes and the images they use in one write transaction (an import of a member list): each
+    /// pass takes the next tag, a serial stored already is left as it is. Images are stored once per SHA-256.
+    func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome]
+
+    /// Stores images (those present already are kept as they are).
+    func storeImages(_ images: [StoredImage]) async throws
+
+    /// An image's bytes by the lowercase hex SHA-256 of its bytes; nil when it is not stored.
+    func image(sha256: String) async throws -> [UInt8]?
+
     func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass?
 
     /// Applies `edit` to a pass in one write transaction: reads it locked, applies the edit, gives the edited pass its

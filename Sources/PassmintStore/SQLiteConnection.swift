@@ -42,6 +42,7 @@ final class SQLiteConnection: @unchecked Sendable {  // used by one thread at a 
     enum Value {
         case text(String)
         case integer(Int64)
+        case blob([UInt8])
         case null
     }
 
@@ -67,6 +68,10 @@ final class SQLiteConnection: @unchecked Sendable {  // used by one thread at a 
             switch value {
             case .text(let text): sqlite3_bind_text(statement, position, text, -1, cpassmint_sqlite_transient())
             case .integer(let number): sqlite3_bind_int64(statement, position, number)
+            case .blob(let bytes):
+                bytes.withUnsafeBytes { raw in
+                    _ = sqlite3_bind_blob(statement, position, raw.baseAddress, Int32(raw.count), cpassmint_sqlite_transient())
+                }
             case .null: sqlite3_bind_null(statement, position)
             }
         }
@@ -90,5 +95,10 @@ final class SQLiteConnection: @unchecked Sendable {  // used by one thread at a 
             return String(cString: pointer)
         }
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
     }
 }

@@ -23,6 +23,7 @@ enum SQLiteSchema {
             """
         ),
         (2, "personalization of rewards passes", "ALTER TABLE passes ADD COLUMN personalization TEXT;"),
+        (3, "per-pass images", "CREATE TABLE IF NOT EXISTS images (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL);"),
     ]
 
     /// Applies the migrations not applied yet.

@@ -30,6 +30,7 @@ enum PostgresSchema {
             ]
         ),
         (2, "personalization of rewards passes", ["ALTER TABLE passes ADD COLUMN IF NOT EXISTS personalization TEXT"]),
+        (3, "per-pass images", ["CREATE TABLE IF NOT EXISTS images (sha256 TEXT PRIMARY KEY, bytes BYTEA NOT NULL)"]),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.
