@@ -17,7 +17,7 @@ import Testing
             #expect(issued.pass.authenticationToken.count == 22, "a generated token: 128 bits, base64url")
             #expect(issued.data["authenticationToken"] == .string(issued.pass.authenticationToken))
             #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == issued.pass)
-            #expect(try service.downloads.latestPass(issued.pass) == issued.archive, "the signed bytes are this version's")
+            #expect(try await service.downloads.latestPass(issued.pass) == issued.archive, "the signed bytes are this version's")
 
             await #expect(throws: ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")) {
                 try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: serial))

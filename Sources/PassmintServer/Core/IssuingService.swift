@@ -20,16 +20,22 @@ public struct IssuingService: Sendable {
     }
 
     /// Issues a pass; the serial number comes from the data (or is generated), the token too.
-    public func issue(template name: String, data: JSONObject) async throws -> Issued {
+    ///
+    /// `images` (`{"thumbnail@2x": "<base64 PNG>"}`) are the pass's own images, over the template's of those slots.
+    public func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
         // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
         // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
-        let (pass, values, prepared) = try newPass(template: name, data: data)
+        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
+        var values = data
+        for member in upload?.members ?? JSONObject() where member.value != .null { values[member.key] = member.value }
+        let (pass, checked, prepared) = try await newPass(template: name, data: values)
         async let signing = renderer.sign(prepared)
+        try await store.storeImages(upload?.images ?? [])  // before the pass that names them
         let stored = try await insert(pass)
         let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         signedPasses.remember(built.archive, for: stored)
-        return Issued(pass: stored, data: values, archive: built.archive)
+        return Issued(pass: stored, data: checked, archive: built.archive)
     }
 
     /// One pass of a multi-ticket order.
@@ -52,7 +58,7 @@ public struct IssuingService: Sendable {
         var serials: Set<String> = []
         for (index, order) in orders.enumerated() {
             try await Self.naming(index) {
-                let (pass, _, prepared) = try newPass(template: order.template, data: order.data)
+                let (pass, _, prepared) = try await newPass(template: order.template, data: order.data)
                 guard serials.insert(pass.serialNumber).inserted else {
                     throw ServiceFailure.badRequest("serial number \(pass.serialNumber) appears twice in this order")
                 }
@@ -82,7 +88,7 @@ public struct IssuingService: Sendable {
 
     /// A new pass from a template and data, rendered and checked but not stored: the serial number comes from the
     /// data (or is generated), the token too (or is generated).
-    private func newPass(template name: String, data: JSONObject) throws -> (StoredPass, JSONObject, PreparedPass) {
+    private func newPass(template name: String, data: JSONObject) async throws -> (StoredPass, JSONObject, PreparedPass) {
         _ = try templates.template(named: name)  // an unknown template is a bad request before anything else
         var values = data
         let serial = values["serialNumber"]?.stringValue ?? values["serialNumber"]?.numberValue?.text ?? UUID().uuidString.lowercased()
@@ -94,7 +100,7 @@ public struct IssuingService: Sendable {
         var pass = StoredPass(
             passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
             dataJSON: JSONWriter.string(.object(values), style: .compact))
-        let prepared = try renderer.prepare(pass, data: values)
+        let prepared = try await renderer.prepare(pass, data: values)
         pass.passTypeIdentifier = prepared.passTypeIdentifier
         return (pass, values, prepared)
     }

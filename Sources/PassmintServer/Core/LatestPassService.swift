@@ -7,9 +7,9 @@ public struct LatestPassService: Sendable {
     let signedPasses: SignedPassCache
 
     /// The signed bytes of a stored pass at its current tag.
-    public func latestPass(_ pass: StoredPass) throws(ServiceFailure) -> [UInt8] {
+    public func latestPass(_ pass: StoredPass) async throws(ServiceFailure) -> [UInt8] {
         if let bytes = signedPasses.bytes(for: pass) { return bytes }
-        let bytes = try renderer.build(pass).archive
+        let bytes = try await renderer.build(pass).archive
         signedPasses.remember(bytes, for: pass)
         return bytes
     }

@@ -7,18 +7,21 @@ import PassmintStore
 public struct PassRenderer: Sendable {
     public let builder: PassBuilder
     let templates: TemplateCatalog
+    /// The pass's own images its data names (`image:thumbnail@2x`).
+    let images: PassImageLibrary
     /// Written into every pass as `webServiceURL`.
     let webServiceURL: String
 
-    public init(builder: PassBuilder, templates: TemplateCatalog, webServiceURL: String) {
+    public init(builder: PassBuilder, templates: TemplateCatalog, images: PassImageLibrary, webServiceURL: String) {
         self.builder = builder
         self.templates = templates
+        self.images = images
         self.webServiceURL = webServiceURL
     }
 
     /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
     /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
-    func prepare(_ pass: StoredPass, data: JSONObject? = nil) throws(ServiceFailure) -> PreparedPass {
+    func prepare(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> PreparedPass {
         let template = try templates.template(for: pass)
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
             throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
@@ -38,8 +41,9 @@ public struct PassRenderer: Sendable {
                 values[member.key] = member.value
             }
         }
+        let passImages = try await images.images(in: values)
         do {
-            return try builder.prepare(template: template, data: values, overrides: overrides)
+            return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
         } catch {
             throw .unprocessable(error.message)
         }
@@ -55,8 +59,8 @@ public struct PassRenderer: Sendable {
     }
 
     /// Renders, checks and signs a stored pass.
-    func build(_ pass: StoredPass, data: JSONObject? = nil) throws(ServiceFailure) -> BuiltPass {
-        try sign(try prepare(pass, data: data))
+    func build(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> BuiltPass {
+        try sign(try await prepare(pass, data: data))
     }
 
     /// The PKCS#7 detached DER signature of `content`, made with the certificate of `passTypeIdentifier` exactly like

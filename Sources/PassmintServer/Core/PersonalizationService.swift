@@ -48,7 +48,7 @@ public struct PersonalizationService: Sendable {
         } else {
             var candidate = current
             candidate.personalizationJSON = infoJSON
-            let built = try renderer.build(candidate)  // refuse information that does not make a valid pass
+            let built = try await renderer.build(candidate)  // refuse information that does not make a valid pass
             let committed = try await store.personalize(
                 passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, personalizationJSON: infoJSON)
             guard let change = committed else { throw ServiceFailure.notFound }

@@ -64,14 +64,14 @@ public struct SharingService: Sendable {
     /// The signed `.pkpass` a valid link names, and the pass.
     public func download(_ link: Link) async throws -> (pass: StoredPass, archive: [UInt8]) {
         let pass = try await pass(for: link)
-        return (pass, try downloads.latestPass(pass))
+        return (pass, try await downloads.latestPass(pass))
     }
 
     /// What the landing page of a valid link shows.
     public func page(_ link: Link) async throws -> Page {
         let pass = try await pass(for: link)
         guard let links else { throw ServiceFailure.notFound }
-        let prepared = try renderer.prepare(pass)
+        let prepared = try await renderer.prepare(pass)
         guard let json = try? JSONParser.value(prepared.passJSON).objectValue else { throw ServiceFailure.notFound }
         let logo = ["logo@2x.png", "logo.png"].lazy.compactMap { name in prepared.files.first { $0.path == name } }.first
         let path = PassLinks.path(

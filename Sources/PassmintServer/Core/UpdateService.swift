@@ -15,15 +15,23 @@ public struct UpdateService: Sendable {
     /// Merges `data` into the pass's data (its serial number and token stay) and/or sets `voided`. The pass's data is
     /// parsed once, the new version is checked before it is stored and signed while the store commits, and the devices
     /// pushed are the ones registered when the change committed (read in the same transaction).
-    public func update(passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?) async throws -> PassMetadata {
+    ///
+    /// `images` (`{"thumbnail@2x": "<base64 PNG>", "strip": null}`) replace the pass's own images of those slots, or
+    /// drop them (null) so the template's show again.
+    public func update(
+        passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil
+    ) async throws -> PassMetadata {
+        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
         guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
             throw ServiceFailure.notFound
         }
         let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
         var merged = original
-        for member in data ?? JSONObject() where member.key != "serialNumber" && member.key != "authenticationToken" {
+        for member in data ?? JSONObject()
+        where member.key != "serialNumber" && member.key != "authenticationToken" && !member.key.hasPrefix(PassImageLibrary.keyPrefix) {
             merged[member.key] = member.value
         }
+        for member in upload?.members ?? JSONObject() { merged[member.key] = member.value == .null ? JSONValue?.none : member.value }
         var candidate = current
         candidate.voided = voided ?? current.voided
         let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
@@ -33,8 +41,9 @@ public struct UpdateService: Sendable {
             return PassMetadata(pass: current, data: original, registrations: registrations.count, push: nil, changed: false)
         }
         candidate.dataJSON = JSONWriter.string(.object(merged), style: .compact)
-        let prepared = try renderer.prepare(candidate, data: merged)  // refuse data that does not make a valid pass
+        let prepared = try await renderer.prepare(candidate, data: merged)  // refuse data that does not make a valid pass
         async let signing = renderer.sign(prepared)  // signed while the store commits
+        try await store.storeImages(upload?.images ?? [])  // before the pass that names them
         let committed = try await store.update(
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, dataJSON: candidate.dataJSON, voided: candidate.voided)
         guard let change = committed else { throw ServiceFailure.notFound }

@@ -69,7 +69,7 @@ struct AppleWebServiceRoutes {
         if DeviceAnswers.notModified(view, ifModifiedSince: request.headers[.ifModifiedSince]) {
             return Response(status: .notModified, headers: [.lastModified: view.lastModified])
         }
-        let bytes = try core.downloads.latestPass(view.pass)
+        let bytes = try await core.downloads.latestPass(view.pass)
         return RouteSupport.bytes(bytes, type: BuiltPass.mimeType, headers: [.lastModified: view.lastModified])
     }
 

@@ -30,7 +30,12 @@ struct IssuingAPIRoutes {
     private func issue(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let template = object["template"]?.stringValue else { throw ServiceFailure.badRequest("give \"template\": \"<name>\"") }
-        let issued = try await core.issuing.issue(template: template, data: object["data"]?.objectValue ?? JSONObject())
+        let images = object["images"]
+        guard images == nil || images?.objectValue != nil else {
+            throw ServiceFailure.badRequest("\"images\" must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}")
+        }
+        let issued = try await core.issuing.issue(
+            template: template, data: object["data"]?.objectValue ?? JSONObject(), images: images?.objectValue)
         if request.headers[.accept]?.contains("application/json") == true {
             return metadataAnswer(.created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0))
         }
@@ -68,9 +73,16 @@ struct IssuingAPIRoutes {
         guard data == nil || data?.objectValue != nil else { throw ServiceFailure.badRequest("\"data\" must be an object") }
         let voided = object["voided"]
         guard voided == nil || voided?.boolValue != nil else { throw ServiceFailure.badRequest("\"voided\" must be true or false") }
-        guard data != nil || voided != nil else { throw ServiceFailure.badRequest("give {\"data\": {…}} and/or {\"voided\": true}") }
+        let images = object["images"]
+        guard images == nil || images?.objectValue != nil else {
+            throw ServiceFailure.badRequest("\"images\" must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}")
+        }
+        guard data != nil || voided != nil || images != nil else {
+            throw ServiceFailure.badRequest("give {\"data\": {…}}, {\"images\": {…}} and/or {\"voided\": true}")
+        }
         let updated = try await core.updates.update(
-            passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue)
+            passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue,
+            images: images?.objectValue)
         return metadataAnswer(.ok, updated)
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+public import Passmint
+public import PassmintStore
+import Synchronization
+
+/// Per-pass images in the service (a member's photo, an event's artwork).
+///
+/// A stored pass's data names each of its own images by content, under the key its batch column has:
+/// `"image:thumbnail@2x": "sha256:<hex>"`. The bytes are stored once however many passes use them
+/// (``PassStore/storeImages(_:)``), read back when a pass is rendered, and kept in memory (bounded) after that.
+public final class PassImageLibrary: Sendable {
+    /// Data keys naming a per-pass image start with this (no placeholder name can hold a `:`).
+    public static let keyPrefix = BatchImageFiles.columnPrefix
+    /// Their values: the lowercase hex SHA-256 of the image's bytes after this.
+    public static let valuePrefix = "sha256:"
+
+    let store: any PassStore
+    private let cache = Mutex<[String: PassFile]>([:])
+    private static let cacheLimit = 512
+
+    public init(store: any PassStore) {
+        self.store = store
+    }
+
+    /// Images sent with a request, decoded: the data members that name them, and the images to store.
+    public struct Upload: Sendable {
+        /// `image:<slot>` → `sha256:<hex>`, or null to drop the pass's own image of that slot (the template's shows).
+        public var members: JSONObject
+        public var images: [StoredImage]
+    }
+
+    /// Decodes `"images": {"thumbnail@2x": "<base64 PNG>", "strip": null}`, checking each image like a template image
+    /// (a slot Wallet shows, a whole PNG). Errors name the JSON path (`images.thumbnail@2x`).
+    public func decode(_ images: JSONObject, path: String = "images") throws(ServiceFailure) -> Upload {
+        var upload = Upload(members: JSONObject(), images: [])
+        for member in images {
+            let label = "\(path).\(member.key)"
+            let key = member.key.hasSuffix(".png") ? String(member.key.dropLast(4)) : member.key
+            switch member.value {
+            case .null:
+                upload.members[Self.keyPrefix + key] = .null
+            case .string(let text):
+                guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !bytes.isEmpty else {
+                    throw .badRequest("\(label) is not base64: give the PNG file's bytes in base64")
+                }
+                let file: PassFile
+                do {
+                    file = try PassImages.file(key: key, bytes: [UInt8](bytes), label: label)
+                } catch {
+                    throw .unprocessable(error.message)
+                }
+                let sha256 = Digest.sha256Hex(file.bytes)
+                remember(file, sha256: sha256)
+                upload.members[Self.keyPrefix + key] = .string(Self.valuePrefix + sha256)
+                upload.images.append(StoredImage(sha256: sha256, bytes: file.bytes))
+            default:
+                throw .badRequest("\(label) must be a base64 PNG, or null to show the template's image again")
+            }
+        }
+        return upload
+    }
+
+    /// The pass's own images that `data` names, from memory or the store.
+    func images(in data: JSONObject) async throws(ServiceFailure) -> PassImages {
+        var files: [(file: PassFile, label: String)] = []
+        for member in data where member.key.hasPrefix(Self.keyPrefix) {
+            let key = String(member.key.dropFirst(Self.keyPrefix.count))
+            guard let value = member.value.stringValue, value.hasPrefix(Self.valuePrefix) else { continue }
+            let sha256 = String(value.dropFirst(Self.valuePrefix.count))
+            let label = "images.\(key)"  // as the issuing API names it
+            files.append((try await file(key: key, sha256: sha256, label: label), label))
+        }
+        guard !files.isEmpty else { return .none }
+        do {
+            return try PassImages(files: files)
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    private func file(key: String, sha256: String, label: String) async throws(ServiceFailure) -> PassFile {
+        let cacheKey = key + "\u{0}" + sha256
+        if let cached = cache.withLock({ $0[cacheKey] }) { return cached }
+        let stored: [UInt8]?
+        do {
+            stored = try await store.image(sha256: sha256)
+        } catch {
+            throw ServiceFailure(.serviceUnavailable, "cannot read image \(sha256) from the store: try again")
+        }
+        guard let bytes = stored else {
+            throw .unprocessable("\(label) names image sha256:\(sha256), which is not stored: send the image again")
+        }
+        do {
+            let file = try PassImages.file(key: key, bytes: bytes, label: label)
+            remember(file, sha256: sha256)
+            return file
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    private func remember(_ file: PassFile, sha256: String) {
+        let slot = String(file.path.dropLast(4))  // thumbnail@2x.png → thumbnail@2x
+        cache.withLock { cache in
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[slot + "\u{0}" + sha256] = file
+        }
+    }
+}
