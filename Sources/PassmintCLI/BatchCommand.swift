@@ -71,6 +71,13 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Sign even when the certificate has expired (for tests).")
     var allowExpired = false
 
+    @Flag(
+        name: .customLong("allow-http"),
+        help:
+            "Accept an http:// --public-url (a development service, as `passmint serve --allow-http`); Wallet accepts it only with Settings › Developer › Allow HTTP Services."
+    )
+    var allowHTTP = false
+
     @Option(
         help: ArgumentHelp(
             "Record every issued pass in the update service's store (a SQLite file or postgres:// URL, as `passmint serve --database-url`), so it can be updated and pushed later. The service must use the same templates folder.",
@@ -82,6 +89,19 @@ struct BatchCommand: AsyncParsableCommand {
             "The update service's public URL (as `passmint serve --public-url`), written into every pass as webServiceURL; every pass then gets an authentication token. Needed with --register unless the template has a webServiceURL (default: $PASSMINT_PUBLIC_URL).",
             valueName: "url"))
     var publicURL: String?
+
+    @Flag(
+        name: .customLong("no-files"),
+        help: ArgumentHelp(
+            "Lazy issuing, with --register: check every row as for a pass and record it, then write the report (with the links), but sign and write no pass. The service signs each pass the first time a person or device fetches it."
+        ))
+    var noFiles = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How long the report's links stay valid (seconds, or 15m, 12h, 30d; default: no expiry). Links need $PASSMINT_LINK_SECRET, the same secret `passmint serve` uses.",
+            valueName: "duration"))
+    var linkLifetime: String?
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
@@ -107,6 +127,14 @@ struct BatchCommand: AsyncParsableCommand {
                 "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
         }
         guard BatchReportWriter.Format(rawValue: report) != nil else { throw ValidationError("--report must be csv or jsonl") }
+        if noFiles && register == nil {
+            throw ValidationError("--no-files records passes for the service to sign later: give --register <database-url> too")
+        }
+        if noFiles && resume { throw ValidationError("--no-files needs no --resume: run it again, and rows recorded already are kept") }
+        if let linkLifetime, ServerConfiguration.duration(linkLifetime) == nil {
+            throw ValidationError(
+                "--link-lifetime \(linkLifetime) is not a duration: give seconds, or a number followed by m, h or d (e.g. 30d)")
+        }
     }
 
     func run() async throws {
@@ -133,9 +161,12 @@ struct BatchCommand: AsyncParsableCommand {
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
         let options = BatchOptions(
             outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
-            reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL)
+            reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles)
         var runner = BatchRunner(
-            template: template, builder: PassBuilder(identities: identities, options: .init(allowExpired: allowExpired)), options: options)
+            template: template,
+            builder: PassBuilder(
+                identities: identities, options: .init(allowExpired: allowExpired, lint: LintOptions(allowHTTPWebService: allowHTTP))),
+            options: options)
 
         let stop = BatchStopSignal()
         signal(SIGINT, SIG_IGN)
@@ -150,7 +181,12 @@ struct BatchCommand: AsyncParsableCommand {
         if let database {
             let templateName = URL(fileURLWithPath: self.template).deletingPathExtension().lastPathComponent
             let registration = BatchRegistration(store: database.store, template: templateName)
-            runner.register = { issued in try await registration.record(issued) }
+            if noFiles {
+                runner.registerMany = { passes in try await registration.recordMany(passes) }
+            } else {
+                runner.register = { issued in try await registration.record(issued) }
+            }
+            runner.links = try links(publicURL: webServiceURL ?? template.passJSON["webServiceURL"]?.stringValue)
         }
 
         let display = ProgressDisplay(
@@ -166,6 +202,7 @@ struct BatchCommand: AsyncParsableCommand {
             let summary: JSONValue = [
                 "rows": .number(JSONNumber(result.rows)), "issued": .number(JSONNumber(result.issued)),
                 "existing": .number(JSONNumber(result.existing)), "failed": .number(JSONNumber(result.failed)),
+                "recorded": .number(JSONNumber(result.recorded)),
                 "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
                 "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
                 "stopped": .bool(result.stopped), "report": .string(outDir + "/batch-report." + report),
@@ -174,6 +211,29 @@ struct BatchCommand: AsyncParsableCommand {
         }
         if result.stopped { throw ExitCode(130) }
         if result.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+extension BatchCommand {
+    /// The report's links, when `PASSMINT_LINK_SECRET` holds the service's link secret.
+    func links(publicURL: String?) throws -> (@Sendable (String, String) -> (download: String, add: String))? {
+        guard let secret = ProcessInfo.processInfo.environment["PASSMINT_LINK_SECRET"] else {
+            if !quiet && !json {
+                printError("note: no PASSMINT_LINK_SECRET: the report has no download links (set it to the secret `passmint serve` uses)")
+            }
+            return nil
+        }
+        guard secret.count >= 32 else {
+            throw ValidationError("the link secret in PASSMINT_LINK_SECRET must have at least 32 characters, as `passmint serve` requires")
+        }
+        guard let publicURL else { return nil }
+        let links = PassLinks(
+            secret: secret, publicURL: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL,
+            lifetime: linkLifetime.flatMap(ServerConfiguration.duration))
+        return { type, serial in
+            let made = links.links(passTypeIdentifier: type, serialNumber: serial)
+            return (made.download, made.add)
+        }
     }
 }
 
@@ -215,7 +275,7 @@ final class ProgressDisplay: @unchecked Sendable {
                 + "\(Int(fraction * 100))% · ETA \(Self.duration(remaining)) · "
         }
         return bar
-            + "\(progress.rows) rows · \(progress.issued) issued · \(progress.existing) kept · \(progress.failed) failed · \(Int(rate)) rows/s · \(String(format: "%.1f", progress.elapsed)) s"
+            + "\(progress.rows) rows · \(progress.recorded > 0 ? "\(progress.recorded) recorded" : "\(progress.issued) issued") · \(progress.existing) kept · \(progress.failed) failed · \(Int(rate)) rows/s · \(String(format: "%.1f", progress.elapsed)) s"
     }
 
     static func duration(_ seconds: Double) -> String {

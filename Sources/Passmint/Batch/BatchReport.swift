@@ -7,6 +7,8 @@ public struct BatchResult: Sendable {
         case issued
         /// `--resume` found a valid pass from an earlier run.
         case existing
+        /// Recorded for lazy issuing (`--no-files`): signed when first fetched.
+        case recorded
         /// The row was reported and skipped.
         case failed
     }
@@ -23,6 +25,11 @@ public struct BatchResult: Sendable {
     public var error: String
     /// Size of the pass in bytes.
     public var bytes: Int
+    /// The pass's public download link and "Add to Apple Wallet" page, when the batch makes links.
+    public var downloadURL = ""
+    public var addURL = ""
+    /// The pass as the store records it.
+    var issued: BatchRunner.IssuedPass?
 
     static func failure(row: Int, serial: String = "", _ message: String) -> BatchResult {
         BatchResult(
@@ -43,28 +50,34 @@ public final class BatchReportWriter {
     private var pending = Data()
 
     public static let columns = ["row", "serialNumber", "status", "file", "sha256", "authenticationToken", "error"]
+    /// The columns added when the batch makes links.
+    public static let linkColumns = ["downloadURL", "addURL"]
+    /// This report's columns.
+    public let columns: [String]
 
-    public init(folder: String, format: Format) throws(PassmintError) {
+    public init(folder: String, format: Format, links: Bool = false) throws(PassmintError) {
         path = folder + "/batch-report." + format.rawValue
         self.format = format
+        columns = Self.columns + (links ? Self.linkColumns : [])
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        if format == .csv { pending.append(contentsOf: (Self.columns.joined(separator: ",") + "\n").utf8) }
+        if format == .csv { pending.append(contentsOf: (columns.joined(separator: ",") + "\n").utf8) }
     }
 
     public func write(_ result: BatchResult) {
-        let values = [
+        var values = [
             String(result.row), result.serialNumber, result.status.rawValue, result.file, result.sha256, result.authenticationToken,
             result.error,
         ]
+        if columns.count > Self.columns.count { values += [result.downloadURL, result.addURL] }
         switch format {
         case .csv:
             pending.append(contentsOf: (values.map(CSVReader.escape).joined(separator: ",") + "\n").utf8)
         case .jsonl:
             var object = JSONObject()
-            for (column, value) in zip(Self.columns, values) {
+            for (column, value) in zip(columns, values) {
                 object[column] = column == "row" ? .number(JSONNumber(result.row)) : .string(value)
             }
             pending.append(contentsOf: JSONWriter.data(.object(object), style: .compact))

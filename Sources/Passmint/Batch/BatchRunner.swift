@@ -17,11 +17,15 @@ public struct BatchOptions: Sendable {
     /// it will keep up to date). With a web service URL, from here or from the template, every pass gets its own
     /// authentication token unless its row gives one.
     public var webServiceURL: String?
+    /// Lazy issuing (`passmint batch --no-files`): every row is rendered and checked as for a pass, then handed to
+    /// ``BatchRunner/registerMany`` in chunks; nothing is signed or written but the report. The service signs each
+    /// pass the first time someone fetches it.
+    public var recordOnly: Bool
 
     /// `jobs` defaults to the number of cores.
     public init(
         outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
-        resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil
+        resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil, recordOnly: Bool = false
     ) {
         self.outputFolder = outputFolder
         self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -29,6 +33,7 @@ public struct BatchOptions: Sendable {
         self.resume = resume
         self.reportFormat = reportFormat
         self.webServiceURL = webServiceURL
+        self.recordOnly = recordOnly
     }
 }
 
@@ -38,6 +43,8 @@ public struct BatchProgress: Sendable {
     public var issued = 0
     public var existing = 0
     public var failed = 0
+    /// Rows recorded for lazy issuing (``BatchOptions/recordOnly``).
+    public var recorded = 0
     public var bytes = 0
     public var elapsed: Double = 0
     /// True when the run ended early because a stop was requested (SIGINT).
@@ -67,13 +74,37 @@ public struct BatchRunner: Sendable {
         public var passTypeIdentifier: String
         public var serialNumber: String
         public var authenticationToken: String
-        /// The row's values as the pass used them (typed), with `serialNumber` and any `authenticationToken`.
+        /// The row's values as the pass used them (typed), with `serialNumber` and any `authenticationToken`; without
+        /// the image columns.
         public var data: JSONObject
+        /// The row's own images (its `image:<slot>` columns).
+        public var images: PassImages = .none
     }
 
     /// Called for every pass written or kept, from the worker that made it (so concurrently); an error makes the
     /// row fail. `passmint batch --register` records the pass in the service's store here.
     public var register: (@Sendable (IssuedPass) async throws -> Void)?
+
+    /// What recording a row did (lazy issuing).
+    public enum RecordOutcome: Sendable, Equatable {
+        /// The pass is recorded now.
+        case recorded
+        /// The serial was recorded already (an import run again): the stored pass is kept, with its token.
+        case existing(authenticationToken: String)
+        /// The row is reported failed with this reason.
+        case failed(String)
+    }
+
+    /// With ``BatchOptions/recordOnly``: called with each chunk of checked rows, in row order; returns one outcome per
+    /// pass. A thrown error fails the whole chunk.
+    public var registerMany: (@Sendable ([IssuedPass]) async throws -> [RecordOutcome])?
+
+    /// The public links of a pass (`passmint batch --register` with a link secret): written into the report's
+    /// `downloadURL` and `addURL` columns.
+    public var links: (@Sendable (_ passTypeIdentifier: String, _ serialNumber: String) -> (download: String, add: String))?
+
+    /// Rows recorded per transaction with ``registerMany``.
+    static let recordChunk = 1000
 
     public init(template: PassTemplate, builder: PassBuilder, options: BatchOptions) {
         self.template = template
@@ -98,31 +129,46 @@ public struct BatchRunner: Sendable {
         var input = input
         try checkColumns(of: input)
         try prepareFolder()
-        let report = try BatchReportWriter(folder: options.outputFolder, format: options.reportFormat)
+        let report = try BatchReportWriter(folder: options.outputFolder, format: options.reportFormat, links: links != nil)
         let start = ContinuousClock.now
         var counts = BatchProgress()
         var waiting: [Int: BatchResult] = [:]
+        var ready: [BatchResult] = []
         var nextRow = 1
         var serials: [String: Int] = [:]
         let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
-        let limit = options.jobs * 4
+        let chunked = options.recordOnly && registerMany != nil
+        let limit = chunked ? max(options.jobs * 4, Self.recordChunk) : options.jobs * 4
         let images = BatchImageFiles(folder: URL(fileURLWithPath: input.path).deletingLastPathComponent().path)
 
+        /// Puts results in row order; the rows ready are reported (after ``registerMany`` when chunked).
         func record(_ result: BatchResult) {
             waiting[result.row] = result
-            while let ready = waiting.removeValue(forKey: nextRow) {
-                report.write(ready)
-                counts.rows += 1
-                switch ready.status {
-                case .issued: counts.issued += 1
-                case .existing: counts.existing += 1
-                case .failed: counts.failed += 1
-                }
-                counts.bytes += ready.bytes
-                counts.elapsed = (ContinuousClock.now - start).seconds
-                progress(counts)
+            while let next = waiting.removeValue(forKey: nextRow) {
+                ready.append(next)
                 nextRow += 1
             }
+        }
+        func reportReady(force: Bool) async {
+            guard !ready.isEmpty, !chunked || force || ready.count >= Self.recordChunk else { return }
+            if chunked { await recordChunk(&ready) }
+            for var result in ready {
+                if let links, let issued = result.issued, result.status != .failed {
+                    (result.downloadURL, result.addURL) = links(issued.passTypeIdentifier, issued.serialNumber)
+                }
+                report.write(result)
+                counts.rows += 1
+                switch result.status {
+                case .issued: counts.issued += 1
+                case .existing: counts.existing += 1
+                case .recorded: counts.recorded += 1
+                case .failed: counts.failed += 1
+                }
+                counts.bytes += result.bytes
+            }
+            ready.removeAll(keepingCapacity: true)
+            counts.elapsed = (ContinuousClock.now - start).seconds
+            progress(counts)
         }
 
         try await withThrowingTaskGroup(of: BatchResult.self) { group in
@@ -138,14 +184,45 @@ public struct BatchRunner: Sendable {
                         record(result)
                     }
                 }
+                await reportReady(force: false)
             }
-            for try await result in group { record(result) }
+            for try await result in group {
+                record(result)
+                await reportReady(force: false)
+            }
         }
+        await reportReady(force: true)
         counts.stopped = stop.isStopped
         report.flush()
         FileIO.syncFileSystem(of: options.outputFolder)
         counts.elapsed = (ContinuousClock.now - start).seconds
         return counts
+    }
+
+    /// Records a chunk of checked rows with ``registerMany`` (one transaction): a row the store refuses fails, and
+    /// when the store fails as a whole every row of the chunk fails with its error (run again with the same data to
+    /// record them: rows recorded already are kept).
+    private func recordChunk(_ results: inout [BatchResult]) async {
+        guard let registerMany else { return }
+        let indexes = results.indices.filter { results[$0].status == .recorded && results[$0].issued != nil }
+        guard !indexes.isEmpty else { return }
+        var outcomes: [RecordOutcome]
+        do {
+            outcomes = try await registerMany(indexes.map { results[$0].issued! })
+        } catch {
+            outcomes = Array(repeating: .failed("not recorded in the store: \(error)"), count: indexes.count)
+        }
+        for (index, outcome) in zip(indexes, outcomes) {
+            switch outcome {
+            case .recorded: break
+            case .existing(let token):
+                results[index].status = .existing
+                results[index].authenticationToken = token
+            case .failed(let reason):
+                let result = results[index]
+                results[index] = .failure(row: result.row, serial: result.serialNumber, "row \(result.row): \(reason)")
+            }
+        }
     }
 
     /// A CSV file without the serial column would fail every row: say so once, before anything is written.
@@ -223,7 +300,9 @@ public struct BatchRunner: Sendable {
         if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
         var result: BatchResult
         var passTypeIdentifier = ""
-        if options.resume, let existing = existingPass(at: path, job: job) {
+        if options.recordOnly {
+            return recordOnly(job, data: data, images: passImages)
+        } else if options.resume, let existing = existingPass(at: path, job: job) {
             (result, passTypeIdentifier) = existing
             if !result.authenticationToken.isEmpty { data["authenticationToken"] = .string(result.authenticationToken) }
         } else {
@@ -242,12 +321,13 @@ public struct BatchRunner: Sendable {
                 return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
             }
         }
+        let issued = IssuedPass(
+            passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: result.authenticationToken, data: data,
+            images: passImages)
+        result.issued = issued
         if let register {
             do {
-                try await register(
-                    IssuedPass(
-                        passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial,
-                        authenticationToken: result.authenticationToken, data: data))
+                try await register(issued)
             } catch {
                 return .failure(
                     row: job.row, serial: job.serial,
@@ -255,6 +335,26 @@ public struct BatchRunner: Sendable {
             }
         }
         return result
+    }
+
+    /// Lazy issuing: renders and checks the row's pass exactly as ``process(_:images:)`` would before signing it,
+    /// and hands it on to be recorded.
+    private func recordOnly(_ job: Job, data: JSONObject, images: PassImages) -> BatchResult {
+        var overrides: JSONObject = ["serialNumber": .string(job.serial)]
+        if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
+        if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
+        do {
+            let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: images)
+            var result = BatchResult(
+                row: job.row, serialNumber: job.serial, status: .recorded, file: "", sha256: "", authenticationToken: job.token,
+                error: "", bytes: 0)
+            result.issued = IssuedPass(
+                passTypeIdentifier: prepared.passTypeIdentifier, serialNumber: job.serial, authenticationToken: job.token, data: data,
+                images: images)
+            return result
+        } catch {
+            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+        }
     }
 
     /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with

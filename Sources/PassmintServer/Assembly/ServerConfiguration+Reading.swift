@@ -106,7 +106,7 @@ extension ServerConfiguration {
     }
 
     /// `3600`, `90m`, `12h` or `30d`: a positive whole number of seconds, minutes, hours or days.
-    static func duration(_ text: String) -> Duration? {
+    public static func duration(_ text: String) -> Duration? {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         let unit = text.last.flatMap { units[$0] }
         guard let number = Int64(unit == nil ? Substring(text) : text.dropLast()), number > 0 else { return nil }

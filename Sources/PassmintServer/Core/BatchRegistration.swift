@@ -13,14 +13,50 @@ public struct BatchRegistration: Sendable {
         self.template = template
     }
 
+    /// The pass as the store keeps it: the row's data, and its own images named by content
+    /// (`"image:thumbnail@2x": "sha256:<hex>"`, see ``PassImageLibrary``).
+    func stored(_ issued: BatchRunner.IssuedPass) -> (pass: StoredPass, images: [StoredImage]) {
+        var data = issued.data
+        var images: [StoredImage] = []
+        for file in issued.images.files {
+            let sha256 = Digest.sha256Hex(file.bytes)
+            data[PassImageLibrary.keyPrefix + String(file.path.dropLast(4))] = .string(PassImageLibrary.valuePrefix + sha256)
+            images.append(StoredImage(sha256: sha256, bytes: file.bytes))
+        }
+        let pass = StoredPass(
+            passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber,
+            authenticationToken: issued.authenticationToken, template: template, dataJSON: JSONWriter.string(.object(data), style: .compact)
+        )
+        return (pass, images)
+    }
+
+    /// Records a chunk of rows in one transaction (lazy issuing: `passmint batch --register … --no-files`), with the
+    /// images they use, each stored once. A serial recorded already (the import run again) is kept as it is, with its
+    /// token: PATCH it to change it.
+    public func recordMany(_ passes: [BatchRunner.IssuedPass]) async throws -> [BatchRunner.RecordOutcome] {
+        var images: [String: StoredImage] = [:]
+        var stored: [StoredPass] = []
+        stored.reserveCapacity(passes.count)
+        for issued in passes {
+            let (pass, passImages) = self.stored(issued)
+            stored.append(pass)
+            for image in passImages { images[image.sha256] = image }
+        }
+        let outcomes = try await store.insert(stored, images: Array(images.values))
+        return outcomes.map { outcome in
+            switch outcome {
+            case .inserted: .recorded
+            case .existed(let token): .existing(authenticationToken: token)
+            }
+        }
+    }
+
     /// Records a pass of the batch. A serial already recorded with the same token is fine (a resumed batch); with
     /// another token it is an error, and the stored pass is left as it is.
     public func record(_ issued: BatchRunner.IssuedPass) async throws {
-        let pass = StoredPass(
-            passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber,
-            authenticationToken: issued.authenticationToken, template: template,
-            dataJSON: JSONWriter.string(.object(issued.data), style: .compact))
+        let (pass, images) = stored(issued)
         do {
+            try await store.storeImages(images)
             _ = try await store.insert(pass)
         } catch let error as PassStoreError where error.kind == .duplicate {
             let existing = try await store.pass(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber)
