@@ -18,8 +18,10 @@ struct BatchCommand: AsyncParsableCommand {
             each pass gets its own random authenticationToken (128 bits, base64url) unless the row gives one.
 
             Output: <out-dir>/<serial>.pkpass, each written atomically, and <out-dir>/batch-report.csv (or .jsonl, mode \
-            0600: it holds the tokens) with one line per row: row, serialNumber, status (issued, existing, failed), file, \
-            sha256, authenticationToken, error. File names keep letters, digits, '.', '_' and '-'; any other character \
+            0600: it holds the tokens) with one line per row: row, serialNumber, status (issued, existing, recorded, \
+            failed), file, sha256, authenticationToken, error, and with --register and $PASSMINT_LINK_SECRET the \
+            pass's downloadURL and addURL. Columns named image:<slot> (image:thumbnail@2x) hold a PNG path, relative \
+            to the data file, that replaces the template's image of that slot for the row's pass. File names keep letters, digits, '.', '_' and '-'; any other character \
             becomes '_' and then '-' plus 8 hex digits of the serial's SHA-256 is appended (also when a serial is longer \
             than 100 bytes).
 
