@@ -98,15 +98,24 @@ struct JSONRules {
         }
     }
 
+    /// `rgb(r, g, b)`, each part 0–255 (spaces and tabs around the parts allowed). Read byte by byte: every pass of
+    /// a batch has several colors.
     static func parseColor(_ text: String) -> Bool {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("rgb("), trimmed.hasSuffix(")") else { return false }
-        let parts = trimmed.dropFirst(4).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        let bytes = Array(text.utf8)
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        guard end - start >= 5, bytes[start..<start + 4].elementsEqual("rgb(".utf8), bytes[end - 1] == UInt8(ascii: ")") else {
+            return false
+        }
+        let parts = bytes[start + 4..<end - 1].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return false }
         return parts.allSatisfy { part in
-            let digits = part.trimmingCharacters(in: .whitespaces)
-            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return false }
-            return (0...255).contains(value)
+            let digits = part.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+            guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+            return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
         }
     }
 
