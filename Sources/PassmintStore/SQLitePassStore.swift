@@ -10,7 +10,7 @@ import Synchronization
 public final class SQLitePassStore: PassStore, @unchecked Sendable {
     // @unchecked: the writer connection is used only on the writer thread; readers are handed out under a Mutex.
     public let path: String
-    private let writer: GroupCommitWriter
+    let writer: GroupCommitWriter
     private let readers: Mutex<[SQLiteConnection]>
     private let logger: Logger
 
@@ -27,7 +27,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     /// Changes after every commit, before the writers waiting on it are answered, and when another process committed.
     public var changeGeneration: UInt64? { writer.generation }
 
-    private func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { pool in pool.popLast() } ?? SQLiteConnection(path: path, readOnly: true)
         defer { readers.withLock { pool in if pool.count < 8 { pool.append(connection) } } }
         return try body(connection)
@@ -55,64 +55,11 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         }
     }
 
-    public func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome] {
-        guard !passes.isEmpty || !images.isEmpty else { return [] }
-        return try await writer.write { db in
-            try Self.storeImages(db, images)
-            // One counter update for the whole chunk: the passes take consecutive tags.
-            var last: Int64 = 0
-            try db.query(
-                "UPDATE counters SET value = value + ? WHERE name = 'update_tag' RETURNING value", [.integer(Int64(passes.count))]
-            ) { last = $0.integer(0) }
-            var tag = last - Int64(passes.count)
-            let now = Date()
-            var outcomes: [BulkInsertOutcome] = []
-            outcomes.reserveCapacity(passes.count)
-            for pass in passes {
-                tag += 1
-                let stored = pass.firstVersion(tag: tag, now: now)
-                try db.query(
-                    "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING",
-                    [
-                        .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
-                        .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),
-                        .integer(Int64(stored.updatedAt.timeIntervalSince1970)),
-                    ])
-                if db.changes > 0 {
-                    outcomes.append(.inserted)
-                } else {
-                    let existing = try Self.pass(db, pass.passTypeIdentifier, pass.serialNumber)
-                    outcomes.append(.existed(authenticationToken: existing?.authenticationToken ?? ""))
-                }
-            }
-            return outcomes
-        }
-    }
-
-    public func storeImages(_ images: [StoredImage]) async throws {
-        guard !images.isEmpty else { return }
-        try await writer.write { db in try Self.storeImages(db, images) }
-    }
-
-    private static func storeImages(_ db: SQLiteConnection, _ images: [StoredImage]) throws {
-        for image in images {
-            try db.query("INSERT OR IGNORE INTO images (sha256, bytes) VALUES (?, ?)", [.text(image.sha256), .blob(image.bytes)])
-        }
-    }
-
-    public func image(sha256: String) async throws -> [UInt8]? {
-        try read { db in
-            var bytes: [UInt8]?
-            try db.query("SELECT bytes FROM images WHERE sha256 = ?", [.text(sha256)]) { bytes = $0.blob(0) }
-            return bytes
-        }
-    }
-
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass? {
         try read { db in try Self.pass(db, passTypeIdentifier, serialNumber) }
     }
 
-    private static func pass(_ db: SQLiteConnection, _ type: String, _ serial: String) throws -> StoredPass? {
+    static func pass(_ db: SQLiteConnection, _ type: String, _ serial: String) throws -> StoredPass? {
         var found: StoredPass?
         try db.query(SQLiteSchema.selectPass, [.text(type), .text(serial)]) { found = SQLiteSchema.pass($0) }
         return found

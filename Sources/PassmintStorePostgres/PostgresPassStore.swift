@@ -10,7 +10,7 @@ public final class PostgresPassStore: PassStore {
     public let client: PostgresClient
     /// Follows this node's and the other nodes' changes (see ``PostgresChangeFeed``).
     public let changeFeed: PostgresChangeFeed
-    private let logger: Logger
+    let logger: Logger
 
     public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres")) {
         self.client = client
@@ -48,7 +48,7 @@ public final class PostgresPassStore: PassStore {
     /// it notifies the other nodes on commit. Registrations do not notify: `NOTIFY` serializes the commits that send
     /// it (a database-wide lock held through the WAL flush), which halved registrations/s, and the other nodes see
     /// them through the WAL position their change feed polls instead.
-    private func write<T: Sendable>(notify: Bool = true, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func write<T: Sendable>(notify: Bool = true, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         defer { changeFeed.noteCommit() }
         return try await client.withTransaction(logger: logger) { connection in
             let value = try await body(connection)
@@ -96,68 +96,6 @@ public final class PostgresPassStore: PassStore {
         if let error = error as? PSQLError { return error.serverInfo?[.sqlState] == "23505" }
         if let error = error as? PostgresTransactionError, let inner = error.closureError { return isUniqueViolation(inner) }
         return false
-    }
-
-    public func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome] {
-        guard !passes.isEmpty || !images.isEmpty else { return [] }
-        return try await write { connection in
-            try await Self.storeImages(connection, images, logger)
-            guard !passes.isEmpty else { return [] }
-            // One counter update for the whole chunk: the passes take consecutive tags.
-            let count = Int64(passes.count)
-            var last: Int64 = 0
-            let counter = try await connection.query(
-                "UPDATE counters SET value = value + \(count) WHERE name = 'update_tag' RETURNING value", logger: logger)
-            for try await value in counter.decode(Int64.self) { last = value }
-            let now = Date()
-            let stored = passes.enumerated().map { index, pass in pass.firstVersion(tag: last - count + 1 + Int64(index), now: now) }
-            let inserted = try await connection.query(
-                """
-                INSERT INTO passes (pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at)
-                SELECT * FROM UNNEST(\(stored.map(\.passTypeIdentifier))::text[], \(stored.map(\.serialNumber))::text[],
-                    \(stored.map(\.authenticationToken))::text[], \(stored.map(\.template))::text[], \(stored.map(\.dataJSON))::text[],
-                    \(stored.map(\.voided))::bool[], \(stored.map(\.updateTag))::int8[],
-                    \(stored.map { Int64($0.updatedAt.timeIntervalSince1970) })::int8[])
-                ON CONFLICT DO NOTHING RETURNING pass_type_id, serial_number
-                """, logger: logger)
-            var new: Set<[String]> = []
-            for try await (type, serial) in inserted.decode((String, String).self) { new.insert([type, serial]) }
-            var tokens: [[String]: String] = [:]
-            let others = passes.filter { !new.contains([$0.passTypeIdentifier, $0.serialNumber]) }
-            if !others.isEmpty {
-                let rows = try await connection.query(
-                    """
-                    SELECT p.pass_type_id, p.serial_number, p.authentication_token FROM passes p
-                    JOIN UNNEST(\(others.map(\.passTypeIdentifier))::text[], \(others.map(\.serialNumber))::text[]) AS k(t, s)
-                    ON p.pass_type_id = k.t AND p.serial_number = k.s
-                    """, logger: logger)
-                for try await (type, serial, token) in rows.decode((String, String, String).self) { tokens[[type, serial]] = token }
-            }
-            return passes.map { pass in
-                new.contains([pass.passTypeIdentifier, pass.serialNumber])
-                    ? .inserted : .existed(authenticationToken: tokens[[pass.passTypeIdentifier, pass.serialNumber]] ?? "")
-            }
-        }
-    }
-
-    public func storeImages(_ images: [StoredImage]) async throws {
-        guard !images.isEmpty else { return }
-        try await write(notify: false) { connection in try await Self.storeImages(connection, images, logger) }
-    }
-
-    private static func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
-        for image in images {
-            try await connection.query(
-                "INSERT INTO images (sha256, bytes) VALUES (\(image.sha256), \(Data(image.bytes))) ON CONFLICT DO NOTHING", logger: logger)
-        }
-    }
-
-    public func image(sha256: String) async throws -> [UInt8]? {
-        try await client.withConnection { connection in
-            let rows = try await connection.query("SELECT bytes FROM images WHERE sha256 = \(sha256)", logger: logger)
-            for try await bytes in rows.decode(Data.self) { return [UInt8](bytes) }
-            return nil
-        }
     }
 
     private static func selectPass(

@@ -2,66 +2,6 @@ internal import CPassmintZip
 import Foundation
 import Synchronization
 
-/// Settings of a batch run.
-public struct BatchOptions: Sendable {
-    /// Where passes and the report go; created when missing.
-    public var outputFolder: String
-    /// Passes built at once; defaults to the number of cores.
-    public var jobs: Int
-    /// The column (or JSON key) holding each pass's serial number.
-    public var serialColumn: String
-    /// Keep passes from an earlier run that exist and verify, instead of building them again.
-    public var resume: Bool
-    public var reportFormat: BatchReportWriter.Format
-    /// Written into every pass as `webServiceURL`, over the template's (the update service's public URL, for passes
-    /// it will keep up to date). With a web service URL, from here or from the template, every pass gets its own
-    /// authentication token unless its row gives one.
-    public var webServiceURL: String?
-    /// Lazy issuing (`passmint batch --no-files`): every row is rendered and checked as for a pass, then handed to
-    /// ``BatchRunner/registerMany`` in chunks; nothing is signed or written but the report. The service signs each
-    /// pass the first time someone fetches it.
-    public var recordOnly: Bool
-
-    /// `jobs` defaults to the number of cores.
-    public init(
-        outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
-        resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil, recordOnly: Bool = false
-    ) {
-        self.outputFolder = outputFolder
-        self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        self.serialColumn = serialColumn
-        self.resume = resume
-        self.reportFormat = reportFormat
-        self.webServiceURL = webServiceURL
-        self.recordOnly = recordOnly
-    }
-}
-
-/// Counts while a batch runs, and at its end.
-public struct BatchProgress: Sendable {
-    public var rows = 0
-    public var issued = 0
-    public var existing = 0
-    public var failed = 0
-    /// Rows recorded for lazy issuing (``BatchOptions/recordOnly``).
-    public var recorded = 0
-    public var bytes = 0
-    public var elapsed: Double = 0
-    /// True when the run ended early because a stop was requested (SIGINT).
-    public var stopped = false
-
-    /// Passes built per second so far.
-    public var passesPerSecond: Double { elapsed > 0 ? Double(issued) / elapsed : 0 }
-}
-
-/// Asks a running batch to stop after the passes in flight (what SIGINT does).
-public final class BatchStopSignal: Sendable {
-    private let flag = Atomic<Bool>(false)
-    public init() {}
-    public func stop() { flag.store(true, ordering: .relaxed) }
-    public var isStopped: Bool { flag.load(ordering: .relaxed) }
-}
-
 /// Issues one pass per data row, on all cores, streaming: rows are read and passes written as they go, so memory
 /// does not grow with the number of rows. A bad row is reported and skipped; the rest go on.
 public struct BatchRunner: Sendable {
@@ -199,32 +139,6 @@ public struct BatchRunner: Sendable {
         return counts
     }
 
-    /// Records a chunk of checked rows with ``registerMany`` (one transaction): a row the store refuses fails, and
-    /// when the store fails as a whole every row of the chunk fails with its error (run again with the same data to
-    /// record them: rows recorded already are kept).
-    private func recordChunk(_ results: inout [BatchResult]) async {
-        guard let registerMany else { return }
-        let indexes = results.indices.filter { results[$0].status == .recorded && results[$0].issued != nil }
-        guard !indexes.isEmpty else { return }
-        var outcomes: [RecordOutcome]
-        do {
-            outcomes = try await registerMany(indexes.map { results[$0].issued! })
-        } catch {
-            outcomes = Array(repeating: .failed("not recorded in the store: \(error)"), count: indexes.count)
-        }
-        for (index, outcome) in zip(indexes, outcomes) {
-            switch outcome {
-            case .recorded: break
-            case .existing(let token):
-                results[index].status = .existing
-                results[index].authenticationToken = token
-            case .failed(let reason):
-                let result = results[index]
-                results[index] = .failure(row: result.row, serial: result.serialNumber, "row \(result.row): \(reason)")
-            }
-        }
-    }
-
     /// A CSV file without the serial column would fail every row: say so once, before anything is written.
     private func checkColumns(of input: BatchInput) throws(PassmintError) {
         guard let columns = input.columns, !columns.contains(options.serialColumn) else { return }
@@ -337,26 +251,6 @@ public struct BatchRunner: Sendable {
             }
         }
         return result
-    }
-
-    /// Lazy issuing: renders and checks the row's pass exactly as ``process(_:images:)`` would before signing it,
-    /// and hands it on to be recorded.
-    private func recordOnly(_ job: Job, data: JSONObject, images: PassImages) -> BatchResult {
-        var overrides: JSONObject = ["serialNumber": .string(job.serial)]
-        if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
-        if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
-        do {
-            let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: images)
-            var result = BatchResult(
-                row: job.row, serialNumber: job.serial, status: .recorded, file: "", sha256: "", authenticationToken: job.token,
-                error: "", bytes: 0)
-            result.issued = IssuedPass(
-                passTypeIdentifier: prepared.passTypeIdentifier, serialNumber: job.serial, authenticationToken: job.token, data: data,
-                images: images)
-            return result
-        } catch {
-            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
-        }
     }
 
     /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with
