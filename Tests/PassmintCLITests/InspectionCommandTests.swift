@@ -116,6 +116,63 @@ import Testing
         #expect(mismatch.status == 1)
     }
 
+    @Test func certsCheckReportsEveryIdentityOfAFolderOfPassTypes() throws {
+        let types = ["pass.dev.passmint.cards", "pass.dev.passmint.tickets"]
+        let source = try TestEnvironment.passTypeFolders(uids: types)
+        let folder = TestEnvironment.temporaryFolder("two-types").appendingPathComponent("Certificates")
+        try FileManager.default.copyItem(at: source, to: folder)
+        let good = try passmint(["certs", "check", "--certificates", folder.path, "--json"])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let json = try JSONParser.value(Array(good.stdout.utf8))
+        #expect(json["usable"] == true)
+        #expect(json["identities"]?.arrayValue?.compactMap { $0["passTypeIdentifier"]?.stringValue }.sorted() == types)
+        let text = try passmint(["certs", "check", "--certificates", folder.path])
+        #expect(
+            text.stdout.contains("== pass.dev.passmint.cards") && text.stdout.contains("== pass.dev.passmint.tickets"), "\(text.stdout)")
+
+        // One identity's key replaced by another's: that identity fails, the other still passes, exit status 1.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("pass.dev.passmint.tickets/signer.key"))
+        try FileManager.default.copyItem(
+            at: folder.appendingPathComponent("pass.dev.passmint.cards/signer.key"),
+            to: folder.appendingPathComponent("pass.dev.passmint.tickets/signer.key"))
+        let broken = try passmint(["certs", "check", "--certificates", folder.path, "--json"])
+        #expect(broken.status == 1)
+        let report = try JSONParser.value(Array(broken.stdout.utf8))
+        #expect(report["usable"] == false)
+        func keyMatch(_ type: String) -> String? {
+            let identity = report["identities"]?.arrayValue?.first { $0["passTypeIdentifier"]?.stringValue == type }
+            return identity?["checks"]?.arrayValue?.first { $0["name"]?.stringValue == "key-match" }?["status"]?.stringValue
+        }
+        #expect(keyMatch("pass.dev.passmint.cards") == "passed")
+        #expect(keyMatch("pass.dev.passmint.tickets") == "failed")
+
+        // A template without a type, signed from a folder of several: the error says to choose one.
+        let output = TestEnvironment.temporaryFolder().appendingPathComponent("loyalty.pkpass")
+        let untyped = try passmint([
+            "create", "PassTemplates/Loyalty.pass", "--data", "PassTemplates/Loyalty.json", "--certificates", source.path, "--output",
+            output.path,
+        ])
+        #expect(untyped.status != 0)
+        #expect(
+            untyped.stderr.contains("has no passTypeIdentifier") && untyped.stderr.contains("set passTypeIdentifier"), "\(untyped.stderr)")
+        // A template whose type has no identity in the folder: the error names the type and the folder searched.
+        let template = TestEnvironment.temporaryFolder("lounge").appendingPathComponent("Lounge.pass")
+        try FileManager.default.copyItem(
+            at: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass"), to: template)
+        let passJSON = template.appendingPathComponent("pass.json")
+        var lounge = try JSONParser.value(try FileIO.read(passJSON.path, what: "")).objectValue!
+        lounge["passTypeIdentifier"] = "pass.dev.passmint.lounge"
+        try Data(JSONWriter.data(.object(lounge))).write(to: passJSON)
+        let create = try passmint([
+            "create", template.path, "--data", "PassTemplates/Loyalty.json", "--certificates", source.path, "--output", output.path,
+        ])
+        #expect(create.status != 0)
+        #expect(
+            create.stderr.contains("no signing identity for pass type \"pass.dev.passmint.lounge\"")
+                && create.stderr.contains(source.path + "/pass.dev.passmint.lounge/"), "\(create.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func certsCheckTriesAnAPNsKey() throws {
         let chain = try TestEnvironment.devChain()
         let folder = TestEnvironment.temporaryFolder("apns-key")
