@@ -96,13 +96,27 @@ public struct PassBuilder: Sendable {
     public func prepare(
         template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject(), images: PassImages = .none
     ) throws(PassmintError) -> PreparedPass {
+        try prepare(template: template, data: data, overrides: overrides, images: images, writesJSON: true)
+    }
+
+    /// Every check of ``prepare(template:data:overrides:images:)``, without writing `pass.json`: what lazy issuing
+    /// runs on each row it records. Returns the pass's `passTypeIdentifier`.
+    public func check(
+        template: PassTemplate, data: JSONObject, overrides: JSONObject = JSONObject(), images: PassImages = .none
+    ) throws(PassmintError) -> String {
+        try prepare(template: template, data: data, overrides: overrides, images: images, writesJSON: false).passTypeIdentifier
+    }
+
+    private func prepare(
+        template: PassTemplate, data: JSONObject, overrides: JSONObject, images: PassImages, writesJSON: Bool
+    ) throws(PassmintError) -> PreparedPass {
         try refuseErrors(template.diagnostics, source: template.folder)
         var rendered = try template.render(data: data)
         for member in overrides { rendered[member.key] = member.value }
         if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { rendered[$0] != nil }) }
         var prepared = try prepare(
             passJSON: rendered, files: images.applied(to: try template.renderFiles(data: data)),
-            source: template.folder + "/pass.json", checkFiles: false)
+            source: template.folder + "/pass.json", checkFiles: false, writesJSON: writesJSON)
         let identity = try identities.identity(for: prepared.passTypeIdentifier)
         prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
         return prepared
@@ -135,7 +149,9 @@ public struct PassBuilder: Sendable {
 
     /// Drops the NFC-certificate reminder when the certificate is an NFC one.
     private func relevant(_ diagnostics: [Diagnostic], identity: SigningIdentity) -> [Diagnostic] {
-        let nfcCertificate = identity.certificate.commonName?.contains("with NFC") == true
+        // The certificate's name is read only when it matters (it costs an OpenSSL call per pass).
+        let nfcCertificate =
+            diagnostics.contains { $0.code == "nfc-certificate" } && identity.certificate.commonName?.contains("with NFC") == true
         return diagnostics.filter { $0.severity == .warning && !(nfcCertificate && $0.code == "nfc-certificate") }
     }
 
@@ -143,7 +159,9 @@ public struct PassBuilder: Sendable {
         try sign(try prepare(passJSON: passJSON, files: files, source: source, checkFiles: checkFiles))
     }
 
-    private func prepare(passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool) throws(PassmintError) -> PreparedPass {
+    private func prepare(
+        passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool, writesJSON: Bool = true
+    ) throws(PassmintError) -> PreparedPass {
         var json = passJSON
         let identity = try chooseIdentity(for: json, source: source)
         if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
@@ -163,7 +181,7 @@ public struct PassBuilder: Sendable {
             throw PassmintError(.invalidTemplate, "\(file.path) is made by Passmint and cannot be one of the pass's files")
         }
         return PreparedPass(
-            passJSON: JSONWriter.data(.object(json)), files: files, passTypeIdentifier: passTypeIdentifier,
+            passJSON: writesJSON ? JSONWriter.data(.object(json)) : [], files: files, passTypeIdentifier: passTypeIdentifier,
             serialNumber: serialNumber, warnings: relevant(diagnostics, identity: identity))
     }
 

@@ -27,3 +27,11 @@ import Testing
         }
     }
 }
+
+@Suite struct SpaceTrimmingTests {
+    @Test func trimsLikeFoundation() {
+        for text in ["", " ", "a", " a", "a ", "\ta b\t", "\u{00A0}x", "x\u{2003}", "\n x \n", "Zoë "] {
+            #expect(text.trimmingSpaces == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+        }
+    }
+}

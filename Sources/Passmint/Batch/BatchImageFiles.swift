@@ -25,7 +25,7 @@ public final class BatchImageFiles: Sendable {
         var files: [(file: PassFile, label: String)] = []
         for member in values where member.key.hasPrefix(Self.columnPrefix) {
             let column = member.key
-            guard let relative = member.value.stringValue?.trimmingCharacters(in: .whitespaces), !relative.isEmpty else { continue }
+            guard let relative = member.value.stringValue?.trimmingSpaces, !relative.isEmpty else { continue }
             let key = String(column.dropFirst(Self.columnPrefix.count))
             let label = "\(column) (\(relative))"
             files.append((try file(key: key, relative: relative, label: label), label))

@@ -8,12 +8,12 @@ extension BatchRunner {
         if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
         if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
         do {
-            let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: images)
+            let passTypeIdentifier = try builder.check(template: template, data: data, overrides: overrides, images: images)
             var result = BatchResult(
                 row: job.row, serialNumber: job.serial, status: .recorded, file: "", sha256: "", authenticationToken: job.token,
                 error: "", bytes: 0)
             result.issued = IssuedPass(
-                passTypeIdentifier: prepared.passTypeIdentifier, serialNumber: job.serial, authenticationToken: job.token, data: data,
+                passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: job.token, data: data,
                 images: images)
             return result
         } catch {

@@ -180,9 +180,7 @@ public struct BatchRunner: Sendable {
         }
         var serial = ""
         switch values[options.serialColumn] {
-        case .string(let text):
-            // Trimmed only when it needs it: Foundation's trimming costs more than the rest of a row's checks.
-            serial = text.first?.isWhitespace == true || text.last?.isWhitespace == true ? text.trimmingCharacters(in: .whitespaces) : text
+        case .string(let text): serial = text.trimmingSpaces
         case .number(let number): serial = number.text
         default: break
         }

@@ -67,7 +67,7 @@ extension PassTemplate {
         var output = data
         for (name, kind) in placeholderKinds {
             guard case .string(let text)? = data[name] else { continue }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingSpaces
             switch kind {
             case .number:
                 if let value = try? JSONParser.value(Array(trimmed.utf8)), case .number = value { output[name] = value }

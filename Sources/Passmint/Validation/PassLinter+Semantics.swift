@@ -88,7 +88,7 @@ extension JSONRules {
     /// A tag with content: a non-empty string, array or object, or any number or boolean.
     func hasTag(_ name: String) -> Bool {
         switch tag(name) {
-        case .string(let text)?: !text.trimmingCharacters(in: .whitespaces).isEmpty
+        case .string(let text)?: !text.trimmingSpaces.isEmpty
         case .array(let array)?: !array.isEmpty
         case .object(let object)?: !object.members.isEmpty
         case .number?, .bool?: true
