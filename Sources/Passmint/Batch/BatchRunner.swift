@@ -78,7 +78,8 @@ public struct BatchRunner: Sendable {
         var serials: [String: Int] = [:]
         let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
         let chunked = options.recordOnly && registerMany != nil
-        let limit = chunked ? max(options.jobs * 4, Self.recordChunk) : options.jobs * 4
+        // Lazy issuing keeps more rows in flight, so the workers have rows to check while a chunk commits.
+        let limit = chunked ? max(options.jobs * 4, Self.recordChunk * 2) : options.jobs * 4
         let images = BatchImageFiles(folder: URL(fileURLWithPath: input.path).deletingLastPathComponent().path)
 
         /// Puts results in row order; the rows ready are reported (after ``registerMany`` when chunked).
@@ -92,10 +93,7 @@ public struct BatchRunner: Sendable {
         func reportReady(force: Bool) async {
             guard !ready.isEmpty, !chunked || force || ready.count >= Self.recordChunk else { return }
             if chunked { await recordChunk(&ready) }
-            for var result in ready {
-                if let links, let issued = result.issued, result.status != .failed {
-                    (result.downloadURL, result.addURL) = links(issued.passTypeIdentifier, issued.serialNumber)
-                }
+            for result in ready {
                 report.write(result)
                 counts.rows += 1
                 switch result.status {
@@ -202,6 +200,16 @@ public struct BatchRunner: Sendable {
 
     /// Builds and writes one pass (or keeps a valid one from an earlier run). `images` reads the row's image columns.
     func process(_ job: Job, images: BatchImageFiles) async -> BatchResult {
+        var result = await make(job, images: images)
+        // The links are made here, on the workers: an HMAC per row.
+        if let links, let issued = result.issued, result.status != .failed {
+            (result.downloadURL, result.addURL) = links(issued.passTypeIdentifier, issued.serialNumber)
+        }
+        return result
+    }
+
+    /// Builds and writes one pass, keeps a valid one, or (lazy issuing) checks it.
+    private func make(_ job: Job, images: BatchImageFiles) async -> BatchResult {
         let path = options.outputFolder + "/" + job.fileName
         let passImages: PassImages
         do {
