@@ -60,6 +60,16 @@ struct ServeCommand: AsyncParsableCommand {
             "How long new public download links last: seconds, or a number with m, h or d (e.g. 30d); default: until PASSMINT_LINK_SECRET changes.",
             valueName: "duration"))
     var linkLifetime: String?
+    @Option(
+        help: ArgumentHelp(
+            "How long this node holds the pushes it claimed (default 60s): after a crash, what it held goes out once this has passed.",
+            valueName: "duration"))
+    var pushLease: String?
+    @Option(
+        help: ArgumentHelp(
+            "Where bulk changes keep their uploads and progress (default: beside the SQLite file, or ./passmint-jobs with PostgreSQL).",
+            valueName: "dir"))
+    var jobsFolder: String?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -69,7 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
         let options: [ServerConfiguration.Setting: String?] = [
             .host: host, .port: port.map(String.init), .publicURL: publicURL, .databaseURL: databaseURL, .templates: templates,
             .apnsURL: apnsURL, .apnsCA: apnsCA, .apnsKey: apnsKey, .apnsKeyID: apnsKeyId, .apnsTeamID: apnsTeamId,
-            .linkLifetime: linkLifetime,
+            .linkLifetime: linkLifetime, .pushLease: pushLease, .jobsFolder: jobsFolder,
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }

@@ -6,6 +6,8 @@ public enum PassEdit: Sendable, Equatable {
     /// What the user gave when signing up for a personalizable pass. The first sign-up wins: a pass already
     /// personalized is left as it is, whatever it holds, so the caller compares.
     case personalize(personalizationJSON: String)
+    /// A new version with the same data: its template changed (``PassStore/passKeys(template:after:limit:)``).
+    case republish
 
     /// The pass after the edit, or nil when the edit leaves it as it is (then it keeps its tag and date).
     public func applied(to pass: StoredPass) -> StoredPass? {
@@ -17,6 +19,7 @@ public enum PassEdit: Sendable, Equatable {
         case .personalize(let personalizationJSON):
             guard pass.personalizationJSON == nil else { return nil }
             edited.personalizationJSON = personalizationJSON
+        case .republish: break
         }
         return edited
     }

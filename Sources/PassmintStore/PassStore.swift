@@ -23,8 +23,9 @@ public protocol PassStore: Sendable {
     func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass?
 
     /// Applies `edit` to a pass in one write transaction: reads it locked, applies the edit, gives the edited pass its
-    /// next version (``StoredPass/nextVersion(tag:now:)``) and writes it, and reads the devices registered for it.
-    /// When the edit leaves the pass as it is, nothing is written. Nil when the pass does not exist.
+    /// next version (``StoredPass/nextVersion(tag:now:)``) and writes it, reads the devices registered for it, and
+    /// owes each of their push tokens a push (``OwedPush``, coalesced per token and pass type). When the edit leaves
+    /// the pass as it is, nothing is written. Nil when the pass does not exist.
     func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit) async throws -> PassChange?
 
     /// Registers a device (storing or updating its push token) for a pass.
@@ -41,11 +42,23 @@ public protocol PassStore: Sendable {
     /// The devices registered for a pass.
     func registrations(passTypeIdentifier: String, serialNumber: String) async throws -> [DeviceRegistration]
 
-    /// Records the outcome of a push for a pass and, in the same transaction, removes every registration of the
-    /// devices whose push token APNs said is no longer valid.
-    func recordPush(
-        passTypeIdentifier: String, serialNumber: String, resultJSON: String, unregisteredPushTokens: [String]
-    ) async throws
+    /// Claims up to `limit` owed pushes that are due and not claimed by another pusher, for `lease` (after which a
+    /// pusher that died holding them loses them to the others). Several service nodes may claim at once: each push
+    /// goes to one of them.
+    func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush]
+
+    /// Writes what became of claimed pushes, in one transaction.
+    func settlePushes(_ settlement: PushSettlement) async throws
+
+    /// How many pushes are owed, and since when.
+    func pushQueueStatus() async throws -> PushQueueStatus
+
+    /// Where the push stands for each device registered for a pass.
+    func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState]
+
+    /// The passes issued from `template`, in key order, `limit` at a time after `after` (from the start when nil):
+    /// what a template-wide change walks through.
+    func passKeys(template: String, after: PassKey?, limit: Int) async throws -> [PassKey]
 
     /// Removes a pass with its registrations (and the devices left with none). True when the pass existed. Used to
     /// take back passes of an order that failed as a whole, before anyone received them.

@@ -76,6 +76,9 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 try db.query(SQLiteSchema.updatePass, SQLiteSchema.versionValues(pass))
             }
             let registrations = try Self.registrations(db, passTypeIdentifier, serialNumber)
+            if edited != nil {
+                try Self.owePushes(db, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier)
+            }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }
     }
@@ -148,22 +151,6 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             found.append(DeviceRegistration(deviceLibraryIdentifier: $0.text(0) ?? "", pushToken: $0.text(1) ?? ""))
         }
         return found
-    }
-
-    public func recordPush(
-        passTypeIdentifier: String, serialNumber: String, resultJSON: String, unregisteredPushTokens: [String]
-    ) async throws {
-        try await writer.write { db in
-            for token in unregisteredPushTokens {
-                try db.query(
-                    "DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = ?)",
-                    [.text(token)])
-                try db.query("DELETE FROM devices WHERE push_token = ?", [.text(token)])
-            }
-            try db.query(
-                "UPDATE passes SET last_push = ? WHERE pass_type_id = ? AND serial_number = ?",
-                [.text(resultJSON), .text(passTypeIdentifier), .text(serialNumber)])
-        }
     }
 
     public func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool {

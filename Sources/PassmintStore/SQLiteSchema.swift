@@ -24,6 +24,20 @@ enum SQLiteSchema {
         ),
         (2, "personalization of rewards passes", "ALTER TABLE passes ADD COLUMN personalization TEXT;"),
         (3, "per-pass images", "CREATE TABLE IF NOT EXISTS images (sha256 TEXT PRIMARY KEY, bytes BLOB NOT NULL);"),
+        (
+            4, "durable push queue; passes by template",
+            """
+            CREATE TABLE IF NOT EXISTS push_outbox (
+                push_token TEXT NOT NULL, pass_type_id TEXT NOT NULL, generation INTEGER NOT NULL, due_at INTEGER NOT NULL,
+                lease_until INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, enqueued_at INTEGER NOT NULL,
+                PRIMARY KEY (push_token, pass_type_id));
+            CREATE INDEX IF NOT EXISTS push_outbox_by_due ON push_outbox (due_at);
+            CREATE TABLE IF NOT EXISTS push_results (
+                push_token TEXT NOT NULL, pass_type_id TEXT NOT NULL, result TEXT NOT NULL, at INTEGER NOT NULL,
+                PRIMARY KEY (push_token, pass_type_id));
+            CREATE INDEX IF NOT EXISTS passes_by_template ON passes (template, pass_type_id, serial_number);
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

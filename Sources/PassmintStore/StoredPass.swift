@@ -15,7 +15,8 @@ public struct StoredPass: Sendable, Equatable {
     public var updateTag: Int64
     /// When the pass last changed (whole seconds, strictly increasing per pass): the `Last-Modified` date.
     public var updatedAt: Date
-    /// The outcome of the last push for this pass, as JSON text.
+    /// The outcome of the last push for this pass, as JSON text, as versions before the push queue wrote it (now each
+    /// device's outcome is kept: ``PassStore/pushStates(passTypeIdentifier:serialNumber:)``).
     public var lastPushJSON: String?
     /// What the user gave when signing up for a personalizable (rewards) pass, as a JSON object text; nil until then.
     public var personalizationJSON: String?

@@ -136,6 +136,9 @@ public final class PostgresPassStore: PassStore {
                     """, logger: logger)
             }
             let registrations = try await Self.registrations(connection, passTypeIdentifier, serialNumber, logger)
+            if edited != nil {
+                try await Self.owePushes(connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger)
+            }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }
     }
@@ -209,25 +212,6 @@ public final class PostgresPassStore: PassStore {
             found.append(DeviceRegistration(deviceLibraryIdentifier: device, pushToken: token))
         }
         return found
-    }
-
-    public func recordPush(
-        passTypeIdentifier: String, serialNumber: String, resultJSON: String, unregisteredPushTokens: [String]
-    ) async throws {
-        try await write(notify: false) { connection in
-            if !unregisteredPushTokens.isEmpty {
-                try await connection.query(
-                    """
-                    DELETE FROM registrations WHERE device_library_id IN
-                    (SELECT device_library_id FROM devices WHERE push_token = ANY(\(unregisteredPushTokens)))
-                    """, logger: logger)
-                try await connection.query("DELETE FROM devices WHERE push_token = ANY(\(unregisteredPushTokens))", logger: logger)
-            }
-            try await connection.query(
-                """
-                UPDATE passes SET last_push = \(resultJSON) WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
-                """, logger: logger)
-        }
     }
 
     public func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool {

@@ -143,6 +143,20 @@ public enum TestEnvironment {
 
     private static let postgres = Mutex<String?>(nil)
 
+    /// A new, empty database on the test PostgreSQL server, for a test that must not share tables with the others
+    /// running beside it (the push queue: every service drains the whole queue of its database).
+    public static func freshPostgresURL() throws -> String {
+        let base = try postgresURL()
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        let result = try run("/usr/bin/env", ["psql", base, "-q", "-v", "ON_ERROR_STOP=1", "-c", "CREATE DATABASE \(name)"])
+        guard result.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create database \(name): \(result.stderr)"])
+        }
+        guard let slash = base.lastIndex(of: "/") else { return base }
+        let query = base[slash...].firstIndex(of: "?").map { String(base[$0...]) } ?? ""
+        return String(base[..<slash]) + "/" + name + query
+    }
+
     /// The URL of a PostgreSQL database for tests: `PASSMINT_TEST_POSTGRES_URL` when set (scripts/test.sh starts a
     /// server and sets it), otherwise a server this process starts once with `scripts/postgres-test-server.sh`.
     public static func postgresURL() throws -> String {

@@ -42,62 +42,85 @@ import Testing
             "Authorization: Bearer \(ServeProcess.apiKey)",
             "-d", #"{"data":{"points":99}}"#,
         ])
-        #expect(try JSONParser.value(Array(update.stdout.utf8))["push"]?["delivered"] == 1, "\(update.stdout)")
+        // The PATCH answers once the change (and the push it owes) committed; the push goes out in the background.
+        #expect(try JSONParser.value(Array(update.stdout.utf8))["push"]?["queued"] == 1, "\(update.stdout)")
+        #expect(server.waitFor { apns.received.count == 1 }, "the owed push went out")
+        #expect(server.waitFor { (try? server.pushes(serial: "SERVE-1"))?["delivered"] == 1 }, "the outcome is in the pass's metadata")
         let received = apns.received
         #expect(received.map(\.token) == [device])
         #expect(received.first?.authorization?.hasPrefix("bearer ") == true)
         #expect(received.first?.clientCertificateSubject == nil)
     }
 
-    @Test func configuredFromTheEnvironmentItFinishesRequestsInFlightOnSIGTERM() throws {
+    @Test func configuredFromTheEnvironmentItFinishesThePushInFlightOnSIGTERM() throws {
         let folder = TestEnvironment.temporaryFolder("serve-env")
         let chain = try TestEnvironment.devChain()
         let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
         defer { apns.shutdown() }
-        apns.setResponseDelay(.seconds(2))  // the PATCH below waits for its push: it is in flight when SIGTERM comes
-        let server = try ServeProcess(
-            arguments: ["serve"], folder: folder,
-            environment: [
-                "PASSMINT_PUBLIC_URL": "https://passes.example.test/wallet",
-                "PASSMINT_DATABASE_URL": folder.appendingPathComponent("env.sqlite").path,
-                "PASSMINT_CERTIFICATES": chain.path,
-                "PASSMINT_TEMPLATES": TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
-                "PASSMINT_APNS_URL": apns.url.absoluteString, "PASSMINT_APNS_CA": folder.appendingPathComponent("apns-server.pem").path,
-            ])
-        defer { server.stop() }
+        apns.setResponseDelay(.seconds(2))  // the PATCH's push is in flight when SIGTERM comes
+        let environment = [
+            "PASSMINT_PUBLIC_URL": "https://passes.example.test/wallet",
+            "PASSMINT_DATABASE_URL": folder.appendingPathComponent("env.sqlite").path,
+            "PASSMINT_CERTIFICATES": chain.path,
+            "PASSMINT_TEMPLATES": TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+            "PASSMINT_APNS_URL": apns.url.absoluteString, "PASSMINT_APNS_CA": folder.appendingPathComponent("apns-server.pem").path,
+        ]
+        let server = try ServeProcess(arguments: ["serve"], folder: folder, environment: environment)
         #expect(server.waitUntilHealthy(), "\(server.output)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("env.sqlite").path), "PASSMINT_DATABASE_URL is used")
 
         let token = try server.issue(serial: "ENV-1")
         let device = String(repeating: "cd", count: 32)
         #expect(try server.register(serial: "ENV-1", token: token, pushToken: device) == "201")
+        let patch = try server.patch(serial: "ENV-1", data: #"{"points":7}"#)
+        #expect(patch.hasSuffix("\n200") && patch.contains(#""queued":1"#), "answered without waiting for APNs: \(patch)")
+        #expect(server.waitFor { apns.inFlight == 1 }, "the PATCH's push reached APNs")
 
-        let patchOutput = folder.appendingPathComponent("patch.out")
-        _ = FileManager.default.createFile(atPath: patchOutput.path, contents: nil)
-        let patch = Process()
-        patch.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        patch.arguments = [
-            "curl", "-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "PATCH",
-            server.base + "/api/v1/passes/pass.dev.passmint.example/ENV-1",
-            "-H", "Authorization: Bearer \(ServeProcess.apiKey)", "-d", #"{"data":{"points":7}}"#,
-        ]
-        patch.standardOutput = try FileHandle(forWritingTo: patchOutput)
-        try patch.run()
-        var waited = 0
-        while apns.inFlight == 0 && waited < 400 {
-            Thread.sleep(forTimeInterval: 0.025)
-            waited += 1
-        }
-        #expect(apns.inFlight == 1, "the PATCH's push reached APNs")
-
-        let status = server.stop()  // SIGTERM while the PATCH waits for APNs
-        patch.waitUntilExit()
-        let answer = (try? String(contentsOf: patchOutput, encoding: .utf8)) ?? ""
-        #expect(answer.hasSuffix("\n200"), "the request in flight was answered: \(answer)")
-        #expect(answer.contains(#""delivered":1"#), "\(answer)")
+        let status = server.stop()  // SIGTERM while the push waits for APNs
         #expect(status == 0, "a clean exit after SIGTERM: \(server.output)")
         #expect(server.output.contains("passmint serve stopped"))
         #expect(apns.received.map(\.token) == [device])
+
+        // The push finished before the exit was settled: a restarted service owes nothing and sends nothing again.
+        let again = try ServeProcess(arguments: ["serve"], folder: folder, environment: environment)
+        defer { again.stop() }
+        #expect(again.waitUntilHealthy(), "\(again.output)")
+        let pushes = try again.pushes(serial: "ENV-1")
+        #expect(pushes["pending"] == 0 && pushes["delivered"] == 1, "\(pushes)")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(apns.received.count == 1, "nothing sent twice")
+    }
+
+    /// kill -9 while a push waits for APNs: the restarted service (once the dead node's lease has passed) sends it.
+    @Test(arguments: ["sqlite", "postgres"])
+    func aPushOwedWhenKilledIsDeliveredAfterARestart(_ backend: String) throws {
+        let folder = TestEnvironment.temporaryFolder("serve-kill-push")
+        let chain = try TestEnvironment.devChain()
+        let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        defer { apns.shutdown() }
+        apns.setResponseDelay(.seconds(60))
+        let database = backend == "sqlite" ? folder.appendingPathComponent("owed.sqlite").path : try TestEnvironment.freshPostgresURL()
+        let arguments = [
+            "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", database, "--certificates", chain.path,
+            "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
+            apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path, "--push-lease", "2s",
+        ]
+        let first = try ServeProcess(arguments: arguments, folder: folder)
+        #expect(first.waitUntilHealthy(), "\(first.output)")
+        let serial = "OWED-\(UUID().uuidString.prefix(8))"
+        let device = String(repeating: "9a", count: 32)
+        #expect(try first.register(serial: serial, token: try first.issue(serial: serial), pushToken: device) == "201")
+        #expect(try first.patch(serial: serial, data: #"{"points":1234}"#).hasSuffix("\n200"))
+        #expect(first.waitFor { apns.inFlight == 1 }, "the push was on its way")
+        first.kill()  // SIGKILL: the push was never answered, so it is still owed
+
+        apns.setResponseDelay(.zero)
+        let second = try ServeProcess(arguments: arguments, folder: folder)
+        defer { second.stop() }
+        #expect(second.waitUntilHealthy(), "\(second.output)")
+        #expect(second.waitFor(seconds: 20) { apns.received.count == 2 }, "the owed push went out after the restart: \(second.output)")
+        #expect(apns.received.map(\.token) == [device, device])
+        #expect(second.waitFor { (try? second.pushes(serial: serial))?["pending"] == 0 })
     }
 
     @Test func anHTTPPublicURLIsRefusedAtStartUpUnlessAllowed() throws {
@@ -216,6 +239,32 @@ final class ServeProcess {
             base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example/\(serial)",
             "-H", "Authorization: ApplePass \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
         ]).stdout
+    }
+
+    /// PATCHes a pass's data; the answer's body, a newline and the HTTP status.
+    func patch(serial: String, data: String) throws -> String {
+        try ServeCommandTests.curl([
+            "-w", "\n%{http_code}", "-X", "PATCH", base + "/api/v1/passes/pass.dev.passmint.example/\(serial)",
+            "-H", "Authorization: Bearer \(Self.apiKey)", "-d", #"{"data":\#(data)}"#,
+        ]).stdout
+    }
+
+    /// The `pushes` member of the pass's metadata (`GET /api/v1/passes/…`).
+    func pushes(serial: String) throws -> JSONValue {
+        let metadata = try ServeCommandTests.curl([
+            base + "/api/v1/passes/pass.dev.passmint.example/\(serial)", "-H", "Authorization: Bearer \(Self.apiKey)",
+        ])
+        return try #require(try JSONParser.value(Array(metadata.stdout.utf8))["pushes"], "\(metadata.stdout)")
+    }
+
+    /// Waits until `condition` holds, at most `seconds`; whether it held.
+    func waitFor(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        return condition()
     }
 
     /// SIGTERM, then waits: the exit status.

@@ -56,16 +56,19 @@ import Testing
                 body: ByteBuffer(string: #"{"data":{"points":5}}"#)
             ) { response in
                 let json = try JSONParser.value(Array(response.body.readableBytesView))
-                #expect(json["push"]?["delivered"] == 1, "\(String(buffer: response.body))")
+                #expect(json["push"]?["queued"] == 1, "\(String(buffer: response.body))")
             }
+            #expect(await eventually { apns.received.count == 1 }, "the push queue delivers it in the background")
             try await client.execute(uri: "/api/v1/passes", method: .post, body: try ServiceHarness.issueBody(serial: unique("A"))) {
                 #expect($0.status == .unauthorized, "the API key guards the issuing API")
             }
         }
         #expect(apns.received.map(\.token) == [device])
-        // The configured database holds the pass and the push's outcome.
+        // The configured database holds the pass and the push's outcome, and owes nothing.
         let store = try SQLitePassStore(path: configuration.databaseURL)
-        let stored = try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
-        #expect(try JSONParser.value(Array((stored?.lastPushJSON ?? "").utf8))["delivered"] == 1)
+        let states = try await store.pushStates(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
+        #expect(states.count == 1 && !states[0].pending)
+        #expect(try JSONParser.value(Array((states.first?.lastResultJSON ?? "").utf8))["result"] == "delivered")
+        #expect(try await store.pushQueueStatus().depth == 0)
     }
 }

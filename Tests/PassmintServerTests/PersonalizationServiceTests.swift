@@ -23,7 +23,7 @@ import Testing
             let personalization = service.personalization
             let first = try await personalization.personalize(passTypeIdentifier: type, serialNumber: serial, token: "tok", info: info)
             #expect(first.pass.updateTag > issued.pass.updateTag && !first.signature.isEmpty)
-            await service.background.finish()
+            try await service.pushQueue.drain()
             #expect(push.pushes.withLock { $0.count } == 1, "the other devices are told")
 
             let again = try await personalization.personalize(passTypeIdentifier: type, serialNumber: serial, token: "tok", info: info)
@@ -32,7 +32,7 @@ import Testing
             await #expect {
                 try await personalization.personalize(passTypeIdentifier: type, serialNumber: serial, token: "tok", info: other)
             } throws: { ($0 as? ServiceFailure)?.status == .conflict }
-            await service.background.finish()
+            try await service.pushQueue.drain()
             #expect(push.pushes.withLock { $0.count } == 1)
         }
     }

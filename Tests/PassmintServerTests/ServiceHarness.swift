@@ -18,6 +18,16 @@ final class RecordingPushSender: PushSender {
     }
 }
 
+/// Waits (up to 20 s, checking every 10 ms) until `condition` holds, for work the service does in the background
+/// (the push queue); true when it did. A bound against a hang, not a timing requirement.
+func eventually(_ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
+    for _ in 0..<2000 {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}
+
 enum ServiceHarness {
     static let apiKey = "test-api-key-0123456789"
     static let publicURL = "https://passes.example.test/wallet"
@@ -38,6 +48,7 @@ enum ServiceHarness {
         configuration.apiKey = apiKey
         configuration.maxBodySize = maxBodySize
         configuration.deviceLogLimit = logLimit
+        configuration.jobsFolder = TestEnvironment.temporaryFolder("jobs").path
         return configuration
     }
 

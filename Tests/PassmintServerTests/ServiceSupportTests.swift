@@ -20,21 +20,6 @@ import Testing
         #expect(book.recent == ["three", "four", String(repeating: "z", count: 2000)])
     }
 
-    @Test func finishingWaitsForBackgroundWorkAndTheWorkItStarts() async {
-        let work = BackgroundWork()
-        let done = Mutex<[String]>([])
-        work.run {
-            try? await Task.sleep(for: .milliseconds(50))
-            work.run {
-                try? await Task.sleep(for: .milliseconds(50))
-                done.withLock { $0.append("second") }
-            }
-            done.withLock { $0.append("first") }
-        }
-        await work.finish()
-        #expect(done.withLock { $0 } == ["first", "second"])
-    }
-
     @Test func aFailureAnswersLikeHummingbirdsOwnErrors() async throws {
         let router = Router()
         router.get("/failure") { _, _ -> Response in throw ServiceFailure.conflict("passes[1]: it exists").prefixed("order: ") }

@@ -9,17 +9,18 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite, postgres
     var description: String { rawValue }
 
-    /// A database URL of this kind: a new SQLite file, or the test PostgreSQL database.
+    /// A database URL of this kind: a new SQLite file, or a new database on the test PostgreSQL server (each test its
+    /// own: a service drains the push queue of its whole database).
     func databaseURL() throws -> String {
         switch self {
         case .sqlite: TestEnvironment.temporaryFolder("sqlite").appendingPathComponent("passmint.sqlite").path
-        case .postgres: try TestEnvironment.postgresURL()
+        case .postgres: try TestEnvironment.freshPostgresURL()
         }
     }
 }
 
 /// Runs `body` with a migrated store of `kind`, opened as the service opens it (``openPassStore(url:logger:)``): a
-/// new SQLite file, or the test PostgreSQL database (its client running for the duration).
+/// new SQLite file, or a new PostgreSQL database (its client running for the duration).
 func withStore<T: Sendable>(_ kind: StoreKind, _ body: @Sendable (any PassStore) async throws -> T) async throws -> T {
     try await openPassStore(url: try kind.databaseURL(), logger: Logger(label: "test.store")).whileRunning { try await body($0) }
 }

@@ -43,21 +43,59 @@ final class ScriptedPushSender: PushSender {
             let points = try #require(issued.data["points"])
             let updates = service.updates
             let same = try await updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": points], voided: false)
-            #expect(same.changed == false && same.push == nil && same.pass == issued.pass && same.registrations == 3)
-            #expect(push.pushed.withLock { $0.isEmpty })
+            #expect(same.changed == false && same.queuedPushes == nil && same.pass == issued.pass && same.registrations == 3)
+            #expect(try await store.pushQueueStatus().depth == 0, "nothing changed: nothing owed")
 
             let data: JSONObject = ["points": 9, "serialNumber": "ignored", "authenticationToken": "ignored-0123456789"]
             let updated = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: data, voided: nil)
             #expect(updated.changed == true && updated.pass.updateTag > issued.pass.updateTag)
             #expect(updated.data?["points"] == 9 && updated.data?["serialNumber"] == .string(serial), "the serial and token stay")
             #expect(updated.pass.authenticationToken == issued.pass.authenticationToken)
+            // The answer comes with the commit: the pushes are owed in the store, not sent yet.
+            #expect(updated.queuedPushes == 2, "two distinct tokens")
+            #expect(push.pushed.withLock { $0.isEmpty })
+            #expect(try await store.pushQueueStatus().depth == 2)
+            var states = try await store.pushStates(passTypeIdentifier: type, serialNumber: serial)
+            #expect(states.count == 3 && states.allSatisfy(\.pending))
+
+            // A second change before the queue runs: still one push per token (coalesced).
+            _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 10], voided: nil)
+            #expect(try await store.pushQueueStatus().depth == 2)
+            try await service.pushQueue.drain()
             #expect(push.pushed.withLock { $0 } == [[gone, shared].sorted()])
-            #expect(updated.push?.delivered == 1 && updated.push?.unregisteredPushTokens == [gone])
-            #expect(updated.registrations == 2, "the device APNs refused is gone")
-            let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: serial))
-            #expect(try JSONParser.value(Array((stored.lastPushJSON ?? "").utf8)) == updated.push?.json)
+            #expect(try await store.pushQueueStatus().depth == 0)
             #expect(try await store.registrations(passTypeIdentifier: type, serialNumber: serial).map(\.pushToken) == [shared, shared])
-            #expect(service.pusher.statistics.updates == 1 && service.pusher.statistics.unregistered == 1)
+            states = try await store.pushStates(passTypeIdentifier: type, serialNumber: serial)
+            #expect(states.count == 2 && states.allSatisfy { !$0.pending })
+            #expect(states.allSatisfy { (try? JSONParser.value(Array(($0.lastResultJSON ?? "").utf8)))?["result"] == "delivered" })
+            let statistics = service.pushQueue.statistics
+            #expect(statistics.delivered == 1 && statistics.unregistered == 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aFailedPushStaysOwedAndANewerChangeIsPushedAgain(_ kind: StoreKind) async throws {
+        let token = pushToken()
+        let push = ScriptedPushSender([token: .failed])
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: push)
+            let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("F")))
+            let (type, serial) = (issued.pass.passTypeIdentifier, issued.pass.serialNumber)
+            _ = try await service.registrations.register(
+                device: unique("dev"), pushToken: token, passTypeIdentifier: type, serialNumber: serial)
+            _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 3], voided: nil)
+            try await service.pushQueue.drain()
+            #expect(push.pushed.withLock { $0.count } == 1)
+            // Failed: owed again after a back-off, not now.
+            #expect(try await store.pushQueueStatus().depth == 1)
+            #expect(try await service.pushQueue.round() == 0, "not due yet")
+            let state = try #require(try await store.pushStates(passTypeIdentifier: type, serialNumber: serial).first)
+            let last = try JSONParser.value(Array((state.lastResultJSON ?? "").utf8))
+            #expect(state.pending && last["result"] == "failed")
+            // A newer change makes it due at once.
+            _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 4], voided: nil)
+            #expect(try await service.pushQueue.round() == 1)
+            #expect(push.pushed.withLock { $0.count } == 2)
         }
     }
 

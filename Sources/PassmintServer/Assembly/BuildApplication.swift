@@ -30,14 +30,16 @@ public func buildApplication(configuration: ServerConfiguration) throws -> some 
             "address": "\(configuration.host):\(configuration.port)", "publicURL": "\(configuration.publicURL)",
             "database": "\(opened.name)", "apns": "\(push.authenticationDescription) \(configuration.apns.endpoint.absoluteString)",
         ])
-    // Shut down in reverse order: the server first, then ServiceShutdown, then the change feed and the client.
-    let shutdown = ServiceShutdown(background: core.background, push: push, logger: logger)
+    // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),
+    // then ServiceShutdown, then the change feed and the client.
+    let shutdown = ServiceShutdown(push: push, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     return buildApplication(core: core, services: services, logger: logger)
 }
 
 /// The application around an assembled core: its routes, the fast path when the configuration asks for it, the bind
-/// address, and `services` to run beside the server. Tests build a core with their own store and push sender.
+/// address, `services` to run beside the server, and the core's push queue after them (so it stops right after the
+/// server). Tests build a core with their own store and push sender.
 public func buildApplication(core: ServiceCore, services: [any Service] = [], logger: Logger) -> some ApplicationProtocol {
     let configuration = core.configuration
     let reads = core.deviceReads
@@ -47,7 +49,7 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
         router: buildRouter(core: core),
         server: .http1(configuration: .init(additionalChannelHandlers: fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
-        services: services,
+        services: services + [core.pushQueue, core.jobs],
         logger: logger)
     app.beforeServerStarts { [store = core.store] in try await store.migrate() }
     return app
@@ -61,5 +63,6 @@ public func buildRouter(core: ServiceCore) -> Router<BasicRequestContext> {
     AppleWebServiceRoutes(core: core).register(on: router)
     IssuingAPIRoutes(core: core).register(on: router)
     SharingRoutes(core: core).register(on: router)
+    JobRoutes(core: core).register(on: router)
     return router
 }

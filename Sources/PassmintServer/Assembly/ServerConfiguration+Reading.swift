@@ -13,6 +13,11 @@ extension ServerConfiguration {
         case allowHTTP
         /// How long public links last: seconds, or a number with `m`, `h` or `d` (`30d`).
         case linkLifetime
+        /// How long a node holds the pushes it claimed before other nodes may take them (`60s`): after a crash, what
+        /// it held goes out once this has passed.
+        case pushLease
+        /// Where bulk changes keep their uploads and progress (``ServerConfiguration/jobsFolder``).
+        case jobsFolder
 
         /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
         var name: String {
@@ -77,6 +82,12 @@ extension ServerConfiguration {
             }
             return lifetime
         }
+        let pushLease = try value(.pushLease).map { text throws(ConfigurationError) in
+            guard let lease = Self.duration(text) else {
+                throw invalid(.pushLease, text, "a duration: seconds, or a number followed by m, h or d (e.g. 60s)")
+            }
+            return lease
+        }
         let port = try value(.port).map { text throws(ConfigurationError) in
             guard let port = Int(text), (0...65_535).contains(port) else { throw invalid(.port, text, "a port number (0–65535)") }
             return port
@@ -92,10 +103,12 @@ extension ServerConfiguration {
         self.linkSecret = linkSecret
         self.linkLifetime = linkLifetime
         self.allowHTTP = allowHTTP
+        if let pushLease { self.pushLease = pushLease }
         if let host = value(.host) { self.host = host }
         if let port { self.port = port }
         if let databaseURL = value(.databaseURL) { self.databaseURL = databaseURL }
         if let templates = value(.templates) { templatesFolder = templates }
+        if let jobs = value(.jobsFolder) { jobsFolder = jobs }
         if let endpoint { apns.endpoint = endpoint }
         apns.trustRootsFile = value(.apnsCA)
         apns.authKeyFile = value(.apnsKey)

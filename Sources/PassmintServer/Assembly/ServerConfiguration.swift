@@ -31,6 +31,17 @@ public struct ServerConfiguration: Sendable {
     /// Accept an http ``publicURL`` (development devices with Settings › Developer › Allow HTTP Services turned on):
     /// lint's `web-service-url-insecure` rule is relaxed for the passes the service issues.
     public var allowHTTP = false
+    /// How long a claim on owed pushes holds (``PushQueue``): a node that dies holding pushes loses them to the
+    /// others, or to its own restart, after this.
+    public var pushLease: Duration = .seconds(60)
+    /// Where bulk changes keep their uploads and progress (``UpdateJob``); by default beside the SQLite file
+    /// (`passmint.sqlite.jobs`), or `passmint-jobs` in the working folder with PostgreSQL. A job runs on the node that
+    /// received it and is resumed by that node's restart.
+    public var jobsFolder: String {
+        get { jobs ?? (databaseURL.hasPrefix("postgres") ? "passmint-jobs" : databaseURL + ".jobs") }
+        set { jobs = newValue }
+    }
+    private var jobs: String?
     /// Largest request body accepted (413 beyond).
     public var maxBodySize = 64 * 1024
     /// How many device log messages are kept for the operator.

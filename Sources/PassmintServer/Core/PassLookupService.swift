@@ -4,12 +4,12 @@ import PassmintStore
 public struct PassLookupService: Sendable {
     let store: any PassStore
 
-    /// The pass with its registrations count and last push.
+    /// The pass with its registrations count and where each device's push stands.
     public func metadata(passTypeIdentifier: String, serialNumber: String) async throws -> PassMetadata {
         guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
             throw ServiceFailure.notFound
         }
-        let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        return PassMetadata(pass: pass, registrations: registrations.count)
+        let pushes = try await store.pushStates(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        return PassMetadata(pass: pass, registrations: pushes.count, pushes: pushes)
     }
 }

@@ -1,31 +1,21 @@
 import Logging
 import PassmintStore
 
-/// What follows a new version of a pass once the store committed it: its signed bytes are kept for the devices that
-/// will fetch it (``SignedPassCache``), and the devices registered for it are told (``PassPusher``), while the request
-/// waits or in the background.
+/// What follows a new version of a pass once the store committed it (with the pushes it owes): its signed bytes are
+/// kept for the devices that will fetch it (``SignedPassCache``), and the push queue is woken to tell them
+/// (``PushQueue``). Nobody waits for APNs.
 struct PassPublisher: Sendable {
     let signedPasses: SignedPassCache
-    let pusher: PassPusher
-    let background: BackgroundWork
-    let logger: Logger
+    let pushQueue: PushQueue
 
-    /// Keeps `archive` (the new version, signed while the store committed) and pushes the change.
-    func publish(_ change: PassChange, signed archive: [UInt8]) async throws -> PushSummary {
+    /// Keeps `archive` (the new version, signed while the store committed) and starts the pushes the change owes.
+    func publish(_ change: PassChange, signed archive: [UInt8]) {
         signedPasses.remember(archive, for: change.pass)
-        return try await pusher.push(change)
+        publish(change)
     }
 
-    /// Keeps `archive` and pushes the change without making the caller wait for APNs.
-    func publishInBackground(_ change: PassChange, signed archive: [UInt8]) {
-        signedPasses.remember(archive, for: change.pass)
-        background.run { [pusher, logger] in
-            do {
-                _ = try await pusher.push(change)
-            } catch {
-                let metadata: Logger.Metadata = ["serialNumber": "\(change.pass.serialNumber)", "error": "\(error)"]
-                logger.error("push in the background failed", metadata: metadata)
-            }
-        }
+    /// Starts the pushes the change owes; the new version is signed when a device or a link asks for it (bulk changes).
+    func publish(_ change: PassChange) {
+        if change.changed && !change.registrations.isEmpty { pushQueue.wake() }
     }
 }

@@ -22,6 +22,29 @@ public struct PassRenderer: Sendable {
     /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
     /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
     func prepare(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> PreparedPass {
+        let (template, values, overrides, passImages) = try await inputs(pass, data: data)
+        do {
+            return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    /// Every check of ``prepare(_:data:)`` without writing `pass.json`: what a bulk change runs on each row (the
+    /// pass is signed when a device or a link asks for it).
+    func check(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) {
+        let (template, values, overrides, passImages) = try await inputs(pass, data: data)
+        do {
+            _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    /// The template, data, overrides and images a stored pass is built from.
+    private func inputs(
+        _ pass: StoredPass, data: JSONObject?
+    ) async throws(ServiceFailure) -> (PassTemplate, JSONObject, JSONObject, PassImages) {
         let template = try templates.template(for: pass)
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
             throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
@@ -41,12 +64,7 @@ public struct PassRenderer: Sendable {
                 values[member.key] = member.value
             }
         }
-        let passImages = try await images.images(in: values)
-        do {
-            return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
-        } catch {
-            throw .unprocessable(error.message)
-        }
+        return (template, values, overrides, try await images.images(in: values))
     }
 
     /// Signs and zips a prepared pass.

@@ -56,7 +56,7 @@ public struct PersonalizationService: Sendable {
             stored = change.pass
             // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
             // wait for APNs before it gets its signature.
-            if change.changed { publisher.publishInBackground(change, signed: built.archive) }
+            publisher.publish(change, signed: built.archive)
         }
         let signature = try renderer.signDetached(Array(token.utf8), passTypeIdentifier: passTypeIdentifier)
         logger.info(

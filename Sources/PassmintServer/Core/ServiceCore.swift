@@ -17,8 +17,10 @@ public struct ServiceCore: Sendable {
     public let lookup: PassLookupService
     public let sharing: SharingService
     public let deviceLogs: DeviceLogBook
-    public let pusher: PassPusher
-    public let background: BackgroundWork
+    /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:)`` does).
+    public let pushQueue: PushQueue
+    /// Bulk changes and template-wide changes, in the background (run it as a service too).
+    public let jobs: UpdateJobService
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -31,11 +33,10 @@ public struct ServiceCore: Sendable {
         let images = PassImageLibrary(store: store)
         let renderer = PassRenderer(builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL)
         let signedPasses = SignedPassCache()
-        let pusher = PassPusher(sender: push, store: store)
-        let background = BackgroundWork()
+        let pushQueue = PushQueue(store: store, sender: push, logger: logger, lease: configuration.pushLease)
         self.templates = templates
         issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
-        let publisher = PassPublisher(signedPasses: signedPasses, pusher: pusher, background: background, logger: logger)
+        let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue)
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store)
@@ -47,7 +48,8 @@ public struct ServiceCore: Sendable {
                 PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
             }, store: store, renderer: renderer, downloads: downloads)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
-        self.pusher = pusher
-        self.background = background
+        self.pushQueue = pushQueue
+        jobs = UpdateJobService(
+            folder: JobFolder(path: configuration.jobsFolder), updates: updates, templates: templates, store: store, logger: logger)
     }
 }

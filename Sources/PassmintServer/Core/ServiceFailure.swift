@@ -20,6 +20,9 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     /// that does not load).
     public static func unprocessable(_ message: String) -> ServiceFailure { ServiceFailure(.unprocessableContent, message) }
 
+    /// The service cannot keep what it was given (its disk): 500, with what failed.
+    public static func storage(_ message: String) -> ServiceFailure { ServiceFailure(.internalServerError, message) }
+
     /// The same failure, its message prefixed (`passes[2]: …`).
     func prefixed(_ prefix: String) -> ServiceFailure {
         ServiceFailure(status, message.map { prefix + $0 })

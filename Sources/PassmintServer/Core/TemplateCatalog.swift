@@ -31,6 +31,24 @@ public final class TemplateCatalog: Sendable {
         return template
     }
 
+    /// Loads the template from its folder again (a new version published), replacing the one in memory and its
+    /// personalized variant; the template as it is now. Throws, keeping the old version, when it does not load.
+    @discardableResult
+    public func reload(named name: String) throws(ServiceFailure) -> PassTemplate {
+        let old = loaded.withLock { loaded in
+            (loaded.removeValue(forKey: name), loaded.removeValue(forKey: name + "\u{0}personalized"))
+        }
+        do {
+            return try template(named: name)
+        } catch {
+            loaded.withLock { loaded in
+                if let template = old.0 { loaded[name] = template }
+                if let personalized = old.1 { loaded[name + "\u{0}personalized"] = personalized }
+            }
+            throw error
+        }
+    }
+
     /// The template a stored pass is built from: its template, or the personalized variant once the user signed up.
     func template(for pass: StoredPass) throws(ServiceFailure) -> PassTemplate {
         let template = try template(named: pass.template)

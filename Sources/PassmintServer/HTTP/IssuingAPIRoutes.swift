@@ -94,7 +94,7 @@ struct IssuingAPIRoutes {
 
     /// What the service has done since it started: pushes counted by outcome, answers from the fast path.
     private func statistics() -> JSONValue {
-        let pushes = core.pusher.statistics
+        let pushes = core.pushQueue.statistics
         func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
         return [
             "pushes": [

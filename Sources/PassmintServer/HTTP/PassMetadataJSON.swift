@@ -4,8 +4,10 @@ import PassmintStore
 /// ``PassMetadata`` as the issuing API writes it.
 enum PassMetadataJSON {
     /// `passTypeIdentifier`, `serialNumber`, `authenticationToken`, `template`, `updateTag` (a string), `lastModified`,
-    /// `voided`, `url`, `data`, `personalization`, `registrations`, and `push` (the push this request made) or
-    /// `lastPush`; `changed` for an update; `links` (`download`, `add`) when the service has a link secret.
+    /// `voided`, `url`, `data`, `personalization`, `registrations`; for an update `changed` and `push`
+    /// (`{"queued": n}`: the devices it owes a push, delivered in the background); for a lookup `pushes`
+    /// (`{"pending", "delivered", "failed", "devices": [{"device", "pending", "last"}]}`); `links` (`download`,
+    /// `add`) when the service has a link secret.
     static func object(_ metadata: PassMetadata, publicURL: String, links: PassLinks.Links? = nil) -> JSONObject {
         let pass = metadata.pass
         func parsed(_ text: String?) -> JSONValue { text.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null }
@@ -19,10 +21,18 @@ enum PassMetadataJSON {
         object["data"] = metadata.data.map(JSONValue.object) ?? parsed(pass.dataJSON)
         object["personalization"] = parsed(pass.personalizationJSON)
         object["registrations"] = .number(JSONNumber(metadata.registrations))
-        if let push = metadata.push {
-            object["push"] = push.json
-        } else {
-            object["lastPush"] = parsed(pass.lastPushJSON)
+        if let queued = metadata.queuedPushes { object["push"] = ["queued": .number(JSONNumber(queued))] }
+        if let pushes = metadata.pushes {
+            let devices: [JSONValue] = pushes.map {
+                ["device": .string($0.deviceLibraryIdentifier), "pending": .bool($0.pending), "last": parsed($0.lastResultJSON)]
+            }
+            func count(_ result: String) -> Int {
+                pushes.filter { !$0.pending && parsed($0.lastResultJSON)["result"]?.stringValue == result }.count
+            }
+            object["pushes"] = [
+                "pending": .number(JSONNumber(pushes.filter(\.pending).count)), "delivered": .number(JSONNumber(count("delivered"))),
+                "failed": .number(JSONNumber(count("failed"))), "devices": .array(devices),
+            ]
         }
         if let changed = metadata.changed { object["changed"] = .bool(changed) }
         if let links { object["links"] = ["download": .string(links.download), "add": .string(links.add)] }

@@ -1,0 +1,65 @@
+import Passmint
+
+/// One line of a bulk change (`POST /api/v1/updates`): `{"passTypeIdentifier", "serialNumber", "data": {…},
+/// "voided": true, "images": {…}}`, the same change a `PATCH` of that pass makes.
+struct BulkUpdateLine: Sendable {
+    var passTypeIdentifier: String
+    var serialNumber: String
+    var data: JSONObject?
+    var voided: Bool?
+    var images: JSONObject?
+
+    /// Reads a line; a message saying what is wrong with it otherwise.
+    static func parse(_ bytes: some Collection<UInt8>) -> Result<BulkUpdateLine, LineFailure> {
+        let object: JSONObject
+        do {
+            guard let parsed = try JSONParser.value(bytes).objectValue else {
+                return .failure(LineFailure("the line is not a JSON object"))
+            }
+            object = parsed
+        } catch {
+            return .failure(LineFailure("the line is not JSON: \(error)"))
+        }
+        guard let type = object["passTypeIdentifier"]?.stringValue, PathComponent.isValid(type) else {
+            return .failure(LineFailure("give \"passTypeIdentifier\": the pass's type, e.g. \"pass.com.example.loyalty\""))
+        }
+        guard let serial = object["serialNumber"]?.stringValue, PathComponent.isValid(serial) else {
+            return .failure(LineFailure("give \"serialNumber\": 1–128 characters of letters, digits and . _ - : ~"))
+        }
+        var line = BulkUpdateLine(passTypeIdentifier: type, serialNumber: serial)
+        if let data = object["data"] {
+            guard let data = data.objectValue else { return .failure(LineFailure("\"data\" must be an object", serial: serial)) }
+            line.data = data
+        }
+        if let voided = object["voided"] {
+            guard let voided = voided.boolValue else { return .failure(LineFailure("\"voided\" must be true or false", serial: serial)) }
+            line.voided = voided
+        }
+        if let images = object["images"] {
+            guard let images = images.objectValue else {
+                return .failure(LineFailure("\"images\" must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}", serial: serial))
+            }
+            line.images = images
+        }
+        guard line.data != nil || line.voided != nil || line.images != nil else {
+            return .failure(LineFailure("nothing to change: give \"data\", \"voided\" or \"images\"", serial: serial))
+        }
+        return .success(line)
+    }
+
+    private init(passTypeIdentifier: String, serialNumber: String) {
+        self.passTypeIdentifier = passTypeIdentifier
+        self.serialNumber = serialNumber
+    }
+}
+
+/// Why one line (or one pass) of a bulk change was not applied; the job goes on.
+struct LineFailure: Error, Sendable {
+    var reason: String
+    var serialNumber: String?
+
+    init(_ reason: String, serial: String? = nil) {
+        self.reason = reason
+        serialNumber = serial
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+public import Logging
+import Passmint
+public import PassmintPush
+public import PassmintStore
+public import ServiceLifecycle
+import Synchronization
+
+/// Delivers the pushes the store owes (``OwedPush``), in the background: a change commits what it owes in its own
+/// transaction and answers at once; this drains the queue. Each round claims a batch (leased, so several service
+/// nodes share one PostgreSQL queue without sending a push twice), pushes each pass type's tokens concurrently over
+/// the sender's HTTP/2 connections, and settles the batch in one write: delivered pushes leave the queue, gone tokens
+/// lose their registrations, failures come back after a back-off. What a killed process held comes back when its
+/// lease ends, so nothing owed is lost.
+public final class PushQueue: Service, Sendable {
+    let store: any PassStore
+    let sender: any PushSender
+    let logger: Logger
+    /// Pushes claimed per round.
+    let batchSize: Int
+    /// How long a claim holds: a pusher that dies holding pushes loses them after this.
+    let lease: Duration
+    /// How often an idle pusher looks for pushes other nodes' changes owe (its own changes wake it at once).
+    let idlePoll: Duration
+    private let doorbell = Doorbell()
+    private let counts = Mutex(PushStatistics())
+
+    public init(
+        store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, lease: Duration = .seconds(60),
+        idlePoll: Duration = .milliseconds(250)
+    ) {
+        self.store = store
+        self.sender = sender
+        self.logger = logger
+        self.batchSize = batchSize
+        self.lease = lease
+        self.idlePoll = idlePoll
+    }
+
+    /// Every push outcome since the service started, counted (`GET /api/v1/stats`).
+    public var statistics: PushStatistics { counts.withLock { $0 } }
+
+    /// How many pushes are owed, and since when.
+    public func status() async throws -> PushQueueStatus { try await store.pushQueueStatus() }
+
+    /// A change committed pushes to send: start a round now.
+    public func wake() { doorbell.ring() }
+
+    /// Drains until graceful shutdown; then one last round for what is due, and what is left stays owed in the store
+    /// for the next start.
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                let sent = await roundLogged()
+                if sent == 0 { await doorbell.wait(timeout: idlePoll) }
+            }
+        } onGracefulShutdown: { [doorbell] in
+            doorbell.ring()
+        }
+        _ = await roundLogged()
+    }
+
+    private func roundLogged() async -> Int {
+        do {
+            return try await round()
+        } catch {
+            logger.error("the push queue cannot reach the store; trying again", metadata: ["error": "\(error)"])
+            try? await Task.sleep(for: .seconds(1))
+            return 0
+        }
+    }
+
+    /// Claims, pushes and settles one batch; the number claimed.
+    @discardableResult
+    public func round() async throws -> Int {
+        let claimed = try await store.claimPushes(limit: batchSize, lease: lease)
+        guard !claimed.isEmpty else { return 0 }
+        let byTopic = Dictionary(grouping: claimed, by: \.passTypeIdentifier)
+        let outcomes = await withTaskGroup(of: [(OwedPush, PushOutcome)].self) { group in
+            for (topic, pushes) in byTopic {
+                group.addTask { [sender] in
+                    let byToken = Dictionary(uniqueKeysWithValues: pushes.map { ($0.pushToken, $0) })
+                    let results = await sender.push(topic: topic, pushTokens: pushes.map(\.pushToken))
+                    return results.compactMap { outcome in byToken[outcome.pushToken].map { ($0, outcome) } }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        counts.withLock { $0.count(outcomes.map(\.1)) }  // sent, whatever the settlement's fate
+        try await store.settlePushes(Self.settlement(outcomes))
+        let failed = outcomes.filter { $0.1.result == .failed }
+        if !failed.isEmpty {
+            logger.warning(
+                "pushes failed; they stay owed and are tried again",
+                metadata: ["failed": "\(failed.count)", "reason": "\(failed[0].1.reason ?? "status \(failed[0].1.status)")"])
+        }
+        return claimed.count
+    }
+
+    /// Pushes until nothing due is left, waiting for rounds another pusher (this node's own, or another node's) has
+    /// claimed; pushes waiting for a retry after a failure are left owed. For tests and the end of a campaign.
+    public func drain() async throws {
+        while true {
+            if try await round() > 0 { continue }
+            if try await store.pushQueueStatus().due == 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// How long a push waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
+    static func backOff(afterAttempts attempts: Int) -> Duration {
+        .seconds(min(300, 1 << min(attempts + 1, 9)))
+    }
+
+    static func settlement(_ outcomes: [(OwedPush, PushOutcome)], now: Date = Date()) -> PushSettlement {
+        var settlement = PushSettlement()
+        let stamp = ISO8601DateFormatter().string(from: now)
+        for (push, outcome) in outcomes {
+            switch outcome.result {
+            case .delivered: settlement.delivered.append(push)
+            case .unregistered: settlement.unregistered.append(push)
+            case .failed:
+                let wait = backOff(afterAttempts: push.attempts)
+                settlement.retry.append((push, now.addingTimeInterval(Double(wait.components.seconds))))
+            }
+            let result: JSONValue = [
+                "at": .string(stamp), "result": .string(outcome.result.rawValue), "status": .number(JSONNumber(outcome.status)),
+                "reason": outcome.reason.map(JSONValue.string) ?? .null, "attempts": .number(JSONNumber(outcome.attempts)),
+            ]
+            settlement.results.append((push, JSONWriter.string(result, style: .compact)))
+        }
+        return settlement
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Passmint
+import PassmintStore
+
+/// Bulk changes in the issuing API, behind ``APIKeyMiddleware``: `POST /api/v1/updates` (a JSON Lines body, read as
+/// it streams in), `POST /api/v1/templates/{name}/publish`, and the jobs they start.
+struct JobRoutes {
+    let core: ServiceCore
+
+    func register(on router: Router<BasicRequestContext>) {
+        let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+        api.post("updates") { request, _ in try await upload(request) }
+        api.post("templates/:name/publish") { request, context in try await publish(request, context) }
+        api.get("jobs") { _, _ in RouteSupport.json(.ok, .array(core.jobs.jobs().map { .object($0.json) })) }
+        api.get("jobs/:id") { _, context in try await job(context) }
+        api.get("jobs/:id/failures") { _, context in try failures(context) }
+    }
+
+    /// Writes the body to the jobs folder as it arrives (any size, constant memory) and answers 202 with the job once
+    /// the upload is durable.
+    private func upload(_ request: Request) async throws -> Response {
+        let upload = try core.jobs.newUpload()
+        do {
+            for try await buffer in request.body {
+                try buffer.readableBytesView.withUnsafeBytes { bytes throws(ServiceFailure) in try upload.write(bytes) }
+            }
+            guard upload.bytes > 0 else { throw ServiceFailure.badRequest("the body is empty: send one JSON object per line") }
+            return try answer(.accepted, core.jobs.submit(upload))
+        } catch {
+            upload.discard()
+            throw error
+        }
+    }
+
+    /// `{"data": {…}}` (optional): values set on every pass.
+    private func publish(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard let name = context.parameters.get("name") else { throw ServiceFailure.notFound }
+        var request = request
+        let body = try await request.collectBody(upTo: core.configuration.maxBodySize)
+        var data: JSONObject?
+        if body.readableBytes > 0 {
+            guard let object = try? JSONParser.value(Array(body.readableBytesView)).objectValue else {
+                throw ServiceFailure.badRequest("the body must be empty or {\"data\": {…}}")
+            }
+            if let given = object["data"] {
+                guard let given = given.objectValue else { throw ServiceFailure.badRequest("\"data\" must be an object") }
+                data = given
+            }
+        }
+        return try answer(.accepted, core.jobs.publish(template: name, data: data))
+    }
+
+    private func job(_ context: BasicRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), let job = core.jobs.job(id) else { throw ServiceFailure.notFound }
+        var object = job.json
+        object["failures"] = .array(core.jobs.failures(id, limit: 100))
+        let queue = try await core.pushQueue.status()
+        object["pushQueue"] = [
+            "owed": .number(JSONNumber(queue.depth)),
+            "oldestSeconds": queue.oldestEnqueuedAt.map { .number(JSONNumber(max(0, -$0.timeIntervalSinceNow))) } ?? .null,
+        ]
+        return RouteSupport.json(.ok, .object(object))
+    }
+
+    /// Every bad line of a job, as JSON Lines.
+    private func failures(_ context: BasicRequestContext) throws -> Response {
+        guard let id = context.parameters.get("id"), core.jobs.job(id) != nil else { throw ServiceFailure.notFound }
+        let lines = core.jobs.failures(id, limit: .max)
+        var bytes: [UInt8] = []
+        for line in lines {
+            bytes += JSONWriter.data(line, style: .compact)
+            bytes.append(0x0A)
+        }
+        return RouteSupport.bytes(bytes, type: "application/jsonl")
+    }
+
+    private func answer(_ status: HTTPResponse.Status, _ job: UpdateJob) -> Response {
+        var object = job.json
+        object["url"] = .string("/api/v1/jobs/\(job.id)")
+        return RouteSupport.json(status, .object(object))
+    }
+}

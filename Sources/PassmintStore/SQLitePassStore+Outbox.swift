@@ -1,0 +1,129 @@
+import Foundation
+
+/// The durable push queue on SQLite: owed pushes are written by ``SQLitePassStore/change(passTypeIdentifier:serialNumber:_:)``
+/// in the change's transaction, and claimed and settled by the service's pusher. One process writes the file, so a
+/// claim is a lease only against a pusher that died holding it.
+extension SQLitePassStore {
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Owes every distinct token a push for the pass type, in the caller's transaction.
+    static func owePushes(_ db: SQLiteConnection, tokens: [String], passTypeIdentifier: String, now: Date = Date()) throws {
+        let time = milliseconds(now)
+        for token in Set(tokens).sorted() {
+            try db.query(
+                """
+                INSERT INTO push_outbox (push_token, pass_type_id, generation, due_at, lease_until, attempts, enqueued_at)
+                VALUES (?, ?, 1, ?, 0, 0, ?) ON CONFLICT (push_token, pass_type_id)
+                DO UPDATE SET generation = generation + 1, due_at = excluded.due_at, attempts = 0
+                """, [.text(token), .text(passTypeIdentifier), .integer(time), .integer(time)])
+        }
+    }
+
+    public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
+        // Looked at first with a read: a write, even one that changes nothing, makes the service's cached device
+        // answers stale, and an idle pusher looks several times a second.
+        let due = try read { db in
+            var found = false
+            let now = Self.milliseconds(Date())
+            try db.query("SELECT 1 FROM push_outbox WHERE due_at <= ? AND lease_until <= ? LIMIT 1", [.integer(now), .integer(now)]) { _ in
+                found = true
+            }
+            return found
+        }
+        guard due else { return [] }
+        return try await writer.write { db in
+            let now = Self.milliseconds(Date())
+            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+            var claimed: [OwedPush] = []
+            try db.query(
+                """
+                UPDATE push_outbox SET lease_until = ? WHERE rowid IN (
+                    SELECT rowid FROM push_outbox WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT ?)
+                RETURNING push_token, pass_type_id, generation, attempts, enqueued_at
+                """, [.integer(until), .integer(now), .integer(now), .integer(Int64(limit))]
+            ) { row in
+                claimed.append(
+                    OwedPush(
+                        pushToken: row.text(0) ?? "", passTypeIdentifier: row.text(1) ?? "", generation: row.integer(2),
+                        attempts: Int(row.integer(3)), enqueuedAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000)))
+            }
+            return claimed
+        }
+    }
+
+    public func settlePushes(_ settlement: PushSettlement) async throws {
+        try await writer.write { db in
+            func key(_ push: OwedPush) -> [SQLiteConnection.Value] { [.text(push.pushToken), .text(push.passTypeIdentifier)] }
+            /// A newer change owes the push again: free it for the next claim.
+            func releaseIfOwedAgain(_ push: OwedPush) throws {
+                if db.changes == 0 {
+                    try db.query("UPDATE push_outbox SET lease_until = 0 WHERE push_token = ? AND pass_type_id = ?", key(push))
+                }
+            }
+            for push in settlement.delivered {
+                try db.query(
+                    "DELETE FROM push_outbox WHERE push_token = ? AND pass_type_id = ? AND generation = ?",
+                    key(push) + [.integer(push.generation)])
+                try releaseIfOwedAgain(push)
+            }
+            for (push, at) in settlement.retry {
+                try db.query(
+                    """
+                    UPDATE push_outbox SET due_at = ?, lease_until = 0, attempts = attempts + 1
+                    WHERE push_token = ? AND pass_type_id = ? AND generation = ?
+                    """, [.integer(Self.milliseconds(at))] + key(push) + [.integer(push.generation)])
+                try releaseIfOwedAgain(push)
+            }
+            for push in settlement.unregistered {
+                let token: [SQLiteConnection.Value] = [.text(push.pushToken)]
+                try db.query(
+                    "DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = ?)",
+                    token)
+                try db.query("DELETE FROM devices WHERE push_token = ?", token)
+                try db.query("DELETE FROM push_outbox WHERE push_token = ?", token)
+            }
+            let now = Self.milliseconds(Date())
+            for (push, result) in settlement.results {
+                try db.query(
+                    """
+                    INSERT INTO push_results (push_token, pass_type_id, result, at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (push_token, pass_type_id) DO UPDATE SET result = excluded.result, at = excluded.at
+                    """, key(push) + [.text(result), .integer(now)])
+            }
+        }
+    }
+
+    public func pushQueueStatus() async throws -> PushQueueStatus {
+        try read { db in
+            var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+            try db.query(
+                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= ?) FROM push_outbox",
+                [.integer(Self.milliseconds(Date()))]
+            ) { row in
+                status.depth = Int(row.integer(0))
+                status.due = Int(row.integer(2))
+                if status.depth > 0 { status.oldestEnqueuedAt = Date(timeIntervalSince1970: Double(row.integer(1)) / 1000) }
+            }
+            return status
+        }
+    }
+
+    public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
+        try read { db in
+            var states: [DevicePushState] = []
+            try db.query(
+                """
+                SELECT d.device_library_id,
+                    EXISTS (SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token AND o.pass_type_id = r.pass_type_id),
+                    (SELECT pr.result FROM push_results pr WHERE pr.push_token = d.push_token AND pr.pass_type_id = r.pass_type_id)
+                FROM registrations r JOIN devices d ON d.device_library_id = r.device_library_id
+                WHERE r.pass_type_id = ? AND r.serial_number = ? ORDER BY d.device_library_id
+                """, [.text(passTypeIdentifier), .text(serialNumber)]
+            ) { row in
+                states.append(
+                    DevicePushState(deviceLibraryIdentifier: row.text(0) ?? "", pending: row.integer(1) != 0, lastResultJSON: row.text(2)))
+            }
+            return states
+        }
+    }
+}

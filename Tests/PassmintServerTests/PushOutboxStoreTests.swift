@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import PassmintStore
+import PassmintStorePostgres
+import PassmintTestSupport
+import PostgresNIO
+import Testing
+
+/// The durable push queue of both stores: what a change owes, coalesced; leases; generations; settlement.
+@Suite struct PushOutboxStoreTests {
+    static let type = "pass.dev.passmint.example"
+
+    func pass(_ store: any PassStore, registeredTo tokens: [String]) async throws -> String {
+        let serial = unique("Q")
+        _ = try await store.insert(
+            StoredPass(
+                passTypeIdentifier: Self.type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "Loyalty",
+                dataJSON: #"{"points":1}"#))
+        for token in tokens {
+            _ = try await store.register(
+                deviceLibraryIdentifier: unique("dev"), pushToken: token, passTypeIdentifier: Self.type, serialNumber: serial)
+        }
+        return serial
+    }
+
+    func change(_ store: any PassStore, _ serial: String, points: Int) async throws {
+        _ = try await store.update(passTypeIdentifier: Self.type, serialNumber: serial, dataJSON: #"{"points":\#(points)}"#, voided: false)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func changesOweOnePushPerDeviceAndPassTypeUntilSettled(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let phone = pushToken()
+            let tablet = pushToken()
+            let first = try await pass(store, registeredTo: [phone])
+            let second = try await pass(store, registeredTo: [phone, tablet])
+            let quiet = try await pass(store, registeredTo: [])
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(60)).isEmpty, "registering owes nothing")
+            try await change(store, first, points: 2)
+            try await change(store, second, points: 2)
+            try await change(store, quiet, points: 2)
+            _ = try await store.update(passTypeIdentifier: Self.type, serialNumber: first, dataJSON: #"{"points":2}"#, voided: false)
+            #expect(try await store.pushQueueStatus().depth == 2)
+
+            let claimed = try await store.claimPushes(limit: 10, lease: .seconds(60))
+            #expect(Set(claimed.map(\.pushToken)) == [phone, tablet] && claimed.count == 2, "one push per device and pass type")
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(60)).isEmpty, "claimed pushes are leased")
+
+            // A change after the claim: the push for the older generation settles, the newer change stays owed.
+            try await change(store, first, points: 3)
+            var settlement = PushSettlement()
+            settlement.delivered = claimed
+            try await store.settlePushes(settlement)
+            let again = try await store.claimPushes(limit: 10, lease: .seconds(60))
+            #expect(again.map(\.pushToken) == [phone], "owed again by the newer change")
+            #expect(again.first.map { $0.generation > claimed.first { $0.pushToken == phone }!.generation } == true)
+
+            // A failure comes back after its back-off; a gone token takes its registrations with it.
+            var retry = PushSettlement()
+            retry.retry = [(again[0], Date().addingTimeInterval(3600))]
+            try await store.settlePushes(retry)
+            let waiting = try await store.pushQueueStatus()
+            #expect(waiting.depth == 1 && waiting.due == 0)
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(60)).isEmpty)
+            var gone = PushSettlement()
+            gone.unregistered = again
+            try await store.settlePushes(gone)
+            #expect(try await store.registrations(passTypeIdentifier: Self.type, serialNumber: first).isEmpty)
+            #expect(try await store.pushQueueStatus().depth == 0)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLeaseThatRunsOutGivesThePushesToTheNextClaim(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let token = pushToken()
+            try await change(store, try await pass(store, registeredTo: [token]), points: 5)
+            let dead = try await store.claimPushes(limit: 10, lease: .milliseconds(200))  // a node that dies holding it
+            #expect(dead.map(\.pushToken) == [token])
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(60)).isEmpty)
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(try await store.claimPushes(limit: 10, lease: .seconds(60)).map(\.pushToken) == [token])
+        }
+    }
+
+    /// Two nodes claim from one PostgreSQL queue at once: every push goes to exactly one of them.
+    @Test func twoNodesClaimDisjointPushes() async throws {
+        let url = try TestEnvironment.freshPostgresURL()
+        let logger = Logger(label: "test.outbox")
+        let clients = try [PostgresPassStore.client(url: url, logger: logger), PostgresPassStore.client(url: url, logger: logger)]
+        let stores = clients.map { PostgresPassStore(client: $0, logger: logger) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in clients { group.addTask { await client.run() } }
+            try await stores[0].migrate()
+            var tokens: Set<String> = []
+            for _ in 0..<300 {
+                let token = pushToken()
+                tokens.insert(token)
+                try await change(stores[0], try await pass(stores[0], registeredTo: [token]), points: 9)
+            }
+            let claims = try await withThrowingTaskGroup(of: [OwedPush].self) { claimers in
+                for store in stores {
+                    claimers.addTask {
+                        var mine: [OwedPush] = []
+                        while true {
+                            let batch = try await store.claimPushes(limit: 7, lease: .seconds(60))
+                            if batch.isEmpty { return mine }
+                            mine += batch
+                        }
+                    }
+                }
+                return try await claimers.reduce(into: [[OwedPush]]()) { $0.append($1) }
+            }
+            let all = claims.flatMap { $0 }.map(\.pushToken)
+            #expect(all.count == 300 && Set(all) == tokens, "each push claimed once: \(claims.map(\.count))")
+            group.cancelAll()
+        }
+    }
+}
