@@ -32,7 +32,9 @@ public struct UpdateService: Sendable {
         }
         let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
         var merged = original
-        for member in data ?? JSONObject()
+        // Text where the template wants a number or a boolean ("1250" from a CSV) is converted, as `batch` does.
+        let typed = try data.map { data throws(ServiceFailure) in try renderer.templates.template(for: current).typed(data) }
+        for member in typed ?? JSONObject()
         where member.key != "serialNumber" && member.key != "authenticationToken" && !member.key.hasPrefix(PassImageLibrary.keyPrefix) {
             merged[member.key] = member.value
         }

@@ -1,0 +1,69 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Passmint
+
+/// The issuing API's bulk-change endpoints, as `passmint update` calls them.
+struct UpdateClient {
+    let base: String
+    let apiKey: String
+    var http: HTTPClient { .shared }
+
+    struct Refused: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func request(_ path: String, method: HTTPMethod = .GET) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
+        return request
+    }
+
+    private func send(_ request: HTTPClientRequest, expecting status: HTTPResponseStatus) async throws -> [UInt8] {
+        let response = try await http.execute(request, timeout: .minutes(30))
+        let body = Array(try await response.body.collect(upTo: 64 << 20).readableBytesView)
+        guard response.status == status else {
+            let message =
+                (try? JSONParser.value(body))?["error"]?["message"]?.stringValue ?? String(decoding: body.prefix(500), as: UTF8.self)
+            throw Refused(description: "\(request.method) \(request.url) answered \(response.status.code): \(message)")
+        }
+        return body
+    }
+
+    /// Streams the upload's rows to `POST /api/v1/updates`; the job the service answered.
+    func upload(_ upload: UpdateUpload) async throws -> JSONValue {
+        var request = request("/api/v1/updates", method: .POST)
+        request.headers.add(name: "Content-Type", value: "application/jsonl")
+        let chunks = AsyncStream<ByteBuffer> { continuation in
+            while let chunk = upload.nextChunk() { continuation.yield(chunk) }
+            continuation.finish()
+        }
+        request.body = .stream(chunks, length: .unknown)
+        return try JSONParser.value(try await send(request, expecting: .accepted))
+    }
+
+    /// `POST /api/v1/templates/{name}/publish`; the job.
+    func publish(template: String, data: JSONObject?) async throws -> JSONValue {
+        var request = request("/api/v1/templates/\(template)/publish", method: .POST)
+        if let data { request.body = .bytes(ByteBuffer(bytes: JSONWriter.data(["data": .object(data)], style: .compact))) }
+        return try JSONParser.value(try await send(request, expecting: .accepted))
+    }
+
+    /// Polls the job until it is no longer running, calling `progress` with each answer; the last answer.
+    func wait(for id: String, progress: (JSONValue) -> Void) async throws -> JSONValue {
+        while true {
+            let job = try JSONParser.value(try await send(request("/api/v1/jobs/\(id)"), expecting: .ok))
+            progress(job)
+            if job["state"]?.stringValue != "running" { return job }
+            try await Task.sleep(for: .milliseconds(250))
+        }
+    }
+
+    /// Every failed line of the job.
+    func failures(of id: String) async throws -> [JSONValue] {
+        let body = try await send(request("/api/v1/jobs/\(id)/failures"), expecting: .ok)
+        return body.split(separator: 0x0A).compactMap { try? JSONParser.value($0) }
+    }
+}

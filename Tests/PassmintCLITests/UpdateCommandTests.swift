@@ -1,0 +1,70 @@
+import Foundation
+import Passmint
+import PassmintTestSupport
+import Testing
+
+/// `passmint update` against a running `passmint serve`: a CSV of changes, then a template published.
+@Suite struct UpdateCommandTests {
+    @Test func aCSVOfChangesAndATemplatePublishedReachTheService() throws {
+        let folder = TestEnvironment.temporaryFolder("update")
+        let chain = try TestEnvironment.devChain()
+        let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        defer { apns.shutdown() }
+        let server = try ServeProcess(
+            arguments: [
+                "serve", "--public-url", "https://passes.example.test/wallet", "--database-url",
+                folder.appendingPathComponent("u.sqlite").path,
+                "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                "--apns-url", apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path,
+            ], folder: folder)
+        defer { server.stop() }
+        #expect(server.waitUntilHealthy(), "\(server.output)")
+        let serials = (1...3).map { "UPD-\($0)-\(UUID().uuidString.prefix(6))" }
+        var tokens: [String] = []
+        for serial in serials { tokens.append(try server.issue(serial: serial)) }
+        let device = String(repeating: "7e", count: 32)
+        #expect(try server.register(serial: serials[0], token: tokens[0], pushToken: device) == "201")
+
+        let changes = folder.appendingPathComponent("changes.csv")
+        try """
+        serialNumber,points,voided
+        \(serials[0]),100,
+        \(serials[1]),200,true
+        NO-SUCH-PASS,5,
+        \(serials[2]),300,maybe
+
+        """.write(to: changes, atomically: true, encoding: .utf8)
+        let environment = ["PASSMINT_API_KEY": ServeProcess.apiKey]
+        let update = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            ["update", "--service", server.base, "--data", changes.path, "--pass-type", "pass.dev.passmint.example", "--json"],
+            environment: environment, in: folder)
+        #expect(update.status == 1, "rows failed: \(update.stderr)")
+        let job = try JSONParser.value(Array(update.stdout.utf8))
+        #expect(job["state"] == "finished" && job["changed"] == 2 && job["failed"] == 1, "\(update.stdout)")
+        let report = try String(contentsOf: folder.appendingPathComponent("changes.csv.failures.csv"), encoding: .utf8)
+        let rows = report.split(separator: "\n")
+        #expect(rows.count == 3, "\(report)")
+        #expect(rows[1].hasPrefix("3,4,NO-SUCH-PASS,") && rows[1].contains("no pass"), "\(report)")
+        #expect(rows[2].hasPrefix("4,5,") && rows[2].contains("voided"), "\(report)")
+        let metadata = try ServeCommandTests.curl([
+            server.base + "/api/v1/passes/pass.dev.passmint.example/\(serials[1])", "-H", "Authorization: Bearer \(ServeProcess.apiKey)",
+        ])
+        let pass = try JSONParser.value(Array(metadata.stdout.utf8))
+        #expect(pass["data"]?["points"] == 200 && pass["voided"] == true, "\(metadata.stdout)")
+        #expect(server.waitFor { apns.received.map(\.token) == [device] }, "the changed pass's device was pushed")
+
+        let publish = try TestEnvironment.run(
+            CreateCommandTests.binary, ["update", "--service", server.base, "--publish", "Loyalty", "--set", "tier=Platinum", "--json"],
+            environment: environment, in: folder)
+        #expect(publish.status == 0, "\(publish.stderr)")
+        let published = try JSONParser.value(Array(publish.stdout.utf8))
+        #expect(published["kind"] == "template" && published["changed"] == 3 && published["failed"] == 0, "\(publish.stdout)")
+        #expect(server.waitFor { apns.received.count == 2 }, "pushed again after the template changed")
+
+        let missingKey = try TestEnvironment.run(
+            CreateCommandTests.binary, ["update", "--service", server.base, "--publish", "Loyalty"], environment: ["PASSMINT_API_KEY": ""],
+            in: folder)
+        #expect(missingKey.status != 0 && missingKey.stderr.contains("PASSMINT_API_KEY"), "\(missingKey.stderr)")
+    }
+}
