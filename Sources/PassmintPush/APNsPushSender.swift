@@ -103,6 +103,7 @@ public final class APNsPushSender: PushSender {
         var last = PushOutcome(pushToken: token, result: .failed, status: 0, reason: nil, attempts: 0)
         while attempt < maxAttempts {
             attempt += 1
+            var wait = retryDelay * (1 << (attempt - 1))
             var request = HTTPClientRequest(url: endpoint.absoluteString + "/3/device/" + token)
             request.method = .POST
             request.headers.add(name: "apns-topic", value: topic)
@@ -138,7 +139,14 @@ public final class APNsPushSender: PushSender {
                     last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
                     logger.notice("APNs provider token expired; signing a new one", metadata: ["topic": "\(topic)"])
                 case 429, 500...599:
-                    last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
+                    let asked = Self.retryAfter(response.headers.first(name: "retry-after"))
+                    last = PushOutcome(
+                        pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt, retryAfter: asked)
+                    if let asked {
+                        // A wait longer than a round should hold the push goes back to the queue, due when APNs said.
+                        guard asked <= Self.longestInlineWait else { return last }
+                        wait = max(wait, asked)
+                    }
                     logger.warning("push will be retried", metadata: ["topic": "\(topic)", "status": "\(status)", "attempt": "\(attempt)"])
                 default:
                     logger.error("push refused", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
@@ -148,9 +156,25 @@ public final class APNsPushSender: PushSender {
                 last = PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
                 logger.warning("push failed", metadata: ["topic": "\(topic)", "error": "\(error)", "attempt": "\(attempt)"])
             }
-            if attempt < maxAttempts { try? await Task.sleep(for: retryDelay * (1 << (attempt - 1))) }
+            if attempt < maxAttempts { try? await Task.sleep(for: wait) }
         }
         return last
+    }
+
+    /// The longest `Retry-After` waited for within one push; a longer one ends the attempts and the push queue
+    /// schedules the push for then.
+    static let longestInlineWait: Duration = .seconds(5)
+
+    /// A `Retry-After` value: delay-seconds, or an HTTP-date (RFC 9110 §10.2.3); nil when absent or unreadable.
+    static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 
     /// The `reason` of an APNs error body `{"reason": "BadDeviceToken"}`.

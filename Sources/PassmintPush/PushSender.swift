@@ -16,13 +16,16 @@ public struct PushOutcome: Sendable, Equatable {
     /// APNs's `reason`, or the transport error.
     public var reason: String?
     public var attempts: Int
+    /// How long APNs asked to wait before the next try (`Retry-After` on 429 or 503), when it did.
+    public var retryAfter: Duration?
 
-    public init(pushToken: String, result: Result, status: Int, reason: String?, attempts: Int) {
+    public init(pushToken: String, result: Result, status: Int, reason: String?, attempts: Int, retryAfter: Duration? = nil) {
         self.pushToken = pushToken
         self.result = result
         self.status = status
         self.reason = reason
         self.attempts = attempts
+        self.retryAfter = retryAfter
     }
 }
 

@@ -120,7 +120,7 @@ public final class PushQueue: Service, Sendable {
             case .delivered: settlement.delivered.append(push)
             case .unregistered: settlement.unregistered.append(push)
             case .failed:
-                let wait = backOff(afterAttempts: push.attempts)
+                let wait = max(backOff(afterAttempts: push.attempts), outcome.retryAfter ?? .zero)
                 settlement.retry.append((push, now.addingTimeInterval(Double(wait.components.seconds))))
             }
             let result: JSONValue = [
