@@ -59,7 +59,9 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
 /// the API key), and `/health`.
 public func buildRouter(core: ServiceCore) -> Router<BasicRequestContext> {
     let router = Router(context: BasicRequestContext.self)
+    router.add(middleware: RequestMetricsMiddleware(metrics: core.metrics))
     HealthRoute().register(on: router)
+    MetricsRoute(core: core).register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
     IssuingAPIRoutes(core: core).register(on: router)
     SharingRoutes(core: core).register(on: router)

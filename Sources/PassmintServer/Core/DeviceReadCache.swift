@@ -20,7 +20,8 @@ public final class DeviceReadCache: Sendable {
     /// tens of MB.
     private let polls = ReadCache<PollKey, UpdatedSerials>(limit: 32_768)
     private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 16_384)
-    private let fastPathCount = Atomic<Int>(0)
+    private let fastPathPolls = Atomic<Int>(0)
+    private let fastPathNotModified = Atomic<Int>(0)
 
     public init(store: any PassStore) { self.store = store }
 
@@ -53,7 +54,18 @@ public final class DeviceReadCache: Sendable {
     }
 
     /// Requests answered by the fast path (from memory, on the event loop), for the operator and tests.
-    public var fastPathAnswers: Int { fastPathCount.load(ordering: .relaxed) }
+    public var fastPathAnswers: Int { fastPathPolls.load(ordering: .relaxed) + fastPathNotModified.load(ordering: .relaxed) }
 
-    func countFastPathAnswer() { fastPathCount.add(1, ordering: .relaxed) }
+    /// The fast path's answers: serial-number polls, and 304s of the latest-pass endpoint.
+    var fastPathCounts: (polls: Int, notModified: Int) {
+        (fastPathPolls.load(ordering: .relaxed), fastPathNotModified.load(ordering: .relaxed))
+    }
+
+    func countFastPathAnswer(poll: Bool) {
+        if poll {
+            fastPathPolls.add(1, ordering: .relaxed)
+        } else {
+            fastPathNotModified.add(1, ordering: .relaxed)
+        }
+    }
 }

@@ -11,18 +11,25 @@ public struct PassRenderer: Sendable {
     let images: PassImageLibrary
     /// Written into every pass as `webServiceURL`.
     let webServiceURL: String
+    /// Where rendering and signing times go (`GET /metrics`).
+    let metrics: ServiceMetrics?
 
-    public init(builder: PassBuilder, templates: TemplateCatalog, images: PassImageLibrary, webServiceURL: String) {
+    public init(
+        builder: PassBuilder, templates: TemplateCatalog, images: PassImageLibrary, webServiceURL: String, metrics: ServiceMetrics? = nil
+    ) {
         self.builder = builder
         self.templates = templates
         self.images = images
         self.webServiceURL = webServiceURL
+        self.metrics = metrics
     }
 
     /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
     /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
     func prepare(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> PreparedPass {
+        let start = ContinuousClock.now
         let (template, values, overrides, passImages) = try await inputs(pass, data: data)
+        defer { metrics?.time("render", ContinuousClock.now - start) }
         do {
             return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
         } catch {
@@ -69,6 +76,8 @@ public struct PassRenderer: Sendable {
 
     /// Signs and zips a prepared pass.
     func sign(_ prepared: PreparedPass) throws(ServiceFailure) -> BuiltPass {
+        let start = ContinuousClock.now
+        defer { metrics?.time("sign", ContinuousClock.now - start) }
         do {
             return try builder.sign(prepared)
         } catch {

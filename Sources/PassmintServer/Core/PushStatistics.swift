@@ -2,9 +2,9 @@ import PassmintPush
 
 /// Push outcomes counted since the service started, for the operator (`GET /api/v1/stats`) and monitoring.
 public struct PushStatistics: Sendable, Equatable {
-    /// Updates that pushed (one per changed pass with at least its registrations looked up).
+    /// Rounds of the push queue that sent pushes (a round sends every push due, coalesced, for many changes).
     public var updates = 0
-    /// Devices pushed to, one per push token and update.
+    /// Pushes sent, one per push token and pass type in a round.
     public var devices = 0
     /// APNs answered 200.
     public var delivered = 0

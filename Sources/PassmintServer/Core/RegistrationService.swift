@@ -3,13 +3,16 @@ public import PassmintStore
 /// Devices registering for a pass's updates, and leaving.
 public struct RegistrationService: Sendable {
     let store: any PassStore
+    let metrics: ServiceMetrics
 
     /// Registers a device (storing or updating its push token) for a pass.
     public func register(
         device: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
     ) async throws -> RegistrationResult {
-        try await store.register(
+        let result = try await store.register(
             deviceLibraryIdentifier: device, pushToken: pushToken, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        metrics.registration(result == .created ? "created" : "existing")
+        return result
     }
 
     /// Removes a registration, and the device when it has none left.

@@ -19,6 +19,8 @@ public struct ServiceCore: Sendable {
     public let deviceLogs: DeviceLogBook
     /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:)`` does).
     public let pushQueue: PushQueue
+    /// What `GET /metrics` shows.
+    public let metrics: ServiceMetrics
     /// Bulk changes and template-wide changes, in the background (run it as a service too).
     public let jobs: UpdateJobService
     /// For the assembly (migrations); the routes reach the store only through the services above.
@@ -31,7 +33,9 @@ public struct ServiceCore: Sendable {
         let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
         let builder = PassBuilder(identities: configuration.identities, options: .init(lint: lint))
         let images = PassImageLibrary(store: store)
-        let renderer = PassRenderer(builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL)
+        let metrics = ServiceMetrics()
+        let renderer = PassRenderer(
+            builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics)
         let signedPasses = SignedPassCache()
         let pushQueue = PushQueue(store: store, sender: push, logger: logger, lease: configuration.pushLease)
         self.templates = templates
@@ -39,7 +43,8 @@ public struct ServiceCore: Sendable {
         let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue)
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
-        registrations = RegistrationService(store: store)
+        registrations = RegistrationService(store: store, metrics: metrics)
+        self.metrics = metrics
         deviceReads = DeviceReadCache(store: store)
         downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses)
         lookup = PassLookupService(store: store)

@@ -37,7 +37,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let request):
             if withRouter == 0, let (head, body) = answer(request) {
                 answered = true
-                reads.countFastPathAnswer()
+                reads.countFastPathAnswer(poll: head.status != .notModified)
                 context.write(wrapOutboundOut(.head(head)), promise: nil)
                 if let body, request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)

@@ -1,0 +1,66 @@
+import Foundation
+import Metrics
+import PassmintStore
+public import Prometheus
+import Synchronization
+
+/// What `GET /metrics` shows, in Prometheus's text format: swift-metrics timers and counters recorded into this
+/// service's own registry (swift-prometheus), and the counts other parts keep, read at scrape time.
+public final class ServiceMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    private let factory: PrometheusMetricsFactory
+
+    public init() {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .seconds(2.5), .seconds(5),
+        ]
+        self.factory = factory
+    }
+
+    /// One HTTP request the router answered: `route` is the matched path pattern (`/api/v1/passes/{type}/{serial}`).
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        Counter(
+            label: "passmint_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
+            factory: factory
+        ).increment()
+        Timer(label: "passmint_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
+            .recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// A device registered: `created` (201) or `existing` (200).
+    func registration(_ result: String) {
+        Counter(label: "passmint_registrations_total", dimensions: [("result", result)], factory: factory).increment()
+    }
+
+    /// Rendering and checking a pass (`issue`) or signing and zipping it (`sign`).
+    func time(_ stage: String, _ duration: Duration) {
+        Timer(label: "passmint_pass_\(stage)_duration_seconds", dimensions: [], factory: factory)
+            .recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// The whole scrape: the registry, then the counts read now.
+    func scrape(pushes: PushStatistics, queue: PushQueueStatus, fromMemory: (polls: Int, notModified: Int), now: Date = Date()) -> [UInt8] {
+        var output: [UInt8] = []
+        registry.emit(into: &output)
+        var text = "# TYPE passmint_device_answers_from_memory_total counter\n"
+        text += "passmint_device_answers_from_memory_total{answer=\"poll\"} \(fromMemory.polls)\n"
+        text += "passmint_device_answers_from_memory_total{answer=\"not_modified\"} \(fromMemory.notModified)\n"
+        text += "# TYPE passmint_pushes_total counter\n"
+        for (result, count) in [("delivered", pushes.delivered), ("unregistered", pushes.unregistered), ("failed", pushes.failed)] {
+            text += "passmint_pushes_total{result=\"\(result)\"} \(count)\n"
+        }
+        text += "# TYPE passmint_push_attempts_total counter\npassmint_push_attempts_total \(pushes.attempts)\n"
+        text += "# TYPE passmint_push_queue_depth gauge\npassmint_push_queue_depth \(queue.depth)\n"
+        let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
+        text += "# TYPE passmint_push_queue_oldest_seconds gauge\npassmint_push_queue_oldest_seconds \(age)\n"
+        output += Array(text.utf8)
+        return output
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+}

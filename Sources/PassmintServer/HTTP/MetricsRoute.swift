@@ -1,0 +1,17 @@
+import Hummingbird
+import NIOCore
+
+/// `GET /metrics`: Prometheus's text format, behind the API key (scrape with `authorization: credentials`).
+struct MetricsRoute {
+    let core: ServiceCore
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.group("/metrics").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey)).get { _, _ in
+            let text = core.metrics.scrape(
+                pushes: core.pushQueue.statistics, queue: try await core.pushQueue.status(), fromMemory: core.deviceReads.fastPathCounts)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: text)))
+        }
+    }
+}

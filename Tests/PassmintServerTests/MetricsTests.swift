@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintServer
+import PassmintTestSupport
+import Testing
+
+/// `GET /metrics`, scraped after a device's life: requests by route and status with latencies, registrations,
+/// answers from memory, render and signing times, pushes by outcome, the queue.
+@Suite struct MetricsTests {
+    @Test func aScrapeShowsWhatTheServiceDid() async throws {
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.live) { client in
+                let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
+                let serial = unique("M")
+                let issued = try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial))
+                #expect(issued.status == .created)
+                let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
+                let type = ServiceHarness.passType
+                try await client.execute(
+                    uri: "/wallet/v1/devices/phone-1/registrations/\(type)/\(serial)", method: .post,
+                    headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#)
+                ) { #expect($0.status == .created) }
+                for _ in 0..<3 {  // the first goes to the store, the others are answered from memory
+                    try await client.execute(uri: "/wallet/v1/devices/phone-1/registrations/\(type)", method: .get) {
+                        #expect($0.status == .ok)
+                    }
+                }
+                try await client.execute(
+                    uri: "/api/v1/passes/\(type)/\(serial)", method: .patch, headers: bearer,
+                    body: ByteBuffer(string: #"{"data":{"points":5}}"#)
+                ) { #expect($0.status == .ok) }
+                try await service.pushQueue.drain()
+
+                try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .unauthorized) }
+                let scrape = try await client.execute(uri: "/metrics", method: .get, headers: bearer)
+                #expect(scrape.status == .ok)
+                let text = String(buffer: scrape.body)
+                let lines = text.split(separator: "\n").map(String.init)
+                func value(_ name: String, _ labels: [String] = []) -> Double? {
+                    lines.first { $0.hasPrefix(name) && labels.allSatisfy($0.contains) }.flatMap { $0.split(separator: " ").last }
+                        .flatMap { Double($0) }
+                }
+                #expect(
+                    value("passmint_http_requests_total", [#"route="/api/v1/passes""#, #"method="POST""#, #"status="201""#]) == 1, "\(text)"
+                )
+                #expect(value("passmint_http_requests_total", [#"method="PATCH""#, #"status="200""#]) == 1)
+                #expect(value("passmint_http_requests_total", [#"route="/metrics""#, #"status="401""#]) == 1)
+                #expect(value("passmint_http_request_duration_seconds_count", [#"route="/api/v1/passes""#]) == 1)
+                #expect(text.contains("passmint_http_request_duration_seconds_bucket"))
+                #expect(value("passmint_registrations_total", [#"result="created""#]) == 1)
+                #expect(value("passmint_device_answers_from_memory_total", [#"answer="poll""#]) == 2)
+                #expect((value("passmint_pass_render_duration_seconds_count") ?? 0) >= 2, "issue and update rendered")
+                #expect((value("passmint_pass_sign_duration_seconds_count") ?? 0) >= 2)
+                #expect(value("passmint_pushes_total", [#"result="delivered""#]) == 1)
+                #expect(value("passmint_push_queue_depth") == 0)
+                #expect(value("passmint_push_queue_oldest_seconds") == 0)
+            }
+        }
+    }
+}
