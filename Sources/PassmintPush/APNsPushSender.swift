@@ -38,7 +38,7 @@ public final class APNsPushSender: PushSender {
     ///   - logger: where every outcome is logged: deliveries at `info`, retries at `warning`, refusals at `error`.
     public init(
         identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
-        trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 32, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
+        trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 128, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
         logger: Logger = Logger(label: "passmint.push")
     ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -132,7 +132,8 @@ public final class APNsPushSender: PushSender {
                 }
                 switch status {
                 case 200:
-                    logger.info("push delivered", metadata: ["topic": "\(topic)", "token": "\(token.prefix(8))…", "attempt": "\(attempt)"])
+                    logger.debug(
+                        "push delivered", metadata: ["topic": "\(topic)", "token": "\(token.prefix(8))…", "attempt": "\(attempt)"])
                     return PushOutcome(pushToken: token, result: .delivered, status: status, reason: nil, attempts: attempt)
                 case 403 where reason == "ExpiredProviderToken" && providerToken != nil:
                     providerToken?.renew()

@@ -58,51 +58,72 @@ extension PostgresPassStore {
         }
     }
 
+    /// Settles a whole round in one transaction of a few set-based statements (arrays through `UNNEST`), whatever
+    /// its size: a push settled for an older generation is released for the next claim instead.
     public func settlePushes(_ settlement: PushSettlement) async throws {
         try await write(notify: false) { connection in
-            /// A newer change owes the push again: free it for the next claim.
-            func releaseIfOwedAgain(_ push: OwedPush, _ settled: PostgresRowSequence) async throws {
-                var done = false
-                for try await _ in settled { done = true }
-                if !done {
-                    try await connection.query(
-                        "UPDATE push_outbox SET lease_until = 0 WHERE push_token = \(push.pushToken) AND pass_type_id = \(push.passTypeIdentifier)",
-                        logger: logger)
-                }
-            }
-            for push in settlement.delivered {
-                let settled = try await connection.query(
+            var settled: Set<PushKey> = []
+            let delivered = settlement.delivered
+            if !delivered.isEmpty {
+                let rows = try await connection.query(
                     """
-                    DELETE FROM push_outbox WHERE push_token = \(push.pushToken) AND pass_type_id = \(push.passTypeIdentifier)
-                    AND generation = \(push.generation) RETURNING 1
+                    DELETE FROM push_outbox o USING UNNEST(\(delivered.map(\.pushToken))::text[], \(delivered.map(\.passTypeIdentifier))::text[],
+                        \(delivered.map(\.generation))::bigint[]) AS d(t, p, g)
+                    WHERE o.push_token = d.t AND o.pass_type_id = d.p AND o.generation = d.g RETURNING o.push_token, o.pass_type_id
                     """, logger: logger)
-                try await releaseIfOwedAgain(push, settled)
+                for try await (token, type) in rows.decode((String, String).self) { settled.insert(PushKey(token, type)) }
             }
-            for (push, at) in settlement.retry {
-                let settled = try await connection.query(
+            let retry = settlement.retry
+            if !retry.isEmpty {
+                let rows = try await connection.query(
                     """
-                    UPDATE push_outbox SET due_at = \(Self.milliseconds(at)), lease_until = 0, attempts = attempts + 1
-                    WHERE push_token = \(push.pushToken) AND pass_type_id = \(push.passTypeIdentifier) AND generation = \(push.generation)
-                    RETURNING 1
+                    UPDATE push_outbox o SET due_at = d.due, lease_until = 0, attempts = o.attempts + 1
+                    FROM UNNEST(\(retry.map(\.push.pushToken))::text[], \(retry.map(\.push.passTypeIdentifier))::text[],
+                        \(retry.map(\.push.generation))::bigint[], \(retry.map { Self.milliseconds($0.at) })::bigint[]) AS d(t, p, g, due)
+                    WHERE o.push_token = d.t AND o.pass_type_id = d.p AND o.generation = d.g RETURNING o.push_token, o.pass_type_id
                     """, logger: logger)
-                try await releaseIfOwedAgain(push, settled)
+                for try await (token, type) in rows.decode((String, String).self) { settled.insert(PushKey(token, type)) }
             }
-            for push in settlement.unregistered {
-                let token = push.pushToken
-                try await connection.query(
-                    "DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = \(token))",
-                    logger: logger)
-                try await connection.query("DELETE FROM devices WHERE push_token = \(token)", logger: logger)
-                try await connection.query("DELETE FROM push_outbox WHERE push_token = \(token)", logger: logger)
-            }
-            let now = Self.milliseconds(Date())
-            for (push, result) in settlement.results {
+            // Owed again by a newer change while they were out: free them for the next claim.
+            let again = (delivered + retry.map(\.push)).filter { !settled.contains(PushKey($0.pushToken, $0.passTypeIdentifier)) }
+            if !again.isEmpty {
                 try await connection.query(
                     """
-                    INSERT INTO push_results (push_token, pass_type_id, result, at) VALUES (\(push.pushToken), \(push.passTypeIdentifier), \(result), \(now))
+                    UPDATE push_outbox o SET lease_until = 0 FROM UNNEST(\(again.map(\.pushToken))::text[],
+                        \(again.map(\.passTypeIdentifier))::text[]) AS d(t, p) WHERE o.push_token = d.t AND o.pass_type_id = d.p
+                    """, logger: logger)
+            }
+            let gone = Array(Set(settlement.unregistered.map(\.pushToken)))
+            if !gone.isEmpty {
+                try await connection.query(
+                    """
+                    DELETE FROM registrations WHERE device_library_id IN (
+                        SELECT device_library_id FROM devices WHERE push_token = ANY(\(gone)::text[]))
+                    """, logger: logger)
+                try await connection.query("DELETE FROM devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
+                try await connection.query("DELETE FROM push_outbox WHERE push_token = ANY(\(gone)::text[])", logger: logger)
+            }
+            let results = settlement.results
+            if !results.isEmpty {
+                let now = Self.milliseconds(Date())
+                try await connection.query(
+                    """
+                    INSERT INTO push_results (push_token, pass_type_id, result, at)
+                    SELECT t, p, r, \(now) FROM UNNEST(\(results.map(\.push.pushToken))::text[], \(results.map(\.push.passTypeIdentifier))::text[],
+                        \(results.map(\.resultJSON))::text[]) AS d(t, p, r)
                     ON CONFLICT (push_token, pass_type_id) DO UPDATE SET result = excluded.result, at = excluded.at
                     """, logger: logger)
             }
+        }
+    }
+
+    /// A row of the queue: push token and pass type.
+    private struct PushKey: Hashable {
+        var token: String
+        var type: String
+        init(_ token: String, _ type: String) {
+            self.token = token
+            self.type = type
         }
     }
 

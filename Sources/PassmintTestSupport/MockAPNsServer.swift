@@ -67,6 +67,9 @@ public final class MockAPNsServer: Sendable {
 
     public var received: [Received] { recorder.state.withLock { $0.received } }
 
+    /// How many pushes were received, without copying them.
+    public var receivedCount: Int { recorder.state.withLock { $0.received.count } }
+
     public func setBehavior(_ behavior: Behavior, for token: String) { recorder.state.withLock { $0.behaviors[token] = behavior } }
 
     public func reset() {

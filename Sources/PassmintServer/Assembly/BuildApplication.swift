@@ -51,7 +51,10 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
         services: services + [core.pushQueue, core.jobs],
         logger: logger)
-    app.beforeServerStarts { [store = core.store] in try await store.migrate() }
+    app.beforeServerStarts { [store = core.store, ready = core.storeReady] in
+        try await store.migrate()
+        ready.open()
+    }
     return app
 }
 

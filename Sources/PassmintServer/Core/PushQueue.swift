@@ -22,13 +22,16 @@ public final class PushQueue: Service, Sendable {
     let lease: Duration
     /// How often an idle pusher looks for pushes other nodes' changes owe (its own changes wake it at once).
     let idlePoll: Duration
+    /// Opens when the store is migrated; the pusher starts then.
+    let ready: StoreReadiness?
     private let doorbell = Doorbell()
     private let counts = Mutex(PushStatistics())
 
     public init(
         store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, lease: Duration = .seconds(60),
-        idlePoll: Duration = .milliseconds(250)
+        idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil
     ) {
+        self.ready = ready
         self.store = store
         self.sender = sender
         self.logger = logger
@@ -49,6 +52,7 @@ public final class PushQueue: Service, Sendable {
     /// Drains until graceful shutdown; then one last round for what is due, and what is left stays owed in the store
     /// for the next start.
     public func run() async throws {
+        await ready?.wait()
         await withGracefulShutdownHandler {
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 let sent = await roundLogged()
@@ -88,6 +92,9 @@ public final class PushQueue: Service, Sendable {
         }
         counts.withLock { $0.count(outcomes.map(\.1)) }  // sent, whatever the settlement's fate
         try await store.settlePushes(Self.settlement(outcomes))
+        let delivered = outcomes.filter { $0.1.result == .delivered }.count
+        logger.info(
+            "push round", metadata: ["claimed": "\(claimed.count)", "delivered": "\(delivered)", "topics": "\(byTopic.count)"])
         let failed = outcomes.filter { $0.1.result == .failed }
         if !failed.isEmpty {
             logger.warning(

@@ -19,6 +19,9 @@ public struct ServiceCore: Sendable {
     public let deviceLogs: DeviceLogBook
     /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:)`` does).
     public let pushQueue: PushQueue
+    /// Opens once the store is migrated (``buildApplication(core:services:logger:)`` opens it before the server
+    /// starts); the push queue and the jobs wait for it.
+    public let storeReady = StoreReadiness()
     /// What `GET /metrics` shows.
     public let metrics: ServiceMetrics
     /// Bulk changes and template-wide changes, in the background (run it as a service too).
@@ -37,7 +40,7 @@ public struct ServiceCore: Sendable {
         let renderer = PassRenderer(
             builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics)
         let signedPasses = SignedPassCache()
-        let pushQueue = PushQueue(store: store, sender: push, logger: logger, lease: configuration.pushLease)
+        let pushQueue = PushQueue(store: store, sender: push, logger: logger, lease: configuration.pushLease, ready: storeReady)
         self.templates = templates
         issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
         let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue)
@@ -55,6 +58,7 @@ public struct ServiceCore: Sendable {
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         jobs = UpdateJobService(
-            folder: JobFolder(path: configuration.jobsFolder), updates: updates, templates: templates, store: store, logger: logger)
+            folder: JobFolder(path: configuration.jobsFolder), updates: updates, templates: templates, store: store, logger: logger,
+            ready: storeReady)
     }
 }

@@ -17,6 +17,8 @@ public final class UpdateJobService: Service, Sendable {
     let templates: TemplateCatalog
     let store: any PassStore
     let logger: Logger
+    /// Opens when the store is migrated; jobs start then.
+    let ready: StoreReadiness
     /// Lines per saved chunk, and lines in flight at once.
     let chunk: Int
     let concurrency: Int
@@ -26,9 +28,10 @@ public final class UpdateJobService: Service, Sendable {
     let live = Mutex<[String: UpdateJob]>([:])
 
     init(
-        folder: JobFolder, updates: UpdateService, templates: TemplateCatalog, store: any PassStore, logger: Logger, chunk: Int = 1000,
-        concurrency: Int = 64
+        folder: JobFolder, updates: UpdateService, templates: TemplateCatalog, store: any PassStore, logger: Logger,
+        ready: StoreReadiness, chunk: Int = 1000, concurrency: Int = 64
     ) {
+        self.ready = ready
         self.folder = folder
         self.updates = updates
         self.templates = templates
@@ -90,6 +93,7 @@ public final class UpdateJobService: Service, Sendable {
     /// Runs the queued jobs, and first those a stopped service left unfinished; on graceful shutdown it stops after
     /// the chunk in flight, and the next start goes on from there.
     public func run() async throws {
+        await ready.wait()
         for job in folder.all() where job.state == .running {
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
             live.withLock { $0[job.id] = job }

@@ -1,0 +1,139 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Passmint
+import PassmintPush
+import PassmintTestSupport
+
+/// One campaign: the mock APNs server, the service nodes, the seeded passes and devices, the bulk update.
+final class CampaignRun: @unchecked Sendable {
+    let options: CampaignOptions
+    let folder = TestEnvironment.temporaryFolder("campaign")
+    let chain: URL
+    let apns: MockAPNsServer
+    let databaseURL: String
+    let apiKey = "campaign-api-key-0123456789"
+    var nodes: [CampaignNode] = []
+    /// serial → authentication token
+    var tokens: [String: String] = [:]
+    var seedRate = 0.0
+    var http: HTTPClient { .shared }
+
+    var serials: [String] { (0..<(options.single + options.shared * options.perDevice)).map { "C-\($0)" } }
+
+    /// The push token of the device holding pass `index`.
+    func pushToken(_ index: Int) -> String {
+        let device = index < options.single ? index : 10_000_000 + (index - options.single) / options.perDevice
+        return String(format: "%064x", device)
+    }
+
+    func device(_ index: Int) -> String {
+        index < options.single ? "d\(index)" : "s\((index - options.single) / options.perDevice)"
+    }
+
+    init(options: CampaignOptions) throws {
+        self.options = options
+        chain = try TestEnvironment.devChain()
+        apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        databaseURL = options.database == "sqlite" ? folder.appendingPathComponent("campaign.sqlite").path : options.database
+        for index in 0..<options.nodes { nodes.append(try startNode(index)) }
+    }
+
+    func startNode(_ index: Int, port: Int? = nil) throws -> CampaignNode {
+        let arguments = [
+            "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
+            "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
+            apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path, "--push-lease", "5s",
+            "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
+        ]
+        let node = try CampaignNode(
+            binary: options.binary, arguments: arguments, port: port ?? Int.random(in: 30_000..<60_000), apiKey: apiKey, folder: folder)
+        guard node.waitUntilHealthy() else { throw CampaignError("node \(index) did not start: \(node.output)") }
+        return node
+    }
+
+    func stop() {
+        for node in nodes { node.stop() }
+        apns.shutdown()
+    }
+
+    /// Records every pass with `passmint batch --register --no-files` (lazy issuing), then registers its device.
+    func seed() async throws {
+        let members = folder.appendingPathComponent("members.csv")
+        var csv = "serialNumber,memberId,memberName,tier,nfcMessage,points,pointsToNextReward,memberSince\n"
+        for (index, serial) in serials.enumerated() {
+            csv += "\(serial),\(100_000 + index),Member \(index),Gold,mlc:\(index),\(index % 5000),250,2024-03-01T00:00:00+01:00\n"
+        }
+        try csv.write(to: members, atomically: true, encoding: .utf8)
+        let start = ContinuousClock.now
+        let batch = try TestEnvironment.run(
+            options.binary,
+            [
+                "batch", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
+                "--out-dir", folder.appendingPathComponent("seed").path, "--certificates", chain.path, "--register", databaseURL,
+                "--public-url", "https://passes.example.test/wallet", "--no-files", "--quiet",
+            ])
+        guard batch.status == 0 else { throw CampaignError("seeding failed: \(batch.stderr)") }
+        seedRate = Double(serials.count) / (ContinuousClock.now - start).seconds
+        let report = try String(contentsOf: folder.appendingPathComponent("seed/batch-report.csv"), encoding: .utf8)
+        let rows = report.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = rows[0]
+        guard let serialColumn = header.firstIndex(of: "serialNumber"), let tokenColumn = header.firstIndex(of: "authenticationToken")
+        else { throw CampaignError("the batch report has no serialNumber/authenticationToken: \(header)") }
+        for row in rows.dropFirst() where row.count > max(serialColumn, tokenColumn) { tokens[row[serialColumn]] = row[tokenColumn] }
+        let all = serials
+        try await inParallel(Array(all.indices), width: 64) { index in
+            let serial = all[index]
+            var request = HTTPClientRequest(
+                url: self.nodes[0].base + "/wallet/v1/devices/\(self.device(index))/registrations/pass.dev.passmint.example/\(serial)")
+            request.method = .POST
+            request.headers.add(name: "Authorization", value: "ApplePass \(self.tokens[serial] ?? "")")
+            request.body = .bytes(ByteBuffer(string: #"{"pushToken":"\#(self.pushToken(index))"}"#))
+            let response = try await self.http.execute(request, timeout: .seconds(60))
+            _ = try await response.body.collect(upTo: 1 << 16)
+            guard response.status == .created || response.status == .ok else {
+                throw CampaignError("registering \(serial) answered \(response.status.code)")
+            }
+        }
+    }
+
+    /// Pushes/s the APNs client manages against the mock on its own (the service's pusher's ceiling), 20,000 tokens.
+    func pushCeiling() async throws -> Double {
+        let identity = try SigningIdentity(
+            certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
+            passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
+        var logger = Logger(label: "campaign.ceiling")
+        logger.logLevel = .warning
+        let sender = try APNsPushSender(identity: identity, endpoint: apns.url, trustRoots: [apns.serverCertificate], logger: logger)
+        let tokens = (0..<20_000).map { String(format: "%064x", 900_000_000 + $0) }
+        _ = await sender.push(topic: "pass.dev.passmint.example", pushTokens: Array(tokens.prefix(500)))  // connection up
+        let start = ContinuousClock.now
+        let outcomes = await sender.push(topic: "pass.dev.passmint.example", pushTokens: tokens)
+        let rate = Double(outcomes.filter { $0.result == .delivered }.count) / (ContinuousClock.now - start).seconds
+        try await sender.shutdown()
+        apns.reset()
+        return rate
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// `work` on every element, `width` at once.
+func inParallel<Element: Sendable>(_ elements: [Element], width: Int, _ work: @escaping @Sendable (Element) async throws -> Void)
+    async throws
+{
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var iterator = elements.makeIterator()
+        for _ in 0..<width {
+            guard let element = iterator.next() else { break }
+            group.addTask { try await work(element) }
+        }
+        while try await group.next() != nil {
+            if let element = iterator.next() { group.addTask { try await work(element) } }
+        }
+    }
+}
