@@ -20,6 +20,21 @@ import Testing
         #expect(book.recent == ["three", "four", String(repeating: "z", count: 2000)])
     }
 
+    @Test func deviceLogsCannotForgeLinesOrSendTerminalEscapes() {
+        let book = DeviceLogBook(limit: 10, logger: Logger(label: "test.logs"))
+        book.record(["ok\n2026-01-01T00:00:00 critical passmint: forged", "\u{1B}[31mred\u{1B}[0m\r\t\u{85}", "Zoë ✓"])
+        #expect(
+            book.recent == [
+                "ok\\n2026-01-01T00:00:00 critical passmint: forged", "\\u{1B}[31mred\\u{1B}[0m\\r\\t\\u{85}", "Zoë ✓",
+            ])
+    }
+
+    @Test func deviceLogsAreTakenAtABoundedRate() {
+        let book = DeviceLogBook(limit: 1000, logger: Logger(label: "test.logs"), rate: 0.001, burst: 20)
+        for _ in 0..<5 { book.record((0..<10).map { "message \($0)" }) }
+        #expect(book.recent.count == 20, "the burst, and nothing more until the budget refills")
+    }
+
     @Test func aFailureAnswersLikeHummingbirdsOwnErrors() async throws {
         let router = Router()
         router.get("/failure") { _, _ -> Response in throw ServiceFailure.conflict("passes[1]: it exists").prefixed("order: ") }

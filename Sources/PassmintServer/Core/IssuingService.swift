@@ -70,7 +70,7 @@ public struct IssuingService: Sendable {
             let items = built.map { PassBundle.Item(name: SerialFileName.fileName(for: $0.pass.serialNumber), archive: $0.archive) }
             bundle = try PassBundle.make(items)
         } catch {
-            throw ServiceFailure.unprocessable(error.message)
+            throw ServiceFailure.unprocessable(templates.redacted(error.message))
         }
         var stored: [StoredPass] = []
         for (index, item) in built.enumerated() {

@@ -74,7 +74,7 @@ public struct PersonalizationService: Sendable {
         do {
             request = try template.personalizationRequest()
         } catch {
-            throw .unprocessable(error.message)
+            throw .unprocessable(renderer.templates.redacted(error.message))
         }
         guard let request else {
             throw .badRequest("pass \(pass.serialNumber) is not personalizable: its template \(pass.template) has no personalization.json")

@@ -20,12 +20,12 @@ public final class TemplateCatalog: Sendable {
             throw .badRequest("template names are letters, digits, '-', '_' and '.'")
         }
         let path = folder + "/" + (name.hasSuffix(".pass") ? name : name + ".pass")
-        guard FileManager.default.fileExists(atPath: path) else { throw .badRequest("no template named \(name) in \(folder)") }
+        guard FileManager.default.fileExists(atPath: path) else { throw .badRequest("no template named \(name)") }
         let template: PassTemplate
         do {
             template = try PassTemplate(folder: path)
         } catch {
-            throw .unprocessable("template \(name): \(error.message)")
+            throw .unprocessable("template \(name): \(redacted(error.message))")
         }
         loaded.withLock { $0[name] = template }
         return template
@@ -49,6 +49,20 @@ public final class TemplateCatalog: Sendable {
         }
     }
 
+    /// `message` without the templates folder's path: API callers see `Loyalty.pass/pass.json`, never where the
+    /// server keeps its files.
+    func redacted(_ message: String) -> String {
+        var message = message
+        for prefix in prefixes where message.contains(prefix) { message = message.replacingOccurrences(of: prefix, with: "") }
+        return message
+    }
+
+    /// The folder as configured and as an absolute path, each with a trailing slash, longest first.
+    private var prefixes: [String] {
+        let absolute = URL(fileURLWithPath: folder).standardizedFileURL.path
+        return Set([folder, absolute].map { $0.hasSuffix("/") ? $0 : $0 + "/" }).sorted { $0.count > $1.count }
+    }
+
     /// The template a stored pass is built from: its template, or the personalized variant once the user signed up.
     func template(for pass: StoredPass) throws(ServiceFailure) -> PassTemplate {
         let template = try template(named: pass.template)
@@ -59,7 +73,7 @@ public final class TemplateCatalog: Sendable {
         do {
             personalized = try template.personalized()
         } catch {
-            throw .unprocessable("template \(pass.template): \(error.message)")
+            throw .unprocessable("template \(pass.template): \(redacted(error.message))")
         }
         loaded.withLock { $0[key] = personalized }
         return personalized
