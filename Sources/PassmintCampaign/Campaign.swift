@@ -15,10 +15,17 @@ import PassmintTestSupport
     static func main() async throws {
         let options = try CampaignOptions(CommandLine.arguments.dropFirst())
         let run = try CampaignRun(options: options)
-        defer { run.stop() }
-        try await run.seed()
-        let ceiling = try await run.pushCeiling()
-        let result = try await run.update()
+        let result: CampaignResult
+        let ceiling: Double
+        do {
+            try await run.seed()
+            ceiling = try await run.pushCeiling()
+            result = try await run.update()
+        } catch {
+            run.stop()  // no service left running behind a failed run
+            throw error
+        }
+        run.stop()
         result.print(options: options, pushCeiling: ceiling, seedRate: run.seedRate)
         if result.lost > 0 { exit(1) }
     }

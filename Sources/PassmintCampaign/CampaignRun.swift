@@ -38,7 +38,12 @@ final class CampaignRun: @unchecked Sendable {
         chain = try TestEnvironment.devChain()
         apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
         databaseURL = options.database == "sqlite" ? folder.appendingPathComponent("campaign.sqlite").path : options.database
-        for index in 0..<options.nodes { nodes.append(try startNode(index)) }
+        do {
+            for index in 0..<options.nodes { nodes.append(try startNode(index)) }
+        } catch {
+            stop()
+            throw error
+        }
     }
 
     func startNode(_ index: Int, port: Int? = nil) throws -> CampaignNode {
