@@ -42,6 +42,10 @@ struct CampaignOptions {
     var shared = 20_000
     var perDevice = 5
     var kill = false
+    /// How long the mock APNs server waits before each answer: pushes are still in flight when the node is killed.
+    var apnsDelay = 0
+    /// Tokens pushed by the APNs client alone, for the push ceiling.
+    var ceilingTokens = 20_000
 
     init(_ arguments: ArraySlice<String>) throws {
         var iterator = arguments.makeIterator()
@@ -54,6 +58,8 @@ struct CampaignOptions {
             case "--single": single = Int(value) ?? single
             case "--shared": shared = Int(value) ?? shared
             case "--kill": kill = value == "1"
+            case "--apns-delay-ms": apnsDelay = Int(value) ?? 0
+            case "--ceiling-tokens": ceilingTokens = Int(value) ?? ceilingTokens
             default: throw CampaignError("unknown option \(argument)")
             }
         }

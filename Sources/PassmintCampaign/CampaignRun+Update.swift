@@ -62,6 +62,7 @@ extension CampaignRun {
         }
         let expected = Set(all.indices.map(pushToken))
         apns.reset()
+        apns.setResponseDelay(.milliseconds(options.apnsDelay))
         let start = ContinuousClock.now
         var request = HTTPClientRequest(url: nodes[0].base + "/api/v1/updates")
         request.method = .POST

@@ -104,7 +104,7 @@ final class CampaignRun: @unchecked Sendable {
         }
     }
 
-    /// Pushes/s the APNs client manages against the mock on its own (the service's pusher's ceiling), 20,000 tokens.
+    /// Pushes/s the APNs client manages against the mock on its own (the service's pusher's ceiling).
     func pushCeiling() async throws -> Double {
         let identity = try SigningIdentity(
             certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
@@ -112,8 +112,8 @@ final class CampaignRun: @unchecked Sendable {
         var logger = Logger(label: "campaign.ceiling")
         logger.logLevel = .warning
         let sender = try APNsPushSender(identity: identity, endpoint: apns.url, trustRoots: [apns.serverCertificate], logger: logger)
-        let tokens = (0..<20_000).map { String(format: "%064x", 900_000_000 + $0) }
-        _ = await sender.push(topic: "pass.dev.passmint.example", pushTokens: Array(tokens.prefix(500)))  // connection up
+        let tokens = (0..<options.ceilingTokens).map { String(format: "%064x", 900_000_000 + $0) }
+        _ = await sender.push(topic: "pass.dev.passmint.example", pushTokens: Array(tokens.prefix(100)))  // connection up
         let start = ContinuousClock.now
         let outcomes = await sender.push(topic: "pass.dev.passmint.example", pushTokens: tokens)
         let rate = Double(outcomes.filter { $0.result == .delivered }.count) / (ContinuousClock.now - start).seconds
