@@ -35,6 +35,18 @@ import Testing
         #expect(book.recent.count == 20, "the burst, and nothing more until the budget refills")
     }
 
+    @Test func storeReadinessLetsWaitersGoWhenOpenedAndWhenCancelled() async throws {
+        let readiness = StoreReadiness()
+        let cancelled = Task { await readiness.wait() }
+        try await Task.sleep(for: .milliseconds(50))
+        cancelled.cancel()
+        #expect(await cancelled.value == false, "a service stopped before the store was ready does not hang")
+        let waiting = Task { await readiness.wait() }
+        readiness.open()
+        #expect(await waiting.value == true)
+        #expect(await readiness.wait() == true, "after open, at once")
+    }
+
     @Test func aFailureAnswersLikeHummingbirdsOwnErrors() async throws {
         let router = Router()
         router.get("/failure") { _, _ -> Response in throw ServiceFailure.conflict("passes[1]: it exists").prefixed("order: ") }

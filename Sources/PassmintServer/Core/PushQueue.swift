@@ -52,7 +52,8 @@ public final class PushQueue: Service, Sendable {
     /// Drains until graceful shutdown; then one last round for what is due, and what is left stays owed in the store
     /// for the next start.
     public func run() async throws {
-        await ready?.wait()
+        // Not before the store is migrated; and a service stopped before that never starts.
+        if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
         await withGracefulShutdownHandler {
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 let sent = await roundLogged()

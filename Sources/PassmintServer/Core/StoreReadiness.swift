@@ -1,9 +1,16 @@
 import Synchronization
 
 /// Opens once the store's migrations ran: what works on the store in the background (the push queue, the jobs) waits
-/// for it, so that a fresh database is never read before its tables exist.
+/// for it, so that a fresh database is never read before its tables exist. A wait ends early when its task is
+/// cancelled (a service that stops before the store was ready, e.g. because the migrations failed).
 public final class StoreReadiness: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var open = false
+        var next = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
 
     public init() {}
 
@@ -11,21 +18,30 @@ public final class StoreReadiness: Sendable {
     public func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once ``open()`` was called.
-    public func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.open { return true }
-                state.waiters.append(continuation)
-                return false
+    /// Returns true once ``open()`` was called, or false when the task was cancelled first.
+    public func wait() async -> Bool {
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            return state.next
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let goOn = state.withLock { state -> Bool in
+                    if state.open || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if goOn { continuation.resume() }
             }
-            if ready { continuation.resume() }
+            return state.withLock { $0.open }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
         }
     }
 }

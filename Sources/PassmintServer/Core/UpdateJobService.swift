@@ -93,7 +93,8 @@ public final class UpdateJobService: Service, Sendable {
     /// Runs the queued jobs, and first those a stopped service left unfinished; on graceful shutdown it stops after
     /// the chunk in flight, and the next start goes on from there.
     public func run() async throws {
-        await ready.wait()
+        // Not before the store is migrated; and a service stopped before that never starts.
+        guard await cancelWhenGracefulShutdown({ await self.ready.wait() }) else { return }
         for job in folder.all() where job.state == .running {
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
             live.withLock { $0[job.id] = job }
