@@ -54,7 +54,7 @@ final class CampaignRun: @unchecked Sendable {
             "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
         ]
         let node = try CampaignNode(
-            binary: options.binary, arguments: arguments, port: port ?? Int.random(in: 30_000..<60_000), apiKey: apiKey, folder: folder)
+            binary: options.binary, arguments: arguments, port: port ?? Int.random(in: 20_000..<32_000), apiKey: apiKey, folder: folder)
         guard node.waitUntilHealthy() else { throw CampaignError("node \(index) did not start: \(node.output)") }
         return node
     }

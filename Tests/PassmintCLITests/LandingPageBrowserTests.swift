@@ -21,7 +21,7 @@ import Testing
     @Test func theLandingPageWorksInChromiumAndItsQRCodeLeadsToAPassThatVerifies() throws {
         let folder = TestEnvironment.temporaryFolder("landing")
         let chain = try TestEnvironment.devChain()
-        let port = Int.random(in: 30_000..<60_000)
+        let port = Int.random(in: 20_000..<32_000)
         let publicURL = "http://127.0.0.1:\(port)/wallet"
         let server = try ServeProcess(
             arguments: [

@@ -25,7 +25,7 @@ import Testing
         let data = folder.appendingPathComponent("members.csv")
         try Data(csv.utf8).write(to: data)
         let database = folder.appendingPathComponent("passes.sqlite").path
-        let port = Int.random(in: 30_000..<60_000)
+        let port = Int.random(in: 20_000..<32_000)
         let publicURL = "http://127.0.0.1:\(port)/wallet"
         let out = folder.appendingPathComponent("out")
         let batch = try TestEnvironment.run(

@@ -185,7 +185,8 @@ import Testing
     }
 }
 
-/// A `passmint serve` process on a free port, with its output kept in a file.
+/// A `passmint serve` process on a free port, with its output kept in a file. Ports are picked below Linux's
+/// ephemeral range (32768–60999), where the outgoing connections of tests running beside it cannot take them.
 final class ServeProcess {
     static let apiKey = "serve-test-key-0123456789"
     let process = Process()
@@ -194,7 +195,7 @@ final class ServeProcess {
     var base: String { "http://127.0.0.1:\(port)" }
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
-    init(arguments: [String], folder: URL, environment: [String: String] = [:], port: Int = Int.random(in: 30_000..<60_000)) throws {
+    init(arguments: [String], folder: URL, environment: [String: String] = [:], port: Int = Int.random(in: 20_000..<32_000)) throws {
         self.port = port
         process.executableURL = URL(fileURLWithPath: CreateCommandTests.binary)
         process.arguments = arguments

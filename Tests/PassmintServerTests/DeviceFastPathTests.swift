@@ -151,7 +151,7 @@ import Testing
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await withStore(.sqlite) { store in
-            let port = Int.random(in: 30_000..<60_000)
+            let port = Int.random(in: 20_000..<32_000)
             var configuration = try ServiceHarness.configuration()
             configuration.port = port
             let live = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "fast"))
