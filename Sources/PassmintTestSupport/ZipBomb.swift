@@ -12,31 +12,27 @@ public enum ZipBomb {
             put16(Int(value & 0xFFFF))
             put16(Int(value >> 16))
         }
+        /// The fields the local header and the central directory entry share, from "version needed" to the name's length.
+        func sharedFields() {
+            put16(20)  // version needed
+            put16(0)  // flags
+            put16(8)  // deflate
+            put16(0)  // time
+            put16(0x21)  // date
+            put32(crc)
+            put32(UInt32(stream.count))
+            put32(UInt32(inflated))
+            put16(name.count)
+        }
         put32(0x0403_4B50)
-        put16(20)
-        put16(0)
-        put16(8)
-        put16(0)
-        put16(0x21)
-        put32(crc)
-        put32(UInt32(stream.count))
-        put32(UInt32(inflated))
-        put16(name.count)
-        put16(0)
+        sharedFields()
+        put16(0)  // extra length
         bytes += name + stream
         let central = UInt32(bytes.count)
         put32(0x0201_4B50)
-        put16(20)
-        put16(20)
-        put16(0)
-        put16(8)
-        put16(0)
-        put16(0x21)
-        put32(crc)
-        put32(UInt32(stream.count))
-        put32(UInt32(inflated))
-        put16(name.count)
-        put16(0)
+        put16(20)  // version made by
+        sharedFields()
+        put16(0)  // extra length
         put16(0)
         put16(0)
         put16(0)

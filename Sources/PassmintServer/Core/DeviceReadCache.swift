@@ -10,17 +10,14 @@ public final class DeviceReadCache: Sendable {
         var since: Int64?
     }
 
-    struct PassKey: Hashable, Sendable {
-        var passTypeIdentifier: String
-        var serialNumber: String
-    }
-
     let store: any PassStore
     /// Bounded in entries: a pass row holds the pass's data (typically under 1 KB), so the rows stay within a few
     /// tens of MB.
     private let polls = ReadCache<PollKey, UpdatedSerials>(limit: 32_768)
     private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 16_384)
     private let fastPathPolls = Atomic<Int>(0)
+    /// Decoy rows built for unknown serials (see ``DevicePassView/decoy(passTypeIdentifier:serialNumber:)``).
+    let decoysBuilt = Atomic<Int>(0)
     private let fastPathNotModified = Atomic<Int>(0)
 
     public init(store: any PassStore) { self.store = store }
@@ -37,7 +34,13 @@ public final class DeviceReadCache: Sendable {
     public func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return try await passRows.value(for: key, generation: store.changeGeneration) {
-            try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber).map(DevicePassView.init)
+            guard let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+                // As much work as a found row, so the first 401 for a serial does not tell whether it exists.
+                let decoy = DevicePassView.decoy(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+                decoysBuilt.add(decoy.pass.dataJSON.isEmpty ? 0 : 1, ordering: .relaxed)
+                return nil
+            }
+            return DevicePassView(row)
         }
     }
 
