@@ -90,6 +90,10 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     public private(set) var members: [Member]
+    /// Member positions by key, kept once the object grows past ``indexedFrom`` members, so that building or reading
+    /// an object of n members costs O(n), not O(n²) (a `strings.json` may hold tens of thousands of keys).
+    private var positions: [String: Int]?
+    private static let indexedFrom = 32
 
     public init() { self.members = [] }
 
@@ -106,16 +110,41 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public var keys: [String] { members.map(\.key) }
     public var count: Int { members.count }
 
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
+    private mutating func indexIfLarge() {
+        guard positions == nil, members.count >= Self.indexedFrom else { return }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(members.count * 2)
+        for (index, member) in members.enumerated() { positions[member.key] = index }
+        self.positions = positions
+    }
+
     public subscript(key: String) -> JSONValue? {
-        get { members.first(where: { $0.key == key })?.value }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
-                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            if let index = position(of: key) {
+                if let newValue {
+                    members[index].value = newValue
+                } else {
+                    members.remove(at: index)
+                    positions = nil
+                    indexIfLarge()
+                }
             } else if let newValue {
                 members.append(Member(key: key, value: newValue))
+                positions?[key] = members.count - 1
+                indexIfLarge()
             }
         }
     }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 }

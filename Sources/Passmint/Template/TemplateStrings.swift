@@ -85,10 +85,13 @@ enum TemplateStrings {
                         "\(folder)/\(path) cannot be read (\(error)), so strings.json cannot be merged into it: fix its syntax")
                 }
             }
+            var positions: [String: Int] = [:]
+            for (index, entry) in entries.enumerated() where positions[entry.key] == nil { positions[entry.key] = index }
             for entry in language.entries {
-                if let index = entries.firstIndex(where: { $0.key == entry.key }) {
+                if let index = positions[entry.key] {
                     entries[index].value = entry.value
                 } else {
+                    positions[entry.key] = entries.count
                     entries.append(entry)
                 }
             }
@@ -126,8 +129,9 @@ enum TemplateStrings {
         /// The placeholder names its values use, in order of first use.
         var placeholders: [String] {
             var names: [String] = []
+            var seen: Set<String> = []
             for entry in entries {
-                for case .placeholder(let name) in Placeholders.pieces(of: entry.value) ?? [] where !names.contains(name) {
+                for case .placeholder(let name) in Placeholders.pieces(of: entry.value) ?? [] where seen.insert(name).inserted {
                     names.append(name)
                 }
             }

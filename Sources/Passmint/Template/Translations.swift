@@ -28,7 +28,9 @@ public struct Translations: Sendable, Hashable {
     /// - Throws: ``PassmintError/Code/invalidTemplate`` naming a language code that cannot name a `.lproj` folder.
     public init(_ tables: [String: [String: String]]) throws(PassmintError) {
         for (code, table) in tables.sorted(by: { $0.key < $1.key }) {
-            for (key, text) in table.sorted(by: { $0.key < $1.key }) { try set(text, for: key, in: code) }
+            try Self.checkLanguage(code)
+            let entries = table.sorted { $0.key < $1.key }.map { StringsFile.Entry(key: $0.key, value: $0.value) }
+            languages.append(Language(code: code, entries: entries))
         }
     }
 
@@ -41,11 +43,7 @@ public struct Translations: Sendable, Hashable {
     ///
     /// - Throws: ``PassmintError/Code/invalidTemplate`` when `language` cannot name a `.lproj` folder.
     public mutating func set(_ text: String, for key: String, in language: String) throws(PassmintError) {
-        guard TemplateStrings.isLanguageCode(language) else {
-            throw PassmintError(
-                .invalidTemplate,
-                "\"\(language)\" is not a language code for a .lproj folder: use e.g. \"en\", \"fr\", \"zh-Hans\" or \"pt-BR\"")
-        }
+        try Self.checkLanguage(language)
         if !languages.contains(where: { $0.code == language }) { languages.append(Language(code: language, entries: [])) }
         let index = languages.firstIndex { $0.code == language }!
         if let entry = languages[index].entries.firstIndex(where: { $0.key == key }) {
@@ -58,6 +56,14 @@ public struct Translations: Sendable, Hashable {
     /// The translation of `key` in `language`, if any.
     public func text(for key: String, in language: String) -> String? {
         languages.first { $0.code == language }?.entries.last { $0.key == key }?.value
+    }
+
+    private static func checkLanguage(_ code: String) throws(PassmintError) {
+        guard TemplateStrings.isLanguageCode(code) else {
+            throw PassmintError(
+                .invalidTemplate,
+                "\"\(code)\" is not a language code for a .lproj folder: use e.g. \"en\", \"fr\", \"zh-Hans\" or \"pt-BR\"")
+        }
     }
 
     var templateLanguages: [TemplateStrings.Language] { languages.map { TemplateStrings.Language(code: $0.code, entries: $0.entries) } }
