@@ -81,6 +81,7 @@ struct JSONRules {
         upcomingPassInformation()
         semantics()
         futureKeys()
+        values()
     }
 
     mutating func identifiers() {
