@@ -58,7 +58,7 @@ public struct CSVReader {
             if byte == UInt8(ascii: "\"") {
                 quoted.toggle()
             } else if !quoted {
-                if byte == 0x0A { break }
+                if byte == 0x0A || byte == 0x0D { break }
                 if delimiters.contains(byte) { counts[byte, default: 0] += 1 }
             }
         }
@@ -150,10 +150,9 @@ public struct CSVReader {
                 field = []
             case UInt8(ascii: "\""):
                 if field.isEmpty { quoted = true } else { field.append(byte) }
-            case 0x0D:
-                if peek() == 0x0A { continue }
-                field.append(byte)
-            case 0x0A:
+            case 0x0D, 0x0A:
+                // A line ends with LF, CR LF, or a lone CR (what old Mac programs and some exports write).
+                if byte == 0x0D, peek() == 0x0A { _ = advance() }
                 line += 1
                 fields.append(finish(field))
                 if let invalid { return .failure(RecordError(line: startLine, message: invalid)) }

@@ -151,6 +151,10 @@ public enum ZipArchive {
             throw PassmintError(
                 .archiveFailed, "\(name) is not a ZIP archive: it has \(bytes.count) bytes, and the smallest ZIP file has 22")
         }
+        if let shown = ZipEntryNames.firstNameWithNUL(in: bytes) {
+            throw PassmintError(
+                .archiveFailed, "\(name) has an entry named \"\(shown)\": a file name in a pass cannot contain a NUL byte (\\0)")
+        }
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
