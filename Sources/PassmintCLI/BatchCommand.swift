@@ -88,6 +88,18 @@ struct BatchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Like --register, with the database URL read from this environment variable, so a password in it stays out of `ps` (e.g. PASSMINT_DATABASE_URL, as `passmint serve` reads).",
+            valueName: "VAR"))
+    var registerEnv: String?
+
+    /// The store to record passes in: --register's URL, or the one in --register-env's variable.
+    var registerURL: String? {
+        if let registerEnv { return ProcessInfo.processInfo.environment[registerEnv] }
+        return register
+    }
+
+    @Option(
+        help: ArgumentHelp(
             "The update service's public URL (as `passmint serve --public-url`), written into every pass as webServiceURL; every pass then gets an authentication token. Needed with --register unless the template has a webServiceURL (default: $PASSMINT_PUBLIC_URL).",
             valueName: "url"))
     var publicURL: String?
@@ -129,8 +141,14 @@ struct BatchCommand: AsyncParsableCommand {
                 "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
         }
         guard BatchReportWriter.Format(rawValue: report) != nil else { throw ValidationError("--report must be csv or jsonl") }
-        if noFiles && register == nil {
-            throw ValidationError("--no-files records passes for the service to sign later: give --register <database-url> too")
+        if register != nil && registerEnv != nil { throw ValidationError("use either --register or --register-env, not both") }
+        if let registerEnv, ProcessInfo.processInfo.environment[registerEnv]?.isEmpty ?? true {
+            throw ValidationError(
+                "--register-env \(registerEnv): the environment variable \(registerEnv) is not set; set it to the database URL")
+        }
+        if noFiles && registerURL == nil {
+            throw ValidationError(
+                "--no-files records passes for the service to sign later: give --register <database-url> or --register-env VAR too")
         }
         if noFiles && resume { throw ValidationError("--no-files needs no --resume: run it again, and rows recorded already are kept") }
         if let linkLifetime, ServerConfiguration.duration(linkLifetime) == nil {
@@ -149,7 +167,7 @@ struct BatchCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--public-url \(webServiceURL) is not a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
         }
-        if register != nil, webServiceURL == nil, template.passJSON["webServiceURL"] == nil {
+        if registerURL != nil, webServiceURL == nil, template.passJSON["webServiceURL"] == nil {
             throw ValidationError(
                 """
                 --register records passes so that the update service can change them, but passes without a webServiceURL never \
@@ -179,7 +197,12 @@ struct BatchCommand: AsyncParsableCommand {
         }
         interrupt.resume()
 
-        let database = try register.map { try openPassStore(url: $0) }
+        if let register, DatabaseURL.hasPassword(register) {
+            printError(
+                "warning: --register shows the database password to anyone who can run `ps`: put the URL in PASSMINT_DATABASE_URL and give --register-env PASSMINT_DATABASE_URL"
+            )
+        }
+        let database = try registerURL.map { try openPassStore(url: $0) }
         if let database {
             let templateName = URL(fileURLWithPath: self.template).deletingPathExtension().lastPathComponent
             let registration = BatchRegistration(store: database.store, template: templateName)

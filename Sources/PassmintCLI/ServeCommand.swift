@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
             APNs: by default pushes authenticate with the Pass Type ID certificate (Apple's documented way). With --apns-key \
             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
 
-            --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db. \
+            --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db (a URL with a password belongs in PASSMINT_DATABASE_URL, out of `ps`). \
             Migrations run at start-up. SIGTERM or SIGINT stop the service after the requests in flight.
             """
     )
@@ -70,6 +70,20 @@ struct ServeCommand: AsyncParsableCommand {
             "Where bulk changes keep their uploads and progress (default: beside the SQLite file, or ./passmint-jobs with PostgreSQL).",
             valueName: "dir"))
     var jobsFolder: String?
+    @Option(
+        help: ArgumentHelp(
+            "How long a connection may take to send a request's head, from opening or from its previous answer, before it is closed (default 30s).",
+            valueName: "duration"))
+    var headerTimeout: String?
+    @Option(
+        help: ArgumentHelp(
+            "How long a request body may stall, or a connection stay without a request, before it is closed (default 60s).",
+            valueName: "duration"))
+    var idleTimeout: String?
+    @Option(
+        help: ArgumentHelp(
+            "Most connections open at once (default 10000); beyond it the connection idle longest is closed to make room.", valueName: "N"))
+    var maxConnections: Int?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -79,7 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
         let options: [ServerConfiguration.Setting: String?] = [
             .host: host, .port: port.map(String.init), .publicURL: publicURL, .databaseURL: databaseURL, .templates: templates,
             .apnsURL: apnsURL, .apnsCA: apnsCA, .apnsKey: apnsKey, .apnsKeyID: apnsKeyId, .apnsTeamID: apnsTeamId,
-            .linkLifetime: linkLifetime, .pushLease: pushLease, .jobsFolder: jobsFolder,
+            .linkLifetime: linkLifetime, .pushLease: pushLease, .jobsFolder: jobsFolder, .headerTimeout: headerTimeout,
+            .idleTimeout: idleTimeout, .maxConnections: maxConnections.map(String.init),
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }
@@ -89,6 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         MemoryAllocator.keepPassSizedBuffersOffMmap()  // every issued pass allocates a ~150 KB archive: keep those off mmap
+        if let databaseURL, DatabaseURL.hasPassword(databaseURL) {
+            printError("warning: --database-url shows the database password to anyone who can run `ps`: set PASSMINT_DATABASE_URL instead")
+        }
         let configuration = try ServerConfiguration(
             options: givenSettings, environment: ProcessInfo.processInfo.environment, apiKeyVariable: apiKeyEnv,
             identities: { try signing.loadIdentities() })
