@@ -23,6 +23,8 @@ public final class APNsPushSender: PushSender {
     private let concurrency: Int
     private let maxAttempts: Int
     private let retryDelay: Duration
+    private let requestTimeout: Duration
+    private let reachability: APNsReachability
     /// Token-based authentication, when configured; the certificate is not presented then.
     public let providerToken: APNsProviderToken?
 
@@ -35,10 +37,15 @@ public final class APNsPushSender: PushSender {
     ///   - maxAttempts: how many times one push is tried when APNs answers 429, 5xx or `ExpiredProviderToken`, or does
     ///     not answer; at least 1.
     ///   - retryDelay: the wait before the second attempt; it doubles before each later one.
+    ///   - connectTimeout: how long opening a connection (TCP) may take.
+    ///   - requestTimeout: how long one push may take in all, from the connection's TLS handshake to APNs's answer.
+    ///   - unreachableBackOff: after a push fails below HTTP (no connection, no TLS), how long pushes fail at once
+    ///     without trying (doubling with each failure, to 60 s) so that the push queue retries them later.
     ///   - logger: where every outcome is logged: deliveries at `info`, retries at `warning`, refusals at `error`.
     public init(
         identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
         trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 128, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
+        connectTimeout: Duration = .seconds(3), requestTimeout: Duration = .seconds(10), unreachableBackOff: Duration = .seconds(1),
         logger: Logger = Logger(label: "passmint.push")
     ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -53,7 +60,8 @@ public final class APNsPushSender: PushSender {
         self.providerToken = providerToken
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
         tls.applicationProtocols = ["h2"]
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, timeout: .init(connect: .seconds(10), read: .seconds(30)))
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, timeout: .init(connect: .init(connectTimeout), read: .init(requestTimeout)))
         configuration.httpVersion = .automatic
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.endpoint = endpoint
@@ -61,6 +69,8 @@ public final class APNsPushSender: PushSender {
         self.concurrency = max(1, concurrency)
         self.maxAttempts = max(1, maxAttempts)
         self.retryDelay = retryDelay
+        self.requestTimeout = requestTimeout
+        self.reachability = APNsReachability(firstBackOff: unreachableBackOff)
     }
 
     private let shutDown = Mutex(false)
@@ -120,8 +130,25 @@ public final class APNsPushSender: PushSender {
                     return PushOutcome(pushToken: token, result: .failed, status: 0, reason: error.message, attempts: attempt)
                 }
             }
+            if case .refuse(let reason) = await reachability.admit() {
+                return PushOutcome(pushToken: token, result: .failed, status: 0, reason: reason, attempts: attempt - 1)
+            }
             do {
-                let response = try await client.execute(request, timeout: .seconds(30))
+                let response: HTTPClientResponse
+                do {
+                    response = try await client.execute(request, timeout: .init(requestTimeout))
+                } catch {
+                    // Below HTTP: later pushes fail at once until the back-off is over, and this one goes back to the
+                    // queue rather than waiting for another connection attempt here.
+                    if Task.isCancelled {
+                        await reachability.abandoned()
+                    } else {
+                        await reachability.failed("\(error)")
+                    }
+                    logger.warning("APNs unreachable", metadata: ["topic": "\(topic)", "error": "\(error)"])
+                    return PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
+                }
+                await reachability.answered()
                 let body = try await response.body.collect(upTo: 16 * 1024)
                 let status = Int(response.status.code)
                 let reason = Self.reason(in: body)
