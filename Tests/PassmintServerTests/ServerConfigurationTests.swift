@@ -46,6 +46,22 @@ import Testing
         #expect(fromOptions.fastPath && fromOptions.host == "0.0.0.0", "options win; the environment fills the rest")
     }
 
+    @Test func connectionLimitsAreReadAndCheckedLikeEveryOtherSetting() throws {
+        let defaults = try read([.publicURL: "https://p.example.test"])
+        #expect(defaults.connections == ConnectionLimits())
+        let set = try read(
+            [.publicURL: "https://p.example.test", .headerTimeout: "5s", .maxConnections: "300"], ["PASSMINT_IDLE_TIMEOUT": "2m"])
+        #expect(set.connections.headerTimeout == .seconds(5) && set.connections.idleTimeout == .seconds(120))
+        #expect(set.connections.maximumConnections == 300)
+        for (setting, text, named) in [
+            (Setting.maxConnections, "0", "--max-connections (or PASSMINT_MAX_CONNECTIONS) \"0\""),
+            (.headerTimeout, "soon", "--header-timeout (or PASSMINT_HEADER_TIMEOUT) \"soon\""),
+        ] {
+            let error = #expect(throws: ConfigurationError.self) { try read([.publicURL: "https://p.example.test", setting: text]) }
+            #expect(error?.description.contains(named) == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func everySettingHasAnOptionAndAVariable() {
         #expect(Setting.publicURL.option == "--public-url" && Setting.publicURL.environmentVariable == "PASSMINT_PUBLIC_URL")
         #expect(Setting.apnsKeyID.option == "--apns-key-id" && Setting.apnsKeyID.environmentVariable == "PASSMINT_APNS_KEY_ID")
@@ -55,7 +71,7 @@ import Testing
             variables == """
                 PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
                 PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP PASSMINT_LINK_LIFETIME \
-                PASSMINT_PUSH_LEASE PASSMINT_JOBS_FOLDER
+                PASSMINT_PUSH_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT PASSMINT_IDLE_TIMEOUT PASSMINT_MAX_CONNECTIONS
                 """)
         #expect(Set(Setting.allCases.map(\.environmentVariable)).count == Setting.allCases.count)
     }

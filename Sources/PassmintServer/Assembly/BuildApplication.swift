@@ -45,9 +45,21 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
     let reads = core.deviceReads
     let prefix = configuration.pathPrefix
     let fastPath = configuration.fastPath
+    var limits = configuration.connections
+    limits.maximumConnections = FileDescriptorLimit.raise(for: limits.maximumConnections)
+    if limits.maximumConnections < configuration.connections.maximumConnections {
+        logger.warning(
+            "the open-file limit allows fewer connections than asked: raise it (ulimit -n, or LimitNOFILE= in systemd)",
+            metadata: ["asked": "\(configuration.connections.maximumConnections)", "allowed": "\(limits.maximumConnections)"])
+    }
+    let connections = ConnectionRegistry(limits: limits, logger: logger)
     var app = Application(
         router: buildRouter(core: core),
-        server: .http1(configuration: .init(additionalChannelHandlers: fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : [])),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [ConnectionGuard(registry: connections)]
+                    + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : []),
+                idleTimeout: .init(configuration.connections.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
         services: services + [core.pushQueue, core.jobs],
         logger: logger)

@@ -18,6 +18,12 @@ extension ServerConfiguration {
         case pushLease
         /// Where bulk changes keep their uploads and progress (``ServerConfiguration/jobsFolder``).
         case jobsFolder
+        /// How long a connection may take to send a request's head (``ConnectionLimits/headerTimeout``).
+        case headerTimeout
+        /// How long a request may go without a byte in either direction (``ConnectionLimits/idleTimeout``).
+        case idleTimeout
+        /// How many connections are open at once at most (``ConnectionLimits/maximumConnections``).
+        case maxConnections
 
         /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
         var name: String {
@@ -88,6 +94,21 @@ extension ServerConfiguration {
             }
             return lease
         }
+        func durationSetting(_ setting: Setting) throws(ConfigurationError) -> Duration? {
+            guard let text = value(setting) else { return nil }
+            guard let duration = Self.duration(text) else {
+                throw invalid(setting, text, "a duration: seconds, or a number followed by m, h or d (e.g. 30s)")
+            }
+            return duration
+        }
+        let headerTimeout = try durationSetting(.headerTimeout)
+        let idleTimeout = try durationSetting(.idleTimeout)
+        let maxConnections = try value(.maxConnections).map { text throws(ConfigurationError) in
+            guard let count = Int(text), count >= 1 else {
+                throw invalid(.maxConnections, text, "a whole number of connections, at least 1")
+            }
+            return count
+        }
         let port = try value(.port).map { text throws(ConfigurationError) in
             guard let port = Int(text), (0...65_535).contains(port) else { throw invalid(.port, text, "a port number (0–65535)") }
             return port
@@ -104,6 +125,9 @@ extension ServerConfiguration {
         self.linkLifetime = linkLifetime
         self.allowHTTP = allowHTTP
         if let pushLease { self.pushLease = pushLease }
+        if let headerTimeout { connections.headerTimeout = headerTimeout }
+        if let idleTimeout { connections.idleTimeout = idleTimeout }
+        if let maxConnections { connections.maximumConnections = maxConnections }
         if let host = value(.host) { self.host = host }
         if let port { self.port = port }
         if let databaseURL = value(.databaseURL) { self.databaseURL = databaseURL }

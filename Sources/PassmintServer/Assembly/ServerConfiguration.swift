@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
         set { jobs = newValue }
     }
     private var jobs: String?
+    /// What a connection may hold and for how long (``ConnectionLimits``).
+    public var connections = ConnectionLimits()
     /// Largest request body accepted (413 beyond).
     public var maxBodySize = 64 * 1024
     /// How many device log messages are kept for the operator.

@@ -1,0 +1,15 @@
+/// What one client's connections may hold of the service, so that thousands of idle or slow connections (a slowloris
+/// attack, or a load balancer that never closes) cannot keep it from answering everyone else.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// How long a connection may take, from opening or from its previous answer, to send a whole request head; then it
+    /// is closed. This is also how long an idle keep-alive connection stays open.
+    public var headerTimeout: Duration = .seconds(30)
+    /// How long a request's body may stall (no part of it arriving), or a connection stay without a request; then the
+    /// connection is closed. Answers being written are not cut.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How many connections may be open at once. A connection beyond it closes the one that has waited longest for its
+    /// next request; when every connection is busy with a request, the new one is closed.
+    public var maximumConnections = 10_000
+
+    public init() {}
+}

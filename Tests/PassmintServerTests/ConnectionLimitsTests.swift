@@ -1,0 +1,158 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintStore
+import Synchronization
+import Testing
+
+@testable import PassmintServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Idle and slow connections cannot keep the service from answering (the hardening issue's item 8: 20,000 idle
+/// connections made /health time out; 3,000 slowloris connections were never closed), and a 401 costs the same work
+/// whether the serial exists or not (item 10).
+@Suite struct ConnectionLimitsTests {
+    /// A plain TCP connection to the service, for requests no HTTP client would send.
+    /// Runs blocking socket calls on a thread of their own: on the cooperative pool (2 threads on this machine) they
+    /// would starve the service's own request handlers.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
+    final class RawConnection: @unchecked Sendable {
+        let descriptor: Int32
+
+        init(port: Int) throws {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        }
+
+        deinit { close(descriptor) }
+
+        func send(_ text: String) { _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
+
+        /// Sends a GET of `path` and returns the status line of the answer ("" when none came within 10 s).
+        func get(_ path: String) async -> String { await ConnectionLimitsTests.offPool { self.getBlocking(path) } }
+
+        func closedByServer(within milliseconds: Int32) async -> Bool {
+            await ConnectionLimitsTests.offPool { self.closedByServerBlocking(within: milliseconds) }
+        }
+
+        private func getBlocking(_ path: String) -> String {
+            send("GET \(path) HTTP/1.1\r\nHost: passmint\r\n\r\n")
+            var received: [UInt8] = []
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, 10_000) == 1 {
+                var buffer = [UInt8](repeating: 0, count: 512)
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                guard count > 0 else { break }
+                received += buffer.prefix(count)
+            }
+            return String(decoding: received.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        }
+
+        /// Whether the server closed the connection within `milliseconds` (end of file or a reset).
+        private func closedByServerBlocking(within milliseconds: Int32) -> Bool {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, milliseconds) == 1 else { return false }
+            var byte: UInt8 = 0
+            while true {
+                let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { return true }
+                if count < 0 { return false }
+            }
+        }
+    }
+
+    func withService(
+        _ limits: ConnectionLimits, _ body: @Sendable (ServiceCore, any TestClientProtocol, Int) async throws -> Void
+    ) async throws {
+        try await withStore(.sqlite) { store in
+            var configuration = try ServiceHarness.configuration()
+            configuration.connections = limits
+            let service = ServiceCore(
+                configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "limits"))
+            try await buildApplication(core: service, logger: Logger(label: "limits")).test(.live) { client in
+                try await body(service, client, try #require(client.port))
+            }
+        }
+    }
+
+    @Test func aSlowlorisConnectionIsClosedAfterTheHeaderTimeout() async throws {
+        var limits = ConnectionLimits()
+        limits.headerTimeout = .seconds(1)
+        try await withService(limits) { _, client, port in
+            let slow = try RawConnection(port: port)
+            slow.send("GET /health HTTP/1.1\r\nHost: passmint\r\n")
+            var closed = false
+            // A header line every 200 ms, never the blank line that ends the head; bounded at 20 s against a hang.
+            for line in 0..<100 where !closed {
+                slow.send("X-Slow-\(line): 1\r\n")
+                closed = await slow.closedByServer(within: 200)
+            }
+            #expect(closed, "the server closed the connection whose head never ended")
+            // Meanwhile everyone else is answered (on a new connection: the test client's own, idle, was closed too).
+            #expect(await (try RawConnection(port: port)).get("/health") == "HTTP/1.1 200 OK")
+        }
+    }
+
+    @Test func beyondTheLimitTheConnectionIdleLongestMakesRoom() async throws {
+        var limits = ConnectionLimits()
+        limits.maximumConnections = 8
+        try await withService(limits) { _, client, port in
+            var idle: [RawConnection] = []
+            for _ in 0..<20 {
+                idle.append(try RawConnection(port: port))
+                // Each connection is registered before the next one opens (it is accepted on the event loop).
+                _ = await idle.last!.closedByServer(within: 20)
+            }
+            #expect(await (try RawConnection(port: port)).get("/health") == "HTTP/1.1 200 OK")
+            // Connections 9 to 20 and the request each closed the oldest idle one: at least the first 12 are gone.
+            var closed = 0
+            for connection in idle.prefix(12) where await connection.closedByServer(within: 2_000) { closed += 1 }
+            #expect(closed == 12, "20 idle connections and a request with room for 8: \(closed) of the oldest 12 closed")
+            #expect(!(await idle.last!.closedByServer(within: 10)), "the newest idle connection stays")
+        }
+    }
+
+    @Test func aStrayConnectionCountsAsClosedWhenItGoes() async throws {
+        var limits = ConnectionLimits()
+        limits.maximumConnections = 4
+        try await withService(limits) { _, client, port in
+            for _ in 0..<3 {
+                let connections = try (0..<3).map { _ in try RawConnection(port: port) }
+                _ = await connections.last!.closedByServer(within: 50)
+                _ = connections  // closed by the client at the end of the round
+            }
+            // Nine connections came and went: none is counted as open, so requests keep their room.
+            let asking = try (0..<3).map { _ in try RawConnection(port: port) }
+            for connection in asking { #expect(await connection.get("/health") == "HTTP/1.1 200 OK") }
+        }
+    }
+
+    @Test func a401ForAnUnknownSerialDoesTheWorkOfAKnownOne() async throws {
+        try await withService(ConnectionLimits()) { service, client, _ in
+            let type = ServiceHarness.passType
+            let headers: HTTPFields = [.authorization: "ApplePass 0123456789abcdef0123"]
+            try await client.execute(uri: "/wallet/v1/passes/\(type)/\(unique("nobody"))", method: .get, headers: headers) {
+                #expect($0.status == .unauthorized)
+            }
+            #expect(service.deviceReads.decoysBuilt.load(ordering: .relaxed) == 1, "a decoy row was built and compared against")
+        }
+    }
+}
