@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+// Fuzz targets for the parsers that read untrusted bytes, built with libFuzzer and AddressSanitizer:
+//   scripts/fuzz.sh [seconds per target]   (see the README's "Fuzzing" section)
+// A package of its own, so that the main package's build never needs the fuzzer runtime.
+import PackageDescription
+
+let targets = ["json", "strings", "csv", "png", "zip", "cms", "personalization"]
+
+let package = Package(
+    name: "passmint-fuzz",
+    dependencies: [.package(name: "passmint", path: "..")],
+    targets: [.target(name: "FuzzDriver", path: "Sources/FuzzDriver")]
+        + targets.map { name in
+            .executableTarget(
+                name: "fuzz-\(name)",
+                dependencies: ["FuzzDriver", .product(name: "Passmint", package: "passmint")],
+                path: "Sources/\(name)")
+        }
+)
