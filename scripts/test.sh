@@ -11,3 +11,5 @@ export PASSMINT_TEST_POSTGRES_URL
 trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests
 swift test
+# Each fuzz target briefly (a longer run: scripts/fuzz.sh 600); a crash fails the suite.
+scripts/fuzz.sh "${PASSMINT_FUZZ_SECONDS:-15}"

@@ -58,6 +58,12 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Column holding the serial number.", valueName: "NAME"))
     var serialColumn = "serialNumber"
 
+    @Option(
+        help: ArgumentHelp(
+            "Issue only shard i of n (numbered from 0): the rows whose serial number hashes to it, so n machines share one batch (e.g. --shard $JOB_COMPLETION_INDEX/8 in a Kubernetes Indexed Job). The report is batch-report.shard-i-of-n.csv; the shards' reports concatenate into the whole report.",
+            valueName: "i/n"))
+    var shard: String?
+
     @Flag(help: "Keep passes from an earlier run that exist and verify; build the rest.")
     var resume = false
 
@@ -132,6 +138,11 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, BatchShard(shard) == nil {
+            throw ValidationError(
+                "--shard \(shard) is not a shard: give i/n with 0 ≤ i < n, e.g. --shard 0/4 … --shard 3/4 (in a Kubernetes Indexed Job, --shard $JOB_COMPLETION_INDEX/n)"
+            )
+        }
         if let delimiter, Self.delimiterByte(delimiter) == nil {
             throw ValidationError(
                 "--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe (',' ';' 'tab' '|')")
@@ -181,7 +192,8 @@ struct BatchCommand: AsyncParsableCommand {
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
         let options = BatchOptions(
             outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
-            reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles)
+            reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles,
+            shard: shard.flatMap(BatchShard.init))
         var runner = BatchRunner(
             template: template,
             builder: PassBuilder(
@@ -230,7 +242,8 @@ struct BatchCommand: AsyncParsableCommand {
                 "recorded": .number(JSONNumber(result.recorded)),
                 "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
                 "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
-                "stopped": .bool(result.stopped), "report": .string(outDir + "/batch-report." + report),
+                "stopped": .bool(result.stopped),
+                "report": .string(BatchReportWriter.path(folder: outDir, format: options.reportFormat, shard: options.shard)),
             ]
             print(JSONWriter.string(summary), terminator: "")
         }

@@ -137,6 +137,32 @@ import Testing
         #expect(summary["issued"] == 0)
     }
 
+    @Test func shardsSplitTheRowsAndNameTheirReports() throws {
+        let chain = try TestEnvironment.devChain()
+        let data = try membersFile(rows: 12)
+        let output = TestEnvironment.temporaryFolder("sharded").appendingPathComponent("out")
+        var issued = 0
+        for index in 0..<2 {
+            let run = try TestEnvironment.run(
+                CreateCommandTests.binary,
+                [
+                    "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path,
+                    "--shard", "\(index)/2", "--json",
+                ],
+                in: TestEnvironment.repositoryRoot)
+            #expect(run.status == 0, "\(run.stderr)")
+            let summary = try JSONParser.value(Array(run.stdout.utf8))
+            issued += summary["issued"]?.numberValue?.intValue ?? 0
+            #expect(summary["report"]?.stringValue?.hasSuffix("/batch-report.shard-\(index)-of-2.csv") == true, "\(summary)")
+        }
+        #expect(issued == 12)
+        let refused = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--shard", "2/2"],
+            in: TestEnvironment.repositoryRoot)
+        #expect(refused.status != 0 && refused.stderr.contains("give i/n with 0 ≤ i < n"), "\(refused.stderr)")
+    }
+
     /// Excel's "CSV" in a German locale: semicolons, Windows-1252, CRLF.
     @Test func semicolonWindows1252FileWithEncodingOption() throws {
         let chain = try TestEnvironment.devChain()

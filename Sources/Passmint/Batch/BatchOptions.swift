@@ -19,11 +19,14 @@ public struct BatchOptions: Sendable {
     /// ``BatchRunner/registerMany`` in chunks; nothing is signed or written but the report. The service signs each
     /// pass the first time someone fetches it.
     public var recordOnly: Bool
+    /// Only the rows of this shard (``BatchShard``); nil for all of them.
+    public var shard: BatchShard?
 
     /// `jobs` defaults to the number of cores.
     public init(
         outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
-        resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil, recordOnly: Bool = false
+        resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil, recordOnly: Bool = false,
+        shard: BatchShard? = nil
     ) {
         self.outputFolder = outputFolder
         self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -32,5 +35,6 @@ public struct BatchOptions: Sendable {
         self.reportFormat = reportFormat
         self.webServiceURL = webServiceURL
         self.recordOnly = recordOnly
+        self.shard = shard
     }
 }

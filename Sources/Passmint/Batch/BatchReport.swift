@@ -55,15 +55,23 @@ public final class BatchReportWriter {
     /// This report's columns.
     public let columns: [String]
 
-    public init(folder: String, format: Format, links: Bool = false) throws(PassmintError) {
-        path = folder + "/batch-report." + format.rawValue
+    /// With a `shard`, the report is `batch-report.shard-3-of-8.csv`, and only shard 0 writes the CSV header, so that
+    /// `cat batch-report.shard-*` makes the whole report.
+    public init(folder: String, format: Format, links: Bool = false, shard: BatchShard? = nil) throws(PassmintError) {
+        path = Self.path(folder: folder, format: format, shard: shard)
         self.format = format
         columns = Self.columns + (links ? Self.linkColumns : [])
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        if format == .csv { pending.append(contentsOf: (columns.joined(separator: ",") + "\n").utf8) }
+        if format == .csv, (shard?.index ?? 0) == 0 { pending.append(contentsOf: (columns.joined(separator: ",") + "\n").utf8) }
+    }
+
+    /// Where the report of a batch into `folder` goes.
+    public static func path(folder: String, format: Format, shard: BatchShard? = nil) -> String {
+        let suffix = shard.map { ".shard-\($0.index)-of-\($0.count)" } ?? ""
+        return folder + "/batch-report" + suffix + "." + format.rawValue
     }
 
     public func write(_ result: BatchResult) {

@@ -69,12 +69,15 @@ public struct BatchRunner: Sendable {
         var input = input
         try checkColumns(of: input)
         try prepareFolder()
-        let report = try BatchReportWriter(folder: options.outputFolder, format: options.reportFormat, links: links != nil)
+        let report = try BatchReportWriter(
+            folder: options.outputFolder, format: options.reportFormat, links: links != nil, shard: options.shard)
         let start = ContinuousClock.now
         var counts = BatchProgress()
         var waiting: [Int: BatchResult] = [:]
         var ready: [BatchResult] = []
         var nextRow = 1
+        /// Rows of other shards, passed over in row order.
+        var skipped: Set<Int> = []
         var serials: [String: Int] = [:]
         let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
         let chunked = options.recordOnly && registerMany != nil
@@ -85,8 +88,15 @@ public struct BatchRunner: Sendable {
         /// Puts results in row order; the rows ready are reported (after ``registerMany`` when chunked).
         func record(_ result: BatchResult) {
             waiting[result.row] = result
-            while let next = waiting.removeValue(forKey: nextRow) {
-                ready.append(next)
+            advance()
+        }
+        func advance() {
+            while true {
+                if let next = waiting.removeValue(forKey: nextRow) {
+                    ready.append(next)
+                } else if skipped.remove(nextRow) == nil {
+                    return
+                }
                 nextRow += 1
             }
         }
@@ -113,6 +123,9 @@ public struct BatchRunner: Sendable {
             var inFlight = 0
             while !stop.isStopped, let row = input.next() {
                 switch prepare(row, serials: &serials, needsToken: needsToken) {
+                case .otherShard:
+                    skipped.insert(row.number)
+                    advance()
                 case .failed(let failure): record(failure)
                 case .job(let job):
                     group.addTask { await self.process(job, images: images) }
@@ -135,67 +148,6 @@ public struct BatchRunner: Sendable {
         FileIO.syncFileSystem(of: options.outputFolder)
         counts.elapsed = (ContinuousClock.now - start).seconds
         return counts
-    }
-
-    /// A CSV file without the serial column would fail every row: say so once, before anything is written.
-    private func checkColumns(of input: BatchInput) throws(PassmintError) {
-        guard let columns = input.columns, !columns.contains(options.serialColumn) else { return }
-        let similar = columns.first { $0.lowercased() == options.serialColumn.lowercased() }
-        let shown = columns.count > 12 ? columns.prefix(12).joined(separator: ", ") + ", …" : columns.joined(separator: ", ")
-        throw PassmintError(
-            .invalidData,
-            """
-            data file \(input.path) has no column named \(options.serialColumn) (its columns: \(shown)): \
-            \(similar.map { "did you mean \($0)? " } ?? "")name the column that holds the serial numbers with --serial-column, or add \
-            a \(options.serialColumn) column
-            """)
-    }
-
-    private func prepareFolder() throws(PassmintError) {
-        do {
-            try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
-        } catch {
-            throw PassmintError(.fileSystem, "cannot create the output folder \(options.outputFolder): \(error.localizedDescription)")
-        }
-        // Temporary files of a run that was killed mid-write.
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: options.outputFolder)) ?? []
-        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(".pkpass.") {
-            try? FileManager.default.removeItem(atPath: options.outputFolder + "/" + name)
-        }
-    }
-
-    enum Prepared {
-        case job(Job)
-        case failed(BatchResult)
-    }
-
-    private func prepare(_ row: BatchRow, serials: inout [String: Int], needsToken: Bool) -> Prepared {
-        let place = "row \(row.number) (line \(row.line))"
-        let values: JSONObject
-        switch row.values {
-        case .failure(let error): return .failed(.failure(row: row.number, "\(place): \(error.message)"))
-        case .success(let object): values = object
-        }
-        var serial = ""
-        switch values[options.serialColumn] {
-        case .string(let text): serial = text.trimmingSpaces
-        case .number(let number): serial = number.text
-        default: break
-        }
-        guard !serial.isEmpty else {
-            return .failed(.failure(row: row.number, "\(place): no serial number (the \(options.serialColumn) value is missing or empty)"))
-        }
-        if let first = serials[serial] {
-            return .failed(
-                .failure(row: row.number, serial: serial, "\(place): duplicate serial number \(serial) (first used on row \(first))"))
-        }
-        serials[serial] = row.number
-        var token = values["authenticationToken"]?.stringValue ?? ""
-        if token.isEmpty && needsToken { token = AuthenticationToken.make() }
-        return .job(
-            Job(
-                row: row.number, line: row.line, values: values, serial: serial, token: token,
-                fileName: SerialFileName.fileName(for: serial)))
     }
 
     /// Builds and writes one pass (or keeps a valid one from an earlier run). `images` reads the row's image columns.
