@@ -37,8 +37,23 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Rows: a .csv file or a .jsonl file.", valueName: "members.csv"))
     var data: String
 
-    @Option(help: ArgumentHelp("Output folder.", valueName: "dir"))
-    var outDir: String
+    @Option(
+        help: ArgumentHelp(
+            "Output folder: the passes (one file each) and the report. With --out-archive, only the report (default: the archive's folder).",
+            valueName: "dir"))
+    var outDir: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Write every pass into one ZIP archive of .pkpass entries (stored, appended as they are made; resumable with --resume) instead of a file per pass.",
+            valueName: "cards.zip"))
+    var outArchive: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "--out - writes every pass to standard output as a tar stream, in row order, with the report as its last entry (for piping into an upload tool).",
+            valueName: "-"))
+    var out: String?
 
     @Option(
         help: ArgumentHelp(
@@ -126,48 +141,6 @@ struct BatchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     /// `--delimiter` as a byte.
-    static func delimiterByte(_ text: String) -> UInt8? {
-        switch text.lowercased() {
-        case ",", "comma": UInt8(ascii: ",")
-        case ";", "semicolon": UInt8(ascii: ";")
-        case "tab", "\t", "\\t": UInt8(ascii: "\t")
-        case "|", "pipe": UInt8(ascii: "|")
-        default: nil
-        }
-    }
-
-    func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let shard, BatchShard(shard) == nil {
-            throw ValidationError(
-                "--shard \(shard) is not a shard: give i/n with 0 ≤ i < n, e.g. --shard 0/4 … --shard 3/4 (in a Kubernetes Indexed Job, --shard $JOB_COMPLETION_INDEX/n)"
-            )
-        }
-        if let delimiter, Self.delimiterByte(delimiter) == nil {
-            throw ValidationError(
-                "--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe (',' ';' 'tab' '|')")
-        }
-        if let encoding, TextEncoding(name: encoding) == nil {
-            throw ValidationError(
-                "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
-        }
-        guard BatchReportWriter.Format(rawValue: report) != nil else { throw ValidationError("--report must be csv or jsonl") }
-        if register != nil && registerEnv != nil { throw ValidationError("use either --register or --register-env, not both") }
-        if let registerEnv, ProcessInfo.processInfo.environment[registerEnv]?.isEmpty ?? true {
-            throw ValidationError(
-                "--register-env \(registerEnv): the environment variable \(registerEnv) is not set; set it to the database URL")
-        }
-        if noFiles && registerURL == nil {
-            throw ValidationError(
-                "--no-files records passes for the service to sign later: give --register <database-url> or --register-env VAR too")
-        }
-        if noFiles && resume { throw ValidationError("--no-files needs no --resume: run it again, and rows recorded already are kept") }
-        if let linkLifetime, ServerConfiguration.duration(linkLifetime) == nil {
-            throw ValidationError(
-                "--link-lifetime \(linkLifetime) is not a duration: give seconds, or a number followed by m, h or d (e.g. 30d)")
-        }
-    }
-
     func run() async throws {
         MemoryAllocator.keepPassSizedBuffersOffMmap()
         let template = try PassTemplate(folder: template)
@@ -191,9 +164,9 @@ struct BatchCommand: AsyncParsableCommand {
             encoding: encoding.flatMap { TextEncoding(name: $0) })
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
         let options = BatchOptions(
-            outputFolder: outDir, jobs: jobs, serialColumn: serialColumn, resume: resume,
+            outputFolder: reportFolder, jobs: jobs, serialColumn: serialColumn, resume: resume,
             reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles,
-            shard: shard.flatMap(BatchShard.init))
+            shard: shard.flatMap(BatchShard.init), output: output)
         var runner = BatchRunner(
             template: template,
             builder: PassBuilder(
@@ -234,6 +207,7 @@ struct BatchCommand: AsyncParsableCommand {
         let result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
         interrupt.cancel()
         display.finish(result)
+        if out != nil && outDir == nil { try? FileManager.default.removeItem(atPath: reportFolder) }  // it went out in the stream
 
         if json {
             let summary: JSONValue = [
@@ -243,7 +217,7 @@ struct BatchCommand: AsyncParsableCommand {
                 "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
                 "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
                 "stopped": .bool(result.stopped),
-                "report": .string(BatchReportWriter.path(folder: outDir, format: options.reportFormat, shard: options.shard)),
+                "report": .string(BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)),
             ]
             print(JSONWriter.string(summary), terminator: "")
         }

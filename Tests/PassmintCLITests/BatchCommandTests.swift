@@ -163,6 +163,31 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("give i/n with 0 ≤ i < n"), "\(refused.stderr)")
     }
 
+    @Test func passesGoIntoOneArchiveOrATarStreamOnStandardOutput() throws {
+        let chain = try TestEnvironment.devChain()
+        let data = try membersFile(rows: 4)
+        let folder = TestEnvironment.temporaryFolder("sinks")
+        let base = ["batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--certificates", chain.path, "--quiet"]
+        let archive = folder.appendingPathComponent("cards.zip").path
+        let zipped = try TestEnvironment.run(
+            CreateCommandTests.binary, base + ["--out-archive", archive], in: TestEnvironment.repositoryRoot)
+        #expect(zipped.status == 0, "\(zipped.stderr)")
+        let listing = try TestEnvironment.run("unzip", ["-Z1", archive])
+        #expect(listing.stdout.split(separator: "\n") == ["K-1.pkpass", "K-2.pkpass", "K-3.pkpass", "K-4.pkpass"], "\(listing)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("batch-report.csv").path), "the report beside it")
+
+        let tar = folder.appendingPathComponent("cards.tar").path
+        let command = ([CreateCommandTests.binary] + base + ["--out", "-"]).map { "'\($0)'" }.joined(separator: " ") + " > '\(tar)'"
+        let streamed = try TestEnvironment.run("/bin/sh", ["-c", command], in: TestEnvironment.repositoryRoot)
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        let entries = try TestEnvironment.run("tar", ["-tf", tar])
+        #expect(entries.stdout.split(separator: "\n").last == "batch-report.csv" && entries.stdout.contains("K-3.pkpass"), "\(entries)")
+
+        let refused = try TestEnvironment.run(
+            CreateCommandTests.binary, base + ["--out", "-", "--json"], in: TestEnvironment.repositoryRoot)
+        #expect(refused.status != 0 && refused.stderr.contains("leave out --json"), "\(refused.stderr)")
+    }
+
     /// Excel's "CSV" in a German locale: semicolons, Windows-1252, CRLF.
     @Test func semicolonWindows1252FileWithEncodingOption() throws {
         let chain = try TestEnvironment.devChain()

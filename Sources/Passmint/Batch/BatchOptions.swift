@@ -2,7 +2,7 @@ import Foundation
 
 /// Settings of a batch run.
 public struct BatchOptions: Sendable {
-    /// Where passes and the report go; created when missing.
+    /// Where the report goes, and the passes with ``BatchOutput/folder``; created when missing.
     public var outputFolder: String
     /// Passes built at once; defaults to the number of cores.
     public var jobs: Int
@@ -21,12 +21,14 @@ public struct BatchOptions: Sendable {
     public var recordOnly: Bool
     /// Only the rows of this shard (``BatchShard``); nil for all of them.
     public var shard: BatchShard?
+    /// Where the passes go: files in ``outputFolder`` (which always holds the report), one archive, or a tar stream.
+    public var output: BatchOutput
 
     /// `jobs` defaults to the number of cores.
     public init(
         outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",
         resume: Bool = false, reportFormat: BatchReportWriter.Format = .csv, webServiceURL: String? = nil, recordOnly: Bool = false,
-        shard: BatchShard? = nil
+        shard: BatchShard? = nil, output: BatchOutput = .folder
     ) {
         self.outputFolder = outputFolder
         self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -36,5 +38,6 @@ public struct BatchOptions: Sendable {
         self.webServiceURL = webServiceURL
         self.recordOnly = recordOnly
         self.shard = shard
+        self.output = output
     }
 }

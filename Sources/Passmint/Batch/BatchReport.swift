@@ -30,6 +30,8 @@ public struct BatchResult: Sendable {
     public var addURL = ""
     /// The pass as the store records it.
     var issued: BatchRunner.IssuedPass?
+    /// The signed pass, on its way from a worker to an archive or tar stream (``BatchPassSink``).
+    var archive: [UInt8]?
 
     static func failure(row: Int, serial: String = "", _ message: String) -> BatchResult {
         BatchResult(

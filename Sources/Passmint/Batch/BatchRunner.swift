@@ -71,6 +71,8 @@ public struct BatchRunner: Sendable {
         try prepareFolder()
         let report = try BatchReportWriter(
             folder: options.outputFolder, format: options.reportFormat, links: links != nil, shard: options.shard)
+        let sink = try BatchPassSink(output: options.output, resume: options.resume)
+        let kept = sink.kept
         let start = ContinuousClock.now
         var counts = BatchProgress()
         var waiting: [Int: BatchResult] = [:]
@@ -100,10 +102,11 @@ public struct BatchRunner: Sendable {
                 nextRow += 1
             }
         }
-        func reportReady(force: Bool) async {
+        func reportReady(force: Bool) async throws(PassmintError) {
             guard !ready.isEmpty, !chunked || force || ready.count >= Self.recordChunk else { return }
             if chunked { await recordChunk(&ready) }
-            for result in ready {
+            for var result in ready {
+                try sink.write(&result)
                 report.write(result)
                 counts.rows += 1
                 switch result.status {
@@ -128,31 +131,32 @@ public struct BatchRunner: Sendable {
                     advance()
                 case .failed(let failure): record(failure)
                 case .job(let job):
-                    group.addTask { await self.process(job, images: images) }
+                    group.addTask { await self.process(job, images: images, kept: kept) }
                     inFlight += 1
                     if inFlight >= limit, let result = try await group.next() {
                         inFlight -= 1
                         record(result)
                     }
                 }
-                await reportReady(force: false)
+                try await reportReady(force: false)
             }
             for try await result in group {
                 record(result)
-                await reportReady(force: false)
+                try await reportReady(force: false)
             }
         }
-        await reportReady(force: true)
+        try await reportReady(force: true)
         counts.stopped = stop.isStopped
         report.flush()
+        try sink.finish(reportPath: report.path)
         FileIO.syncFileSystem(of: options.outputFolder)
         counts.elapsed = (ContinuousClock.now - start).seconds
         return counts
     }
 
     /// Builds and writes one pass (or keeps a valid one from an earlier run). `images` reads the row's image columns.
-    func process(_ job: Job, images: BatchImageFiles) async -> BatchResult {
-        var result = await make(job, images: images)
+    func process(_ job: Job, images: BatchImageFiles, kept: [String: BatchPassSink.KeptPass] = [:]) async -> BatchResult {
+        var result = await make(job, images: images, kept: kept)
         // The links are made here, on the workers: an HMAC per row.
         if let links, let issued = result.issued, result.status != .failed {
             (result.downloadURL, result.addURL) = links(issued.passTypeIdentifier, issued.serialNumber)
@@ -161,7 +165,7 @@ public struct BatchRunner: Sendable {
     }
 
     /// Builds and writes one pass, keeps a valid one, or (lazy issuing) checks it.
-    private func make(_ job: Job, images: BatchImageFiles) async -> BatchResult {
+    private func make(_ job: Job, images: BatchImageFiles, kept: [String: BatchPassSink.KeptPass]) async -> BatchResult {
         let path = options.outputFolder + "/" + job.fileName
         let passImages: PassImages
         do {
@@ -176,7 +180,10 @@ public struct BatchRunner: Sendable {
         var passTypeIdentifier = ""
         if options.recordOnly {
             return recordOnly(job, data: data, images: passImages)
-        } else if options.resume, let existing = existingPass(at: path, job: job) {
+        } else if options.resume,
+            let existing = options.output == .folder
+                ? existingPass(at: path, job: job) : kept[job.fileName].flatMap({ keptPass($0, job: job) })
+        {
             (result, passTypeIdentifier) = existing
             if !result.authenticationToken.isEmpty { data["authenticationToken"] = .string(result.authenticationToken) }
         } else {
@@ -185,12 +192,13 @@ public struct BatchRunner: Sendable {
             if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
             do {
                 let pass = try builder.build(template: template, data: data, overrides: overrides, images: passImages)
-                try FileIO.writeAtomically(pass.archive, to: path, durable: false)
+                if options.output == .folder { try FileIO.writeAtomically(pass.archive, to: path, durable: false) }
                 passTypeIdentifier = pass.passTypeIdentifier
                 result = BatchResult(
                     row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName,
                     sha256: template.sha256Hex(ofArchive: pass.archive),
                     authenticationToken: job.token, error: "", bytes: pass.archive.count)
+                if options.output != .folder { result.archive = pass.archive }
             } catch {
                 return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
             }
@@ -209,6 +217,16 @@ public struct BatchRunner: Sendable {
             }
         }
         return result
+    }
+
+    /// A pass kept in the archive of an earlier run (its CRC checked when the archive was reopened), when it carries
+    /// this serial; with its pass type identifier.
+    private func keptPass(_ pass: BatchPassSink.KeptPass, job: Job) -> (BatchResult, String)? {
+        guard pass.serialNumber == job.serial else { return nil }
+        let result = BatchResult(
+            row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: pass.sha256,
+            authenticationToken: pass.authenticationToken, error: "", bytes: 0)
+        return (result, pass.passTypeIdentifier)
     }
 
     /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with
