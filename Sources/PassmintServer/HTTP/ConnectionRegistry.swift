@@ -2,13 +2,24 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// The service's open connections, shared by every event loop: it counts them, knows which are waiting for their
-/// next request (idle) and since when, makes room beyond ``ConnectionLimits/maximumConnections`` by closing the
-/// connection idle longest, and logs what it closed (at most once every 10 s, with counts).
+/// One open connection as the ``ConnectionRegistry`` sees it: since when it waits for its next request (in
+/// nanoseconds of `NIODeadline.now()`), or 0 while it has a request. Its ``ConnectionGuard`` updates it on every
+/// request with a relaxed atomic store, so the registry costs requests nothing.
+final class ConnectionState: Sendable {
+    let channel: any Channel
+    let waitingSince = Atomic<Int64>(0)
+
+    init(channel: any Channel) { self.channel = channel }
+}
+
+/// The service's open connections, shared by every event loop: it counts them and, beyond
+/// ``ConnectionLimits/maximumConnections``, makes room by closing one that waits for a request — the longest waiting
+/// of 64 picked at random (every connection, when none of those waits), as Redis picks keys to evict — and logs what
+/// it closed (at most once every 10 s, with counts). Opening and closing a connection cost O(1).
 final class ConnectionRegistry: Sendable {
     /// What the registry did to a connection, for the log.
     enum Action: CaseIterable {
-        /// Closed to make room for a new connection: it had waited longest for its next request.
+        /// Closed to make room for a new connection: it waited for its next request.
         case evicted
         /// Refused: at the limit with every connection busy with a request.
         case refused
@@ -17,20 +28,25 @@ final class ConnectionRegistry: Sendable {
     }
 
     private struct State {
-        var open = 0
-        /// Idle connections by identifier, with the sequence number they became idle at.
-        var idle: [ObjectIdentifier: (channel: any Channel, sequence: UInt64)] = [:]
-        /// Idle connections in the order they became idle; entries whose sequence no longer matches are stale.
-        var order: [(id: ObjectIdentifier, sequence: UInt64)] = []
-        var orderStart = 0
-        var sequence: UInt64 = 0
+        var connections: [ConnectionState] = []
+        var slots: [ObjectIdentifier: Int] = [:]
         var counts: [Action: Int] = [:]
         var lastLog: ContinuousClock.Instant?
+
+        mutating func remove(_ id: ObjectIdentifier) {
+            guard let slot = slots.removeValue(forKey: id) else { return }
+            let last = connections.removeLast()
+            if slot < connections.count {
+                connections[slot] = last
+                slots[ObjectIdentifier(last.channel)] = slot
+            }
+        }
     }
 
     let limits: ConnectionLimits
     private let logger: Logger
     private let state = Mutex(State())
+    static let sample = 64
 
     init(limits: ConnectionLimits, logger: Logger) {
         self.limits = limits
@@ -38,52 +54,34 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// How many connections are open.
-    var openConnections: Int { state.withLock { $0.open } }
+    var openConnections: Int { state.withLock { $0.connections.count } }
 
-    /// A connection opened. False when it must be closed at once (at the limit, nothing idle to close instead).
-    func opened() -> Bool {
+    /// A connection opened; nil when it must be closed at once (at the limit, and no connection waits for a request).
+    func opened(_ channel: any Channel) -> ConnectionState? {
+        let connection = ConnectionState(channel: channel)
         let (accepted, victim) = state.withLock { state -> (Bool, (any Channel)?) in
-            state.open += 1
-            guard state.open > limits.maximumConnections else { return (true, nil) }
-            if let oldest = Self.popOldestIdle(&state) {
+            var victim: (any Channel)?
+            if state.connections.count >= limits.maximumConnections {
+                guard let oldest = Self.oldestWaiting(state.connections) else {
+                    state.counts[.refused, default: 0] += 1
+                    return (false, nil)
+                }
+                victim = oldest.channel
+                state.remove(ObjectIdentifier(oldest.channel))
                 state.counts[.evicted, default: 0] += 1
-                return (true, oldest)
             }
-            state.open -= 1
-            state.counts[.refused, default: 0] += 1
-            return (false, nil)
+            state.slots[ObjectIdentifier(channel)] = state.connections.count
+            state.connections.append(connection)
+            return (true, victim)
         }
         victim?.close(promise: nil)
-        logIfDue()
-        return accepted
+        if !accepted || victim != nil { logIfDue() }
+        return accepted ? connection : nil
     }
 
-    /// A connection closed (one that ``opened()`` accepted).
-    func closed(_ id: ObjectIdentifier) {
-        state.withLock { state in
-            state.open -= 1
-            state.idle[id] = nil
-        }
-    }
-
-    /// The connection waits for its next request.
-    func idle(_ channel: any Channel) {
-        let id = ObjectIdentifier(channel)
-        state.withLock { state in
-            state.sequence += 1
-            state.idle[id] = (channel, state.sequence)
-            state.order.append((id, state.sequence))
-            // Stale entries (connections that became busy, or closed) are dropped once they outnumber the idle ones.
-            if state.order.count - state.orderStart > 2 * state.idle.count + 1024 {
-                state.order = state.idle.map { ($0.key, $0.value.sequence) }.sorted { $0.sequence < $1.sequence }
-                state.orderStart = 0
-            }
-        }
-    }
-
-    /// The connection is busy with a request.
-    func busy(_ id: ObjectIdentifier) {
-        state.withLock { state in _ = state.idle.removeValue(forKey: id) }
+    /// A connection closed.
+    func closed(_ channel: any Channel) {
+        state.withLock { $0.remove(ObjectIdentifier(channel)) }
     }
 
     /// Counts an action taken by a connection's own handler (a header timeout) for the log.
@@ -92,26 +90,19 @@ final class ConnectionRegistry: Sendable {
         logIfDue()
     }
 
-    private static func popOldestIdle(_ state: inout State) -> (any Channel)? {
-        while state.orderStart < state.order.count {
-            let entry = state.order[state.orderStart]
-            state.orderStart += 1
-            if let idle = state.idle[entry.id], idle.sequence == entry.sequence {
-                state.idle[entry.id] = nil
-                compact(&state)
-                return idle.channel
+    /// The connection waiting longest for a request among a random sample, or among all when none in the sample waits.
+    private static func oldestWaiting(_ connections: [ConnectionState]) -> ConnectionState? {
+        func oldest(_ candidates: some Sequence<ConnectionState>) -> ConnectionState? {
+            var best: (ConnectionState, Int64)?
+            for candidate in candidates {
+                let since = candidate.waitingSince.load(ordering: .relaxed)
+                if since != 0, best.map({ since < $0.1 }) ?? true { best = (candidate, since) }
             }
+            return best?.0
         }
-        compact(&state)
-        return nil
-    }
-
-    /// Drops the consumed front of the order once it is most of the array.
-    private static func compact(_ state: inout State) {
-        if state.orderStart > 1024, state.orderStart * 2 > state.order.count {
-            state.order.removeFirst(state.orderStart)
-            state.orderStart = 0
-        }
+        guard connections.count > sample else { return oldest(connections) }
+        let picked = (0..<sample).map { _ in connections[Int.random(in: 0..<connections.count)] }
+        return oldest(picked) ?? oldest(connections)
     }
 
     /// Logs the counts of what was closed since the last log, at most once every 10 s.
@@ -123,7 +114,7 @@ final class ConnectionRegistry: Sendable {
                 state.counts = [:]
                 state.lastLog = now
             }
-            return (state.counts, state.open)
+            return (state.counts, state.connections.count)
         }
         guard let (counts, open) = due else { return }
         logger.notice(
