@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Passmint", targets: ["Passmint"]),
+        // The web service, for embedding it in another Swift server (and for the fuzz targets of its request bodies).
+        .library(name: "PassmintServer", targets: ["PassmintServer"]),
         .executable(name: "passmint", targets: ["PassmintCLI"]),
     ],
     dependencies: [

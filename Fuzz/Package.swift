@@ -5,6 +5,8 @@
 import PackageDescription
 
 let targets = ["json", "strings", "csv", "png", "zip", "cms", "personalization"]
+/// Targets of the service's request parts, which need the server module too.
+let serviceTargets = ["service"]
 
 let package = Package(
     name: "passmint-fuzz",
@@ -14,6 +16,15 @@ let package = Package(
             .executableTarget(
                 name: "fuzz-\(name)",
                 dependencies: ["FuzzDriver", .product(name: "Passmint", package: "passmint")],
+                path: "Sources/\(name)")
+        }
+        + serviceTargets.map { name in
+            .executableTarget(
+                name: "fuzz-\(name)",
+                dependencies: [
+                    "FuzzDriver", .product(name: "Passmint", package: "passmint"),
+                    .product(name: "PassmintServer", package: "passmint"),
+                ],
                 path: "Sources/\(name)")
         }
 )

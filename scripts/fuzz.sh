@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each fuzz target (Fuzz/, libFuzzer with AddressSanitizer) for a while, from the seed corpus in Fuzz/Corpus,
 # and prints per target: executions, executions/s, coverage (edges), features, corpus size, and crashes.
-#   scripts/fuzz.sh [seconds per target, default 30] [target ...]   (targets: json strings csv png zip cms personalization)
+#   scripts/fuzz.sh [seconds per target, default 30] [target ...]   (targets: json strings csv png zip cms personalization service)
 # A crash stops the run with exit status 1 and leaves the input in .build-fuzz/artifacts/<target>/ to reproduce:
 #   .build-fuzz/debug/fuzz-<target> <that file>
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(json strings csv png zip cms personalization)
+[ ${#targets[@]} -eq 0 ] && targets=(json strings csv png zip cms personalization service)
 root=$PWD
 build="$root/.build-fuzz"
 
@@ -29,7 +29,7 @@ for target in "${targets[@]}"; do
     cp Fuzz/Corpus/"$target"/* "$work/$target/"
     log="$work/$target.log"
     set +e
-    ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$build/debug/fuzz-$target" "$work/$target" \
+    TMPDIR="$work" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$build/debug/fuzz-$target" "$work/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" >"$log" 2>&1
     code=$?
