@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     var idleTimeout: String?
     @Option(
         help: ArgumentHelp(
-            "Most connections open at once (default 10000); beyond it the connection idle longest is closed to make room.", valueName: "N"))
+            "Most connections open at once (default 10000); beyond it an idle one is closed to make room.", valueName: "N"))
     var maxConnections: Int?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false

@@ -7,8 +7,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// How long a request's body may stall (no part of it arriving), or a connection stay without a request; then the
     /// connection is closed. Answers being written are not cut.
     public var idleTimeout: Duration = .seconds(60)
-    /// How many connections may be open at once. A connection beyond it closes the one that has waited longest for its
-    /// next request; when every connection is busy with a request, the new one is closed.
+    /// How many connections may be open at once. A connection beyond it closes one that is waiting for its next
+    /// request (the longest waiting of 64 sampled at random); when every connection is busy with a request, the new one
+    /// is closed.
     public var maximumConnections = 10_000
 
     public init() {}
