@@ -30,8 +30,16 @@ import Testing
     final class RawConnection: @unchecked Sendable {
         let descriptor: Int32
 
-        init(port: Int) throws {
+        /// Connects to the service from `source` (any 127.x.y.z address is this machine's loopback).
+        init(port: Int, from source: String = "127.0.0.1") throws {
             descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -49,12 +57,22 @@ import Testing
         /// Sends a GET of `path` and returns the status line of the answer ("" when none came within 10 s).
         func get(_ path: String) async -> String { await ConnectionLimitsTests.offPool { self.getBlocking(path) } }
 
+        /// Sends a POST of a JSON body to `path` and returns the status line of the answer.
+        func post(_ path: String, json body: String) async -> String {
+            await ConnectionLimitsTests.offPool {
+                let head = "POST \(path) HTTP/1.1\r\nHost: passmint\r\nContent-Type: application/json\r\n"
+                self.send(head + "Content-Length: \(body.utf8.count)\r\n\r\n")
+                return self.getBlocking(nil, body: body)
+            }
+        }
+
         func closedByServer(within milliseconds: Int32) async -> Bool {
             await ConnectionLimitsTests.offPool { self.closedByServerBlocking(within: milliseconds) }
         }
 
-        private func getBlocking(_ path: String) -> String {
-            send("GET \(path) HTTP/1.1\r\nHost: passmint\r\n\r\n")
+        private func getBlocking(_ path: String?, body: String? = nil) -> String {
+            if let path { send("GET \(path) HTTP/1.1\r\nHost: passmint\r\n\r\n") }
+            if let body { send(body) }
             var received: [UInt8] = []
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, 10_000) == 1 {

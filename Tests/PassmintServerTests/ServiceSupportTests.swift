@@ -35,6 +35,17 @@ import Testing
         #expect(book.recent.count == 20, "the burst, and nothing more until the budget refills")
     }
 
+    @Test func oneNoisyClientDoesNotUseUpWhatOthersMaySend() {
+        let book = DeviceLogBook(
+            limit: 1000, logger: Logger(label: "test.logs"), rate: 0.001, burst: 100, clientRate: 0.001, clientBurst: 20)
+        for _ in 0..<10 { book.record((0..<10).map { "noisy \($0)" }, client: "203.0.113.7") }
+        #expect(book.recent.count == 20, "the noisy client's own burst, not everyone's")
+        book.record(["from another phone"], client: "198.51.100.2")
+        #expect(book.recent.last == "from another phone", "another client still gets through")
+        for index in 0..<10 { book.record((0..<10).map { "client \(index) message \($0)" }, client: "192.0.2.\(index)") }
+        #expect(book.recent.count == 100, "everyone's budget still caps all clients together")
+    }
+
     @Test func storeReadinessLetsWaitersGoWhenOpenedAndWhenCancelled() async throws {
         let readiness = StoreReadiness()
         let cancelled = Task { await readiness.wait() }

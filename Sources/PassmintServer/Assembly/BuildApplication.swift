@@ -72,8 +72,8 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
 
 /// The service's router: Apple's web service under the public URL's path, the issuing API under `/api/v1` (behind
 /// the API key), and `/health`.
-public func buildRouter(core: ServiceCore) -> Router<BasicRequestContext> {
-    let router = Router(context: BasicRequestContext.self)
+public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
+    let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: RequestMetricsMiddleware(metrics: core.metrics))
     HealthRoute().register(on: router)
     MetricsRoute(core: core).register(on: router)

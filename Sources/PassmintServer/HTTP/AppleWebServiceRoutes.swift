@@ -8,7 +8,7 @@ import PassmintStore
 struct AppleWebServiceRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServiceRequestContext>) {
         let apple = router.group(RouterPath(core.configuration.pathPrefix + "/v1"))
         apple.post("devices/:device/registrations/:type/:serial") { request, context in try await registerDevice(request, context) }
         apple.getAndHead("devices/:device/registrations/:type") { request, context in try await updatedSerials(request, context) }
@@ -27,7 +27,7 @@ struct AppleWebServiceRoutes {
         return view
     }
 
-    private func registerDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func registerDevice(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component("device", context)
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
@@ -41,7 +41,7 @@ struct AppleWebServiceRoutes {
         return Response(status: result == .created ? .created : .ok)
     }
 
-    private func updatedSerials(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func updatedSerials(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component("device", context)
         let type = try RouteSupport.component("type", context)
         let sinceText = request.uri.queryParameters.get("passesUpdatedSince").map { Substring($0) }
@@ -53,7 +53,7 @@ struct AppleWebServiceRoutes {
         return Response(status: answer.status, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
     }
 
-    private func unregisterDevice(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func unregisterDevice(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component("device", context)
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
@@ -62,7 +62,7 @@ struct AppleWebServiceRoutes {
         return Response(status: .ok)
     }
 
-    private func latestPass(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func latestPass(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
         let view = try await authorizedPass(request, type: type, serial: serial)
@@ -75,7 +75,7 @@ struct AppleWebServiceRoutes {
 
     /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
     /// protocol”). Apple documents no Authorization header here; when one is sent it must match.
-    private func personalize(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func personalize(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
         if request.headers[.authorization] != nil { _ = try await authorizedPass(request, type: type, serial: serial) }
@@ -97,10 +97,10 @@ struct AppleWebServiceRoutes {
         return RouteSupport.bytes(personalized.signature, type: "application/octet-stream")
     }
 
-    private func log(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func log(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let logs = object["logs"]?.arrayValue else { throw ServiceFailure.badRequest("the body must be {\"logs\": [\"…\"]}") }
-        core.deviceLogs.record(logs.compactMap(\.stringValue))
+        core.deviceLogs.record(logs.compactMap(\.stringValue), client: context.clientAddress)
         return Response(status: .ok)
     }
 }

@@ -7,7 +7,7 @@ import PassmintStore
 struct IssuingAPIRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServiceRequestContext>) {
         let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
         api.post("passes") { request, context in try await issue(request, context) }
         api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
@@ -27,7 +27,7 @@ struct IssuingAPIRoutes {
                     metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))))
     }
 
-    private func issue(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func issue(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let template = object["template"]?.stringValue else { throw ServiceFailure.badRequest("give \"template\": \"<name>\"") }
         let images = object["images"]
@@ -44,7 +44,7 @@ struct IssuingAPIRoutes {
     }
 
     /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}}, …]}` → 201 with a `.pkpasses` bundle.
-    private func issueBundle(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func issueBundle(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let orders = object["passes"]?.arrayValue, !orders.isEmpty else {
             throw ServiceFailure.badRequest("give {\"passes\": [{\"template\": …, \"data\": {…}}, …]}")
@@ -65,7 +65,7 @@ struct IssuingAPIRoutes {
         return RouteSupport.bytes(bundle, type: PassBundle.mimeType, status: .created)
     }
 
-    private func update(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func update(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
@@ -86,7 +86,7 @@ struct IssuingAPIRoutes {
         return metadataAnswer(.ok, updated)
     }
 
-    private func metadata(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func metadata(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
         return metadataAnswer(.ok, try await core.lookup.metadata(passTypeIdentifier: type, serialNumber: serial))

@@ -9,7 +9,7 @@ import PassmintStore
 struct JobRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServiceRequestContext>) {
         let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
         api.post("updates") { request, _ in try await upload(request) }
         api.post("templates/:name/publish") { request, context in try await publish(request, context) }
@@ -35,7 +35,7 @@ struct JobRoutes {
     }
 
     /// `{"data": {…}}` (optional): values set on every pass.
-    private func publish(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func publish(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         guard let name = context.parameters.get("name") else { throw ServiceFailure.notFound }
         var request = request
         let body = try await request.collectBody(upTo: core.configuration.maxBodySize)
@@ -52,7 +52,7 @@ struct JobRoutes {
         return try answer(.accepted, core.jobs.publish(template: name, data: data))
     }
 
-    private func job(_ context: BasicRequestContext) async throws -> Response {
+    private func job(_ context: ServiceRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id"), let job = core.jobs.job(id) else { throw ServiceFailure.notFound }
         var object = job.json
         object["failures"] = .array(core.jobs.failures(id, limit: 100))
@@ -65,7 +65,7 @@ struct JobRoutes {
     }
 
     /// Every bad line of a job, as JSON Lines.
-    private func failures(_ context: BasicRequestContext) throws -> Response {
+    private func failures(_ context: ServiceRequestContext) throws -> Response {
         guard let id = context.parameters.get("id"), core.jobs.job(id) != nil else { throw ServiceFailure.notFound }
         let lines = core.jobs.failures(id, limit: .max)
         var bytes: [UInt8] = []

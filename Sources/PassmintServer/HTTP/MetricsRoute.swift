@@ -5,7 +5,7 @@ import NIOCore
 struct MetricsRoute {
     let core: ServiceCore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServiceRequestContext>) {
         router.group("/metrics").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey)).get { _, _ in
             let text = core.metrics.scrape(
                 pushes: core.pushQueue.statistics, queue: try await core.pushQueue.status(), fromMemory: core.deviceReads.fastPathCounts)

@@ -5,7 +5,7 @@ import Passmint
 /// What the routes do the same way: path components, JSON bodies and answers, GET with HEAD.
 enum RouteSupport {
     /// A path component of Apple's protocol (``PathComponent``); 400 otherwise.
-    static func component(_ name: String, _ context: BasicRequestContext) throws(ServiceFailure) -> String {
+    static func component(_ name: String, _ context: ServiceRequestContext) throws(ServiceFailure) -> String {
         guard let value = context.parameters.get(name), PathComponent.isValid(value) else {
             throw .badRequest("\(name) must be 1–128 characters of letters, digits and . _ - : ~")
         }

@@ -9,7 +9,7 @@ import PassmintStore
 struct SharingRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<ServiceRequestContext>) {
         let prefix = core.configuration.pathPrefix
         router.group(RouterPath(prefix + "/download")).getAndHead(":type/:serial") { request, context in
             try await download(request, context)
@@ -18,7 +18,7 @@ struct SharingRoutes {
     }
 
     /// The link the request presents; 404 when a path component is not one the service makes.
-    private func link(_ request: Request, _ context: BasicRequestContext) throws(ServiceFailure) -> SharingService.Link {
+    private func link(_ request: Request, _ context: ServiceRequestContext) throws(ServiceFailure) -> SharingService.Link {
         guard let type = context.parameters.get("type"), PathComponent.isValid(type),
             let serial = context.parameters.get("serial"), PathComponent.isValid(serial)
         else { throw .notFound }
@@ -27,7 +27,7 @@ struct SharingRoutes {
             passTypeIdentifier: type, serialNumber: serial, expires: query.get("expires"), signature: query.get("signature"))
     }
 
-    private func download(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func download(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let (pass, archive) = try await core.sharing.download(try link(request, context))
         return RouteSupport.bytes(
             archive, type: BuiltPass.mimeType,
@@ -37,7 +37,7 @@ struct SharingRoutes {
             ])
     }
 
-    private func page(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func page(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let page = try await core.sharing.page(try link(request, context))
         let qrCode: QRCode
         do {

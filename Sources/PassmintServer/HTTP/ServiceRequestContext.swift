@@ -1,0 +1,20 @@
+public import Hummingbird
+public import NIOCore
+
+/// The context of each request the service answers: Hummingbird's core context and the address of the client, by
+/// which the device log endpoint budgets what each client may send.
+public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The peer of the connection (a proxy's address when the service runs behind one).
+    public let remoteAddress: SocketAddress?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+extension ServiceRequestContext {
+    /// The client's IP address as text, without the port (nil when unknown).
+    var clientAddress: String? { remoteAddress?.ipAddress }
+}
