@@ -18,17 +18,7 @@ struct DataOptions: ParsableArguments {
         var object = JSONObject()
         if let data {
             let bytes = try FileIO.read(data, what: "data file")
-            let value: JSONValue
-            do {
-                value = try JSONParser.value(bytes)
-            } catch {
-                throw PassmintError(.invalidData, "data file \(data) is not valid JSON: \(error)")
-            }
-            guard let parsed = value.objectValue else {
-                throw PassmintError(
-                    .invalidData, "data file \(data) must hold one JSON object ({ \"name\": value, … }), not \(value.typeName)")
-            }
-            object = parsed
+            object = try JSONParser.object(bytes, file: "data file \(data)", shape: "{ \"name\": value, … }", code: .invalidData)
         }
         for assignment in assignments {
             if let range = assignment.range(of: ":="), !assignment[..<range.lowerBound].contains("=") {

@@ -129,24 +129,7 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             object[key] = try parseValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an object") }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(object)
-            }
-            guard bytes[index] == UInt8(ascii: ",") else {
-                throw error("expected ',' or '}' after the value of \"\(key)\", found \(describe(bytes[index]))")
-            }
-            let comma = index
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                guard options.allowTrailingCommas else { throw error("trailing comma before '}'", at: comma) }
-                trailingCommaOffsets.append(comma)
-                index += 1
-                return .object(object)
-            }
+            if try ended(by: "}", in: "an object", after: "after the value of \"\(key)\"") { return .object(object) }
         }
     }
 
@@ -163,25 +146,34 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             array.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input inside an array") }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(array)
-            }
-            guard bytes[index] == UInt8(ascii: ",") else {
-                throw error("expected ',' or ']' in an array, found \(describe(bytes[index]))")
-            }
-            let comma = index
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                guard options.allowTrailingCommas else { throw error("trailing comma before ']'", at: comma) }
-                trailingCommaOffsets.append(comma)
-                index += 1
-                return .array(array)
-            }
+            if try ended(by: "]", in: "an array", after: "in an array") { return .array(array) }
         }
+    }
+
+    /// After a member or an element: consumes `close` and says true when it ends the container, or consumes the comma
+    /// and says false when another value follows. A comma right before `close` is a trailing comma (tolerated only
+    /// when the options allow it). `container` and `place` word the errors.
+    private mutating func ended(by close: Unicode.Scalar, in container: String, after place: @autoclosure () -> String)
+        throws(JSONSyntaxError) -> Bool
+    {
+        let closing = UInt8(ascii: close)
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input inside \(container)") }
+        if bytes[index] == closing {
+            index += 1
+            return true
+        }
+        guard bytes[index] == UInt8(ascii: ",") else {
+            throw error("expected ',' or '\(close)' \(place()), found \(describe(bytes[index]))")
+        }
+        let comma = index
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        guard options.allowTrailingCommas else { throw error("trailing comma before '\(close)'", at: comma) }
+        trailingCommaOffsets.append(comma)
+        index += 1
+        return true
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {

@@ -31,16 +31,8 @@ public struct PersonalizationRequest: Sendable, Equatable {
 
     /// Reads `personalization.json`. `file` names it in errors.
     public init(bytes: [UInt8], file: String = Self.fileName) throws(PassmintError) {
-        let value: JSONValue
-        do {
-            value = try JSONParser.value(bytes)
-        } catch {
-            throw PassmintError(.invalidTemplate, "\(file) is not valid JSON: \(error)")
-        }
-        guard let object = value.objectValue else {
-            throw PassmintError(
-                .invalidTemplate, "\(file) must hold a JSON object: { \"requiredPersonalizationFields\": [...], \"description\": \"…\" }")
-        }
+        let object = try JSONParser.object(
+            bytes, file: file, shape: "{ \"requiredPersonalizationFields\": [...], \"description\": \"…\" }", code: .invalidTemplate)
         var fields: [Field] = []
         for (index, item) in (object["requiredPersonalizationFields"]?.arrayValue ?? []).enumerated() {
             guard let field = item.stringValue.flatMap(Field.init(rawValue:)) else {

@@ -27,17 +27,8 @@ enum TemplateStrings {
 
     /// Parses `strings.json`. `source` names the file in errors.
     static func parse(_ bytes: [UInt8], source: String) throws(PassmintError) -> [Language] {
-        let value: JSONValue
-        do {
-            value = try JSONParser.value(bytes)
-        } catch {
-            throw PassmintError(.invalidTemplate, "\(source) is not valid JSON: \(error)")
-        }
-        guard let object = value.objectValue else {
-            throw PassmintError(
-                .invalidTemplate,
-                "\(source) must hold one object: language → { key → text }, e.g. {\"en\": {\"POINTS\": \"Points\"}}, not \(value.typeName)")
-        }
+        let object = try JSONParser.object(
+            bytes, file: source, shape: "language → { key → text }, e.g. {\"en\": {\"POINTS\": \"Points\"}}", code: .invalidTemplate)
         var languages: [Language] = []
         for member in object {
             guard isLanguageCode(member.key) else {
