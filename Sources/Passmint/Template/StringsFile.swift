@@ -164,24 +164,21 @@ public enum StringsFile {
             }
         }
 
+        /// Skips to `mark` and past it; otherwise the error, at the line of what came before it.
+        func expect(_ mark: Unicode.Scalar, after itsLine: Int, _ message: @autoclosure () -> String) throws(SyntaxError) {
+            try skipSpaceAndComments()
+            guard index < scalars.count, scalars[index] == mark else { throw SyntaxError(message: message(), line: itsLine) }
+            index += 1
+        }
+
         while true {
             try skipSpaceAndComments()
             guard index < scalars.count else { return entries }
             let key = try quoted()
-            let keyLine = line
-            try skipSpaceAndComments()
-            guard index < scalars.count, scalars[index] == "=" else {
-                throw SyntaxError(message: "expected '=' after \"\(key)\": write \"\(key)\" = \"…\";", line: keyLine)
-            }
-            index += 1
+            try expect("=", after: line, "expected '=' after \"\(key)\": write \"\(key)\" = \"…\";")
             try skipSpaceAndComments()
             let value = try quoted()
-            let valueLine = line
-            try skipSpaceAndComments()
-            guard index < scalars.count, scalars[index] == ";" else {
-                throw SyntaxError(message: "expected ';' after the value of \"\(key)\": end every entry with a semicolon", line: valueLine)
-            }
-            index += 1
+            try expect(";", after: line, "expected ';' after the value of \"\(key)\": end every entry with a semicolon")
             entries.append(Entry(key: key, value: value))
         }
     }
