@@ -14,6 +14,16 @@ final class PassTarWriter {
 
     /// Appends one file.
     func append(name: String, bytes: [UInt8]) throws(PassmintError) {
+        try check(bytes.withUnsafeBytes { write([$0], after: headers(name: name, size: bytes.count)) })
+    }
+
+    /// Appends a pass, written from its parts.
+    func append(name: String, archive: PassArchive) throws(PassmintError) {
+        try check(archive.withBuffers { write($0, after: headers(name: name, size: archive.count)) })
+    }
+
+    /// The header blocks of a file (a PAX header first when its name is longer than 100 bytes).
+    private func headers(name: String, size: Int) -> [UInt8] {
         var output: [UInt8] = []
         let nameBytes = Array(name.utf8)
         if nameBytes.count > 100 {
@@ -25,9 +35,8 @@ final class PassTarWriter {
             output += header(name: Array("PaxHeader/\(name.suffix(80))".utf8.prefix(100)), size: record.count, type: "x")
             output += padded(record)
         }
-        output += header(name: Array(nameBytes.prefix(100)), size: bytes.count, type: "0")
-        output += padded(bytes)
-        try write(output)
+        output += header(name: Array(nameBytes.prefix(100)), size: size, type: "0")
+        return output
     }
 
     /// Appends the report, then the two empty blocks that end a tar stream.
@@ -63,10 +72,21 @@ final class PassTarWriter {
     }
 
     private func write(_ bytes: [UInt8]) throws(PassmintError) {
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            throw PassmintError(.fileSystem, "cannot write the tar stream to standard output: \(error.localizedDescription)")
+        try check(write([], after: bytes))
+    }
+
+    /// Writes `head`, `buffers` and the zeros that pad them to a whole block, with one `writev`; returns 0 or the `errno`.
+    private func write(_ buffers: [UnsafeRawBufferPointer], after head: [UInt8]) -> Int32 {
+        let size = buffers.reduce(0) { $0 + $1.count }
+        let padding = [UInt8](repeating: 0, count: (512 - size % 512) % 512)
+        return head.withUnsafeBytes { head in
+            padding.withUnsafeBytes { FileIO.writeAll(handle.fileDescriptor, [head] + buffers + [$0]) }
+        }
+    }
+
+    private func check(_ failure: Int32) throws(PassmintError) {
+        guard failure == 0 else {
+            throw PassmintError(.fileSystem, "cannot write the tar stream to standard output: \(String(cString: strerror(failure)))")
         }
     }
 }
