@@ -52,9 +52,6 @@ final class BatchPassSink {
     /// Ends the output: the archive's central directory, or the tar stream with the report (read from `reportPath`).
     func finish(reportPath: String) throws(PassmintError) {
         try archive?.finish()
-        if let tar {
-            let report = try FileIO.read(reportPath, what: "report")
-            try tar.finish(report: (URL(fileURLWithPath: reportPath).lastPathComponent, report))
-        }
+        try tar?.finish(reportAt: reportPath)
     }
 }

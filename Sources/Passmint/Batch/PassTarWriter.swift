@@ -2,7 +2,7 @@ import Foundation
 
 /// `passmint batch --out -`: every pass as an entry of a POSIX tar stream on a file descriptor (standard output), in
 /// row order, for piping into an upload tool (`| aws s3 cp - s3://bucket/cards.tar`) without a file per pass. Names
-/// longer than ustar's 100 bytes get a PAX header. ``finish(report:)`` ends the stream with the report as its last
+/// longer than ustar's 100 bytes get a PAX header. ``finish(reportAt:)`` ends the stream with the report as its last
 /// entry.
 final class PassTarWriter {
     private let handle: FileHandle
@@ -39,10 +39,31 @@ final class PassTarWriter {
         return output
     }
 
-    /// Appends the report, then the two empty blocks that end a tar stream.
-    func finish(report: (name: String, bytes: [UInt8])?) throws(PassmintError) {
-        if let report { try append(name: report.name, bytes: report.bytes) }
+    /// Appends the file at `reportPath` (the report, under its file name), then the two empty blocks that end a tar
+    /// stream. The file is copied 1 MB at a time: the report of a million rows is over 100 MB.
+    func finish(reportAt reportPath: String?) throws(PassmintError) {
+        if let reportPath { try appendFile(at: reportPath) }
         try write([UInt8](repeating: 0, count: 1024))
+    }
+
+    private func appendFile(at path: String) throws(PassmintError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PassmintError(.fileSystem, "cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw PassmintError(.fileSystem, "cannot read \(path): \(String(cString: strerror(errno)))") }
+        let size = Int(info.st_size)
+        try check(write([], after: headers(name: String(path.split(separator: "/").last ?? Substring(path)), size: size)))
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var copied = 0
+        while copied < size {
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, size - copied)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw PassmintError(.fileSystem, "cannot read \(path): it ended at \(copied) of \(size) bytes") }
+            try check(buffer.withUnsafeBytes { FileIO.writeAll(handle.fileDescriptor, [UnsafeRawBufferPointer(rebasing: $0[0..<got])]) })
+            copied += got
+        }
+        try write([UInt8](repeating: 0, count: (512 - size % 512) % 512))
     }
 
     private func header(name: [UInt8], size: Int, type: Character) -> [UInt8] {
