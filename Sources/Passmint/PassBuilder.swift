@@ -34,7 +34,7 @@ public struct PreparedPass: Sendable {
 }
 
 /// Builds signed `.pkpass` archives: renders `pass.json`, checks it, writes `manifest.json` (SHA-1 of every file),
-/// signs the manifest with OpenSSL and zips everything in memory with libzip.
+/// signs the manifest with OpenSSL and zips everything in memory around the template's files, compressed once.
 ///
 /// ```swift
 /// let identity = try SigningIdentity(certificatePath: "Certificates/signer.pem", keyPath: "Certificates/signer.key",
