@@ -60,9 +60,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(name: "CPassmintMalloc"),
+        .systemLibrary(name: "CPassmintFiles"),
         .target(
             name: "Passmint",
-            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG", "CPassmintQRencode"],
+            dependencies: [
+                "CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintFiles", "CPassmintPNG", "CPassmintQRencode",
+            ],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),

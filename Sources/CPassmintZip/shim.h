@@ -5,15 +5,15 @@
 #include <zip.h>
 #include <zlib.h>
 
-/* Raw deflate of a small buffer (pass.json, manifest.json) with a 4 KB window: the same format any inflater reads,
-   without the 256 KB of state a default zlib stream allocates (and the page faults that costs per archive).
+/* Raw deflate of a small buffer (pass.json, manifest.json) at `level` with a 4 KB window: the same format any inflater
+   reads, without the 256 KB of state a default zlib stream allocates (and the page faults that costs per archive).
    Returns the compressed length, or 0 when the output does not fit or is not smaller. *crc receives the CRC-32. */
 static inline size_t cpassmint_deflate_small(const unsigned char *input, size_t length, unsigned char *output, size_t capacity,
-                                             unsigned long *crc) {
+                                             int level, unsigned long *crc) {
     *crc = crc32(crc32(0L, Z_NULL, 0), input, (uInt)length);
     z_stream stream;
     memset(&stream, 0, sizeof(stream));
-    if (deflateInit2(&stream, 6, Z_DEFLATED, -12, 4, Z_DEFAULT_STRATEGY) != Z_OK) return 0;
+    if (deflateInit2(&stream, level, Z_DEFLATED, -12, 4, Z_DEFAULT_STRATEGY) != Z_OK) return 0;
     stream.next_in = (Bytef *)input;
     stream.avail_in = (uInt)length;
     stream.next_out = output;
@@ -22,6 +22,14 @@ static inline size_t cpassmint_deflate_small(const unsigned char *input, size_t 
     size_t produced = stream.total_out;
     deflateEnd(&stream);
     return status == Z_STREAM_END && produced < length ? produced : 0;
+}
+
+/* The CRC-32 of a buffer, and of two buffers one after the other from their CRCs (the second's length given). */
+static inline unsigned long cpassmint_crc32(const unsigned char *input, size_t length) {
+    return crc32(crc32(0L, Z_NULL, 0), input, (uInt)length);
+}
+static inline unsigned long cpassmint_crc32_combine(unsigned long first, unsigned long second, size_t second_length) {
+    return crc32_combine(first, second, (z_off_t)second_length);
 }
 
 /* A libzip source over data that is already compressed, with its CRC and sizes known. libzip copies such data into

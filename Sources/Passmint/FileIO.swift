@@ -1,3 +1,4 @@
+internal import CPassmintFiles
 import Foundation
 
 /// File reading and atomic writing with errors that name the file.
@@ -24,35 +25,84 @@ public enum FileIO {
     public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true)
         throws(PassmintError)
     {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/.\(url.lastPathComponent).\(hexString(OpenSSL.randomBytes(6))).tmp"
+        let failure = bytes.withUnsafeBytes {
+            writeAtomically([$0], to: path, permissions: permissions, durable: durable, startWriteback: false)
+        }
+        if let failure { throw failure }
+    }
+
+    /// ``writeAtomically(_:to:permissions:durable:)``, starting the file's writeback when asked (see below).
+    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool, startWriteback: Bool) throws(PassmintError) {
+        let failure = bytes.withUnsafeBytes {
+            writeAtomically([$0], to: path, permissions: 0o644, durable: durable, startWriteback: startWriteback)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes a pass archive atomically with one `writev` of its parts (see ``writeAtomically(_:to:permissions:durable:)``).
+    /// With `startWriteback`, the file's pages start going to disk as soon as it is written, without waiting: the sync
+    /// ending a batch then has little left to do, and the disk works while the batch signs.
+    package static func writeAtomically(_ archive: PassArchive, to path: String, durable: Bool, startWriteback: Bool)
+        throws(PassmintError)
+    {
+        let failure = archive.withBuffers {
+            writeAtomically($0, to: path, permissions: 0o644, durable: durable, startWriteback: startWriteback)
+        }
+        if let failure { throw failure }
+    }
+
+    /// The write itself; returns what went wrong.
+    private static func writeAtomically(
+        _ buffers: [UnsafeRawBufferPointer], to path: String, permissions: Int, durable: Bool, startWriteback: Bool
+    ) -> PassmintError? {
+        // Split on the last slash: URL(fileURLWithPath:) would stat the path, a system call per file.
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = directory + "/.\(name).\(hexString(OpenSSL.randomBytes(6))).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard fd >= 0 else {
-            throw PassmintError(
+            return PassmintError(
                 .fileSystem,
                 "cannot write \(path): \(String(cString: strerror(errno))) (does the folder \(directory) exist and is it writable?)")
         }
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = writeAll(fd, buffers)
         if failure == 0 && durable && fsync(fd) != 0 { failure = errno }
+        // Only a hint: a file system without it still gets the final sync.
+        if failure == 0 && startWriteback && !durable { _ = cpassmint_start_writeback(fd, 0, 0) }
         close(fd)
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
+        guard failure == 0 else {
             unlink(temporary)
-            throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))")
+            return PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))")
         }
+        return nil
+    }
+
+    /// Writes `buffers` one after the other with `writev`, resuming after short writes; returns 0 or the `errno`.
+    package static func writeAll(_ fd: Int32, _ buffers: [UnsafeRawBufferPointer]) -> Int32 {
+        var vectors = buffers.filter { $0.count > 0 }.map {
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+        }
+        var first = 0
+        while first < vectors.count {
+            let written = vectors[first...].withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32(min($0.count, 1024))) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            var left = written
+            while first < vectors.count && left >= vectors[first].iov_len {
+                left -= vectors[first].iov_len
+                first += 1
+            }
+            if left > 0 {
+                vectors[first].iov_base = vectors[first].iov_base! + left
+                vectors[first].iov_len -= left
+            }
+        }
+        return 0
     }
 
     /// Flushes everything written so far to disk (`sync`), then the folder's entries (`fsync` on the folder).
@@ -62,5 +112,12 @@ public enum FileIO {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
+    }
+}
+
+extension FileIO {
+    /// Starts writing `length` bytes of a file from `offset` (0: to its end) to disk, without waiting: only a hint.
+    package static func startWriteback(_ fd: Int32, offset: Int = 0, length: Int = 0) {
+        _ = cpassmint_start_writeback(fd, Int64(offset), Int64(length))
     }
 }

@@ -29,10 +29,12 @@ public struct PreparedPass: Sendable {
     public var serialNumber: String
     /// Lint warnings: findings that did not stop the build.
     public var warnings: [Diagnostic]
+    /// The template's entries the archive begins with (shared by every pass of the template), when from a template.
+    var archivePrefix: ZipPrefix?
 }
 
 /// Builds signed `.pkpass` archives: renders `pass.json`, checks it, writes `manifest.json` (SHA-1 of every file),
-/// signs the manifest with OpenSSL and zips everything in memory with libzip.
+/// signs the manifest with OpenSSL and zips everything in memory around the template's files, compressed once.
 ///
 /// ```swift
 /// let identity = try SigningIdentity(certificatePath: "Certificates/signer.pem", keyPath: "Certificates/signer.key",
@@ -88,8 +90,8 @@ public struct PassBuilder: Sendable {
     }
 
     /// Every step of ``build(template:data:overrides:)`` before the signature: renders and checks the pass, and
-    /// throws what `build` would throw for bad data. ``sign(_:)`` then only fails if OpenSSL or libzip does. A
-    /// service can store a pass while it is being signed, knowing it will build.
+    /// throws what `build` would throw for bad data. ``sign(_:)`` then only fails if OpenSSL does (or the pass would
+    /// be over 4 GiB). A service can store a pass while it is being signed, knowing it will build.
     ///
     /// `images` replace the template's images of the same slots for this pass (a member's photo); they are checked
     /// against the rendered pass's style (``PassImages/check(style:)``).
@@ -119,6 +121,7 @@ public struct PassBuilder: Sendable {
             source: template.folder + "/pass.json", checkFiles: false, writesJSON: writesJSON)
         let identity = try identities.identity(for: prepared.passTypeIdentifier)
         prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
+        prepared.archivePrefix = template.archivePrefix
         return prepared
     }
 
@@ -198,17 +201,25 @@ public struct PassBuilder: Sendable {
 
     /// Writes the manifest, signs it and zips the pass.
     public func sign(_ prepared: PreparedPass) throws(PassmintError) -> BuiltPass {
-        let manifest = Self.manifest(passJSON: prepared.passJSON, files: prepared.files)
-        let signature = try identities.identity(for: prepared.passTypeIdentifier).signDetached(manifest)
-        let archive = try ZipArchive.make(
-            Self.archiveEntries(passJSON: prepared.passJSON, manifest: manifest, signature: signature, files: prepared.files))
+        let signed = try signArchive(prepared)
         return BuiltPass(
-            archive: archive, passJSON: prepared.passJSON, manifest: manifest, signature: signature,
+            archive: signed.archive.bytes, passJSON: prepared.passJSON, manifest: signed.manifest, signature: signed.signature,
             passTypeIdentifier: prepared.passTypeIdentifier, serialNumber: prepared.serialNumber, warnings: prepared.warnings)
     }
 
-    /// The zip entries of a pass, in archive order. Template files come first, so every pass of a template starts
-    /// with the same bytes (see ``PassTemplate/sha256Hex(ofArchive:)``); `pass.json` and `manifest.json` are deflated.
+    /// ``sign(_:)`` with the archive in its parts (``PassArchive``): the template's entries are not copied. For the batch.
+    package func signArchive(_ prepared: PreparedPass) throws(PassmintError) -> (
+        archive: PassArchive, manifest: [UInt8], signature: [UInt8]
+    ) {
+        let manifest = Self.manifest(passJSON: prepared.passJSON, files: prepared.files)
+        let signature = try identities.identity(for: prepared.passTypeIdentifier).signDetached(manifest)
+        let archive = try PassArchive.make(
+            prefix: prepared.archivePrefix, files: prepared.files, passJSON: prepared.passJSON, manifest: manifest, signature: signature)
+        return (archive, manifest, signature)
+    }
+
+    /// The zip entries of a pass, in archive order, for ``ZipArchive/make(_:)``: template files first, then `pass.json`
+    /// and `manifest.json` (deflated) and `signature`. ``sign(_:)`` writes the same entries in the same order itself.
     public static func archiveEntries(passJSON: [UInt8], manifest: [UInt8], signature: [UInt8], files: [PassFile]) -> [ZipArchive.Entry] {
         var entries = files.map(\.zipEntry)
         entries.append(ZipArchive.Entry(name: "pass.json", precompressed: PrecompressedData(deflatingSmall: passJSON)))

@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
             threads (create, write a buffer of the pass's size, start writeback, rename; the sync at the end counted); \
             3. because signing and writing share the cores, the combined limit 1 / (1/signing + 1/files). Then --passes \
             passes are issued from the template through the same code as `passmint batch` (JSON Lines rows, report, \
-            durable output) into --out-dir, and the batch's rate is printed \
+            durable output) into --out-dir (into one archive with --out-archive), and the batch's rate is printed \
             with its ratio to each limit, with peak RSS and the time of each step of one pass on one thread. Rows are the \
             template's sample data (<template>.json next to the folder) with a new serial number each.
             """
@@ -32,6 +32,7 @@ struct BenchCommand: AsyncParsableCommand {
             "Folder for the output (default: a new temporary folder); its file system is the one measured.", valueName: "dir"))
     var outDir: String?
     @Flag(help: "Print the figures as JSON.") var json = false
+    @Flag(help: "Issue into one archive of passes (as batch --out-archive) instead of a file per pass.") var outArchive = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     func run() async throws {
@@ -58,7 +59,9 @@ struct BenchCommand: AsyncParsableCommand {
         let fileRate = try FileCreationSpeed.filesPerSecond(folder: folder, bytes: passSize, threads: jobs, seconds: fileSeconds)
         let phases = try PhaseProfile.measure(template: template, sample: sample, builder: builder, folder: folder, iterations: 300)
 
-        let runner = BatchRunner(template: template, builder: builder, options: BatchOptions(outputFolder: folder + "/out", jobs: jobs))
+        var options = BatchOptions(outputFolder: folder + "/out", jobs: jobs)
+        if outArchive { options.output = .archive(path: folder + "/cards.zip") }
+        let runner = BatchRunner(template: template, builder: builder, options: options)
         let cpuBefore = Self.cpuSeconds()
         let result = try await runner.run(try BatchInput(path: rows))
         let cpu = Self.cpuSeconds() - cpuBefore
@@ -68,7 +71,8 @@ struct BenchCommand: AsyncParsableCommand {
             jobs: jobs, rawBefore: rawBefore.perSecond, rawAfter: rawAfter.perSecond,
             cpuPerSignature: (rawBefore.cpuSecondsPerSignature + rawAfter.cpuSecondsPerSignature) / 2, openssl: openssl, fileRate: fileRate,
             fileSystem: Self.fileSystemName(folder), result: result, cpuPerPass: result.issued > 0 ? cpu / Double(result.issued) : 0,
-            peakMB: Self.peakRSSMegabytes(), bytesPerPass: result.issued > 0 ? result.bytes / result.issued : 0, phases: phases)
+            peakMB: Self.peakRSSMegabytes(), bytesPerPass: result.issued > 0 ? result.bytes / result.issued : 0, phases: phases,
+            sink: outArchive ? "into one archive" : "into files")
         if json {
             print(JSONWriter.string(figures.json), terminator: "")
         } else {
@@ -149,6 +153,8 @@ struct Figures {
     var peakMB: Double
     var bytesPerPass: Int
     var phases: [(String, Double)]
+    /// Where the batch put its passes.
+    var sink: String
 
     var raw: Double { (rawBefore + rawAfter) / 2 }
     /// The faster of the two signing figures: the key's speed.
@@ -172,9 +178,8 @@ struct Figures {
         }
         print("  file creation      \(Int(fileRate)) files/s of \(bytesPerPass) bytes (\(fileSystem), \(jobs) threads, synced)")
         print("  combined           \(Int(combined)) passes/s = 1 / (1/\(Int(signing)) + 1/\(Int(fileRate)))")
-        print(
-            "batch               \(result.issued) passes in \(String(format: "%.2f", result.elapsed)) s into files, durable, \(result.failed) failed"
-        )
+        let seconds = String(format: "%.2f", result.elapsed)
+        print("batch               \(result.issued) passes in \(seconds) s \(sink), durable, \(result.failed) failed")
         print("passes/s            \(Int(rate))")
         print(
             "ratio to signing    \(Self.format(rate / signing)) (in-process: \(Self.format(rate / raw))\(openssl.map { ", openssl speed: \(Self.format(rate / $0.rate))" } ?? ""))"
@@ -195,7 +200,7 @@ struct Figures {
         func number(_ value: Double, _ scale: Double = 1) -> JSONValue { .number(JSONNumber((value * scale).rounded() / scale)) }
         var object: JSONObject = [
             "jobs": .number(JSONNumber(jobs)), "passes": .number(JSONNumber(result.issued)), "failed": .number(JSONNumber(result.failed)),
-            "fileSystem": .string(fileSystem),
+            "fileSystem": .string(fileSystem), "output": .string(sink),
             "rawSignaturesPerSecond": number(raw), "filesPerSecond": number(fileRate), "combinedLimit": number(combined),
             "passesPerSecond": number(rate), "ratioToSigning": number(rate / signing, 1000),
             "ratioToCombined": number(rate / combined, 1000),
@@ -209,48 +214,5 @@ struct Figures {
             object["opensslAlgorithm"] = .string(openssl.algorithm)
         }
         return .object(object)
-    }
-}
-
-/// Times each step of building one pass on one thread, to show what bounds the batch.
-enum PhaseProfile {
-    static func measure(template: PassTemplate, sample: JSONObject, builder: PassBuilder, folder: String, iterations: Int) throws -> [(
-        String, Double
-    )] {
-        let files = folder + "/phases"
-        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: files) }
-        // CPU time of this thread: other processes on the cores do not count.
-        func time(_ body: () throws -> Void) rethrows -> Double {
-            let start = SigningSpeed.threadCPUNanoseconds()
-            for _ in 0..<iterations { try body() }
-            return Double(SigningSpeed.threadCPUNanoseconds() - start) / 1e3 / Double(iterations)
-        }
-        let rendered = try template.render(data: sample)
-        let prepared = try builder.prepare(template: template, data: sample)
-        let pass = try builder.sign(prepared)
-        var results: [(String, Double)] = []
-        results.append(("render", try time { _ = try template.render(data: sample) }))
-        results.append(("lint", time { _ = PassLinter.lintJSON(rendered) }))
-        results.append(("JSON", time { _ = JSONWriter.data(.object(rendered)) }))
-        results.append(("prepare (all above)", try time { _ = try builder.prepare(template: template, data: sample) }))
-        results.append(
-            ("raw signature", 1e6 * SigningSpeed.measure(key: builder.identity.privateKey, threads: 1, seconds: 0.5).cpuSecondsPerSignature)
-        )
-        results.append(("PKCS#7 signature", try time { _ = try builder.identity.signDetached(pass.manifest) }))
-        results.append(("sign (+manifest, zip)", try time { _ = try builder.sign(prepared) }))
-        let archive = pass.archive
-        results.append(("sha256 (report)", time { _ = template.sha256Hex(ofArchive: archive) }))
-        var counter = 0
-        results.append(
-            (
-                "write file",
-                try time {
-                    counter += 1
-                    try FileIO.writeAtomically(archive, to: files + "/\(counter).pkpass", durable: false)
-                }
-            ))
-        results.append(("whole pass", try time { _ = try builder.build(template: template, data: sample) }))
-        return results
     }
 }

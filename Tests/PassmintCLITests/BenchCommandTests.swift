@@ -32,6 +32,21 @@ import Testing
         #expect(figures["fileSystem"]?.stringValue?.isEmpty == false)
     }
 
+    @Test func issuesIntoOneArchiveWithOutArchive() throws {
+        let chain = try TestEnvironment.devChain()
+        let result = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            [
+                "bench", "--passes", "20", "--sign-seconds", "0.2", "--file-seconds", "0.2", "--openssl-seconds", "1", "--json",
+                "--out-archive", "--certificates", chain.path, "--out-dir", TestEnvironment.temporaryFolder("bench-archive").path,
+            ], in: TestEnvironment.repositoryRoot)
+        #expect(result.status == 0, "\(result.stderr)")
+        let figures = try JSONParser.value(Array(result.stdout.utf8))
+        #expect(figures["passes"] == 20)
+        #expect(figures["failed"] == 0)
+        #expect(figures["output"] == "into one archive")
+    }
+
     @Test func fileCreationSpeedLeavesNothingBehind() throws {
         let folder = TestEnvironment.temporaryFolder("file-speed")
         let rate = try FileCreationSpeed.filesPerSecond(folder: folder.path, bytes: 10_000, threads: 2, seconds: 0.2)

@@ -102,9 +102,24 @@ import Testing
         let writer = PassTarWriter(fileDescriptor: handle.fileDescriptor)
         let name = String(repeating: "Ünïcode-", count: 20) + ".pkpass"
         try writer.append(name: name, bytes: Array("hello".utf8))
-        try writer.finish(report: nil)
+        try writer.finish(reportAt: nil)
         try handle.close()
         let listing = try TestEnvironment.run("tar", ["-tf", path.path])
         #expect(listing.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == name, "\(listing)")
+    }
+
+    @Test func aReportOfManyMegabytesIsCopiedIntoTheStreamWhole() throws {
+        let folder = TestEnvironment.temporaryFolder("tar-report")
+        let report = folder.appendingPathComponent("batch-report.csv")
+        let text = (0..<60_000).map { "\($0),S-\($0),issued,S-\($0).pkpass\n" }.joined()  // about 2 MB: several 1 MB reads
+        try Data(text.utf8).write(to: report)
+        let stream = folder.appendingPathComponent("report.tar")
+        _ = FileManager.default.createFile(atPath: stream.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: stream)
+        try PassTarWriter(fileDescriptor: handle.fileDescriptor).finish(reportAt: report.path)
+        try handle.close()
+        let extracted = try TestEnvironment.run("tar", ["-xOf", stream.path, "batch-report.csv"])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        #expect(extracted.stdout == text)
     }
 }

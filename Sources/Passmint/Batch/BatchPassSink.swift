@@ -43,18 +43,15 @@ final class BatchPassSink {
 
     /// Writes a pass the workers handed over (``BatchResult/archive``) and lets go of its bytes.
     func write(_ result: inout BatchResult) throws(PassmintError) {
-        guard let bytes = result.archive else { return }
+        guard let pass = result.archive else { return }
         result.archive = nil
-        try archive?.append(name: result.file, bytes: bytes)
-        try tar?.append(name: result.file, bytes: bytes)
+        try archive?.append(name: result.file, archive: pass)
+        try tar?.append(name: result.file, archive: pass)
     }
 
     /// Ends the output: the archive's central directory, or the tar stream with the report (read from `reportPath`).
     func finish(reportPath: String) throws(PassmintError) {
         try archive?.finish()
-        if let tar {
-            let report = try FileIO.read(reportPath, what: "report")
-            try tar.finish(report: (URL(fileURLWithPath: reportPath).lastPathComponent, report))
-        }
+        try tar?.finish(reportAt: reportPath)
     }
 }

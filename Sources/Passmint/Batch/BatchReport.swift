@@ -31,7 +31,7 @@ public struct BatchResult: Sendable {
     /// The pass as the store records it.
     var issued: BatchRunner.IssuedPass?
     /// The signed pass, on its way from a worker to an archive or tar stream (``BatchPassSink``).
-    var archive: [UInt8]?
+    var archive: PassArchive?
 
     static func failure(row: Int, serial: String = "", _ message: String) -> BatchResult {
         BatchResult(

@@ -191,14 +191,14 @@ public struct BatchRunner: Sendable {
             if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
             if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
             do {
-                let pass = try builder.build(template: template, data: data, overrides: overrides, images: passImages)
-                if options.output == .folder { try FileIO.writeAtomically(pass.archive, to: path, durable: false) }
-                passTypeIdentifier = pass.passTypeIdentifier
+                let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: passImages)
+                let archive = try builder.signArchive(prepared).archive
+                if options.output == .folder { try FileIO.writeAtomically(archive, to: path, durable: false, startWriteback: true) }
+                passTypeIdentifier = prepared.passTypeIdentifier
                 result = BatchResult(
-                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName,
-                    sha256: template.sha256Hex(ofArchive: pass.archive),
-                    authenticationToken: job.token, error: "", bytes: pass.archive.count)
-                if options.output != .folder { result.archive = pass.archive }
+                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: archive.sha256Hex(),
+                    authenticationToken: job.token, error: "", bytes: archive.count)
+                if options.output != .folder { result.archive = archive }
             } catch {
                 return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
             }

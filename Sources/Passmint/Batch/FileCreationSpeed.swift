@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Measures how fast a folder takes new files of a pass's size, written the way a batch writes passes (temporary
-/// name, write, rename; the file system synced at the end, and that time counted): the other physical limit of a
+/// name, write, start writeback, rename; the file system synced at the end, and that time counted): the other physical limit of a
 /// batch, next to `SigningSpeed`. For `passmint bench`: not part of the library's public API.
 package enum FileCreationSpeed {
     /// Files of `bytes` bytes created per second in `folder` (a new subfolder, removed afterwards) by `threads`
@@ -25,7 +25,7 @@ package enum FileCreationSpeed {
             var count = 0
             while DispatchTime.now().uptimeNanoseconds < deadline {
                 do {
-                    try FileIO.writeAtomically(content, to: probe + "/\(thread)-\(count).pkpass", durable: false)
+                    try FileIO.writeAtomically(content, to: probe + "/\(thread)-\(count).pkpass", durable: false, startWriteback: true)
                 } catch {
                     failed.store(true, ordering: .relaxed)
                     break

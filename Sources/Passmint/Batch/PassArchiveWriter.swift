@@ -20,6 +20,10 @@ final class PassArchiveWriter {
     private let handle: FileHandle
     private var entries: [CentralEntry] = []
     private var offset: UInt64 = 0
+    /// Where the bytes not yet handed to writeback begin.
+    private var writebackStart: UInt64 = 0
+    /// Bytes handed to writeback at a time.
+    private static let writebackChunk: UInt64 = 8 << 20
 
     /// Opens `path` for writing. With `resume`, an archive already there keeps its whole entries: each is handed to
     /// `kept` (its name and bytes, one at a time, so memory holds one pass), and the rest of the file is dropped.
@@ -30,6 +34,7 @@ final class PassArchiveWriter {
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         let whole = resume ? Self.recover(fd, into: &entries, kept: kept) : 0
         offset = UInt64(whole)
+        writebackStart = offset
         guard ftruncate(fd, off_t(whole)) == 0, lseek(fd, off_t(whole), SEEK_SET) >= 0 else {
             throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno)))")
         }
@@ -37,8 +42,20 @@ final class PassArchiveWriter {
 
     /// Appends one stored entry.
     func append(name: String, bytes: [UInt8]) throws(PassmintError) {
-        let nameBytes = Array(name.utf8)
         let crc = bytes.withUnsafeBufferPointer { UInt32(crc32(crc32(0, nil, 0), $0.baseAddress, uInt($0.count))) }
+        let header = localHeader(name: name, crc: crc, size: bytes.count)
+        try appended(name: name, crc: crc, header: header, size: bytes.count, failure: bytes.withUnsafeBytes { write([$0], after: header) })
+    }
+
+    /// Appends a pass as a stored entry, written from its parts (its CRC from the template entries' CRC).
+    func append(name: String, archive: PassArchive) throws(PassmintError) {
+        let crc = archive.crc32
+        let header = localHeader(name: name, crc: crc, size: archive.count)
+        try appended(name: name, crc: crc, header: header, size: archive.count, failure: archive.withBuffers { write($0, after: header) })
+    }
+
+    private func localHeader(name: String, crc: UInt32, size: Int) -> [UInt8] {
+        let nameBytes = Array(name.utf8)
         var header = ZipRecord()
         header.u32(0x0403_4B50)
         header.u16(20)  // version needed: 2.0
@@ -47,14 +64,29 @@ final class PassArchiveWriter {
         header.u16(0)  // time
         header.u16(0x21)  // date: 1980-01-01
         header.u32(crc)
-        header.u32(UInt32(bytes.count))
-        header.u32(UInt32(bytes.count))
+        header.u32(UInt32(size))
+        header.u32(UInt32(size))
         header.u16(UInt16(nameBytes.count))
         header.u16(0)
         header.bytes += nameBytes
-        try write(header.bytes + bytes)
-        entries.append(CentralEntry(name: nameBytes, crc: crc, size: UInt64(bytes.count), offset: offset))
-        offset += UInt64(header.bytes.count + bytes.count)
+        return header.bytes
+    }
+
+    /// Records an entry written (or throws what writing it met), and hands what the disk has not been asked to
+    /// write yet to writeback, so that the sync at the end has little left to do.
+    private func appended(name: String, crc: UInt32, header: [UInt8], size: Int, failure: Int32) throws(PassmintError) {
+        guard failure == 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))") }
+        entries.append(CentralEntry(name: Array(name.utf8), crc: crc, size: UInt64(size), offset: offset))
+        offset += UInt64(header.count + size)
+        if offset - writebackStart >= Self.writebackChunk {
+            FileIO.startWriteback(handle.fileDescriptor, offset: Int(writebackStart), length: Int(offset - writebackStart))
+            writebackStart = offset
+        }
+    }
+
+    /// Writes `header`, then `buffers`, with one `writev`; returns 0 or the `errno`.
+    private func write(_ buffers: [UnsafeRawBufferPointer], after header: [UInt8]) -> Int32 {
+        header.withUnsafeBytes { FileIO.writeAll(handle.fileDescriptor, [$0] + buffers) }
     }
 
     /// Writes the central directory (with ZIP64 records when needed) and makes the archive durable.
@@ -122,11 +154,8 @@ final class PassArchiveWriter {
     }
 
     private func write(_ bytes: [UInt8]) throws(PassmintError) {
-        do {
-            try handle.write(contentsOf: bytes)
-        } catch {
-            throw PassmintError(.fileSystem, "cannot write \(path): \(error.localizedDescription)")
-        }
+        let failure = write([], after: bytes)
+        guard failure == 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))") }
     }
 
     /// The length of the file's prefix made of whole stored entries with the right CRC (what a resumed run keeps),

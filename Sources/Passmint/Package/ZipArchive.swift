@@ -254,7 +254,7 @@ public final class PrecompressedData: @unchecked Sendable {
         var crc: UInt = 0
         let length = bytes.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer {
-                cpassmint_deflate_small(input.baseAddress, input.count, $0.baseAddress, $0.count, &crc)
+                cpassmint_deflate_small(input.baseAddress, input.count, $0.baseAddress, $0.count, 6, &crc)
             }
         }
         if length > 0 {

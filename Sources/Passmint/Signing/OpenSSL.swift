@@ -118,17 +118,24 @@ final class PrefixedSHA256: @unchecked Sendable {
 
     func sha256Hex(_ bytes: [UInt8]) -> String {
         guard bytes.count >= prefix.count,
-            bytes.withUnsafeBytes({ data in prefix.withUnsafeBytes { memcmp(data.baseAddress!, $0.baseAddress!, $0.count) == 0 } }),
-            let copy = EVP_MD_CTX_new()
+            bytes.withUnsafeBytes({ data in prefix.withUnsafeBytes { memcmp(data.baseAddress!, $0.baseAddress!, $0.count) == 0 } })
         else { return Digest.sha256Hex(bytes) }
+        return bytes.withUnsafeBytes { finish(UnsafeRawBufferPointer(rebasing: $0[prefix.count...])) } ?? Digest.sha256Hex(bytes)
+    }
+
+    /// The digest of the prefix followed by `tail`; nil when OpenSSL fails.
+    func sha256Hex(continuingWith tail: [UInt8]) -> String? {
+        tail.withUnsafeBytes { finish($0) }
+    }
+
+    private func finish(_ tail: UnsafeRawBufferPointer) -> String? {
+        guard let copy = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(copy) }
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { raw in
-            EVP_MD_CTX_copy_ex(copy, context) == 1
-                && EVP_DigestUpdate(copy, raw.baseAddress! + prefix.count, raw.count - prefix.count) == 1
-                && EVP_DigestFinal_ex(copy, &output, &length) == 1
-        }
-        return ok ? hexString(Array(output.prefix(Int(length)))) : Digest.sha256Hex(bytes)
+        let ok =
+            EVP_MD_CTX_copy_ex(copy, context) == 1 && EVP_DigestUpdate(copy, tail.baseAddress, tail.count) == 1
+            && EVP_DigestFinal_ex(copy, &output, &length) == 1
+        return ok ? hexString(Array(output.prefix(Int(length)))) : nil
     }
 }

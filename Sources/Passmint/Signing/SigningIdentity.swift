@@ -12,6 +12,8 @@ public final class SigningIdentity: Sendable {
     public let intermediates: [Certificate]
     /// Set when Passmint chose the intermediate itself (see ``IntermediateChoice``): a line to show the user.
     public let intermediateNote: String?
+    /// The signature laid out once for this identity (RSA keys), so that signing costs little more than RSA itself.
+    private let detachedSigner: DetachedSigner?
 
     /// Pairs a certificate with its key and intermediates, checking that the key belongs to the certificate.
     public init(
@@ -28,6 +30,7 @@ public final class SigningIdentity: Sendable {
         self.privateKey = privateKey
         self.intermediates = intermediates
         self.intermediateNote = intermediateNote
+        self.detachedSigner = DetachedSigner(certificate: certificate, key: privateKey, intermediates: intermediates)
     }
 
     /// Loads a PEM certificate, a PEM private key (optionally encrypted) and the WWDR intermediate. The intermediate
@@ -96,12 +99,26 @@ public final class SigningIdentity: Sendable {
     /// DER, SHA-256 digest, signed attributes content type, signing time and message digest, certificates = the
     /// Pass Type ID certificate plus the intermediates.
     public func signDetached(_ content: [UInt8]) throws(PassmintError) -> [UInt8] {
+        if let signature = detachedSigner?.sign(content) { return signature }
+        return try openSSLSignDetached(content)
+    }
+
+    /// ``signDetached(_:)`` through OpenSSL's PKCS#7 layer (keys other than RSA, and what ``DetachedSigner`` is tested
+    /// against); with `signingTime`, that time is signed instead of now.
+    func openSSLSignDetached(_ content: [UInt8], signingTime: Date? = nil) throws(PassmintError) -> [UInt8] {
         ERR_clear_error()
         let flags = PKCS7_DETACHED | PKCS7_BINARY | PKCS7_NOSMIMECAP
         let result: [UInt8]? = OpenSSL.withMemoryBIO(content) { input in
             guard let p7 = PKCS7_sign(nil, nil, nil, nil, flags | PKCS7_PARTIAL) else { return nil }
             defer { PKCS7_free(p7) }
-            guard PKCS7_sign_add_signer(p7, certificate.pointer, privateKey.pointer, EVP_sha256(), flags) != nil else { return nil }
+            guard let signer = PKCS7_sign_add_signer(p7, certificate.pointer, privateKey.pointer, EVP_sha256(), flags) else { return nil }
+            if let signingTime {
+                guard let time = ASN1_TIME_set(nil, time_t(signingTime.timeIntervalSince1970.rounded(.down))) else { return nil }
+                guard PKCS7_add_signed_attribute(signer, NID_pkcs9_signingTime, V_ASN1_UTCTIME, time) == 1 else {
+                    ASN1_TIME_free(time)
+                    return nil
+                }
+            }
             for intermediate in intermediates {
                 guard PKCS7_add_certificate(p7, intermediate.pointer) == 1 else { return nil }
             }

@@ -62,8 +62,8 @@ public final class PassTemplate: Sendable {
     let dynamicStrings: [TemplateStrings.Dynamic]
     /// Placeholders that must be numbers or booleans where they are used.
     public let placeholderKinds: [String: PlaceholderKind]
-    /// SHA-256 state after the archive bytes every pass of this template starts with (the template files' entries).
-    let archivePrefix: PrefixedSHA256?
+    /// The archive entries every pass of this template starts with (the static files'), with their SHA-256 state.
+    let archivePrefix: ZipPrefix?
     /// Lint findings about the template itself: tolerated trailing commas in `pass.json`, and every file rule
     /// (images, localizations, personalization). Errors among them stop ``PassBuilder`` from signing.
     public let diagnostics: [Diagnostic]
@@ -123,7 +123,7 @@ public final class PassTemplate: Sendable {
         self.placeholders = names
         self.placeholderKinds = Self.placeholderKinds(in: passJSON)
         // Every pass starts with the entries of the static files (see renderFiles), so their hash state is shared.
-        self.archivePrefix = try? PrefixedSHA256(prefix: ZipArchive.localEntries(of: ZipArchive.make(self.staticFiles.map(\.zipEntry))))
+        self.archivePrefix = staticFiles.isEmpty ? nil : ZipPrefix(files: staticFiles)
         self.diagnostics =
             readingDiagnostics
             + PassLinter.lintFiles(
@@ -229,7 +229,7 @@ public final class PassTemplate: Sendable {
     /// Lowercase hex SHA-256 of an archive built from this template, reusing the hash state of the template files'
     /// entries that every such archive starts with.
     public func sha256Hex(ofArchive archive: [UInt8]) -> String {
-        archivePrefix?.sha256Hex(archive) ?? Digest.sha256Hex(archive)
+        archivePrefix?.sha256?.sha256Hex(archive) ?? Digest.sha256Hex(archive)
     }
 
     /// Makes this pass's `pass.json` content: every placeholder replaced from `data`.

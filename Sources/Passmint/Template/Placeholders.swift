@@ -20,8 +20,8 @@ enum Placeholders {
 
     /// Splits a string into text and placeholders; nil when it has none.
     static func pieces(of string: String) -> [Piece]? {
+        guard string.utf8.count >= 4, string.utf8.contains(UInt8(ascii: "{")) else { return nil }
         let bytes = Array(string.utf8)
-        guard bytes.count >= 4, bytes.contains(UInt8(ascii: "{")) else { return nil }
         var pieces: [Piece] = []
         var textStart = 0
         var index = 0
@@ -79,12 +79,20 @@ enum Placeholders {
     }
 
     /// Replaces every placeholder. `file` names the template file in errors.
-    static func substitute(_ value: JSONValue, data: JSONObject, file: String, path: String = "") throws(PassmintError) -> JSONValue {
+    static func substitute(_ value: JSONValue, data: JSONObject, file: String) throws(PassmintError) -> JSONValue {
+        try substitute(value, data: data, file: file, path: { "" }) ?? value
+    }
+
+    /// The value with its placeholders replaced, or nil when it holds none (so that the template's parts without
+    /// placeholders are shared, not copied). `path` makes the value's JSON path, only for an error.
+    private static func substitute(_ value: JSONValue, data: JSONObject, file: String, path: () -> String) throws(PassmintError)
+        -> JSONValue?
+    {
         switch value {
         case .string(let string):
-            guard let pieces = pieces(of: string) else { return value }
+            guard let pieces = pieces(of: string) else { return nil }
             if pieces.count == 1, case .placeholder(let name) = pieces[0] {
-                guard let replacement = data[name] else { throw missing(name, file: file, path: path) }
+                guard let replacement = data[name] else { throw missing(name, file: file, path: path()) }
                 return replacement
             }
             var result = ""
@@ -92,11 +100,11 @@ enum Placeholders {
                 switch piece {
                 case .text(let text): result += text
                 case .placeholder(let name):
-                    guard let replacement = data[name] else { throw missing(name, file: file, path: path) }
+                    guard let replacement = data[name] else { throw missing(name, file: file, path: path()) }
                     guard let text = text(of: replacement) else {
                         throw PassmintError(
                             .invalidData,
-                            "placeholder {{\(name)}} at \(path) in \(file) is part of a longer string, so its value must be a string, number or boolean, not \(replacement.typeName)"
+                            "placeholder {{\(name)}} at \(path()) in \(file) is part of a longer string, so its value must be a string, number or boolean, not \(replacement.typeName)"
                         )
                     }
                     result += text
@@ -104,21 +112,29 @@ enum Placeholders {
             }
             return .string(result)
         case .array(let array):
-            var output: [JSONValue] = []
-            output.reserveCapacity(array.count)
+            var output: [JSONValue]?
             for (index, element) in array.enumerated() {
-                output.append(try substitute(element, data: data, file: file, path: "\(path)[\(index)]"))
+                guard let replaced = try substitute(element, data: data, file: file, path: { "\(path())[\(index)]" }) else { continue }
+                if output == nil { output = array }
+                output![index] = replaced
             }
-            return .array(output)
+            return output.map { .array($0) }
         case .object(let object):
-            var output = object
+            var output: JSONObject?
             for member in object.members {
-                let childPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-                output[member.key] = try substitute(member.value, data: data, file: file, path: childPath)
+                let replaced = try substitute(
+                    member.value, data: data, file: file,
+                    path: {
+                        let parent = path()
+                        return parent.isEmpty ? member.key : "\(parent).\(member.key)"
+                    })
+                guard let replaced else { continue }
+                if output == nil { output = object }
+                output![member.key] = replaced
             }
-            return .object(output)
+            return output.map { .object($0) }
         default:
-            return value
+            return nil
         }
     }
 
