@@ -58,9 +58,10 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .systemLibrary(name: "CPassmintMalloc"),
+        .systemLibrary(name: "CPassmintZint", providers: [.apt(["libzint-dev"]), .brew(["zint"])]),
         .target(
             name: "Passmint",
-            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG", "CPassmintQRencode"],
+            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintPNG", "CPassmintQRencode", "CPassmintZint"],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings
         ),
