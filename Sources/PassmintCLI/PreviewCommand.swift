@@ -47,6 +47,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write a PNG screenshot, rendered by headless Chromium.", valueName: "card.png"))
     var png: String?
 
+    @Option(help: ArgumentHelp("Device pixels per CSS pixel of the PNG (1–3).", valueName: "n"))
+    var scale = 2
+
     @Flag(help: "Leave out the Apple Watch view.")
     var noWatch = false
 
@@ -55,6 +58,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = PassPreview.Options(language: language, side: side.side, showsWatch: !noWatch)
+        guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
         if let timeZone {
             guard let zone = TimeZone(identifier: timeZone) else {
                 throw ValidationError("--time-zone \(timeZone) is not a time zone identifier; use one such as Europe/Paris or UTC")
@@ -71,7 +75,8 @@ struct PreviewCommand: AsyncParsableCommand {
         print(
             "\(output): preview of \(path) (\(errors) error(s), \(preview.diagnostics.count - errors) warning(s) listed under the picture)")
         if let png {
-            try PreviewScreenshot.capture(html: output, png: png, size: PreviewScreenshot.size(for: preview, options: options))
+            try PreviewScreenshot.capture(
+                html: output, png: png, size: PreviewScreenshot.size(for: preview, options: options), scale: scale)
             print("\(png): screenshot by headless Chromium")
         }
     }
@@ -106,7 +111,8 @@ struct PreviewCommand: AsyncParsableCommand {
         try FileIO.writeAtomically(Array(gallery.indexHTML().utf8), to: output + "/index.html")
         print("\(output)/index.html: \(gallery.entries.count) template(s) previewed")
         if let png {
-            try PreviewScreenshot.capture(html: output + "/index.html", png: png, size: (800, 200 + 40 * gallery.entries.count))
+            try PreviewScreenshot.capture(
+                html: output + "/index.html", png: png, size: (800, 200 + 40 * gallery.entries.count), scale: scale)
         }
     }
 }

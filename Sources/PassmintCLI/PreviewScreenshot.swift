@@ -19,7 +19,7 @@ enum PreviewScreenshot {
     /// A window big enough for the page: the phone (and Watch) side by side, the back and the findings below.
     static func size(for preview: PassPreview, options: PassPreview.Options) -> (width: Int, height: Int) {
         let width = options.showsWatch ? 640 : 380
-        var height = 170 + (options.side == .back ? 0 : 600)
+        var height = 150 + (options.side == .back ? 0 : 520)
         if options.side != .front {
             let backText = preview.passJSON.members.compactMap(\.value.objectValue).flatMap { $0["backFields"]?.arrayValue ?? [] }
             height +=
@@ -32,11 +32,11 @@ enum PreviewScreenshot {
         return (width, height)
     }
 
-    /// Renders `html` (a file) to `png` at `size` CSS pixels, 2 device pixels each.
+    /// Renders `html` (a file) to `png` at `size` CSS pixels, `scale` device pixels each.
     ///
     /// - Throws: ``PassmintError/Code/fileSystem`` saying how to install Chromium when there is none, or what the
     ///   browser said when it wrote no picture.
-    static func capture(html: String, png: String, size: (width: Int, height: Int)) throws {
+    static func capture(html: String, png: String, size: (width: Int, height: Int), scale: Int = 2) throws {
         guard let browser = browser() else {
             throw PassmintError(
                 .fileSystem,
@@ -53,7 +53,7 @@ enum PreviewScreenshot {
         process.executableURL = URL(fileURLWithPath: browser)
         process.arguments = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-            "--hide-scrollbars", "--force-device-scale-factor=2", "--user-data-dir=\(profile)",
+            "--hide-scrollbars", "--force-device-scale-factor=\(scale)", "--user-data-dir=\(profile)",
             "--window-size=\(size.width),\(size.height)", "--screenshot=\(target)",
             URL(fileURLWithPath: html).standardizedFileURL.absoluteString,
         ]

@@ -14,13 +14,19 @@ public import Foundation
 public struct PassPreview: Sendable {
     /// Which side of the pass to draw.
     public enum Side: String, Sendable, CaseIterable {
-        case front, back, both
+        /// The front only.
+        case front
+        /// The back fields only.
+        case back
+        /// The front, then the back.
+        case both
     }
 
     /// How to draw the preview.
     public struct Options: Sendable {
         /// The `.lproj` language to show (`fr`, `zh-Hans`); nil or a language the pass lacks: its first localization.
         public var language: String?
+        /// Which side to draw (default: both).
         public var side: Side
         /// Whether to draw the Apple Watch view beside the phone.
         public var showsWatch: Bool
@@ -29,6 +35,7 @@ public struct PassPreview: Sendable {
         /// "Now", for relative dates and the expired look.
         public var now: Date
 
+        /// Options with Wallet's defaults: the first localization, both sides, the Watch view, this machine's time zone, now.
         public init(
             language: String? = nil, side: Side = .both, showsWatch: Bool = true, timeZone: TimeZone = .current, now: Date = Date()
         ) {

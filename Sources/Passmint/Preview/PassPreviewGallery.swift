@@ -9,9 +9,11 @@ public struct PassPreviewGallery: Sendable {
         public var name: String
         /// The file name of its page in the gallery (`Loyalty.html`).
         public var page: String
+        /// The template's preview with its sample data.
         public var preview: PassPreview
     }
 
+    /// Every template of the folder, sorted by name.
     public let entries: [Entry]
 
     /// Previews every `*.pass` folder in `folder` with the data in the `.json` file of the same name (none: no data).

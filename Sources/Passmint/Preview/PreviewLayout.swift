@@ -13,9 +13,13 @@ public enum PreviewLayout {
 
     /// The most fields of each kind a style shows on the front; extra fields are dropped, as Wallet drops them.
     public struct Limits: Sendable, Equatable {
+        /// Header fields (shown even when passes are stacked).
         public var header: Int
+        /// Primary fields (two on a boarding pass, around the transit glyph).
         public var primary: Int
+        /// Secondary fields.
         public var secondary: Int
+        /// Auxiliary fields (an event ticket has two rows of this many, by `row`).
         public var auxiliary: Int
         /// Coupons, store cards and generic passes with a square barcode show secondary and auxiliary fields on one
         /// row of at most this many together.

@@ -6,9 +6,13 @@ import Foundation
 public struct BarcodeSymbol: Sendable, Equatable {
     /// A dark rectangle of the symbol, in modules.
     public struct Bar: Sendable, Equatable {
+        /// Left edge, in modules from the symbol's left.
         public var x: Double
+        /// Top edge, in modules from the symbol's top.
         public var y: Double
+        /// Width in modules.
         public var width: Double
+        /// Height in modules.
         public var height: Double
     }
 
@@ -16,6 +20,7 @@ public struct BarcodeSymbol: Sendable, Equatable {
     public let format: Barcode.Format
     /// Width and height of the symbol in modules, quiet zone excluded.
     public let width: Double
+    /// Height of the symbol in modules, quiet zone excluded.
     public let height: Double
     /// Every dark rectangle.
     public let bars: [Bar]
