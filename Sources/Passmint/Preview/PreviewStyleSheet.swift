@@ -30,7 +30,7 @@ enum PreviewStyleSheet {
         .fields.primary .field{flex:1 1 auto}
         .strip{margin:0 -14px;min-height:123px;padding:12px 14px;background-size:cover;background-position:center;display:flex;\
         align-items:flex-end}
-        .style-eventTicket .strip{min-height:98px}
+        .style-eventTicket .strip{min-height:98px}.strip .value,.strip .label{text-shadow:0 1px 3px rgba(0,0,0,.45)}
         .with-thumbnail{display:flex;justify-content:space-between;gap:8px}
         .with-thumbnail .beside{display:flex;flex-direction:column;gap:10px}
         img.thumbnail{width:90px;height:90px;object-fit:cover;border-radius:4px;flex:none}
@@ -55,7 +55,8 @@ enum PreviewStyleSheet {
         .watch-card .brand img.logo{max-height:22px;max-width:80px}.watch-card .logo-text{font-size:13px}
         .watch-card .fields{flex-wrap:wrap;gap:4px 8px}.watch-card .value{font-size:12px}
         .watch-card .fields.primary .value{font-size:20px}.watch-card .label{font-size:9px}
-        .watch-card .fields.header{flex-wrap:nowrap}
+        .watch-card .top{flex-wrap:wrap}.watch-card .fields.header{flex-wrap:nowrap}
+        .watch-card .fields .field{flex:1 1 40%}.watch-card .fields .field:last-child:not(:first-child){text-align:left}
         .watch-card figure.barcode.square svg{width:132px;height:132px}
         .watch-card figure.barcode.rectangular svg{width:150px}
         .poster{padding:0!important;gap:0!important;background:var(--bg)}
