@@ -102,6 +102,22 @@ import Testing
         #expect(classic.contains("<div class=\"transit\""))
     }
 
+    @Test func aPosterTicketListsItsUpcomingEventsOnTheBack() throws {
+        let folder = try Self.copy("PosterEventTicket") { json in
+            json["upcomingPassInformation"] = [
+                [
+                    "type": "event", "identifier": "night-2", "name": "Northern Lights Live, night 2",
+                    "dateInformation": ["date": "2026-10-04T19:30:00+02:00", "timeZone": "Europe/Oslo"],
+                ],
+                ["type": "event", "identifier": "night-3", "name": "Night 3"],
+            ]
+        }
+        let page = try PassPreview(templateFolder: folder, data: try Self.sample("PosterEventTicket")).html(Self.options)
+        #expect(page.contains("<h4>Upcoming events</h4>"))
+        #expect(page.contains("Northern Lights Live, night 2</div><div class=\"value\">Oct 4, 2026 at 7:30"))
+        #expect(page.contains("Night 3</div><div class=\"value\">Date to be announced"))
+    }
+
     @Test func aBrokenImageAndAnUnknownKeyStillPreview() throws {
         let folder = try Self.copy("Loyalty") { $0["madeUpKey"] = "surprise" }
         try FileIO.writeAtomically(Array("not a png".utf8), to: folder + "/strip@2x.png")
