@@ -79,21 +79,22 @@ public struct PassPreview: Sendable {
     /// - Throws: ``PassmintError/Code/fileSystem`` or ``PassmintError/Code/invalidTemplate`` only when the folder or
     ///   its `pass.json` cannot be read at all.
     public init(templateFolder folder: String, data: JSONObject) throws(PassmintError) {
-        let contents = try PassContents.load(folder: folder)
         do {
             let template = try PassTemplate(folder: folder)
             let typed = template.typed(data)
             let pass = try template.render(data: typed)
             let files = try template.renderFiles(data: typed).map { PassContents.File(path: $0.path, bytes: $0.bytes) }
             self.init(
-                contents: PassContents(source: folder, passJSON: pass, files: files, isTemplate: true),
+                contents: PassContents(
+                    source: folder, passJSON: pass, files: files, isTemplate: true,
+                    readingDiagnostics: template.diagnostics.filter { $0.code == "json-trailing-comma" }),
                 lintOptions: LintOptions(allowHTTPWebService: true))
         } catch {
             let problem = Diagnostic(
                 .error, "preview-template", file: "pass.json", path: "", error.message,
                 fix: "fix this first: the preview shows the template's files as they are")
-            var lenient = contents
-            if let json = contents.passJSON {
+            var lenient = try PassContents.load(folder: folder)
+            if let json = lenient.passJSON {
                 lenient.passJSON = Placeholders.fillLeniently(.object(json), data: data).objectValue
             }
             self.init(contents: lenient, extraDiagnostics: [problem], lintOptions: LintOptions(allowHTTPWebService: true))
