@@ -53,11 +53,15 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(help: "Leave out the Apple Watch view.")
     var noWatch = false
 
+    @Flag(name: .customLong("ios27"), help: "Draw the barcode an iOS 27 device shows (Code 39, Codabar, EAN-13 or ITF when listed first).")
+    var iOS27 = false
+
     @Option(help: ArgumentHelp("Time zone for dates, e.g. Europe/Paris (default: this machine's).", valueName: "identifier"))
     var timeZone: String?
 
     func run() async throws {
         var options = PassPreview.Options(language: language, side: side.side, showsWatch: !noWatch)
+        options.iOS27Barcodes = iOS27
         guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
         if let timeZone {
             guard let zone = TimeZone(identifier: timeZone) else {

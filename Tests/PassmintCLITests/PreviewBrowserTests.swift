@@ -117,6 +117,33 @@ import Testing
         #expect((report["elements"]?["#watch-card figure.barcode"] == .null) == (format == "PKBarcodeFormatCode128"))
     }
 
+    @Test(arguments: [
+        ("PKBarcodeFormatEAN13", "4006381333931"), ("PKBarcodeFormatCode39", "PASSMINT-42"), ("PKBarcodeFormatCodabar", "A40156B"),
+        ("PKBarcodeFormatI2of5", "1234567890"),
+    ])
+    func theIOS27FormatsScanWhenPreviewedForIOS27(format: String, message: String) throws {
+        let folder = TestEnvironment.temporaryFolder("preview-ios27")
+        let template = folder.appendingPathComponent("Card.pass")
+        try FileManager.default.copyItem(at: Self.templates.appendingPathComponent("Loyalty.pass"), to: template)
+        let path = template.appendingPathComponent("pass.json").path
+        var json = try JSONParser.value(try FileIO.read(path, what: "")).objectValue!
+        json["barcodes"] = [
+            ["format": .string(format), "message": .string(message), "messageEncoding": "iso-8859-1"],
+            ["format": "PKBarcodeFormatQR", "message": "classic-fallback", "messageEncoding": "iso-8859-1"],
+        ]
+        try FileIO.writeAtomically(JSONWriter.data(.object(json), style: .pretty), to: path)
+        let data = Self.templates.appendingPathComponent("Loyalty.json").path
+        for iOS27 in [true, false] {
+            let page = folder.appendingPathComponent("card-\(iOS27).html").path
+            let made = try Self.preview([template.path, "--data", data, "--output", page] + (iOS27 ? ["--ios27"] : []))
+            #expect(made.status == 0, "\(made.stderr)")
+            let decoded = Self.decoded(try Self.open(page))
+            // iOS 27 shows the new format; today's devices skip to the classic fallback.
+            #expect(decoded.contains(iOS27 ? message : "classic-fallback"), "\(format), iOS 27 \(iOS27): \(decoded)")
+            #expect(!decoded.contains(iOS27 ? "classic-fallback" : message), "\(format), iOS 27 \(iOS27): \(decoded)")
+        }
+    }
+
     @Test func theWatchViewHidesStripThumbnailAndBack() throws {
         let folder = TestEnvironment.temporaryFolder("preview-watch").path
         for name in ["Loyalty", "EventTicket"] {

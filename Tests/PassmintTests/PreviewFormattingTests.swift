@@ -101,6 +101,7 @@ import Testing
         #expect(PreviewLayout.barcode([ean, code128, qr], watch: false) == code128)
         #expect(PreviewLayout.barcode([ean, code128, qr], watch: true) == qr)
         #expect(PreviewLayout.barcode([code128], watch: true) == nil)
+        #expect(PreviewLayout.barcode([ean, code128, qr], watch: false, iOS27: true) == ean)
     }
 
     @Test func colorsParse() {

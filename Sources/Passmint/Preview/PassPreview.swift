@@ -34,6 +34,9 @@ public struct PassPreview: Sendable {
         public var timeZone: TimeZone
         /// "Now", for relative dates and the expired look.
         public var now: Date
+        /// Draw the barcode an iOS 27 device shows, which may be one of the new formats (Code 39, Codabar, EAN-13,
+        /// ITF); by default the first classic format, as today's devices.
+        public var iOS27Barcodes = false
 
         /// Options with Wallet's defaults: the first localization, both sides, the Watch view, this machine's time zone, now.
         public init(

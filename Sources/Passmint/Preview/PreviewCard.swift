@@ -35,7 +35,7 @@ struct PreviewCard: Sendable {
     var semantics = JSONObject()
     var limits = PreviewLayout.Limits(header: 3, primary: 1, secondary: 4, auxiliary: 4, secondaryAndAuxiliary: nil)
 
-    init(pass: JSONObject, strings: PreviewStrings, formatter: PreviewFormatter, diagnostics: [Diagnostic]) {
+    init(pass: JSONObject, strings: PreviewStrings, formatter: PreviewFormatter, diagnostics: [Diagnostic], iOS27: Bool = false) {
         style = Pass.Style.allCases.first { pass[$0.rawValue]?.objectValue != nil }
         organizationName = strings.localized(pass["organizationName"]?.stringValue ?? "")
         description = strings.localized(pass["description"]?.stringValue ?? "")
@@ -55,7 +55,7 @@ struct PreviewCard: Sendable {
         transitType = fields["transitType"]?.stringValue.flatMap(TransitType.init(rawValue:))
         let schemes = (pass["preferredStyleSchemes"]?.arrayValue ?? []).compactMap(\.stringValue)
         kind = PreviewLayout.kind(style: style, schemes: schemes, diagnostics: diagnostics)
-        let square = PreviewLayout.barcode(barcodes, watch: false).map { [.qr, .aztec].contains($0.format) } ?? false
+        let square = PreviewLayout.barcode(barcodes, watch: false, iOS27: iOS27).map { [.qr, .aztec].contains($0.format) } ?? false
         limits = PreviewLayout.limits(style: style, squareBarcode: square)
         func read(_ key: String) -> [PreviewField] {
             (fields[key]?.arrayValue ?? []).compactMap { value in

@@ -67,9 +67,9 @@ public enum PreviewLayout {
         return .classic
     }
 
-    /// The barcode Wallet shows: the first of `barcodes` the device draws (the iOS 27 formats only on iOS 27, so a
-    /// preview of today's phones takes the first classic one; the Watch also skips Code 128), else `barcode`.
-    public static func barcode(_ barcodes: [Barcode], watch: Bool) -> Barcode? {
-        barcodes.first { $0.format.isClassic && !(watch && $0.format == .code128) }
+    /// The barcode Wallet shows: the first of `barcodes` the device draws. The iOS 27 formats (Code 39, Codabar,
+    /// EAN-13, ITF) only with `iOS27`, else the first classic one, as today's devices; the Watch also skips Code 128.
+    public static func barcode(_ barcodes: [Barcode], watch: Bool, iOS27: Bool = false) -> Barcode? {
+        barcodes.first { ($0.format.isClassic || iOS27) && !(watch && $0.format == .code128) }
     }
 }

@@ -15,7 +15,8 @@ struct PreviewPage {
         strings = PreviewStrings(files: preview.files, requested: options.language)
         formatter = PreviewFormatter(language: strings.language, timeZone: options.timeZone, now: options.now)
         images = PreviewImages(files: preview.files, strings: strings)
-        card = PreviewCard(pass: preview.passJSON, strings: strings, formatter: formatter, diagnostics: preview.diagnostics)
+        card = PreviewCard(
+            pass: preview.passJSON, strings: strings, formatter: formatter, diagnostics: preview.diagnostics, iOS27: options.iOS27Barcodes)
     }
 
     func html() -> String {
@@ -79,7 +80,7 @@ struct PreviewPage {
     func barcodeBlock(watch: Bool) -> String {
         if card.voided { return "<div class=\"state-notice\" data-state=\"voided\">\(HTMLText.escape(notice("voided")))</div>" }
         var html = ""
-        if let barcode = PreviewLayout.barcode(card.barcodes, watch: watch) {
+        if let barcode = PreviewLayout.barcode(card.barcodes, watch: watch, iOS27: options.iOS27Barcodes) {
             do {
                 let symbol = try BarcodeSymbol(format: barcode.format, message: barcode.message, messageEncoding: barcode.messageEncoding)
                 let kind = symbol.isRectangular ? "rectangular" : "square"

@@ -34,7 +34,8 @@ public struct BarcodeSymbol: Sendable, Equatable {
         let bytes = try Self.bytes(of: message, encoding: messageEncoding)
         guard let symbol = ZBarcode_Create() else { throw PassmintError(.invalidData, "zint could not allocate a symbol") }
         defer { ZBarcode_Delete(symbol) }
-        symbol.pointee.symbology = Self.symbology(format)
+        // A 13-digit EAN-13 message carries its check digit: zint checks it rather than adding one.
+        symbol.pointee.symbology = format == .ean13 && bytes.count == 13 ? BARCODE_EANX_CHK : Self.symbology(format)
         symbol.pointee.show_hrt = 0
         symbol.pointee.input_mode = Int32(DATA_MODE)
         symbol.pointee.scale = 0.5
