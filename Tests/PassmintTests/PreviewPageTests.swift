@@ -118,6 +118,27 @@ import Testing
         #expect(page.contains("Night 3</div><div class=\"value\">Date to be announced"))
     }
 
+    @Test func aDelayedFlightShowsItsCurrentTimesAndPosterColoursCanBeAutomatic() throws {
+        var data = try Self.sample("SemanticBoardingPass")
+        let boarding = try Self.copy("SemanticBoardingPass") { json in
+            var tags = json["semantics"]!.objectValue!
+            tags["currentDepartureDate"] = "2026-12-27T15:10:00+00:00"
+            json["semantics"] = .object(tags)
+        }
+        data["originTimeZone"] = "Europe/Lisbon"
+        let page = try PassPreview(templateFolder: boarding, data: data).html(Self.options)
+        #expect(
+            page.contains("data-role=\"departure\"><div class=\"code\">LIS</div><div class=\"city\">Lisbon</div><div class=\"time\">3:10"))
+        let poster = try Self.copy("PosterEventTicket") { json in
+            json["useAutomaticColors"] = true
+            json["suppressHeaderDarkening"] = true
+        }
+        let posterPage = try PassPreview(templateFolder: poster, data: try Self.sample("PosterEventTicket")).html(Self.options)
+        #expect(posterPage.contains("--fg: rgb(255, 255, 255); --label: rgba(255, 255, 255, 0.7)"))
+        #expect(!posterPage.contains("artwork darkened"))
+        #expect(try Self.html("PosterEventTicket").contains("artwork darkened"))
+    }
+
     @Test func aBrokenImageAndAnUnknownKeyStillPreview() throws {
         let folder = try Self.copy("Loyalty") { $0["madeUpKey"] = "surprise" }
         try FileIO.writeAtomically(Array("not a png".utf8), to: folder + "/strip@2x.png")

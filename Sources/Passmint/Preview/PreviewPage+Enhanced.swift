@@ -5,10 +5,17 @@ import Foundation
 extension PreviewPage {
     func posterFront() -> String {
         var style = colorStyle
+        if preview.passJSON["useAutomaticColors"]?.boolValue == true {
+            // Wallet picks the colours from the artwork and ignores foregroundColor and labelColor.
+            style =
+                "--bg: \((card.background ?? PreviewColor(red: 28, green: 28, blue: 30)).css); --fg: rgb(255, 255, 255); "
+                + "--label: rgba(255, 255, 255, 0.7)"
+        }
         if let footer = PreviewColor(preview.passJSON["footerBackgroundColor"]?.stringValue) { style += "; --footer: \(footer.css)" }
         var html = "<article class=\"pass front poster kind-posterEventTicket\(stateClasses)\" id=\"front\" style=\"\(style)\">"
         let artwork = images.dataURI("artwork").map { " style=\"background-image: url('\($0)')\"" } ?? ""
-        html += "<div class=\"artwork\"\(artwork)><div class=\"poster-top\">"
+        let darkening = preview.passJSON["suppressHeaderDarkening"]?.boolValue == true ? "" : " darkened"
+        html += "<div class=\"artwork\(darkening)\"\(artwork)><div class=\"poster-top\">"
         if images.has("primaryLogo") {
             html += image("primaryLogo", alt: card.organizationName)
         } else if let text = preview.passJSON["eventLogoText"]?.stringValue {
@@ -70,9 +77,11 @@ extension PreviewPage {
             """
     }
 
-    /// A semantic date's time in the airport's own time zone (`…TimeZone` tag), as a boarding pass prints it.
+    /// A semantic date's time in the airport's own time zone (`…TimeZone` tag), as a boarding pass prints it: the
+    /// `current…` date (a delay) when the pass has one, else the `original…` one.
     private func time(_ tag: String, zone: String) -> String? {
-        guard let text = card.tag(tag), let date = W3CDate.parse(text) else { return nil }
+        let current = tag.replacingOccurrences(of: "original", with: "current")
+        guard let text = card.tag(current) ?? card.tag(tag), let date = W3CDate.parse(text) else { return nil }
         let timeZone = (card.tag(zone) ?? card.tag(zone.replacingOccurrences(of: "Location", with: "Airport"))).flatMap(
             TimeZone.init(identifier:))
         let local = PreviewFormatter(language: strings.language, timeZone: timeZone ?? formatter.timeZone, now: formatter.now)

@@ -62,6 +62,7 @@ enum PreviewStyleSheet {
         .poster{padding:0!important;gap:0!important;background:var(--bg)}
         .artwork{min-height:260px;background-size:cover;background-position:center;display:flex;flex-direction:column;\
         justify-content:space-between;padding:14px}
+        .artwork.darkened{box-shadow:inset 0 70px 50px -30px rgba(0,0,0,.45)}
         .poster-top{display:flex;justify-content:space-between;align-items:center}
         .poster-top img{max-height:30px;max-width:126px}.poster-top img.secondaryLogo{max-height:12px;max-width:135px}
         .event-name{font-size:28px;font-weight:700;line-height:1.1;text-shadow:0 1px 6px rgba(0,0,0,.5)}

@@ -4,7 +4,7 @@ import Passmint
 
 /// Preview pages under `/api/v1` (behind ``APIKeyMiddleware``): `GET passes/{type}/{serial}/preview`, and
 /// `GET`/`POST templates/{name}/preview` (sample data, or the posted JSON object of data). Query: `lang`, `side`
-/// (front, back, both), `watch=false`.
+/// (front, back, both), `watch=false`, `ios27=true`.
 struct PreviewRoutes {
     let core: ServiceCore
 
@@ -40,6 +40,7 @@ struct PreviewRoutes {
             options.side = chosen
         }
         options.showsWatch = query.get("watch") != "false"
+        options.iOS27Barcodes = query.get("ios27") == "true"
         return options
     }
 }
