@@ -7,7 +7,7 @@ visible text, the rectangles of chosen elements, and the texts of the barcodes z
                       [--fields]
 
 --fields also reports every element with a data-key attribute (a pass preview's fields): its key, data-area, the
-closest article's id, label and value texts, and whether it is visible.
+closest article's id, its top (y), label and value texts, and whether it is visible.
 
 Exit status 0 when the page loaded (whatever it contained), 2 when the browser could not be driven."""
 import argparse
@@ -108,7 +108,7 @@ class Browser:
 FIELDS = """Array.from(document.querySelectorAll("[data-key]")).map(e => { const r = e.getBoundingClientRect();
     const st = getComputedStyle(e); const part = c => { const x = e.querySelector(c); return x ? x.innerText : null; };
     const card = e.closest("article");
-    return {key: e.dataset.key, area: e.dataset.area || null, card: card ? card.id : null, label: part(".label"),
+    return {key: e.dataset.key, area: e.dataset.area || null, card: card ? card.id : null, y: r.y, label: part(".label"),
             value: part(".value"), visible: st.display !== "none" && st.visibility !== "hidden" && r.width > 0 && r.height > 0}; })"""
 
 

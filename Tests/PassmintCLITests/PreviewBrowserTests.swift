@@ -28,31 +28,38 @@ import Testing
         report["barcodes"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
     }
 
-    /// The front fields Wallet shows of a rendered pass (within the style's limits), with labels translated from the
-    /// first `.lproj` by name, as the preview shows them.
-    static func frontFields(_ pass: JSONObject, files: [PassFile]) -> [(key: String, label: String)] {
+    /// The front fields Wallet shows of a rendered pass (within the style's limits), each with its label translated
+    /// from the first `.lproj` by name, as the preview shows it, and the area (row) the style puts it in.
+    static func frontFields(_ pass: JSONObject, files: [PassFile]) -> [(key: String, label: String, area: String)] {
         guard let style = Pass.Style.allCases.first(where: { pass[$0.rawValue] != nil }), let fields = pass[style.rawValue] else {
             return []
         }
         let strings = files.filter { $0.path.hasSuffix(".lproj/pass.strings") }.sorted { $0.path < $1.path }.first
         let table = Dictionary(
             ((try? StringsFile.parse(strings?.bytes ?? [])) ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let square = pass["barcodes"]?.arrayValue?.first.map {
-            ["PKBarcodeFormatQR", "PKBarcodeFormatAztec"].contains($0["format"]?.stringValue ?? "")
-        }
+        let formats = ["PKBarcodeFormatQR", "PKBarcodeFormatAztec"]
+        let square = pass["barcodes"]?.arrayValue?.first.map { formats.contains($0["format"]?.stringValue ?? "") }
         let limits = PreviewLayout.limits(style: style, squareBarcode: square ?? false)
-        var keys: [JSONValue] = []
-        keys += (fields["headerFields"]?.arrayValue ?? []).prefix(limits.header)
-        keys += (fields["primaryFields"]?.arrayValue ?? []).prefix(limits.primary)
-        let secondary = Array((fields["secondaryFields"]?.arrayValue ?? []).prefix(limits.secondaryAndAuxiliary ?? limits.secondary))
-        keys += secondary
-        keys += (fields["auxiliaryFields"]?.arrayValue ?? []).prefix(
-            limits.secondaryAndAuxiliary.map { $0 - secondary.count } ?? limits.auxiliary)
-        return keys.compactMap { field in
+        let combined = limits.secondaryAndAuxiliary.map { _ in "secondary-auxiliary" }
+        func take(_ name: String, _ count: Int, _ area: String) -> [(JSONValue, String)] {
+            (fields[name]?.arrayValue ?? []).prefix(count).map { ($0, area) }
+        }
+        let secondary = take("secondaryFields", limits.secondaryAndAuxiliary ?? limits.secondary, combined ?? "secondary")
+        let auxiliaryCount = limits.secondaryAndAuxiliary.map { $0 - secondary.count } ?? limits.auxiliary
+        let chosen =
+            take("headerFields", limits.header, "header") + take("primaryFields", limits.primary, "primary") + secondary
+            + take("auxiliaryFields", auxiliaryCount, combined ?? "auxiliary")
+        return chosen.compactMap { field, area in
             guard let key = field["key"]?.stringValue else { return nil }
             let label = field["label"]?.stringValue ?? ""
-            return (key, table[label] ?? label)
+            return (key, table[label] ?? label, area)
         }
+    }
+
+    /// The order of the areas top to bottom: a boarding pass puts its auxiliary fields above its secondary ones.
+    static func areaOrder(_ pass: JSONObject) -> [String] {
+        pass["boardingPass"] != nil
+            ? ["header", "primary", "auxiliary", "secondary"] : ["header", "primary", "secondary", "secondary-auxiliary", "auxiliary"]
     }
 
     @Test func everyTemplatePreviewsInChromiumWithItsFieldsAndBarcode() throws {
@@ -81,11 +88,22 @@ import Testing
                 #expect(report["elements"]?[".semantic-boarding"]?["visible"] == true, "\(base) draws the semantic boarding layout")
                 #expect(report["text"]?.stringValue?.contains(pass["semantics"]?["departureAirportCode"]?.stringValue ?? "?") == true)
             } else {
+                var tops: [String: (top: Double, bottom: Double)] = [:]
                 for expected in Self.frontFields(pass, files: try template.renderFiles(data: template.typed(data))) {
                     let field = shown.first { $0["key"]?.stringValue == expected.key && $0["card"] == "front" }
                     #expect(field?["visible"] == true, "\(base): front field \(expected.key) is not visible")
+                    let area = field?["area"]?.stringValue ?? ""
+                    #expect(area == expected.area || area == expected.area + " row-1", "\(base): \(expected.key) is in \(area)")
+                    let y = field?["y"]?.numberValue?.doubleValue ?? .nan
+                    let known = tops[expected.area] ?? (y, y)
+                    tops[expected.area] = (min(known.top, y), max(known.bottom, y))
                     #expect(field?["label"]?.stringValue?.lowercased() == expected.label.lowercased(), "\(base): \(expected.key)")
                     #expect(field?["value"]?.stringValue?.isEmpty == false, "\(base): \(expected.key) has no value")
+                }
+                // Each area's fields start below the fields of the area above it.
+                let order = Self.areaOrder(pass).filter { tops[$0] != nil }
+                for (upper, lower) in zip(order, order.dropFirst()) {
+                    #expect(tops[upper]!.bottom < tops[lower]!.top, "\(base): \(upper) fields are not above \(lower) fields")
                 }
             }
             if let barcode = pass["barcodes"]?.arrayValue?.first, let message = barcode["message"]?.stringValue {
