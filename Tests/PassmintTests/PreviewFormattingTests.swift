@@ -104,6 +104,16 @@ import Testing
         #expect(PreviewLayout.barcode([ean, code128, qr], watch: false, iOS27: true) == ean)
     }
 
+    @Test func theWordsThePreviewWritesFollowTheLanguage() {
+        #expect(PreviewWords.text("Seat", language: "fr") == "Place")
+        #expect(PreviewWords.text("Seat", language: "de-CH") == "Sitz")
+        #expect(PreviewWords.text("Seat", language: "zh-Hans") == "Seat")
+        #expect(PreviewWords.text("Seat", language: nil) == "Seat")
+        for (english, translations) in PreviewWords.table {
+            #expect(Set(translations.keys) == ["fr", "de", "es", "it", "nl"], "\(english)")
+        }
+    }
+
     @Test func colorsParse() {
         #expect(PreviewColor("rgb(23, 187, 82)") == PreviewColor(red: 23, green: 187, blue: 82))
         #expect(PreviewColor("#17bb52") == PreviewColor(red: 23, green: 187, blue: 82))

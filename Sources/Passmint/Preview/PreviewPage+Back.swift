@@ -17,7 +17,9 @@ extension PreviewPage {
             }.joined()
         }
         if card.kind == .posterEventTicket && !card.additionalInfo.isEmpty {
-            html += "<h4>Additional Info</h4>" + list(card.additionalInfo, "additionalInfo")
+            html +=
+                "<h4>\(HTMLText.escape(PreviewWords.text("Additional Info", language: strings.language)))</h4>"
+                + list(card.additionalInfo, "additionalInfo")
         }
         html += list(card.back, "back")
         if card.kind == .posterEventTicket { html += upcomingEvents() }
@@ -30,10 +32,10 @@ extension PreviewPage {
     func upcomingEvents() -> String {
         let entries = (preview.passJSON["upcomingPassInformation"]?.arrayValue ?? []).compactMap(\.objectValue)
         guard !entries.isEmpty else { return "" }
-        var html = "<h4>Upcoming events</h4>"
+        var html = "<h4>\(HTMLText.escape(PreviewWords.text("Upcoming events", language: strings.language)))</h4>"
         for (index, entry) in entries.enumerated() {
             let name = entry["name"]?.stringValue.map(strings.localized) ?? "Event \(index + 1)"
-            var when = "Date to be announced"
+            var when = PreviewWords.text("Date to be announced", language: strings.language)
             if let info = entry["dateInformation"]?.objectValue, let text = info["date"]?.stringValue, let date = W3CDate.parse(text) {
                 let zone = info["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
                 let local = PreviewFormatter(language: strings.language, timeZone: zone ?? formatter.timeZone, now: formatter.now)
@@ -42,7 +44,7 @@ extension PreviewPage {
                 when = local.format(
                     date: date, source: text, dateStyle: .medium, timeStyle: allDay || unannounced ? .none : .short, relative: false,
                     ignoresTimeZone: zone == nil)
-                if unannounced { when += ", time to be announced" }
+                if unannounced { when += " · " + PreviewWords.text("Time to be announced", language: strings.language) }
             }
             let key = entry["identifier"]?.stringValue ?? "upcoming-\(index)"
             html += """

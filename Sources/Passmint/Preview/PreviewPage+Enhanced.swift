@@ -98,7 +98,9 @@ extension PreviewPage {
         }
     }
 
+    /// A field drawn from a semantic tag, labelled in the pass's language.
     func semanticField(_ key: String, _ label: String, _ value: String) -> PreviewField {
-        PreviewField(key: "semantics.\(key)", label: label, value: value, alignment: "start", row: 0)
+        PreviewField(
+            key: "semantics.\(key)", label: PreviewWords.text(label, language: strings.language), value: value, alignment: "start", row: 0)
     }
 }

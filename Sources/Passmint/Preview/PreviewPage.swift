@@ -92,14 +92,15 @@ struct PreviewPage {
                 html += "<div class=\"barcode-error\">\(HTMLText.escape(error.message))</div>"
             }
         } else if preview.passJSON["nfc"] != nil {
-            html += "<div class=\"nfc\" title=\"NFC\">◉ Hold near reader</div>"
+            let hold = PreviewWords.text("Hold near reader", language: strings.language)
+            html += "<div class=\"nfc\" title=\"NFC\">◉ \(HTMLText.escape(hold))</div>"
         }
         if card.expired { html += "<div class=\"state-notice\" data-state=\"expired\">\(HTMLText.escape(notice("expired")))</div>" }
         return html
     }
 
     func notice(_ state: String) -> String {
-        state == "voided" ? "This pass is void" : "This pass has expired"
+        PreviewWords.text(state == "voided" ? "This pass is void" : "This pass has expired", language: strings.language)
     }
 
     /// Lint's findings, listed under the picture.
