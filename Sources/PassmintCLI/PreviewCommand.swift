@@ -70,6 +70,10 @@ struct PreviewCommand: AsyncParsableCommand {
             options.timeZone = zone
         }
         if Self.isGallery(path) {
+            guard data.data == nil && data.assignments.isEmpty else {
+                throw ValidationError(
+                    "--data and --set fill one template; a folder of templates takes each Name.pass's data from Name.json beside it")
+            }
             try writeGallery(options)
             return
         }

@@ -63,6 +63,20 @@ import Testing
         #expect(page.contains("data:image/png;base64,"))
     }
 
+    @Test func aGalleryGetsAScreenshotOfItsIndexAndRefusesData() throws {
+        let folder = TestEnvironment.temporaryFolder("preview-gallery").path
+        let result = try PreviewBrowserTests.preview([Self.templates.path, "--output", folder + "/site", "--png", folder + "/index.png"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("template(s) previewed"))
+        #expect(try FileIO.read(folder + "/index.png", what: "").starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let index = String(decoding: try FileIO.read(folder + "/site/index.html", what: ""), as: UTF8.self)
+        #expect(index.contains("href=\"Loyalty.html\""))
+        #expect(FileManager.default.fileExists(atPath: folder + "/site/Loyalty.html"))
+        let refused = try PreviewBrowserTests.preview([Self.templates.path, "--set", "x=1", "--output", folder + "/other"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("Name.json"))
+    }
+
     @Test func badArgumentsSayWhatToDo() throws {
         let missing = try PreviewBrowserTests.preview(["/nonexistent/Card.pass", "--output", "/tmp/x.html"])
         #expect(missing.status != 0)
