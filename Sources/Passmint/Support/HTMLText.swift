@@ -1,9 +1,9 @@
 import Foundation
 
-/// Escaping for text and attribute values written into the preview's HTML.
-enum HTMLText {
+/// Escaping for text and attribute values written into HTML (the preview's pages, the service's landing page).
+public enum HTMLText {
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in element content and in quoted attributes.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for character in text {
