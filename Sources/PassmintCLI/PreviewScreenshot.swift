@@ -28,7 +28,7 @@ enum PreviewScreenshot {
                     total + 50 + ((field["value"]?.stringValue?.count ?? 10) / 38) * 19
                 }
         }
-        height += 60 + preview.diagnostics.count * 44
+        height += 60 + preview.diagnostics.count * 60
         return (width, height)
     }
 
