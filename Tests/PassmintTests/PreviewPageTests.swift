@@ -169,6 +169,15 @@ import Testing
         #expect(try Self.html("Festival", options).contains("<html lang=\"zh-Hans\">"))
     }
 
+    @Test func withoutALocalizationDatesAndNoticesFollowTheDeviceLanguage() throws {
+        let folder = try Self.copy("Coupon") { $0["voided"] = true }
+        var options = Self.options
+        options.language = "de"
+        let page = try PassPreview(templateFolder: folder, data: try Self.sample("Coupon")).html(options)
+        #expect(page.contains("Dieser Pass ist ungültig"))
+        #expect(page.contains("31. Dezember 2026"), "the back's long date in German")
+    }
+
     @Test func aGalleryPreviewsEveryTemplate() throws {
         let gallery = try PassPreviewGallery(folder: Self.templates.path)
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.templates.path).filter { $0.hasSuffix(".pass") }

@@ -18,7 +18,7 @@ extension PreviewPage {
         }
         if card.kind == .posterEventTicket && !card.additionalInfo.isEmpty {
             html +=
-                "<h4>\(HTMLText.escape(PreviewWords.text("Additional Info", language: strings.language)))</h4>"
+                "<h4>\(HTMLText.escape(PreviewWords.text("Additional Info", language: deviceLanguage)))</h4>"
                 + list(card.additionalInfo, "additionalInfo")
         }
         html += list(card.back, "back")
@@ -32,19 +32,19 @@ extension PreviewPage {
     func upcomingEvents() -> String {
         let entries = (preview.passJSON["upcomingPassInformation"]?.arrayValue ?? []).compactMap(\.objectValue)
         guard !entries.isEmpty else { return "" }
-        var html = "<h4>\(HTMLText.escape(PreviewWords.text("Upcoming events", language: strings.language)))</h4>"
+        var html = "<h4>\(HTMLText.escape(PreviewWords.text("Upcoming events", language: deviceLanguage)))</h4>"
         for (index, entry) in entries.enumerated() {
             let name = entry["name"]?.stringValue.map(strings.localized) ?? "Event \(index + 1)"
-            var when = PreviewWords.text("Date to be announced", language: strings.language)
+            var when = PreviewWords.text("Date to be announced", language: deviceLanguage)
             if let info = entry["dateInformation"]?.objectValue, let text = info["date"]?.stringValue, let date = W3CDate.parse(text) {
                 let zone = info["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
-                let local = PreviewFormatter(language: strings.language, timeZone: zone ?? formatter.timeZone, now: formatter.now)
+                let local = PreviewFormatter(language: deviceLanguage, timeZone: zone ?? formatter.timeZone, now: formatter.now)
                 let allDay = info["isAllDay"]?.boolValue == true || info["ignoreTimeComponents"]?.boolValue == true
                 let unannounced = info["isUnannounced"]?.boolValue == true
                 when = local.format(
                     date: date, source: text, dateStyle: .medium, timeStyle: allDay || unannounced ? .none : .short, relative: false,
                     ignoresTimeZone: zone == nil)
-                if unannounced { when += " · " + PreviewWords.text("Time to be announced", language: strings.language) }
+                if unannounced { when += " · " + PreviewWords.text("Time to be announced", language: deviceLanguage) }
             }
             let key = entry["identifier"]?.stringValue ?? "upcoming-\(index)"
             html += """

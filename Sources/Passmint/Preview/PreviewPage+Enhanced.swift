@@ -84,7 +84,7 @@ extension PreviewPage {
         guard let text = card.tag(current) ?? card.tag(tag), let date = W3CDate.parse(text) else { return nil }
         let timeZone = (card.tag(zone) ?? card.tag(zone.replacingOccurrences(of: "Location", with: "Airport"))).flatMap(
             TimeZone.init(identifier:))
-        let local = PreviewFormatter(language: strings.language, timeZone: timeZone ?? formatter.timeZone, now: formatter.now)
+        let local = PreviewFormatter(language: deviceLanguage, timeZone: timeZone ?? formatter.timeZone, now: formatter.now)
         return local.format(
             date: date, source: text, dateStyle: .none, timeStyle: .short, relative: false, ignoresTimeZone: timeZone == nil)
     }
@@ -101,6 +101,6 @@ extension PreviewPage {
     /// A field drawn from a semantic tag, labelled in the pass's language.
     func semanticField(_ key: String, _ label: String, _ value: String) -> PreviewField {
         PreviewField(
-            key: "semantics.\(key)", label: PreviewWords.text(label, language: strings.language), value: value, alignment: "start", row: 0)
+            key: "semantics.\(key)", label: PreviewWords.text(label, language: deviceLanguage), value: value, alignment: "start", row: 0)
     }
 }

@@ -13,10 +13,19 @@ struct PreviewPage {
         self.preview = preview
         self.options = options
         strings = PreviewStrings(files: preview.files, requested: options.language)
-        formatter = PreviewFormatter(language: strings.language, timeZone: options.timeZone, now: options.now)
+        formatter = PreviewFormatter(
+            language: Self.deviceLanguage(options, strings), timeZone: options.timeZone, now: options.now)
         images = PreviewImages(files: preview.files, strings: strings)
         card = PreviewCard(
             pass: preview.passJSON, strings: strings, formatter: formatter, diagnostics: preview.diagnostics, iOS27: options.iOS27Barcodes)
+    }
+
+    /// The language of the device the pass is shown on: the one asked for, else the pass's localization. Dates,
+    /// numbers and the words the preview writes follow it even when the pass has no `.lproj` for it, as on a device.
+    var deviceLanguage: String? { Self.deviceLanguage(options, strings) }
+
+    static func deviceLanguage(_ options: PassPreview.Options, _ strings: PreviewStrings) -> String? {
+        options.language.flatMap { $0.isEmpty ? nil : $0 } ?? strings.language
     }
 
     func html() -> String {
@@ -29,7 +38,7 @@ struct PreviewPage {
         body += "</main>" + diagnosticsSection()
         return """
             <!DOCTYPE html>
-            <html lang="\(HTMLText.escape(strings.language ?? "en"))"><head><meta charset="utf-8">\
+            <html lang="\(HTMLText.escape(strings.language ?? deviceLanguage ?? "en"))"><head><meta charset="utf-8">\
             <meta name="viewport" content="width=device-width, initial-scale=1">\
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">\
             <title>\(HTMLText.escape(title)) — Passmint preview</title><style>\(PreviewStyleSheet.css)</style></head>
@@ -92,7 +101,7 @@ struct PreviewPage {
                 html += "<div class=\"barcode-error\">\(HTMLText.escape(error.message))</div>"
             }
         } else if preview.passJSON["nfc"] != nil {
-            let hold = PreviewWords.text("Hold near reader", language: strings.language)
+            let hold = PreviewWords.text("Hold near reader", language: deviceLanguage)
             html += "<div class=\"nfc\" title=\"NFC\">◉ \(HTMLText.escape(hold))</div>"
         }
         if card.expired { html += "<div class=\"state-notice\" data-state=\"expired\">\(HTMLText.escape(notice("expired")))</div>" }
@@ -100,7 +109,7 @@ struct PreviewPage {
     }
 
     func notice(_ state: String) -> String {
-        PreviewWords.text(state == "voided" ? "This pass is void" : "This pass has expired", language: strings.language)
+        PreviewWords.text(state == "voided" ? "This pass is void" : "This pass has expired", language: deviceLanguage)
     }
 
     /// Lint's findings, listed under the picture.
