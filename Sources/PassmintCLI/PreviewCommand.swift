@@ -35,7 +35,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
 
     @Option(
-        name: .customLong("lang"), help: ArgumentHelp("The .lproj language to show (default: the pass's first).", valueName: "language"))
+        name: .customLong("lang"),
+        help: ArgumentHelp("The device's language: its .lproj (else the pass's first), and dates and numbers in it.", valueName: "language")
+    )
     var language: String?
 
     @Option(help: ArgumentHelp("Which side to draw: front, back or both.", valueName: "side"))

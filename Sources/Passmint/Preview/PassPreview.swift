@@ -24,7 +24,8 @@ public struct PassPreview: Sendable {
 
     /// How to draw the preview.
     public struct Options: Sendable {
-        /// The `.lproj` language to show (`fr`, `zh-Hans`); nil or a language the pass lacks: its first localization.
+        /// The device's language (`fr`, `zh-Hans`): labels and values come from its `.lproj` (nil, or a language the
+        /// pass lacks: the first localization by name); dates, numbers and the preview's own words follow it either way.
         public var language: String?
         /// Which side to draw (default: both).
         public var side: Side
