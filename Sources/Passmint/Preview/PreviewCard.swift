@@ -9,6 +9,10 @@ struct PreviewField: Sendable, Equatable {
     var alignment: String
     /// `row` of an event ticket's auxiliary field (0 or 1).
     var row: Int
+    /// `attributedValue` as written (a back field may hold `<a href='…'>…</a>` links), localized.
+    var attributedValue: String? = nil
+    /// `dataDetectorTypes`: nil for Wallet's default (all of them).
+    var detectors: [DataDetectorType]? = nil
 }
 
 /// Everything the preview draws of a pass, read leniently from its `pass.json` (a key of the wrong type is skipped;
@@ -95,7 +99,9 @@ struct PreviewCard: Sendable {
         }
         return PreviewField(
             key: key, label: field["label"]?.stringValue.map(strings.localized) ?? "",
-            value: formatter.value(of: field, strings: strings), alignment: alignment, row: field["row"]?.numberValue?.intValue ?? 0)
+            value: formatter.value(of: field, strings: strings), alignment: alignment, row: field["row"]?.numberValue?.intValue ?? 0,
+            attributedValue: field["attributedValue"]?.stringValue.map(strings.localized),
+            detectors: field["dataDetectorTypes"]?.arrayValue.map { $0.compactMap { $0.stringValue.flatMap(DataDetectorType.init) } })
     }
 
     /// `barcodes`, or the deprecated `barcode` when there is no array; entries that are not barcodes are skipped.

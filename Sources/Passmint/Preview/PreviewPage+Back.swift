@@ -9,11 +9,11 @@ extension PreviewPage {
         html += "<h3>\(HTMLText.escape(card.organizationName))</h3>"
         func list(_ fields: [PreviewField], _ area: String) -> String {
             fields.map { field in
-                """
-                <div class="back-field" data-key="\(HTMLText.escape(field.key))" data-area="\(area)">\
-                <div class="label">\(HTMLText.escape(field.label))</div>\
-                <div class="value">\(HTMLText.escapeKeepingLines(field.value))</div></div>
-                """
+                let value = PreviewLinks.html(field.value, attributed: field.attributedValue, detectors: field.detectors)
+                return """
+                    <div class="back-field" data-key="\(HTMLText.escape(field.key))" data-area="\(area)">\
+                    <div class="label">\(HTMLText.escape(field.label))</div><div class="value">\(value)</div></div>
+                    """
             }.joined()
         }
         if card.kind == .posterEventTicket && !card.additionalInfo.isEmpty {

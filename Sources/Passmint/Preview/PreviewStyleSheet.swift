@@ -49,7 +49,7 @@ enum PreviewStyleSheet {
         .pass.back{width:320px;padding:16px;background:#fff;color:#1c1c1e}
         .pass.back h3{margin:0 0 8px;font-size:17px}.pass.back h4{margin:12px 0 4px;font-size:13px;color:#636366}
         .back-field{padding:8px 0;border-top:1px solid #d1d1d6}.back-field .label{color:#636366;text-transform:none;font-size:12px}
-        .back-field .value{font-size:14px}
+        .back-field .value{font-size:14px}.back-field a{color:#0a64d2}
         .watch{width:200px}
         .pass.watch-card{width:184px;padding:8px 10px 12px;display:flex;flex-direction:column;gap:6px;border-radius:22px}
         .watch-card .brand img.logo{max-height:22px;max-width:80px}.watch-card .logo-text{font-size:13px}
