@@ -78,6 +78,13 @@ import Testing
         #expect(phone.contains("data-format=\"PKBarcodeFormatCode128\""))
     }
 
+    @Test func theWatchJoinsABoardingPassRoute() throws {
+        let page = try Self.html("BoardingPass")
+        let watch = String(page[page.range(of: "id=\"watch-card\"")!.lowerBound...])
+        #expect(watch.contains("data-key=\"origin+destination\""))
+        #expect(watch.contains("<div class=\"label\">Munich to Lisbon</div><div class=\"value\">MUC <span class=\"transit\""))
+    }
+
     @Test func voidedAndExpiredLooks() throws {
         let voided = try Self.copy("Coupon") { $0["voided"] = true }
         let page = try PassPreview(templateFolder: voided, data: try Self.sample("Coupon")).html(Self.options)

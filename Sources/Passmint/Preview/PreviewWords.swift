@@ -4,6 +4,7 @@
 enum PreviewWords {
     /// English → [language: translation].
     static let table: [String: [String: String]] = [
+        "to": ["fr": "à", "de": "nach", "es": "a", "it": "a", "nl": "naar"],
         "Date": ["fr": "Date", "de": "Datum", "es": "Fecha", "it": "Data", "nl": "Datum"],
         "Venue": ["fr": "Lieu", "de": "Veranstaltungsort", "es": "Recinto", "it": "Luogo", "nl": "Locatie"],
         "Location": ["fr": "Ville", "de": "Ort", "es": "Ciudad", "it": "Città", "nl": "Plaats"],
