@@ -58,6 +58,7 @@ enum PreviewStyleSheet {
         .watch-card .top{flex-wrap:wrap}.watch-card .fields.header{flex-wrap:nowrap}
         .watch-card .fields .field{flex:1 1 40%}.watch-card .fields .field:last-child:not(:first-child){text-align:left}
         .boarding-watch .value{display:flex;align-items:center;gap:6px}.boarding-watch .transit svg{width:18px;height:18px}
+        .watch-card img.footer{max-width:100%}
         .watch-card figure.barcode.square svg{width:132px;height:132px}
         .watch-card figure.barcode.rectangular svg{width:150px}
         .poster{padding:0!important;gap:0!important;background:var(--bg)}
