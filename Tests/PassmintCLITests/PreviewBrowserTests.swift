@@ -10,14 +10,18 @@ import Testing
 @Suite(.serialized) struct PreviewBrowserTests {
     static let templates = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
 
-    static func preview(_ arguments: [String], environment: [String: String] = [:]) throws -> TestEnvironment.ProcessResult {
-        try TestEnvironment.run(CreateCommandTests.binary, ["preview"] + arguments, environment: environment)
+    static func preview(_ arguments: [String], environment: [String: String] = [:]) async throws -> TestEnvironment.ProcessResult {
+        try await onOwnThread { try TestEnvironment.run(CreateCommandTests.binary, ["preview"] + arguments, environment: environment) }
     }
 
     /// check_page.py on a preview file: a tall window at 2 device pixels a CSS pixel, fields reported.
-    static func open(_ file: String, _ extra: [String] = []) throws -> JSONValue {
+    static func open(_ file: String, _ extra: [String] = []) async throws -> JSONValue {
         let url = URL(fileURLWithPath: file).absoluteString
-        let report = try LandingPageBrowserTests.checkPage(url, ["--fields", "--scale", "2", "--width", "900", "--height", "1700"] + extra)
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Browser/check_page.py").path
+        let arguments = [script, url, "--fields", "--scale", "2", "--width", "900", "--height", "1700"] + extra
+        let result = try await onOwnThread { try TestEnvironment.run("/usr/bin/env", ["python3"] + arguments) }
+        #expect(result.status == 0, "check_page.py failed: \(result.stderr)")
+        let report = try JSONParser.value(Array(result.stdout.utf8))
         #expect(report["consoleErrors"] == [], "\(file): \(report["consoleErrors"] ?? .null)")
         #expect(report["exceptions"] == [], "\(file)")
         #expect(report["failedRequests"] == [], "\(file): \(report["failedRequests"] ?? .null)")
@@ -62,13 +66,13 @@ import Testing
             ? ["header", "primary", "auxiliary", "secondary"] : ["header", "primary", "secondary", "secondary-auxiliary", "auxiliary"]
     }
 
-    @Test func everyTemplatePreviewsInChromiumWithItsFieldsAndBarcode() throws {
+    @Test func everyTemplatePreviewsInChromiumWithItsFieldsAndBarcode() async throws {
         let site = TestEnvironment.temporaryFolder("preview-site").appendingPathComponent("site").path
-        let made = try Self.preview([Self.templates.path, "--output", site, "--time-zone", "UTC"])
+        let made = try await Self.preview([Self.templates.path, "--output", site, "--time-zone", "UTC"])
         #expect(made.status == 0, "\(made.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.templates.path).filter { $0.hasSuffix(".pass") }.sorted()
         #expect(names.count >= 10)
-        let index = try Self.open(site + "/index.html")
+        let index = try await Self.open(site + "/index.html")
         for name in names {
             let base = String(name.dropLast(5))
             #expect(index["text"]?.stringValue?.contains(base) == true)
@@ -76,7 +80,7 @@ import Testing
             let data = try JSONParser.value(try FileIO.read(Self.templates.appendingPathComponent(base + ".json").path, what: ""))
                 .objectValue!
             let pass = try template.render(data: template.typed(data))
-            let report = try Self.open(
+            let report = try await Self.open(
                 site + "/\(base).html", ["--element", "#front", "--element", ".poster", "--element", ".semantic-boarding"])
             #expect(report["elements"]?["#front"]?["visible"] == true, "\(base)")
             let shown = report["fields"]?.arrayValue ?? []
@@ -114,7 +118,7 @@ import Testing
     }
 
     @Test(arguments: ["PKBarcodeFormatQR", "PKBarcodeFormatPDF417", "PKBarcodeFormatAztec", "PKBarcodeFormatCode128"])
-    func everyBarcodeFormatScansFromTheScreenshot(format: String) throws {
+    func everyBarcodeFormatScansFromTheScreenshot(format: String) async throws {
         let folder = TestEnvironment.temporaryFolder("preview-barcode")
         let template = folder.appendingPathComponent("Card.pass")
         try FileManager.default.copyItem(at: Self.templates.appendingPathComponent("Loyalty.pass"), to: template)
@@ -126,9 +130,11 @@ import Testing
         ]
         try FileIO.writeAtomically(JSONWriter.data(.object(json), style: .pretty), to: path)
         let page = folder.appendingPathComponent("card.html").path
-        let made = try Self.preview([template.path, "--data", Self.templates.appendingPathComponent("Loyalty.json").path, "--output", page])
+        let made = try await Self.preview([
+            template.path, "--data", Self.templates.appendingPathComponent("Loyalty.json").path, "--output", page,
+        ])
         #expect(made.status == 0, "\(made.stderr)")
-        let report = try Self.open(page, ["--element", "#front figcaption", "--element", "#watch-card figure.barcode"])
+        let report = try await Self.open(page, ["--element", "#front figcaption", "--element", "#watch-card figure.barcode"])
         #expect(Self.decoded(report).contains(message), "decoded \(Self.decoded(report))")
         #expect(report["elements"]?["#front figcaption"]?["visible"] == true, "altText below the barcode")
         // The Watch draws no Code 128 (this pass has no other barcode).
@@ -139,7 +145,7 @@ import Testing
         ("PKBarcodeFormatEAN13", "4006381333931"), ("PKBarcodeFormatCode39", "PASSMINT-42"), ("PKBarcodeFormatCodabar", "A40156B"),
         ("PKBarcodeFormatI2of5", "1234567890"),
     ])
-    func theIOS27FormatsScanWhenPreviewedForIOS27(format: String, message: String) throws {
+    func theIOS27FormatsScanWhenPreviewedForIOS27(format: String, message: String) async throws {
         let folder = TestEnvironment.temporaryFolder("preview-ios27")
         let template = folder.appendingPathComponent("Card.pass")
         try FileManager.default.copyItem(at: Self.templates.appendingPathComponent("Loyalty.pass"), to: template)
@@ -153,26 +159,26 @@ import Testing
         let data = Self.templates.appendingPathComponent("Loyalty.json").path
         for iOS27 in [true, false] {
             let page = folder.appendingPathComponent("card-\(iOS27).html").path
-            let made = try Self.preview([template.path, "--data", data, "--output", page] + (iOS27 ? ["--ios27"] : []))
+            let made = try await Self.preview([template.path, "--data", data, "--output", page] + (iOS27 ? ["--ios27"] : []))
             #expect(made.status == 0, "\(made.stderr)")
-            let decoded = Self.decoded(try Self.open(page))
+            let decoded = Self.decoded(try await Self.open(page))
             // iOS 27 shows the new format; today's devices skip to the classic fallback.
             #expect(decoded.contains(iOS27 ? message : "classic-fallback"), "\(format), iOS 27 \(iOS27): \(decoded)")
             #expect(!decoded.contains(iOS27 ? "classic-fallback" : message), "\(format), iOS 27 \(iOS27): \(decoded)")
         }
     }
 
-    @Test func theWatchViewHidesStripThumbnailAndBack() throws {
+    @Test func theWatchViewHidesStripThumbnailAndBack() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-watch").path
         for name in ["Loyalty", "EventTicket"] {
             let page = folder + "/\(name).html"
-            let made = try Self.preview([
+            let made = try await Self.preview([
                 Self.templates.appendingPathComponent("\(name).pass").path, "--data",
                 Self.templates.appendingPathComponent("\(name).json").path,
                 "--output", page,
             ])
             #expect(made.status == 0, "\(made.stderr)")
-            let report = try Self.open(
+            let report = try await Self.open(
                 page,
                 [
                     "--element", "#watch-card", "--element", "#watch-card .strip", "--element", "#watch-card img.thumbnail",
@@ -189,16 +195,16 @@ import Testing
         }
     }
 
-    @Test func aFrenchPreviewShowsTheTranslatedLabels() throws {
+    @Test func aFrenchPreviewShowsTheTranslatedLabels() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-lang").path
         let template = Self.templates.appendingPathComponent("Festival.pass").path
         let data = Self.templates.appendingPathComponent("Festival.json").path
-        let fr = try Self.preview([template, "--data", data, "--lang", "fr", "--output", folder + "/fr.html"])
+        let fr = try await Self.preview([template, "--data", data, "--lang", "fr", "--output", folder + "/fr.html"])
         try #require(fr.status == 0, "\(fr.stderr)")
-        let plain = try Self.preview([template, "--data", data, "--output", folder + "/default.html"])
+        let plain = try await Self.preview([template, "--data", data, "--output", folder + "/default.html"])
         try #require(plain.status == 0, "\(plain.stderr)")
-        let french = try Self.open(folder + "/fr.html")
-        let english = try Self.open(folder + "/default.html")
+        let french = try await Self.open(folder + "/fr.html")
+        let english = try await Self.open(folder + "/default.html")
         let frenchLabels = (french["fields"]?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
         let englishLabels = (english["fields"]?.arrayValue ?? []).compactMap { $0["label"]?.stringValue }
         #expect(frenchLabels.contains("NOM") && frenchLabels.contains("BILLET"), "\(frenchLabels)")

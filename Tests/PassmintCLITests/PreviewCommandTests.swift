@@ -8,9 +8,9 @@ import Testing
 @Suite struct PreviewCommandTests {
     static let templates = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
 
-    @Test func aTemplateWithDataAndSetBecomesAPageAndAPNG() throws {
+    @Test func aTemplateWithDataAndSetBecomesAPageAndAPNG() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-cli").path
-        let result = try PreviewBrowserTests.preview([
+        let result = try await PreviewBrowserTests.preview([
             Self.templates.appendingPathComponent("Loyalty.pass").path, "--data",
             Self.templates.appendingPathComponent("Loyalty.json").path,
             "--set", "memberName=Ada Lovelace", "--side", "front", "--output", folder + "/card.html", "--png", folder + "/card.png",
@@ -26,15 +26,15 @@ import Testing
         #expect(info.width >= 1000, "2 device pixels a CSS pixel")
         // The PNG's barcode scans too.
         let script = TestEnvironment.repositoryRoot.appendingPathComponent("Tests/Browser/decode_barcodes.py").path
-        let decoded = try TestEnvironment.run("/usr/bin/env", ["python3", script, folder + "/card.png"])
+        let decoded = try await onOwnThread { try TestEnvironment.run("/usr/bin/env", ["python3", script, folder + "/card.png"]) }
         let data = try JSONParser.value(try FileIO.read(Self.templates.appendingPathComponent("Loyalty.json").path, what: ""))
         let serial = try #require(data["serialNumber"]?.stringValue)
         #expect(decoded.stdout.contains(serial), "\(decoded.stdout) \(decoded.stderr)")
     }
 
-    @Test func withoutChromiumPNGSaysHowToInstallIt() throws {
+    @Test func withoutChromiumPNGSaysHowToInstallIt() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-nochromium").path
-        let result = try PreviewBrowserTests.preview(
+        let result = try await PreviewBrowserTests.preview(
             [
                 Self.templates.appendingPathComponent("Coupon.pass").path, "--data",
                 Self.templates.appendingPathComponent("Coupon.json").path,
@@ -45,43 +45,47 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/card.html"), "the page is written before the PNG is tried")
     }
 
-    @Test func aSignedPassPreviewsToo() throws {
+    @Test func aSignedPassPreviewsToo() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-pkpass").path
         let chain = try TestEnvironment.devChain()
         let pass = folder + "/card.pkpass"
-        let created = try TestEnvironment.run(
-            CreateCommandTests.binary,
-            [
-                "create", Self.templates.appendingPathComponent("StoreCard.pass").path, "--data",
-                Self.templates.appendingPathComponent("StoreCard.json").path, "--certificates", chain.path, "--output", pass,
-            ])
+        let created = try await onOwnThread {
+            try TestEnvironment.run(
+                CreateCommandTests.binary,
+                [
+                    "create", Self.templates.appendingPathComponent("StoreCard.pass").path, "--data",
+                    Self.templates.appendingPathComponent("StoreCard.json").path, "--certificates", chain.path, "--output", pass,
+                ])
+        }
         try #require(created.status == 0, "\(created.stderr)")
-        let result = try PreviewBrowserTests.preview([pass, "--output", folder + "/card.html"])
+        let result = try await PreviewBrowserTests.preview([pass, "--output", folder + "/card.html"])
         #expect(result.status == 0, "\(result.stderr)")
         let page = String(decoding: try FileIO.read(folder + "/card.html", what: ""), as: UTF8.self)
         #expect(page.contains("style-storeCard"))
         #expect(page.contains("data:image/png;base64,"))
     }
 
-    @Test func aGalleryGetsAScreenshotOfItsIndexAndRefusesData() throws {
+    @Test func aGalleryGetsAScreenshotOfItsIndexAndRefusesData() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-gallery").path
-        let result = try PreviewBrowserTests.preview([Self.templates.path, "--output", folder + "/site", "--png", folder + "/index.png"])
+        let result = try await PreviewBrowserTests.preview([
+            Self.templates.path, "--output", folder + "/site", "--png", folder + "/index.png",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("template(s) previewed"))
         #expect(try FileIO.read(folder + "/index.png", what: "").starts(with: [0x89, 0x50, 0x4E, 0x47]))
         let index = String(decoding: try FileIO.read(folder + "/site/index.html", what: ""), as: UTF8.self)
         #expect(index.contains("href=\"Loyalty.html\""))
         #expect(FileManager.default.fileExists(atPath: folder + "/site/Loyalty.html"))
-        let refused = try PreviewBrowserTests.preview([Self.templates.path, "--set", "x=1", "--output", folder + "/other"])
+        let refused = try await PreviewBrowserTests.preview([Self.templates.path, "--set", "x=1", "--output", folder + "/other"])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("Name.json"))
     }
 
-    @Test func badArgumentsSayWhatToDo() throws {
-        let missing = try PreviewBrowserTests.preview(["/nonexistent/Card.pass", "--output", "/tmp/x.html"])
+    @Test func badArgumentsSayWhatToDo() async throws {
+        let missing = try await PreviewBrowserTests.preview(["/nonexistent/Card.pass", "--output", "/tmp/x.html"])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("does not exist"))
-        let side = try PreviewBrowserTests.preview([
+        let side = try await PreviewBrowserTests.preview([
             Self.templates.appendingPathComponent("Coupon.pass").path, "--side", "top", "--output", "/tmp/x.html",
         ])
         #expect(side.status != 0)
