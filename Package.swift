@@ -61,10 +61,12 @@ let package = Package(
         ),
         .systemLibrary(name: "CPassmintMalloc"),
         .systemLibrary(name: "CPassmintFiles"),
+        .systemLibrary(name: "CPassmintZint", providers: [.apt(["libzint-dev"]), .brew(["zint"])]),
         .target(
             name: "Passmint",
             dependencies: [
                 "CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintFiles", "CPassmintPNG", "CPassmintQRencode",
+                "CPassmintZint",
             ],
             resources: [.copy("Resources/AppleCertificates")],
             swiftSettings: swiftSettings

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Passmint needs when they are missing (Debian/Ubuntu). Safe to run again.
 set -euo pipefail
-needed=(libssl-dev libzip-dev libspng-dev libsqlite3-dev libqrencode-dev pkg-config openssl zip unzip python3 python3-pip postgresql chromium)
+needed=(libssl-dev libzip-dev libspng-dev libsqlite3-dev libqrencode-dev libzint-dev pkg-config openssl zip unzip python3 python3-pip postgresql chromium)
 missing=()
 for package in "${needed[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

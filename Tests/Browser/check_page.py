@@ -3,7 +3,11 @@
 stdout, what the browser itself saw: console errors and uncaught exceptions, failed requests, the page's title and
 visible text, the rectangles of chosen elements, and the texts of the barcodes zxing-cpp decodes in a screenshot.
 
-    check_page.py URL [--screenshot out.png] [--width 1280] [--height 900] [--mobile] [--element CSS ...]
+    check_page.py URL [--screenshot out.png] [--width 1280] [--height 900] [--scale 1] [--mobile] [--element CSS ...]
+                      [--fields]
+
+--fields also reports every element with a data-key attribute (a pass preview's fields): its key, data-area, the
+closest article's id, its top (y), label and value texts, and whether it is visible.
 
 Exit status 0 when the page loaded (whatever it contained), 2 when the browser could not be driven."""
 import argparse
@@ -101,12 +105,19 @@ class Browser:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def check(url, width, height, mobile, elements, screenshot):
+FIELDS = """Array.from(document.querySelectorAll("[data-key]")).map(e => { const r = e.getBoundingClientRect();
+    const st = getComputedStyle(e); const part = c => { const x = e.querySelector(c); return x ? x.innerText : null; };
+    const card = e.closest("article");
+    return {key: e.dataset.key, area: e.dataset.area || null, card: card ? card.id : null, y: r.y, label: part(".label"),
+            value: part(".value"), visible: st.display !== "none" && st.visibility !== "hidden" && r.width > 0 && r.height > 0}; })"""
+
+
+def check(url, width, height, mobile, elements, screenshot, scale=1, fields=False):
     browser = Browser()
     try:
         for domain in ("Page", "Runtime", "Log", "Network"):
             browser.call(f"{domain}.enable")
-        browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=mobile)
+        browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
         if mobile:
             browser.call("Emulation.setTouchEmulationEnabled", enabled=True)
         browser.call("Page.navigate", url=url)
@@ -118,7 +129,8 @@ def check(url, width, height, mobile, elements, screenshot):
                 if (!e) return [s, null]; const r = e.getBoundingClientRect(); const st = getComputedStyle(e);
                 return [s, {x: r.x, y: r.y, width: r.width, height: r.height,
                             visible: st.display !== "none" && st.visibility !== "hidden" && r.width > 0 && r.height > 0,
-                            href: e.getAttribute("href")}]; }))})""" % json.dumps(elements), returnByValue=True)
+                            href: e.getAttribute("href")}]; })), fields: %s})""" % (json.dumps(elements),
+                                                                               FIELDS if fields else "[]"), returnByValue=True)
         page = json.loads(value["result"]["value"])
         shot = base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"])
         path = screenshot or os.path.join(browser.profile, "shot.png")
@@ -133,7 +145,7 @@ def check(url, width, height, mobile, elements, screenshot):
         failed = [e["params"] for e in browser.events if e["method"] == "Network.loadingFailed"]
         statuses = [e["params"]["response"]["status"] for e in browser.events
                     if e["method"] == "Network.responseReceived" and e["params"].get("type") == "Document"]
-        return {"title": page["title"], "text": page["text"], "elements": page["rects"], "barcodes": barcodes,
+        return {"title": page["title"], "text": page["text"], "elements": page["rects"], "fields": page["fields"], "barcodes": barcodes,
                 "consoleErrors": console, "exceptions": exceptions, "failedRequests": failed, "documentStatuses": statuses}
     finally:
         browser.close()
@@ -145,11 +157,14 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=900)
+    parser.add_argument("--scale", type=float, default=1)
     parser.add_argument("--mobile", action="store_true")
+    parser.add_argument("--fields", action="store_true")
     parser.add_argument("--element", action="append", default=[])
     arguments = parser.parse_args()
     try:
-        report = check(arguments.url, arguments.width, arguments.height, arguments.mobile, arguments.element, arguments.screenshot)
+        report = check(arguments.url, arguments.width, arguments.height, arguments.mobile, arguments.element, arguments.screenshot,
+                       arguments.scale, arguments.fields)
     except (RuntimeError, OSError, websocket.WebSocketException) as error:
         print(f"check_page.py: {error}", file=sys.stderr)
         return 2

@@ -79,6 +79,7 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     MetricsRoute(core: core).register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
     IssuingAPIRoutes(core: core).register(on: router)
+    PreviewRoutes(core: core).register(on: router)
     SharingRoutes(core: core).register(on: router)
     JobRoutes(core: core).register(on: router)
     return router

@@ -15,6 +15,8 @@ public struct ServiceCore: Sendable {
     public let deviceReads: DeviceReadCache
     public let downloads: LatestPassService
     public let lookup: PassLookupService
+    /// Preview pages of stored passes and templates.
+    public let previews: PreviewService
     public let sharing: SharingService
     public let deviceLogs: DeviceLogBook
     /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:)`` does).
@@ -51,6 +53,7 @@ public struct ServiceCore: Sendable {
         deviceReads = DeviceReadCache(store: store)
         downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses)
         lookup = PassLookupService(store: store)
+        previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
             links: configuration.linkSecret.map {
                 PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)

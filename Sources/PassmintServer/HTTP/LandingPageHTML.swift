@@ -69,21 +69,7 @@ enum LandingPageHTML {
     }
 
     /// Text for HTML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// A pass colour (`rgb(r, g, b)`, as `pass.json` writes them) when it is exactly that; nil otherwise, so nothing
     /// but a colour ever reaches the style sheet.

@@ -1,0 +1,46 @@
+import Hummingbird
+import NIOCore
+import Passmint
+
+/// Preview pages under `/api/v1` (behind ``APIKeyMiddleware``): `GET passes/{type}/{serial}/preview`, and
+/// `GET`/`POST templates/{name}/preview` (sample data, or the posted JSON object of data). Query: `lang`, `side`
+/// (front, back, both), `watch=false`, `ios27=true`.
+struct PreviewRoutes {
+    let core: ServiceCore
+
+    func register(on router: Router<ServiceRequestContext>) {
+        let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+        api.getAndHead("passes/:type/:serial/preview") { request, context in
+            let type = try RouteSupport.component("type", context)
+            let serial = try RouteSupport.component("serial", context)
+            let options = try Self.options(request)
+            return Self.page(try await core.previews.pass(passTypeIdentifier: type, serialNumber: serial, options: options))
+        }
+        api.getAndHead("templates/:name/preview") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            return Self.page(try core.previews.template(named: name, data: nil, options: try Self.options(request)))
+        }
+        api.post("templates/:name/preview") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            let data = try await RouteSupport.jsonObject(request, limit: core.configuration.maxBodySize)
+            return Self.page(try core.previews.template(named: name, data: data, options: try Self.options(request)))
+        }
+    }
+
+    static func page(_ html: String) -> Response {
+        RouteSupport.bytes(Array(html.utf8), type: "text/html; charset=utf-8", headers: [.cacheControl: "no-store"])
+    }
+
+    /// `?lang=fr&side=back&watch=false`; 400 for a side that is not front, back or both.
+    static func options(_ request: Request) throws(ServiceFailure) -> PassPreview.Options {
+        let query = request.uri.queryParameters
+        var options = PassPreview.Options(language: query.get("lang"))
+        if let side = query.get("side") {
+            guard let chosen = PassPreview.Side(rawValue: side) else { throw .badRequest("side must be front, back or both") }
+            options.side = chosen
+        }
+        options.showsWatch = query.get("watch") != "false"
+        options.iOS27Barcodes = query.get("ios27") == "true"
+        return options
+    }
+}
