@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build passmint, make the development certificate chain, build a signed
-# .pkpass from every template in PassTemplates/ into out/, and check each one with independent tools.
+# .pkpass from every template in PassTemplates/ into out/, check each one with independent tools, and draw every
+# template as Wallet shows it into out/preview/ (open out/preview/index.html in a browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
@@ -19,3 +20,5 @@ for template in PassTemplates/*.pass; do
     count=$((count + 1))
 done
 echo "built and verified $count passes in out/"
+"$bin" preview PassTemplates --output out/preview
+echo "previews of every template: out/preview/index.html"
