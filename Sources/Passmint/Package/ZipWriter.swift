@@ -67,14 +67,14 @@ struct ZipWriter {
         local.append(contentsOf: leadingCentral)
         local.append(contentsOf: central)
         let directorySize = leadingCentral.count + central.count
-        append32(0x0605_4B50, to: &local)
-        append16(0, to: &local)
-        append16(0, to: &local)
-        append16(UInt16(truncatingIfNeeded: count), to: &local)
-        append16(UInt16(truncatingIfNeeded: count), to: &local)
-        append32(UInt32(truncatingIfNeeded: directorySize), to: &local)
-        append32(UInt32(truncatingIfNeeded: directoryOffset), to: &local)
-        append16(0, to: &local)
+        Self.append32(0x0605_4B50, to: &local)
+        Self.append16(0, to: &local)
+        Self.append16(0, to: &local)
+        Self.append16(UInt16(truncatingIfNeeded: count), to: &local)
+        Self.append16(UInt16(truncatingIfNeeded: count), to: &local)
+        Self.append32(UInt32(truncatingIfNeeded: directorySize), to: &local)
+        Self.append32(UInt32(truncatingIfNeeded: directoryOffset), to: &local)
+        Self.append16(0, to: &local)
         return local
     }
 
@@ -85,55 +85,54 @@ struct ZipWriter {
     private mutating func header(name: String, method: UInt16, crc: UInt32, compressedSize: Int, size: Int) -> Int {
         let offset = base + local.count
         let nameBytes = name.utf8
-        append32(0x0403_4B50, to: &local)
-        append16(20, to: &local)  // version needed: 2.0
-        append16(Self.flags(name), to: &local)
-        append16(method, to: &local)
-        append16(0, to: &local)  // time: 00:00
-        append16(Self.dosDate, to: &local)
-        append32(crc, to: &local)
-        append32(UInt32(truncatingIfNeeded: compressedSize), to: &local)
-        append32(UInt32(truncatingIfNeeded: size), to: &local)
-        append16(UInt16(truncatingIfNeeded: nameBytes.count), to: &local)
-        append16(0, to: &local)  // extra field
+        Self.append32(0x0403_4B50, to: &local)
+        Self.appendEntryFields(name: name, method: method, crc: crc, compressedSize: compressedSize, size: size, to: &local)
         local.append(contentsOf: nameBytes)
         return offset
     }
 
     private mutating func record(name: String, method: UInt16, crc: UInt32, compressedSize: Int, size: Int, offset: Int) {
         let nameBytes = name.utf8
-        append32(0x0201_4B50, to: &central)
-        append16(0x0314, to: &central)  // made by: Unix, 2.0
-        append16(20, to: &central)
-        append16(Self.flags(name), to: &central)
-        append16(method, to: &central)
-        append16(0, to: &central)
-        append16(Self.dosDate, to: &central)
-        append32(crc, to: &central)
-        append32(UInt32(truncatingIfNeeded: compressedSize), to: &central)
-        append32(UInt32(truncatingIfNeeded: size), to: &central)
-        append16(UInt16(truncatingIfNeeded: nameBytes.count), to: &central)
-        append16(0, to: &central)  // extra field
-        append16(0, to: &central)  // comment
-        append16(0, to: &central)  // disk
-        append16(0, to: &central)  // internal attributes
-        append32(0o100644 << 16, to: &central)  // external attributes: a regular file, rw-r--r--
-        append32(UInt32(truncatingIfNeeded: offset), to: &central)
+        Self.append32(0x0201_4B50, to: &central)
+        Self.append16(0x0314, to: &central)  // made by: Unix, 2.0
+        Self.appendEntryFields(name: name, method: method, crc: crc, compressedSize: compressedSize, size: size, to: &central)
+        Self.append16(0, to: &central)  // comment
+        Self.append16(0, to: &central)  // disk
+        Self.append16(0, to: &central)  // internal attributes
+        Self.append32(0o100644 << 16, to: &central)  // external attributes: a regular file, rw-r--r--
+        Self.append32(UInt32(truncatingIfNeeded: offset), to: &central)
         central.append(contentsOf: nameBytes)
         count += 1
+    }
+
+    /// The fields a local header and its central directory record share, from "version needed" to the extra field's
+    /// length (none: the sizes always fit 32 bits here).
+    private static func appendEntryFields(
+        name: String, method: UInt16, crc: UInt32, compressedSize: Int, size: Int, to bytes: inout [UInt8]
+    ) {
+        Self.append16(20, to: &bytes)  // version needed: 2.0
+        Self.append16(flags(name), to: &bytes)
+        Self.append16(method, to: &bytes)
+        Self.append16(0, to: &bytes)  // time: 00:00
+        Self.append16(dosDate, to: &bytes)
+        Self.append32(crc, to: &bytes)
+        Self.append32(UInt32(truncatingIfNeeded: compressedSize), to: &bytes)
+        Self.append32(UInt32(truncatingIfNeeded: size), to: &bytes)
+        Self.append16(UInt16(truncatingIfNeeded: name.utf8.count), to: &bytes)
+        Self.append16(0, to: &bytes)  // extra field
     }
 
     /// General purpose flags: bit 11 (the name is UTF-8) when the name is not ASCII.
     private static func flags(_ name: String) -> UInt16 { name.utf8.allSatisfy { $0 < 0x80 } ? 0 : 0x0800 }
 
-    private func append16(_ value: UInt16, to bytes: inout [UInt8]) {
+    private static func append16(_ value: UInt16, to bytes: inout [UInt8]) {
         bytes.append(UInt8(truncatingIfNeeded: value))
         bytes.append(UInt8(truncatingIfNeeded: value >> 8))
     }
 
-    private func append32(_ value: UInt32, to bytes: inout [UInt8]) {
-        append16(UInt16(truncatingIfNeeded: value), to: &bytes)
-        append16(UInt16(truncatingIfNeeded: value >> 16), to: &bytes)
+    private static func append32(_ value: UInt32, to bytes: inout [UInt8]) {
+        Self.append16(UInt16(truncatingIfNeeded: value), to: &bytes)
+        Self.append16(UInt16(truncatingIfNeeded: value >> 16), to: &bytes)
     }
 
     private mutating func put16(_ value: UInt16, at offset: Int) {
