@@ -118,7 +118,7 @@ public struct PassBuilder: Sendable {
         if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { rendered[$0] != nil }) }
         var prepared = try prepare(
             passJSON: rendered, files: images.applied(to: try template.renderFiles(data: data)),
-            source: template.folder + "/pass.json", checkFiles: false, writesJSON: writesJSON)
+            source: template.folder + "/pass.json", checkFiles: false, writesJSON: writesJSON, lintMemo: template.lintMemo)
         let identity = try identities.identity(for: prepared.passTypeIdentifier)
         prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
         prepared.archivePrefix = template.archivePrefix
@@ -163,14 +163,15 @@ public struct PassBuilder: Sendable {
     }
 
     private func prepare(
-        passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool, writesJSON: Bool = true
+        passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool, writesJSON: Bool = true,
+        lintMemo: LintMemoSlot? = nil
     ) throws(PassmintError) -> PreparedPass {
         var json = passJSON
         let identity = try chooseIdentity(for: json, source: source)
         if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
         if json["teamIdentifier"] == nil, let ou = identity.certificate.organizationalUnit { json["teamIdentifier"] = .string(ou) }
 
-        var diagnostics = PassLinter.lintJSON(json, options: options.lint)
+        var diagnostics = lintMemo?.lint(json, options: options.lint) ?? PassLinter.lintJSON(json, options: options.lint)
         if checkFiles { diagnostics += PassLinter.lintFiles(files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: json) }
         try refuseErrors(diagnostics, source: source)
         let passTypeIdentifier = json["passTypeIdentifier"]!.stringValue!

@@ -67,6 +67,8 @@ public final class PassTemplate: Sendable {
     /// Lint findings about the template itself: tolerated trailing commas in `pass.json`, and every file rule
     /// (images, localizations, personalization). Errors among them stop ``PassBuilder`` from signing.
     public let diagnostics: [Diagnostic]
+    /// The `pass.json` rules for this template's passes, rerun per pass only where the pass differs from the first.
+    let lintMemo = LintMemoSlot()
 
     /// Names that are never part of a pass: signing output and operating-system litter.
     static let ignoredNames: Set<String> = ["manifest.json", "signature", ".DS_Store", "Thumbs.db", "desktop.ini"]

@@ -10,7 +10,7 @@ extension JSONRules {
     /// top-level `relevantDate`. The fallback is a single date: a single-date entry's `date` (or `relevantDate`, the
     /// spelling implementations report for iOS 18, where Apple's reference says `date`), or an interval's `startDate`.
     mutating func relevantDateFallback() {
-        guard let entries = pass["relevantDates"]?.arrayValue, !entries.isEmpty, pass["relevantDate"] == nil else { return }
+        guard let entries = pass["relevantDates"]?.arrayValue, !entries.isEmpty, !pass.contains("relevantDate") else { return }
         let first = entries.first?.objectValue
         let (copy, source): (JSONValue?, String) =
             if let date = first?["date"] { (date, "the date of relevantDates[0]") } else if let date = first?["relevantDate"] {

@@ -19,41 +19,44 @@ extension JSONRules {
         for arrayName in PassJSONValidator.fieldArrays {
             for (index, element) in (fields[arrayName]?.arrayValue ?? []).enumerated() {
                 guard let field = element.objectValue else { continue }
-                check(field: field, arrayName: arrayName, style: style, path: "\(style).\(arrayName)[\(index)]")
+                check(field: field, arrayName: arrayName, style: style, path: { "\(style).\(arrayName)[\(index)]" })
             }
         }
         counts(fields: fields, style: style)
     }
 
-    private mutating func check(field: JSONObject, arrayName: String, style: String, path: String) {
+    /// `path` makes the field's JSON path, only for a finding.
+    private mutating func check(field: JSONObject, arrayName: String, style: String, path: () -> String) {
         let value = field["value"]
         let placeholder = isTemplate && value.map(isWholePlaceholder) == true
         let isNumber = value?.numberValue != nil
-        let isDate = value?.stringValue.flatMap(W3CDate.parse) != nil
+        let dateKeys = ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"].filter { field[$0] != nil }
+        let isDate = !dateKeys.isEmpty && value?.stringValue.flatMap(W3CDate.parse) != nil
 
         // A changeMessage that is a localization key is checked against its translations (FileRules.checkChangeMessages).
         if let message = field["changeMessage"]?.stringValue, !message.contains("%@"), !Self.looksLikeLocalizationKey(message) {
             error(
-                "field-change-message", "\(path).changeMessage", "changeMessage has no %@, so Wallet shows no change notification",
+                "field-change-message", "\(path()).changeMessage", "changeMessage has no %@, so Wallet shows no change notification",
                 fix: "include %@ where the new value goes, e.g. \"Gate changed to %@\"")
         }
         for key in ["currencyCode", "numberStyle"] where field[key] != nil && !isNumber && !placeholder {
             let shown = value?.stringValue.map { "the string \"\($0)\"" } ?? value?.typeName ?? "missing"
             error(
-                "field-number-style", "\(path).\(key)", "\(key) applies to numeric values, but the value is \(shown)",
+                "field-number-style", "\(path()).\(key)", "\(key) applies to numeric values, but the value is \(shown)",
                 fix: "make the value a JSON number (no quotes), or remove \(key)")
         }
-        for key in ["dateStyle", "timeStyle", "isRelative", "ignoresTimeZone"] where field[key] != nil && !isDate && !placeholder {
+        for key in dateKeys where !isDate && !placeholder {
             let shown = value?.stringValue.map { "\"\($0)\"" } ?? value?.typeName ?? "missing"
             error(
-                "field-date-style", "\(path).\(key)", "\(key) applies to dates, but the value \(shown) is not a W3C date with a time zone",
+                "field-date-style", "\(path()).\(key)",
+                "\(key) applies to dates, but the value \(shown) is not a W3C date with a time zone",
                 fix: "write the value like 2026-12-24T19:30:00+01:00, or remove \(key)")
         }
         if let text = value?.stringValue, !placeholder, field["dateStyle"] == nil, field["timeStyle"] == nil,
             W3CDate.looksLikeDate(text), text.count > 10, W3CDate.parse(text) == nil
         {
             warning(
-                "date-format", "\(path).value", "\"\(text)\" looks like a date but has no time zone, so Wallet shows it as text",
+                "date-format", "\(path()).value", "\"\(text)\" looks like a date but has no time zone, so Wallet shows it as text",
                 fix: "add a time zone (…+01:00 or …Z) and a dateStyle")
         }
         for (key, allowed) in [
@@ -62,33 +65,33 @@ extension JSONRules {
         ] {
             if let text = field[key]?.stringValue, !allowed.contains(text) {
                 error(
-                    "field-enum", "\(path).\(key)", "\"\(text)\" is not a valid \(key)",
+                    "field-enum", "\(path()).\(key)", "\"\(text)\" is not a valid \(key)",
                     fix: "use one of \(allowed.sorted().joined(separator: ", "))")
             }
         }
         if let code = field["currencyCode"]?.stringValue, code.count != 3 || !code.allSatisfy({ $0.isASCII && $0.isUppercase }) {
             error(
-                "field-currency-code", "\(path).currencyCode", "\"\(code)\" is not an ISO 4217 currency code",
+                "field-currency-code", "\(path()).currencyCode", "\"\(code)\" is not an ISO 4217 currency code",
                 fix: "use three capital letters, e.g. EUR")
         }
         if field["textAlignment"] != nil && (arrayName == "primaryFields" || arrayName == "backFields") {
-            error("field-text-alignment", "\(path).textAlignment", "textAlignment is not allowed on \(arrayName)", fix: "remove it")
+            error("field-text-alignment", "\(path()).textAlignment", "textAlignment is not allowed on \(arrayName)", fix: "remove it")
         }
         if let row = field["row"] {
             if style != "eventTicket" || arrayName != "auxiliaryFields" {
-                error("field-row", "\(path).row", "row is only allowed on event ticket auxiliary fields", fix: "remove it")
+                error("field-row", "\(path()).row", "row is only allowed on event ticket auxiliary fields", fix: "remove it")
             } else if let number = row.numberValue, number.intValue != 0 && number.intValue != 1 {
-                error("field-row", "\(path).row", "row must be 0 or 1", fix: "use 0 for the first row, 1 for the second")
+                error("field-row", "\(path()).row", "row must be 0 or 1", fix: "use 0 for the first row, 1 for the second")
             }
         }
         if let detectors = field["dataDetectorTypes"] {
             if arrayName != "backFields" {
-                error("field-data-detectors", "\(path).dataDetectorTypes", "dataDetectorTypes only work on back fields", fix: "remove it")
+                error("field-data-detectors", "\(path()).dataDetectorTypes", "dataDetectorTypes only work on back fields", fix: "remove it")
             }
             for (index, detector) in (detectors.arrayValue ?? []).enumerated() {
                 if let text = detector.stringValue, !Self.detectors.contains(text) {
                     error(
-                        "field-enum", "\(path).dataDetectorTypes[\(index)]", "\"\(text)\" is not a data detector type",
+                        "field-enum", "\(path()).dataDetectorTypes[\(index)]", "\"\(text)\" is not a data detector type",
                         fix: "use one of \(Self.detectors.sorted().joined(separator: ", "))")
                 }
             }

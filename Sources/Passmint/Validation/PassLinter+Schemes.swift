@@ -76,14 +76,14 @@ extension JSONRules {
 
     mutating func schemeOnlyKeys() {
         if !isPosterEventTicket {
-            for key in Self.posterOnlyKeys where pass[key] != nil {
+            for key in Self.posterOnlyKeys where pass.contains(key) {
                 warning(
                     "poster-key-without-scheme", key, "\(key) is only used by poster event tickets, and this pass is not one",
                     fix: "add \"preferredStyleSchemes\": [\"posterEventTicket\", \"eventTicket\"] to an event ticket, or remove \(key)")
             }
         }
         if !isSemanticBoardingPass {
-            for key in Pass.semanticBoardingPassKeys where pass[key] != nil {
+            for key in Pass.semanticBoardingPassKeys where pass.contains(key) {
                 warning(
                     "semantic-boarding-key-without-scheme", key,
                     "\(key) is only used by semantic boarding passes, and this pass is not one",
@@ -97,7 +97,7 @@ extension JSONRules {
     /// `posterGeneric`, `featuredActions` and `logoSymbolName`: iOS 27 keys, seen only in Apple's 2026 Pass Builder
     /// preview (see <doc:PassFormat>), so checked loosely.
     mutating func futureKeys() {
-        if pass["posterGeneric"] != nil && style == nil {
+        if pass.contains("posterGeneric") && style == nil {
             error(
                 "poster-generic-fallback-missing", "posterGeneric",
                 "posterGeneric needs iOS 27; without a classic style key older devices cannot show the pass",

@@ -117,7 +117,7 @@ extension JSONRules {
                     "the poster shows no date: Apple recommends the semantic tag eventStartDate",
                     fix: "add \"eventStartDate\": \"2026-07-04T20:00:00+02:00\" to \"semantics\"")
             }
-            if pass["nfc"] == nil {
+            if !pass.contains("nfc") {
                 warning(
                     "poster-nfc-missing", "nfc",
                     "Apple's Pass Builder requires nfc on a poster event ticket, and Apple says poster tickets do not suit QR or barcode entry",

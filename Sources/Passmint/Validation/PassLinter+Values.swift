@@ -3,7 +3,7 @@ extension JSONRules {
     /// syntax, but Wallet reads it as infinity or not at all), and a NUL character in a member name or in the serial
     /// number (C strings end there, so the device and the web service would see different names).
     mutating func values() {
-        walk(.object(pass), path: "")
+        walk(.object(pass.members), path: { "" })
         if let serial = pass["serialNumber"]?.stringValue, serial.unicodeScalars.contains("\0") {
             error(
                 "serial-number-nul", "serialNumber", "the serial number contains a NUL character (U+0000)",
@@ -11,21 +11,26 @@ extension JSONRules {
         }
     }
 
-    private mutating func walk(_ value: JSONValue, path: String) {
+    /// `path` makes the value's JSON path, only for a finding.
+    private mutating func walk(_ value: JSONValue, path: () -> String) {
         switch value {
         case .number(let number) where !number.doubleValue.isFinite:
+            let path = path()
             error(
                 "number-out-of-range", path.isEmpty ? "pass.json" : path,
                 "\(Self.shortened(number.text)) is out of range: a double cannot hold it",
                 fix: "write a number between -1.7976931348623157e308 and 1.7976931348623157e308, or a string if the text matters")
         case .array(let elements):
-            for (index, element) in elements.enumerated() { walk(element, path: "\(path)[\(index)]") }
+            for (index, element) in elements.enumerated() { walk(element, path: { "\(path())[\(index)]" }) }
         case .object(let object):
             for member in object {
-                let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-                if member.key.unicodeScalars.contains("\0") {
+                func memberPath() -> String {
+                    let parent = path()
+                    return parent.isEmpty ? member.key : "\(parent).\(member.key)"
+                }
+                if member.key.utf8.contains(0) {
                     error(
-                        "key-nul", Self.printable(memberPath),
+                        "key-nul", Self.printable(memberPath()),
                         "the key \"\(Self.printable(member.key))\" contains a NUL character (U+0000)",
                         fix: "remove the NUL character from the key")
                 }

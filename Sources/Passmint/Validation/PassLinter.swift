@@ -43,47 +43,8 @@ func isWholePlaceholder(_ value: JSONValue) -> Bool {
     return true
 }
 
-struct JSONRules {
-    let pass: JSONObject
-    let isTemplate: Bool
-    let options: LintOptions
-    var found: [Diagnostic] = []
-
-    init(pass: JSONObject, isTemplate: Bool, options: LintOptions) {
-        self.pass = pass
-        self.isTemplate = isTemplate
-        self.options = options
-    }
-
-    mutating func error(_ code: String, _ path: String, _ message: String, fix: String) {
-        found.append(Diagnostic(.error, code, path: path, message, fix: fix))
-    }
-
-    mutating func warning(_ code: String, _ path: String, _ message: String, fix: String) {
-        found.append(Diagnostic(.warning, code, path: path, message, fix: fix))
-    }
-
-    var style: String? { PassJSONValidator.styleKeys.first { pass[$0] != nil } }
-
-    mutating func run() {
-        found = PassJSONValidator.diagnostics(for: pass, isTemplate: isTemplate)
-        identifiers()
-        colors()
-        dates()
-        fields()
-        barcodes()
-        nfc()
-        webService()
-        relevance()
-        styleSchemes()
-        schemeOnlyKeys()
-        olderSystemFallbacks()
-        upcomingPassInformation()
-        semantics()
-        futureKeys()
-        values()
-    }
-
+/// The rules on `pass.json` that need no other file.
+extension JSONRules {
     mutating func identifiers() {
         if let id = pass["passTypeIdentifier"]?.stringValue, !isWholePlaceholder(.string(id)), !id.hasPrefix("pass.") {
             error(
@@ -105,12 +66,12 @@ struct JSONRules {
                 error("\(key)-max", key, "\(count) \(key); Wallet uses at most 10", fix: "keep the 10 most relevant")
             }
         }
-        if let style, pass["groupingIdentifier"] != nil, style != "boardingPass", style != "eventTicket" {
+        if let style, pass.contains("groupingIdentifier"), style != "boardingPass", style != "eventTicket" {
             warning(
                 "grouping-identifier-style", "groupingIdentifier", "groupingIdentifier only groups boarding passes and event tickets",
                 fix: "remove it from a \(style)")
         }
-        if pass["appLaunchURL"] != nil && (pass["associatedStoreIdentifiers"]?.arrayValue ?? []).isEmpty {
+        if pass.contains("appLaunchURL") && (pass["associatedStoreIdentifiers"]?.arrayValue ?? []).isEmpty {
             error(
                 "app-launch-url-without-store", "appLaunchURL",
                 "appLaunchURL has no associatedStoreIdentifiers, so Wallet has no app to open",
@@ -209,7 +170,7 @@ struct JSONRules {
                 "barcode-watch", "barcodes", "Code 128 is the only barcode: Apple Watch cannot show it, so the pass has no barcode there",
                 fix: "add a QR, PDF417 or Aztec entry after the Code 128 one")
         }
-        if pass["barcode"] != nil && list.isEmpty {
+        if pass.contains("barcode") && list.isEmpty {
             warning(
                 "barcode-deprecated", "barcode", "the single barcode key is only for iOS 8 and earlier",
                 fix: "put the barcode in \"barcodes\": [ … ] too")
