@@ -161,3 +161,56 @@ import Testing
         #expect(alone?.description == afterGood?.description)
     }
 }
+
+/// Random changes anywhere in the pass, deep or shallow, several at once: the memo still finds what linting alone
+/// finds. Seeded, so a failure repeats.
+@Suite struct LintMemoRandomTests {
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// `value` with one random change somewhere inside it.
+    static func mutate(_ value: JSONValue, _ random: inout SplitMix, depth: Int = 0) -> JSONValue {
+        let odd = LintMemoTests.oddValues
+        switch value {
+        case .object(var object) where !object.members.isEmpty && Int.random(in: 0..<4, using: &random) > 0:
+            let member = object.members[Int.random(in: 0..<object.members.count, using: &random)]
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: object[member.key] = nil
+            case 1: object["x\(Int.random(in: 0..<3, using: &random))"] = odd.randomElement(using: &random)!
+            default: object[member.key] = mutate(member.value, &random, depth: depth + 1)
+            }
+            return .object(object)
+        case .array(var array) where !array.isEmpty && Int.random(in: 0..<4, using: &random) > 0:
+            let index = Int.random(in: 0..<array.count, using: &random)
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0: array.remove(at: index)
+            case 1: array.append(array[index])
+            default: array[index] = mutate(array[index], &random, depth: depth + 1)
+            }
+            return .array(array)
+        default:
+            return odd.randomElement(using: &random)!
+        }
+    }
+
+    @Test(arguments: LintMemoTests.templateNames)
+    func randomChangesAreLintedAsAlone(_ name: String) throws {
+        let pass = try LintMemoTests.rendered(name).pass
+        var random = SplitMix(state: UInt64(name.utf8.reduce(0) { $0 &* 31 &+ UInt64($1) }))
+        let memo = LintMemo(reference: pass, options: LintOptions())
+        for _ in 0..<400 {
+            var changed = JSONValue.object(pass)
+            for _ in 0..<Int.random(in: 1...3, using: &random) { changed = Self.mutate(changed, &random) }
+            guard let variant = changed.objectValue else { continue }
+            #expect(memo.lint(variant) == PassLinter.lintJSON(variant), "\(name): \(JSONWriter.string(changed))")
+        }
+    }
+}
