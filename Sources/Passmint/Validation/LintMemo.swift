@@ -47,7 +47,7 @@ final class LintMemo: Sendable {
             var absent = Set<String>()
             for read in recorder.reads {
                 switch read {
-                case .value(let key, _), .presence(let key, _):
+                case .value(let key), .presence(let key):
                     guard let position = positions[key] else {
                         absent.insert(key)
                         continue

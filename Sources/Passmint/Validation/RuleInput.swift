@@ -15,14 +15,14 @@ struct RuleInput {
     /// The value at a top-level key.
     subscript(key: String) -> JSONValue? {
         let value = object[key]
-        recorder?.reads.append(.value(key, value))
+        recorder?.reads.append(.value(key))
         return value
     }
 
     /// Whether a top-level key is present, whatever its value.
     func contains(_ key: String) -> Bool {
         let present = object[key] != nil
-        recorder?.reads.append(.presence(key, present))
+        recorder?.reads.append(.presence(key))
         return present
     }
 
@@ -39,21 +39,8 @@ final class RuleReads {
     var readsEverything = false
 }
 
-/// One top-level read: a key's value (nil when absent), or only whether the key is present.
+/// One top-level read: a key's value (absent or not), or only whether the key is present.
 enum RuleRead: Sendable {
-    case value(String, JSONValue?)
-    case presence(String, Bool)
-
-    /// Whether `pass` gives the same answer to this read, byte for byte.
-    func holds(in pass: JSONObject) -> Bool {
-        switch self {
-        case .value(let key, let value):
-            switch (value, pass[key]) {
-            case (nil, nil): true
-            case (let a?, let b?): a.isIdentical(to: b)
-            default: false
-            }
-        case .presence(let key, let present): (pass[key] != nil) == present
-        }
-    }
+    case value(String)
+    case presence(String)
 }
