@@ -64,4 +64,27 @@ import Testing
             }
         }
     }
+
+    /// Methods other than the seven the service answers (WebDAV's and others the HTTP parser knows) share the label
+    /// OTHER, so that a scanner adds at most one label to the scrape.
+    @Test func unknownMethodsShareOneLabel() async throws {
+        try await withStore(.sqlite) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.live) { client in
+                for token in ["PROPFIND", "MKCOL", "PURGE", "LOCK"] {
+                    let method = try #require(HTTPRequest.Method(token))
+                    _ = try await client.execute(uri: "/health", method: method)
+                }
+                let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
+                let text = String(buffer: try await client.execute(uri: "/metrics", method: .get, headers: bearer).body)
+                let otherLines = text.split(separator: "\n").filter { line in
+                    line.hasPrefix("passmint_http_requests_total") && line.contains(#"method="OTHER""#)
+                }
+                let counts: [Double] = otherLines.compactMap { line in line.split(separator: " ").last.flatMap { Double($0) } }
+                let total: Double = counts.reduce(0, +)
+                #expect(total == 4, "\(text)")
+                #expect(!text.contains("PROPFIND") && !text.contains("PURGE"))
+            }
+        }
+    }
 }

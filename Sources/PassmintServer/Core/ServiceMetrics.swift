@@ -9,6 +9,8 @@ import Synchronization
 public final class ServiceMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
+    /// Request handles by route, method and status; routes are the router's patterns, so the set is bounded.
+    private let requestHandleCache = Mutex<[RequestKey: RequestHandles]>([:])
 
     public init() {
         var factory = PrometheusMetricsFactory(registry: registry)
@@ -22,12 +24,40 @@ public final class ServiceMetrics: Sendable {
 
     /// One HTTP request the router answered: `route` is the matched path pattern (`/api/v1/passes/{type}/{serial}`).
     func request(route: String, method: String, status: Int, duration: Duration) {
-        Counter(
-            label: "passmint_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
-            factory: factory
-        ).increment()
-        Timer(label: "passmint_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
-            .recordNanoseconds(Self.nanoseconds(duration))
+        let method = Self.methods.contains(method) ? method : "OTHER"
+        let handles = requestHandles(RequestKey(route: route, method: method, status: status))
+        handles.counter.increment()
+        handles.timer.recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// The counter and timer of one route, method and status, made once: making them asks the registry, which
+    /// validates and hashes the names and labels on every call.
+    private func requestHandles(_ key: RequestKey) -> RequestHandles {
+        if let handles = requestHandleCache.withLock({ $0[key] }) { return handles }
+        let handles = RequestHandles(
+            counter: Metrics.Counter(
+                label: "passmint_http_requests_total",
+                dimensions: [("route", key.route), ("method", key.method), ("status", String(key.status))], factory: factory),
+            timer: Metrics.Timer(
+                label: "passmint_http_request_duration_seconds", dimensions: [("route", key.route), ("method", key.method)],
+                factory: factory))
+        requestHandleCache.withLock { $0[key] = handles }
+        return handles
+    }
+
+    /// Methods counted by name; any other the HTTP parser lets through (WebDAV's, `PURGE`, …) is counted as `OTHER`,
+    /// so that a scanner adds at most one label.
+    private static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    private struct RequestKey: Hashable, Sendable {
+        var route: String
+        var method: String
+        var status: Int
+    }
+
+    private struct RequestHandles: Sendable {
+        let counter: Metrics.Counter
+        let timer: Metrics.Timer
     }
 
     /// A device registered: `created` (201) or `existing` (200).
