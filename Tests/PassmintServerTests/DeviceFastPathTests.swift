@@ -123,6 +123,12 @@ import Testing
     /// Writes raw HTTP/1.1 to the server and reads until the connection closes.
     struct SocketError: Error {}
 
+    /// ``exchange(port:_:)`` on a thread of its own: a blocking `recv` on the cooperative pool could hold the thread
+    /// the server needs to answer (the pool has one thread a core).
+    static func exchangeOffPool(port: Int, _ text: String) async throws -> String {
+        try await ConnectionLimitsTests.offPool { Result { try exchange(port: port, text) } }.get()
+    }
+
     static func exchange(port: Int, _ text: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError() }
@@ -167,20 +173,22 @@ import Testing
                 var healthy = false
                 for _ in 0..<200 where !healthy {
                     healthy =
-                        (try? Self.exchange(port: port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))?.contains("200 OK")
+                        (try? await Self.exchangeOffPool(port: port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))?
+                        .contains("200 OK")
                         == true
                     if !healthy { try await Task.sleep(for: .milliseconds(20)) }
                 }
                 #expect(healthy)
                 let poll = "GET /wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType) HTTP/1.1\r\nHost: x\r\n\r\n"
                 // now cached
-                _ = try Self.exchange(port: port, poll.replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n"))
+                _ = try await Self.exchangeOffPool(
+                    port: port, poll.replacingOccurrences(of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n"))
                 let before = live.deviceReads.fastPathAnswers
                 // A slow request for the router, then a poll the fast path could answer at once, then the end.
                 let text =
                     "GET /wallet/v1/passes/\(ServiceHarness.passType)/\(serial) HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass \(token)\r\n\r\n"
                     + poll + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-                let answer = try Self.exchange(port: port, text)
+                let answer = try await Self.exchangeOffPool(port: port, text)
                 let pass = try #require(answer.range(of: "application/vnd.apple.pkpass"))
                 let serials = try #require(answer.range(of: #"{"serialNumbers":["\#(serial)"]"#))
                 let health = try #require(answer.range(of: "\r\n\r\nok\n"))

@@ -69,8 +69,10 @@ import Testing
             let (serial, download, add) = try await Self.issue(client)
             let signature = try #require(URLComponents(string: download)?.queryItems?.first { $0.name == "signature" }?.value)
             let type = ServiceHarness.passType
+            // The last character of an HMAC-SHA256 in base64url is one of 16; change it to another one.
+            let otherLast = signature.last == "A" ? "E" : "A"
             let wrong = [
-                "/wallet/download/\(type)/\(serial)?signature=\(signature.dropLast())A",
+                "/wallet/download/\(type)/\(serial)?signature=\(signature.dropLast())\(otherLast)",
                 "/wallet/download/\(type)/\(serial)",
                 "/wallet/download/\(type)/\(serial)-X?signature=\(signature)",
                 "/wallet/download/\(type)/\(serial)?expires=9999999999&signature=\(signature)",
