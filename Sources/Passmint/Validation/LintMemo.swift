@@ -13,8 +13,6 @@ import Synchronization
 /// fills in run per pass.
 final class LintMemo: Sendable {
     let options: LintOptions
-    /// The findings for the first pass.
-    let referenceFindings: [Diagnostic]
     private let reference: JSONObject
     private let entries: [Entry]
 
@@ -61,8 +59,10 @@ final class LintMemo: Sendable {
                     present: present.subtracting(sameValues).sorted(), absent: absent.sorted(), found: rules.found))
         }
         self.entries = entries
-        self.referenceFindings = entries.flatMap(\.found)
     }
+
+    /// The findings for the first pass.
+    var referenceFindings: [Diagnostic] { entries.flatMap(\.found) }
 
     /// What ``PassLinter/lintJSON(_:isTemplate:options:)`` finds in `pass` with the memo's options.
     func lint(_ pass: JSONObject) -> [Diagnostic] {
@@ -80,7 +80,7 @@ final class LintMemo: Sendable {
         return found
     }
 
-    /// The rules a pass needs to run again (for tests and the bench).
+    /// The rules a pass needs to run again (for tests).
     func rulesToRun(for pass: JSONObject) -> [JSONRule] {
         let comparison = Comparison(pass, with: reference)
         return entries.filter { !comparison.allows($0) }.map(\.rule)
