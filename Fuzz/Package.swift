@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Fuzz targets for the parsers that read untrusted bytes, built with libFuzzer and AddressSanitizer:
-//   scripts/fuzz.sh [seconds per target]   (see the README's "Fuzzing" section)
+//   scripts/fuzz.sh [seconds per target]   (see docs/limits.md)
 // A package of its own, so that the main package's build never needs the fuzzer runtime.
 import PackageDescription
 
