@@ -219,20 +219,6 @@ public struct PassBuilder: Sendable {
         return (archive, manifest, signature)
     }
 
-    /// The zip entries of a pass, in archive order, for ``ZipArchive/make(_:)``: template files first, then `pass.json`
-    /// and `manifest.json` (deflated) and `signature`. ``sign(_:)`` writes the same entries in the same order itself.
-    public static func archiveEntries(passJSON: [UInt8], manifest: [UInt8], signature: [UInt8], files: [PassFile]) -> [ZipArchive.Entry] {
-        var entries = files.map(\.zipEntry)
-        entries.append(ZipArchive.Entry(name: "pass.json", precompressed: PrecompressedData(deflatingSmall: passJSON)))
-        entries.append(ZipArchive.Entry(name: "manifest.json", precompressed: PrecompressedData(deflatingSmall: manifest)))
-        entries.append(ZipArchive.Entry(name: "signature", bytes: signature, compressed: false))
-        return entries
-    }
-
-    /// `manifest.json` for `pass.json` bytes and the other files: path → lowercase hex SHA-1, keys sorted. For
-    /// `passmint bench`, which times the steps of a pass one by one; not part of the library's public API.
-    package static func manifestBytes(passJSON: [UInt8], files: [PassFile]) -> [UInt8] { manifest(passJSON: passJSON, files: files) }
-
     /// `manifest.json`: every file's path → lowercase hex SHA-1 of its bytes, keys sorted.
     static func manifest(passJSON: [UInt8], files: [PassFile]) -> [UInt8] {
         var hashes = files.map { ($0.path, $0.sha1) }

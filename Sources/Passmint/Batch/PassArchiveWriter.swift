@@ -10,9 +10,7 @@ import Foundation
 /// drops the rest, and goes on appending. The central directory is written by ``finish()``.
 final class PassArchiveWriter {
     private struct CentralEntry {
-        var name: [UInt8]
-        var crc: UInt32
-        var size: UInt64
+        var entry: ZipRecords.Entry
         var offset: UInt64
     }
 
@@ -55,28 +53,18 @@ final class PassArchiveWriter {
     }
 
     private func localHeader(name: String, crc: UInt32, size: Int) -> [UInt8] {
-        let nameBytes = Array(name.utf8)
-        var header = ZipRecord()
-        header.u32(0x0403_4B50)
-        header.u16(20)  // version needed: 2.0
-        header.u16(0x0800)  // names are UTF-8
-        header.u16(0)  // stored
-        header.u16(0)  // time
-        header.u16(0x21)  // date: 1980-01-01
-        header.u32(crc)
-        header.u32(UInt32(size))
-        header.u32(UInt32(size))
-        header.u16(UInt16(nameBytes.count))
-        header.u16(0)
-        header.bytes += nameBytes
-        return header.bytes
+        var header: [UInt8] = []
+        let entry = ZipRecords.Entry(name: name.utf8, method: ZipRecords.Method.stored, crc: crc, compressedSize: size, size: size)
+        ZipRecords.appendLocalHeader(entry, to: &header)
+        return header
     }
 
     /// Records an entry written (or throws what writing it met), and hands what the disk has not been asked to
     /// write yet to writeback, so that the sync at the end has little left to do.
     private func appended(name: String, crc: UInt32, header: [UInt8], size: Int, failure: Int32) throws(PassmintError) {
         guard failure == 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))") }
-        entries.append(CentralEntry(name: Array(name.utf8), crc: crc, size: UInt64(size), offset: offset))
+        let entry = ZipRecords.Entry(name: name.utf8, method: ZipRecords.Method.stored, crc: crc, compressedSize: size, size: size)
+        entries.append(CentralEntry(entry: entry, offset: offset))
         offset += UInt64(header.count + size)
         if offset - writebackStart >= Self.writebackChunk {
             FileIO.startWriteback(handle.fileDescriptor, offset: Int(writebackStart), length: Int(offset - writebackStart))
@@ -91,61 +79,11 @@ final class PassArchiveWriter {
 
     /// Writes the central directory (with ZIP64 records when needed) and makes the archive durable.
     func finish() throws(PassmintError) {
-        let start = offset
-        var directory = ZipRecord()
-        for entry in entries {
-            let far = entry.offset >= 0xFFFF_FFFF
-            directory.u32(0x0201_4B50)
-            directory.u16(far ? 45 : 20)  // made by
-            directory.u16(far ? 45 : 20)  // needed
-            directory.u16(0x0800)
-            directory.u16(0)
-            directory.u16(0)
-            directory.u16(0x21)
-            directory.u32(entry.crc)
-            directory.u32(UInt32(entry.size))
-            directory.u32(UInt32(entry.size))
-            directory.u16(UInt16(entry.name.count))
-            directory.u16(far ? 12 : 0)  // extra: the ZIP64 offset
-            directory.u16(0)  // comment
-            directory.u16(0)  // disk
-            directory.u16(0)  // internal attributes
-            directory.u32(0o100644 << 16)  // external attributes: a regular file, rw-r--r--
-            directory.u32(far ? 0xFFFF_FFFF : UInt32(entry.offset))
-            directory.bytes += entry.name
-            if far {
-                directory.u16(0x0001)
-                directory.u16(8)
-                directory.u64(entry.offset)
-            }
-        }
-        let size = UInt64(directory.bytes.count)
-        let end = start + size
-        if entries.count >= 0xFFFF || start >= 0xFFFF_FFFF || size >= 0xFFFF_FFFF {
-            directory.u32(0x0606_4B50)  // ZIP64 end of central directory
-            directory.u64(44)
-            directory.u16(45)
-            directory.u16(45)
-            directory.u32(0)
-            directory.u32(0)
-            directory.u64(UInt64(entries.count))
-            directory.u64(UInt64(entries.count))
-            directory.u64(size)
-            directory.u64(start)
-            directory.u32(0x0706_4B50)  // its locator
-            directory.u32(0)
-            directory.u64(end)
-            directory.u32(1)
-        }
-        directory.u32(0x0605_4B50)
-        directory.u16(0)
-        directory.u16(0)
-        directory.u16(UInt16(min(entries.count, 0xFFFF)))
-        directory.u16(UInt16(min(entries.count, 0xFFFF)))
-        directory.u32(UInt32(min(size, 0xFFFF_FFFF)))
-        directory.u32(UInt32(min(start, 0xFFFF_FFFF)))
-        directory.u16(0)
-        try write(directory.bytes)
+        var directory: [UInt8] = []
+        for central in entries { ZipRecords.appendCentralRecord(central.entry, offset: central.offset, to: &directory) }
+        let size = UInt64(directory.count)
+        ZipRecords.appendEnd(count: entries.count, directorySize: size, directoryOffset: offset, to: &directory)
+        try write(directory)
         do {
             try handle.synchronize()
         } catch {
@@ -172,39 +110,23 @@ final class PassArchiveWriter {
             return buffer
         }
         var position = 0
-        while let header = read(30, at: position), ZipRecord.u32(header, 0) == 0x0403_4B50, ZipRecord.u16(header, 8) == 0 {
-            let crc = ZipRecord.u32(header, 14)
-            let size = Int(ZipRecord.u32(header, 18))
-            let nameLength = Int(ZipRecord.u16(header, 26))
-            let extraLength = Int(ZipRecord.u16(header, 28))
-            guard let name = read(nameLength, at: position + 30),
-                let content = read(size, at: position + 30 + nameLength + extraLength),
+        let headerSize = ZipRecords.localHeaderSize
+        while let header = read(headerSize, at: position), header.littleEndian(UInt32.self, at: 0) == ZipRecords.Signature.localHeader,
+            header.littleEndian(UInt16.self, at: ZipRecords.LocalHeaderField.method) == ZipRecords.Method.stored
+        {
+            let crc = header.littleEndian(UInt32.self, at: ZipRecords.LocalHeaderField.crc)
+            let size = Int(header.littleEndian(UInt32.self, at: ZipRecords.LocalHeaderField.compressedSize))
+            let nameLength = Int(header.littleEndian(UInt16.self, at: 26))
+            let extraLength = Int(header.littleEndian(UInt16.self, at: 28))
+            guard let name = read(nameLength, at: position + headerSize),
+                let content = read(size, at: position + headerSize + nameLength + extraLength),
                 content.withUnsafeBufferPointer({ UInt32(crc32(crc32(0, nil, 0), $0.baseAddress, uInt($0.count))) }) == crc
             else { break }
-            entries.append(CentralEntry(name: name, crc: crc, size: UInt64(size), offset: UInt64(position)))
+            let entry = ZipRecords.Entry(name: name, method: ZipRecords.Method.stored, crc: crc, compressedSize: size, size: size)
+            entries.append(CentralEntry(entry: entry, offset: UInt64(position)))
             kept(String(decoding: name, as: UTF8.self), content)
-            position += 30 + nameLength + extraLength + size
+            position += headerSize + nameLength + extraLength + size
         }
         return position
-    }
-}
-
-/// Little-endian fields of ZIP records.
-struct ZipRecord {
-    var bytes: [UInt8] = []
-
-    mutating func u16(_ value: UInt16) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8)] }
-    mutating func u32(_ value: UInt32) {
-        u16(UInt16(value & 0xFFFF))
-        u16(UInt16(value >> 16))
-    }
-    mutating func u64(_ value: UInt64) {
-        u32(UInt32(value & 0xFFFF_FFFF))
-        u32(UInt32(value >> 32))
-    }
-
-    static func u16(_ bytes: [UInt8], _ offset: Int) -> UInt16 { UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8 }
-    static func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(u16(bytes, offset)) | UInt32(u16(bytes, offset + 2)) << 16
     }
 }

@@ -31,8 +31,6 @@ public struct PassFile: Sendable, Hashable {
         self.compressed = PrecompressedData(deflatingSmall: bytes)
     }
 
-    var zipEntry: ZipArchive.Entry { ZipArchive.Entry(name: path, precompressed: compressed) }
-
     public static func == (lhs: PassFile, rhs: PassFile) -> Bool { lhs.path == rhs.path && lhs.sha1 == rhs.sha1 }
     public func hash(into hasher: inout Hasher) {
         hasher.combine(path)

@@ -1,29 +1,20 @@
 internal import CPassmintZip
 import Foundation
 
-/// In-memory ZIP archives through libzip.
+/// In-memory ZIP archives: written by Passmint's own ``ZipWriter``, read through libzip.
 public enum ZipArchive {
-    /// One file to put into an archive.
+    /// One file of an archive.
     public struct Entry: Sendable {
         public var name: String
-        /// The file's bytes (empty for a precompressed entry).
+        /// The file's bytes.
         public var bytes: [UInt8]
         /// Deflate the entry (JSON, strings) or store it as it is.
         public var compressed: Bool
-        /// Data compressed once and copied as it is into every archive (template files).
-        public var precompressed: PrecompressedData?
 
         public init(name: String, bytes: [UInt8], compressed: Bool) {
             self.name = name
             self.bytes = bytes
             self.compressed = compressed
-        }
-
-        public init(name: String, precompressed: PrecompressedData) {
-            self.name = name
-            self.bytes = []
-            self.compressed = precompressed.method != ZIP_CM_STORE
-            self.precompressed = precompressed
         }
     }
 
@@ -39,75 +30,27 @@ public enum ZipArchive {
         String(cString: zip_strerror(archive))
     }
 
-    /// Builds a ZIP archive in memory, entries in the order given.
+    /// Builds a ZIP archive in memory, entries in the order given: a compressed entry is deflated (stored when that
+    /// does not make it smaller).
+    ///
+    /// - Throws: ``PassmintError/Code/archiveFailed`` when an entry is 4 GiB or more.
     public static func make(_ entries: [Entry]) throws(PassmintError) -> [UInt8] {
-        var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        guard let source = zip_source_buffer_create(nil, 0, 0, &error) else {
-            throw PassmintError(.archiveFailed, "libzip could not create a memory buffer: \(message(&error))")
-        }
-        guard let archive = zip_open_from_source(source, ZIP_TRUNCATE, &error) else {
-            zip_source_free(source)
-            throw PassmintError(.archiveFailed, "libzip could not open a memory archive: \(message(&error))")
-        }
-        zip_source_keep(source)
-        defer { zip_source_free(source) }
-
+        var writer = ZipWriter(capacity: entries.reduce(22) { $0 + $1.bytes.count + $1.name.utf8.count + 30 })
         for entry in entries {
-            let entrySource: OpaquePointer?
-            if let data = entry.precompressed {
-                // Copied as it is at zip_close; `entries` keeps `data` alive until this function returns.
-                entrySource = cpassmint_precompressed_source(
-                    archive, data.pointer, zip_uint64_t(data.compressedSize), zip_uint64_t(data.size), data.crc, data.method)
+            guard UInt64(entry.bytes.count) < ZipRecords.limit32 else {
+                throw PassmintError(.archiveFailed, "\(entry.name) is 4 GiB or more: too large for an entry of a ZIP archive")
+            }
+            let data = try entry.compressed ? PrecompressedData(compressing: entry.bytes, name: entry.name) : nil
+            if let data {
+                writer.add(name: entry.name, method: UInt16(data.method), crc: data.crc, size: data.size, data: data.buffer)
             } else {
-                // libzip reads entry bytes at zip_close, so it gets its own malloc'ed copy and frees it.
-                let copy = malloc(max(entry.bytes.count, 1))!
-                entry.bytes.withUnsafeBytes { raw in
-                    if raw.count > 0 { copy.copyMemory(from: raw.baseAddress!, byteCount: raw.count) }
+                let crc = entry.bytes.withUnsafeBufferPointer { UInt32(cpassmint_crc32($0.baseAddress, $0.count)) }
+                entry.bytes.withUnsafeBytes {
+                    writer.add(name: entry.name, method: ZipRecords.Method.stored, crc: crc, size: entry.bytes.count, data: $0)
                 }
-                entrySource = zip_source_buffer(archive, copy, zip_uint64_t(entry.bytes.count), 1)
-                if entrySource == nil { free(copy) }
-            }
-            guard let entrySource else {
-                let text = archiveMessage(archive)
-                zip_discard(archive)
-                throw PassmintError(.archiveFailed, "libzip could not add \(entry.name): \(text)")
-            }
-            let index = zip_file_add(archive, entry.name, entrySource, zip_flags_t(ZIP_FL_ENC_UTF_8 | ZIP_FL_OVERWRITE))
-            if index < 0 {
-                zip_source_free(entrySource)
-                let text = archiveMessage(archive)
-                zip_discard(archive)
-                throw PassmintError(.archiveFailed, "libzip could not add \(entry.name): \(text)")
-            }
-            let method = entry.precompressed.map { $0.method } ?? (entry.compressed ? ZIP_CM_DEFLATE : ZIP_CM_STORE)
-            guard zip_set_file_compression(archive, zip_uint64_t(index), method, 0) == 0,
-                zip_file_set_mtime(archive, zip_uint64_t(index), time_t(fixedModificationTime), 0) == 0
-            else {
-                let text = archiveMessage(archive)
-                zip_discard(archive)
-                throw PassmintError(.archiveFailed, "libzip could not set up \(entry.name): \(text)")
             }
         }
-        guard zip_close(archive) == 0 else {
-            let text = archiveMessage(archive)
-            zip_discard(archive)
-            throw PassmintError(.archiveFailed, "libzip could not write the archive: \(text)")
-        }
-
-        guard zip_source_open(source) == 0 else {
-            throw PassmintError(.archiveFailed, "libzip could not read back the archive")
-        }
-        defer { zip_source_close(source) }
-        zip_source_seek(source, 0, SEEK_END)
-        let size = zip_source_tell(source)
-        zip_source_seek(source, 0, SEEK_SET)
-        guard size >= 0 else { throw PassmintError(.archiveFailed, "libzip could not measure the archive") }
-        var output = [UInt8](repeating: 0, count: Int(size))
-        let read = output.withUnsafeMutableBytes { zip_source_read(source, $0.baseAddress, zip_uint64_t(size)) }
-        guard read == size else { throw PassmintError(.archiveFailed, "libzip could not read back the archive") }
-        return output
+        return writer.finish()
     }
 
     /// Reads from an open entry until `buffer` is full or the entry ends; returns the bytes read.
@@ -119,15 +62,6 @@ public enum ZipArchive {
             offset += Int(read)
         }
         return offset
-    }
-
-    /// The local entries of an archive: its bytes before the central directory (read from the end record).
-    static func localEntries(of archive: [UInt8]) -> [UInt8] {
-        guard archive.count >= 22 else { return [] }
-        let end = archive.count - 22
-        guard archive[end] == 0x50, archive[end + 1] == 0x4B, archive[end + 2] == 0x05, archive[end + 3] == 0x06 else { return [] }
-        let offset = Int(archive[end + 16]) | Int(archive[end + 17]) << 8 | Int(archive[end + 18]) << 16 | Int(archive[end + 19]) << 24
-        return offset <= end ? Array(archive[0..<offset]) : []
     }
 
     /// The name of a ZIP compression method, as APPNOTE.TXT numbers them.
@@ -264,36 +198,23 @@ public final class PrecompressedData: @unchecked Sendable {
         }
     }
 
-    /// Deflates `bytes` with libzip and keeps the raw compressed stream and CRC; keeps the bytes stored when deflate
-    /// does not make them smaller.
+    /// Deflates `bytes` (zlib's raw deflate at level 9, a 32 KB window) and keeps the compressed stream and CRC;
+    /// keeps the bytes stored when deflate does not make them smaller.
     public convenience init(compressing bytes: [UInt8], name: String) throws(PassmintError) {
-        let archive = try ZipArchive.make([ZipArchive.Entry(name: "entry", bytes: bytes, compressed: true)])
-        var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
-        let copy = malloc(max(archive.count, 1))!
-        archive.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        guard let source = zip_source_buffer_create(copy, zip_uint64_t(archive.count), 1, &error) else {
-            free(copy)
-            throw PassmintError(.archiveFailed, "libzip could not compress \(name)")
+        var output = [UInt8](repeating: 0, count: bytes.count)
+        var crc: UInt = 0
+        let length = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer {
+                cpassmint_deflate(input.baseAddress, input.count, $0.baseAddress, $0.count, 9, 15, 8, &crc)
+            }
         }
-        guard let zip = zip_open_from_source(source, ZIP_RDONLY, &error) else {
-            zip_source_free(source)
-            throw PassmintError(.archiveFailed, "libzip could not compress \(name)")
+        if length > 0 {
+            self.init(copying: Array(output.prefix(length)), size: bytes.count, crc: UInt32(crc), method: ZIP_CM_DEFLATE)
+        } else {
+            self.init(copying: bytes, size: bytes.count, crc: UInt32(crc), method: ZIP_CM_STORE)
         }
-        defer { zip_discard(zip) }
-        var stat = zip_stat_t()
-        zip_stat_init(&stat)
-        guard zip_stat_index(zip, 0, 0, &stat) == 0 else { throw PassmintError(.archiveFailed, "libzip could not compress \(name)") }
-        guard stat.comp_size < stat.size, let file = zip_fopen_index(zip, 0, zip_flags_t(ZIP_FL_COMPRESSED)) else {
-            self.init(copying: bytes, size: bytes.count, crc: stat.crc, method: ZIP_CM_STORE)
-            return
-        }
-        defer { zip_fclose(file) }
-        var compressed = [UInt8](repeating: 0, count: Int(stat.comp_size))
-        guard ZipArchive.readFully(file, into: &compressed) == compressed.count else {
-            throw PassmintError(.archiveFailed, "libzip could not compress \(name)")
-        }
-        self.init(copying: compressed, size: bytes.count, crc: stat.crc, method: Int32(stat.comp_method))
     }
+
+    /// The compressed bytes.
+    var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: compressedSize) }
 }
