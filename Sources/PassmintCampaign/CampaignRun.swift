@@ -89,7 +89,7 @@ final class CampaignRun: @unchecked Sendable {
         else { throw CampaignError("the batch report has no serialNumber/authenticationToken: \(header)") }
         for row in rows.dropFirst() where row.count > max(serialColumn, tokenColumn) { tokens[row[serialColumn]] = row[tokenColumn] }
         let all = serials
-        try await inParallel(Array(all.indices), width: 64) { index in
+        try await BoundedConcurrency.forEach(all.indices, width: 64) { index in
             let serial = all[index]
             var request = HTTPClientRequest(
                 url: self.nodes[0].base + "/wallet/v1/devices/\(self.device(index))/registrations/pass.dev.passmint.example/\(serial)")
@@ -125,20 +125,4 @@ final class CampaignRun: @unchecked Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-/// `work` on every element, `width` at once.
-func inParallel<Element: Sendable>(_ elements: [Element], width: Int, _ work: @escaping @Sendable (Element) async throws -> Void)
-    async throws
-{
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        var iterator = elements.makeIterator()
-        for _ in 0..<width {
-            guard let element = iterator.next() else { break }
-            group.addTask { try await work(element) }
-        }
-        while try await group.next() != nil {
-            if let element = iterator.next() { group.addTask { try await work(element) } }
-        }
-    }
 }

@@ -92,20 +92,7 @@ public final class APNsPushSender: PushSender {
     }
 
     public func push(topic: String, pushTokens: [String]) async -> [PushOutcome] {
-        await withTaskGroup(of: PushOutcome.self) { group in
-            var outcomes: [PushOutcome] = []
-            var iterator = pushTokens.makeIterator()
-            var running = 0
-            while running < concurrency, let token = iterator.next() {
-                group.addTask { await self.pushOne(topic: topic, token: token) }
-                running += 1
-            }
-            while let outcome = await group.next() {
-                outcomes.append(outcome)
-                if let token = iterator.next() { group.addTask { await self.pushOne(topic: topic, token: token) } }
-            }
-            return outcomes
-        }
+        await BoundedConcurrency.map(pushTokens, width: concurrency) { token in await self.pushOne(topic: topic, token: token) }
     }
 
     private func pushOne(topic: String, token: String) async -> PushOutcome {
@@ -197,11 +184,7 @@ public final class APNsPushSender: PushSender {
     static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: value) else { return nil }
+        guard let date = HTTPDate.parse(value, now: now) else { return nil }
         return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 

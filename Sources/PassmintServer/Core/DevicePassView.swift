@@ -1,4 +1,5 @@
 import Foundation
+import Passmint
 public import PassmintStore
 
 /// What the device endpoints need of a stored pass, shared by reference from the read cache.

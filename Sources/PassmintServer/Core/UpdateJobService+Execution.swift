@@ -71,7 +71,7 @@ extension UpdateJobService {
                 case .failure(let failure): outcomes.append((number, failure.serialNumber, .failed(failure)))
                 }
             }
-            outcomes += await inParallel(Array(byPass.values)) { group in
+            outcomes += await BoundedConcurrency.map(Array(byPass.values), width: concurrency) { group in
                 var results: [(Int, String?, Outcome)] = []
                 for (number, line) in group { results.append((number, line.serialNumber, await self.apply(line))) }
                 return results
@@ -105,7 +105,7 @@ extension UpdateJobService {
             let keys = try await store.passKeys(template: template, after: job.after, limit: chunk)
             guard let last = keys.last else { return }
             let first = job.done + 1
-            let outcomes = await inParallel(Array(keys.enumerated())) { pair in
+            let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
                 (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data))
             }
             try record(outcomes, in: &job)
@@ -148,25 +148,5 @@ extension UpdateJobService {
         }
         try folder.appendFailures(job.id, failures)
         job.done += outcomes.count
-    }
-
-    /// `work` on every element, at most ``concurrency`` at once; the results in no particular order.
-    private func inParallel<Element: Sendable, Result: Sendable>(
-        _ elements: [Element], _ work: @escaping @Sendable (Element) async -> Result
-    ) async -> [Result] {
-        await withTaskGroup(of: Result.self) { group in
-            var results: [Result] = []
-            results.reserveCapacity(elements.count)
-            var iterator = elements.makeIterator()
-            for _ in 0..<concurrency {
-                guard let element = iterator.next() else { break }
-                group.addTask { await work(element) }
-            }
-            while let result = await group.next() {
-                results.append(result)
-                if let element = iterator.next() { group.addTask { await work(element) } }
-            }
-            return results
-        }
     }
 }

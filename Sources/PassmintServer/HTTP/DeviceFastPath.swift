@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
+import Passmint
 import Synchronization
 
 /// Answers the two requests devices repeat most — the serial-number poll and the 304 of the latest-pass endpoint —

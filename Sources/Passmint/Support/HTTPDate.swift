@@ -1,17 +1,16 @@
-import Foundation
-import Passmint
+package import Foundation
 
 /// HTTP-dates (RFC 9110 §5.6.7), as `Last-Modified` and `If-Modified-Since` carry them. Written in the preferred
 /// IMF-fixdate form (`Sun, 06 Nov 1994 08:49:37 GMT`); read in all three forms a recipient must accept: IMF-fixdate
 /// (a one-digit day too), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`) and ANSI C's asctime() form
 /// (`Sun Nov  6 08:49:37 1994`).
-enum HTTPDate {
+package enum HTTPDate {
     private static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The IMF-fixdate of `date` (whole seconds, rounded down).
-    static func string(_ date: Date) -> String {
+    package static func string(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let dayNumber = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let secondOfDay = Int(seconds - Int64(dayNumber) * 86_400)
@@ -25,7 +24,7 @@ enum HTTPDate {
     /// The date of an HTTP-date in any of its three forms; nil for anything else (then the request is treated as
     /// unconditional). A two-digit RFC 850 year more than 50 years after `now` is read as the most recent past year
     /// with those digits, as RFC 9110 asks. The weekday is not checked against the date.
-    static func parse(_ text: String, now: Date? = nil) -> Date? {
+    package static func parse(_ text: String, now: Date? = nil) -> Date? {
         let parts = text.split(separator: " ")
         if parts.count == 6, parts[0].last == ",", days.contains(String(parts[0].dropLast())), parts[5] == "GMT" {
             // IMF-fixdate: day-name "," SP day SP month SP year SP time SP "GMT"

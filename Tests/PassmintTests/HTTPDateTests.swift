@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PassmintServer
+@testable import Passmint
 
 /// HTTP-dates: written as IMF-fixdate, read in the three forms RFC 9110 §5.6.7 asks recipients to accept.
 @Suite struct HTTPDateTests {
