@@ -1,12 +1,14 @@
 import Foundation
 import Passmint
+import Synchronization
 
 /// Progress on stderr: a live bar on a terminal, a plain line every few seconds otherwise.
-final class ProgressDisplay: @unchecked Sendable {
+final class ProgressDisplay: Sendable {
     enum Mode { case silent, terminal, lines }
     let mode: Mode
     let total: Int?
-    private var last = 0.0
+    /// When the last line was drawn (seconds into the run); updates may come from several threads.
+    private let last = Mutex(0.0)
 
     init(mode: Mode, total: Int?) {
         self.mode = mode
@@ -17,13 +19,20 @@ final class ProgressDisplay: @unchecked Sendable {
         switch mode {
         case .silent: return
         case .terminal:
-            guard progress.elapsed - last >= 0.1 else { return }
-            last = progress.elapsed
+            guard due(progress, every: 0.1) else { return }
             printError("\r\u{1B}[2K" + line(progress), terminator: "")
         case .lines:
-            guard progress.elapsed - last >= 5 else { return }
-            last = progress.elapsed
+            guard due(progress, every: 5) else { return }
             printError(line(progress))
+        }
+    }
+
+    /// Whether `interval` seconds have passed since the last line; if so, this one is the last from now on.
+    private func due(_ progress: BatchProgress, every interval: Double) -> Bool {
+        last.withLock { last in
+            guard progress.elapsed - last >= interval else { return false }
+            last = progress.elapsed
+            return true
         }
     }
 
