@@ -102,6 +102,36 @@ import Testing
         }
     }
 
+    /// The version a pass is kept at survives a restart (the template folder holds only the new one by then).
+    @Test func aPassKeptAtItsLastGoodVersionIsServedAtItAfterARestart() async throws {
+        let templates = try templatesFolder()
+        var configuration = try ServiceHarness.configuration()
+        configuration.templatesFolder = templates.path
+        let settled = configuration
+        try await withStore(.sqlite) { store in
+            let first = ServiceCore(configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.first"))
+            let misfit = try await buildApplication(core: first, logger: .init(label: "test")).test(.router) { client in
+                let misfit = try await UpdateJobTests().issue(client)
+                _ = try await UpdateJobTests().issue(client, template: "Loyalty")
+                let fits = try await UpdateJobTests().issue(client)
+                _ = try await first.updates.update(
+                    passTypeIdentifier: Self.type, serialNumber: fits.serial, data: ["lounge": "L"], voided: nil)
+                try write(templates) {
+                    $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"").replacingOccurrences(of: "{{tier}}", with: "{{lounge}}")
+                }
+                let job = try await publish(client, "Loyalty")
+                #expect(job["state"] == "finished" && job["kept"] == 2, "\(job)")
+                return misfit
+            }
+            let second = ServiceCore(
+                configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.second"))
+            try await buildApplication(core: second, logger: .init(label: "test")).test(.router) { client in
+                let kept = try await served(client, misfit)
+                #expect(kept.0 == .ok && kept.1.contains("POINTS") && !kept.1.contains("STARS"), "\(kept)")
+            }
+        }
+    }
+
     @Test func aTemplateNamedWithPassIsTheSameTemplateAndOneWithoutPassesSaysSo() async throws {
         let templates = try templatesFolder()
         try await withService(templates) { _, client in

@@ -128,6 +128,9 @@ extension JobFolder {
         try append(lines, to: kept(id), what: "the passes job \(id) keeps")
     }
 
+    /// The version of its template a publish replaced, kept for the passes it does not fit.
+    func keptVersion(_ id: String) -> String { "\(path)/\(id).kept-version.json" }
+
     func keptKeys(_ id: String) -> Set<PassKey> {
         guard let bytes = try? FileIO.read(kept(id), what: "kept") else { return [] }
         var keys = Set<PassKey>()

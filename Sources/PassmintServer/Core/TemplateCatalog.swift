@@ -63,8 +63,14 @@ public final class TemplateCatalog: Sendable {
             loaded[name] = template
             loaded[name + "\u{0}personalized"] = nil
         }
+        keep(keeping, of: name)
+    }
+
+    /// The passes of template `name` kept at an older version: those in `keeping`, at the version given for each.
+    func keep(_ keeping: [PassKey: PassTemplate], of given: String) {
+        let folder = folder + "/" + Self.canonicalName(given) + ".pass"
         kept.withLock { kept in
-            kept = kept.filter { $0.value.folder != template.folder }
+            kept = kept.filter { $0.value.folder != folder }
             kept.merge(keeping) { $1 }
         }
     }

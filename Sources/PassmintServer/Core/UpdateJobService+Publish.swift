@@ -100,6 +100,7 @@ extension UpdateJobService {
         for key in misfits {
             if let last = templates.keptVersion(of: key) ?? old { keeping[key] = last }
         }
+        if let old, keeping.values.contains(where: { $0 === old }) { saveKeptVersion(old, job: job.id) }
         templates.install(candidate, named: name, keeping: keeping)
         logger.notice(
             "template published", metadata: ["template": "\(name)", "checked": "\(job.checked)", "kept": "\(keeping.count)"])
