@@ -13,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             /api/v1/passes with the API key as a bearer token. Every option can also come from the environment: \
             PASSMINT_HOST, PASSMINT_PORT, PASSMINT_PUBLIC_URL, PASSMINT_DATABASE_URL, PASSMINT_TEMPLATES, PASSMINT_CERTIFICATES, \
             PASSMINT_APNS_URL, PASSMINT_APNS_CA, PASSMINT_APNS_KEY, PASSMINT_APNS_KEY_ID, PASSMINT_APNS_TEAM_ID, \
-            PASSMINT_LINK_LIFETIME, PASSMINT_FAST_PATH=0 (as --no-fast-path), PASSMINT_ALLOW_HTTP=1 (as --allow-http); a \
+            PASSMINT_LINK_LIFETIME, PASSMINT_MAX_VALUE_SIZE, PASSMINT_JOB_FAILURES_KEPT, \
+            PASSMINT_JOB_UPLOAD_RETENTION, PASSMINT_JOBS_DISK_RESERVE, PASSMINT_FAST_PATH=0 (as --no-fast-path), PASSMINT_ALLOW_HTTP=1 (as --allow-http); a \
             command-line option wins over its variable.
 
             Public links: with a secret of at least 32 characters in PASSMINT_LINK_SECRET, every pass gets a signed download \
@@ -84,6 +85,24 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Most connections open at once (default 10000); beyond it an idle one is closed to make room.", valueName: "N"))
     var maxConnections: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Longest text value of a pass's data a bulk change takes: bytes, or a number with k, m or g (default 64k); a longer one fails its line.",
+            valueName: "size"))
+    var maxValueSize: String?
+    @Option(
+        help: ArgumentHelp(
+            "Failures written to a job's failures file (default 10000); the rest are counted only.", valueName: "N"))
+    var jobFailuresKept: Int?
+    @Option(
+        help: ArgumentHelp(
+            "How long a job's upload is kept after the job ended (default 0: removed when it ends), e.g. 7d.", valueName: "duration"))
+    var jobUploadRetention: String?
+    @Option(
+        help: ArgumentHelp(
+            "Free disk space kept for the store on the jobs folder's disk (default 256m): below it uploads are refused with 507.",
+            valueName: "size"))
+    var jobsDiskReserve: String?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -95,6 +114,8 @@ struct ServeCommand: AsyncParsableCommand {
             .apnsURL: apnsURL, .apnsCA: apnsCA, .apnsKey: apnsKey, .apnsKeyID: apnsKeyId, .apnsTeamID: apnsTeamId,
             .linkLifetime: linkLifetime, .pushLease: pushLease, .jobsFolder: jobsFolder, .headerTimeout: headerTimeout,
             .idleTimeout: idleTimeout, .maxConnections: maxConnections.map(String.init),
+            .maxValueSize: maxValueSize, .jobFailuresKept: jobFailuresKept.map(String.init),
+            .jobUploadRetention: jobUploadRetention, .jobsDiskReserve: jobsDiskReserve,
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }

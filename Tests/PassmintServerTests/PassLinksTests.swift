@@ -47,6 +47,23 @@ import Testing
         #expect(forever.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: nil, signature: made["signature"]))
     }
 
+    /// Turning a lifetime on (or shortening it) bounds the links made before: a link without an expiry, or expiring
+    /// later than a new link would, is no longer valid (issue 32, item 13).
+    @Test func aLifetimeBoundsTheLinksMadeBeforeItWasSet() {
+        let forever = PassLinks(secret: Self.secret, publicURL: "https://passes.example.test/wallet")
+        let old = query(forever.links(passTypeIdentifier: "pass.a", serialNumber: "S-1", now: now).download)
+        #expect(!links.isValid(passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: nil, signature: old["signature"], now: now))
+        let long = PassLinks(secret: Self.secret, publicURL: "https://passes.example.test/wallet", lifetime: .seconds(86_400 * 365))
+        let year = query(long.links(passTypeIdentifier: "pass.a", serialNumber: "S-1", now: now).download)
+        #expect(
+            long.isValid(
+                passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: year["expires"], signature: year["signature"], now: now))
+        #expect(
+            !links.isValid(
+                passTypeIdentifier: "pass.a", serialNumber: "S-1", expires: year["expires"], signature: year["signature"], now: now),
+            "a year-long link under a one-hour lifetime")
+    }
+
     @Test func lifetimesAreReadInSecondsMinutesHoursAndDays() throws {
         let read = { (text: String) throws -> Duration? in
             try ServerConfiguration(

@@ -71,7 +71,8 @@ import Testing
             variables == """
                 PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
                 PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP PASSMINT_LINK_LIFETIME \
-                PASSMINT_PUSH_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT PASSMINT_IDLE_TIMEOUT PASSMINT_MAX_CONNECTIONS
+                PASSMINT_PUSH_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT PASSMINT_IDLE_TIMEOUT PASSMINT_MAX_CONNECTIONS \
+                PASSMINT_MAX_VALUE_SIZE PASSMINT_JOB_FAILURES_KEPT PASSMINT_JOB_UPLOAD_RETENTION PASSMINT_JOBS_DISK_RESERVE
                 """)
         #expect(Set(Setting.allCases.map(\.environmentVariable)).count == Setting.allCases.count)
     }
@@ -115,5 +116,26 @@ import Testing
             (error as? ConfigurationError)?.message.contains(message) == true
         }
         #expect(!loaded)
+    }
+
+    /// The bounds of bulk changes (issue 32, items 5 and 6): defaults, sizes with units, and refusals naming the setting.
+    @Test func jobLimitsAreReadWithTheirUnits() throws {
+        let url: [Setting: String] = [.publicURL: "https://x.test/wallet"]
+        let defaults = try read(url).jobLimits
+        #expect(defaults.maximumValueBytes == 65_536 && defaults.failuresKept == 10_000 && defaults.diskReserve == 256 << 20)
+        #expect(defaults.uploadRetention == .zero)
+        let given = try read(
+            url.merging([.maxValueSize: "16k", .jobFailuresKept: "50", .jobUploadRetention: "7d"]) { $1 },
+            ["PASSMINT_JOBS_DISK_RESERVE": "1g"]
+        ).jobLimits
+        #expect(given.maximumValueBytes == 16_384 && given.failuresKept == 50 && given.uploadRetention == .seconds(604_800))
+        #expect(given.diskReserve == 1 << 30)
+        for (setting, bad) in [(Setting.maxValueSize, "0"), (.maxValueSize, "17m"), (.jobFailuresKept, "-1"), (.jobsDiskReserve, "lots")] {
+            #expect {
+                try read(url.merging([setting: bad]) { $1 })
+            } throws: { error in
+                "\(error)".contains(setting.option)
+            }
+        }
     }
 }

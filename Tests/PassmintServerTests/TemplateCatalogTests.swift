@@ -12,7 +12,8 @@ import Testing
     @Test func loadsEachTemplateOnceAndExplainsWhatIsMissing() throws {
         let catalog = TemplateCatalog(folder: ServiceHarness.templates)
         #expect(try catalog.template(named: "Loyalty") === catalog.template(named: "Loyalty"))
-        #expect(try catalog.template(named: "Loyalty.pass") !== catalog.template(named: "Loyalty"), "named as given")
+        #expect(
+            try catalog.template(named: "Loyalty.pass") === catalog.template(named: "Loyalty"), "one template, named with or without .pass")
         let missing = ServiceFailure.badRequest("no template named Nope")
         #expect(throws: missing) { try catalog.template(named: "Nope") }
         for name in ["", "../Loyalty", ".hidden", "a b"] {

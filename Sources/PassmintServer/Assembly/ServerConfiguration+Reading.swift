@@ -24,6 +24,14 @@ extension ServerConfiguration {
         case idleTimeout
         /// How many connections are open at once at most (``ConnectionLimits/maximumConnections``).
         case maxConnections
+        /// The longest text value of a pass's data a bulk change takes, in bytes (``JobLimits/maximumValueBytes``).
+        case maxValueSize
+        /// Failures written to a job's failures file (``JobLimits/failuresKept``).
+        case jobFailuresKept
+        /// How long a job's upload is kept after the job ended (``JobLimits/uploadRetention``); `0`: removed then.
+        case jobUploadRetention
+        /// Free bytes kept on the jobs folder's disk for the store (``JobLimits/diskReserve``).
+        case jobsDiskReserve
 
         /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
         var name: String {
@@ -109,6 +117,7 @@ extension ServerConfiguration {
             }
             return count
         }
+        let jobLimits = try Self.readJobLimits(value, invalid)
         let port = try value(.port).map { text throws(ConfigurationError) in
             guard let port = Int(text), (0...65_535).contains(port) else { throw invalid(.port, text, "a port number (0–65535)") }
             return port
@@ -128,6 +137,7 @@ extension ServerConfiguration {
         if let headerTimeout { connections.headerTimeout = headerTimeout }
         if let idleTimeout { connections.idleTimeout = idleTimeout }
         if let maxConnections { connections.maximumConnections = maxConnections }
+        self.jobLimits = jobLimits
         if let host = value(.host) { self.host = host }
         if let port { self.port = port }
         if let databaseURL = value(.databaseURL) { self.databaseURL = databaseURL }
@@ -140,6 +150,37 @@ extension ServerConfiguration {
         apns.teamIdentifier = value(.apnsTeamID)
         fastPath = value(.fastPath) != "0"
         logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    }
+
+    /// The bounds of bulk changes from their settings.
+    private static func readJobLimits(
+        _ value: (Setting) -> String?, _ invalid: (Setting, String, String) -> ConfigurationError
+    ) throws(ConfigurationError) -> JobLimits {
+        var limits = JobLimits()
+        if let text = value(.maxValueSize) {
+            guard let bytes = JobLimits.bytes(text), bytes >= 1, bytes <= Int64(JobLineReader.maximumLine) else {
+                throw invalid(.maxValueSize, text, "a size in bytes from 1 to 16m: a number, or one followed by k, m or g (e.g. 64k)")
+            }
+            limits.maximumValueBytes = Int(bytes)
+        }
+        if let text = value(.jobFailuresKept) {
+            guard let count = Int(text), count >= 0 else { throw invalid(.jobFailuresKept, text, "a whole number of failures, 0 or more") }
+            limits.failuresKept = count
+        }
+        if let text = value(.jobUploadRetention) {
+            let retention: Duration? = text == "0" ? .zero : duration(text)
+            guard let retention else {
+                throw invalid(.jobUploadRetention, text, "0 or a duration: seconds, or a number followed by m, h or d (e.g. 7d)")
+            }
+            limits.uploadRetention = retention
+        }
+        if let text = value(.jobsDiskReserve) {
+            guard let bytes = JobLimits.bytes(text) else {
+                throw invalid(.jobsDiskReserve, text, "a size in bytes: a number, or one followed by k, m or g (e.g. 256m)")
+            }
+            limits.diskReserve = bytes
+        }
+        return limits
     }
 
     /// `3600`, `90m`, `12h` or `30d`: a positive whole number of seconds, minutes, hours or days.

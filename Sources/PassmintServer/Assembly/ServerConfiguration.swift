@@ -42,6 +42,8 @@ public struct ServerConfiguration: Sendable {
         set { jobs = newValue }
     }
     private var jobs: String?
+    /// What bulk changes may take of the node: value, chunk, failure and disk bounds (``JobLimits``).
+    public var jobLimits = JobLimits()
     /// What a connection may hold and for how long (``ConnectionLimits``).
     public var connections = ConnectionLimits()
     /// Largest request body accepted (413 beyond).

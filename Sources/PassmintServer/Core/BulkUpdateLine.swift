@@ -9,8 +9,9 @@ struct BulkUpdateLine: Sendable {
     var voided: Bool?
     var images: JSONObject?
 
-    /// Reads a line; a message saying what is wrong with it otherwise.
-    static func parse(_ bytes: some Collection<UInt8>) -> Result<BulkUpdateLine, LineFailure> {
+    /// Reads a line; a message saying what is wrong with it otherwise. A text value of `data` longer than
+    /// `maximumValue` UTF-8 bytes (``JobLimits/maximumValueBytes``) is refused, naming its key.
+    static func parse(_ bytes: some Collection<UInt8>, maximumValue: Int = .max) -> Result<BulkUpdateLine, LineFailure> {
         let object: JSONObject
         do {
             guard let parsed = try JSONParser.value(bytes).objectValue else {
@@ -29,6 +30,12 @@ struct BulkUpdateLine: Sendable {
         var line = BulkUpdateLine(passTypeIdentifier: type, serialNumber: serial)
         if let data = object["data"] {
             guard let data = data.objectValue else { return .failure(LineFailure("\"data\" must be an object", serial: serial)) }
+            if let (path, length) = ValueSize.longest(in: .object(data), path: "data", over: maximumValue) {
+                return .failure(
+                    LineFailure(
+                        "\"\(path)\" is \(length) bytes long; a value may be at most \(maximumValue) bytes (--max-value-size)",
+                        serial: serial))
+            }
             line.data = data
         }
         if let voided = object["voided"] {

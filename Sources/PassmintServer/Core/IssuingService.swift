@@ -98,7 +98,7 @@ public struct IssuingService: Sendable {
         values["serialNumber"] = .string(serial)
         values["authenticationToken"] = .string(token)
         var pass = StoredPass(
-            passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: name,
+            passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: TemplateCatalog.canonicalName(name),
             dataJSON: JSONWriter.string(.object(values), style: .compact))
         let prepared = try await renderer.prepare(pass, data: values)
         pass.passTypeIdentifier = prepared.passTypeIdentifier

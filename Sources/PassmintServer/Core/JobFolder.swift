@@ -1,24 +1,40 @@
 import Foundation
 import Passmint
+import PassmintStore
 
 /// Where bulk changes are kept on this node's disk: each job's state (`<id>.json`, replaced atomically after every
-/// chunk), its upload (`<id>.jsonl`, written before the job is acknowledged) and its failures
-/// (`<id>.failures.jsonl`, one `{"line", "serialNumber", "reason"}` per bad line).
+/// chunk), its upload (`<id>.jsonl`, written before the job is acknowledged, removed when the job ends or after
+/// ``JobLimits/uploadRetention``) and its failures (`<id>.failures.jsonl`, one `{"line", "serialNumber", "reason"}` per
+/// bad line, at most ``JobLimits/failuresKept``). Messages never name the folder's path: API callers see what went
+/// wrong, the operator's log says where.
 struct JobFolder: Sendable {
     let path: String
+    /// Free bytes on the folder's disk; nil when it cannot be measured. Tests give their own.
+    let freeSpace: @Sendable (String) -> Int64?
+
+    init(path: String, freeSpace: @escaping @Sendable (String) -> Int64? = JobFolder.statvfsFreeSpace) {
+        self.path = path
+        self.freeSpace = freeSpace
+    }
 
     /// Creates the folder when missing, before the first job is written to it.
     func create() throws(ServiceFailure) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw .storage("cannot create the jobs folder \(path) (--jobs-folder): \(error.localizedDescription)")
+            throw .storage("cannot create the jobs folder (--jobs-folder): the operator's log says why")
         }
     }
 
     func upload(_ id: String) -> String { "\(path)/\(id).jsonl" }
     func failures(_ id: String) -> String { "\(path)/\(id).failures.jsonl" }
     private func state(_ id: String) -> String { "\(path)/\(id).json" }
+
+    /// Whether the disk has more than `reserve` bytes free (true when it cannot be measured).
+    func hasRoom(reserve: Int64) -> Bool {
+        guard reserve > 0, let free = freeSpace(path) else { return true }
+        return free > reserve
+    }
 
     /// Writes the job's state durably (a crash leaves the old state or the new, never half of one).
     func save(_ job: UpdateJob) throws {
@@ -44,23 +60,86 @@ struct JobFolder: Sendable {
     }
 
     /// Appends bad lines to the job's failures, durably, before the state that counts them is saved.
-    func appendFailures(_ id: String, _ lines: [JSONValue]) throws {
+    func appendFailures(_ id: String, _ lines: [JSONValue]) throws(ServiceFailure) {
+        try append(lines, to: failures(id), what: "the failures of job \(id)")
+    }
+
+    /// Appends JSON lines to a file, durably.
+    func append(_ lines: [JSONValue], to file: String, what: String) throws(ServiceFailure) {
         guard !lines.isEmpty else { return }
         var bytes: [UInt8] = []
         for line in lines {
             bytes += JSONWriter.data(line, style: .compact)
             bytes.append(0x0A)
         }
-        let descriptor = open(failures(id), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ServiceFailure.storage("cannot write \(failures(id))") }
+        let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ServiceFailure.storage("cannot write \(what) to the jobs folder") }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else { throw ServiceFailure.storage("cannot write \(failures(id))") }
+        guard written == bytes.count, fsync(descriptor) == 0 else {
+            throw ServiceFailure.storage("cannot write \(what) to the jobs folder")
+        }
     }
 
-    /// The first `limit` failures of a job.
-    func failureLines(_ id: String, limit: Int) -> [JSONValue] {
-        guard let bytes = try? FileIO.read(failures(id), what: "failures") else { return [] }
-        return bytes.split(separator: 0x0A, omittingEmptySubsequences: true).prefix(limit).compactMap { try? JSONParser.value($0) }
+    /// The job's failures file, opened for reading; nil when it has none.
+    func openFailures(_ id: String) -> FileHandle? {
+        FileHandle(forReadingAtPath: failures(id))
+    }
+
+    /// Removes what a service killed in the middle of writing left: uploads with no job (cut before their job was
+    /// saved) and half-written states, modified before `before` (an upload arriving now is not touched). The names removed.
+    @discardableResult
+    func removeOrphans(before: Date) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let states = Set(names.filter { $0.hasSuffix(".json") }.map { $0.dropLast(5) })
+        var removed: [String] = []
+        for name in names {
+            let orphanUpload = name.hasSuffix(".jsonl") && !name.hasSuffix(".failures.jsonl") && !states.contains(name.dropLast(6))
+            let temporary = name.hasPrefix(".") && name.hasSuffix(".tmp")
+            guard orphanUpload || temporary else { continue }
+            let file = "\(path)/\(name)"
+            let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date
+            guard let modified, modified < before else { continue }
+            if unlink(file) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Removes the upload of a job that ended; true when there was one.
+    @discardableResult
+    func removeUpload(_ id: String) -> Bool { unlink(upload(id)) == 0 }
+
+    /// Free bytes for an unprivileged writer on the disk holding `path`.
+    static func statvfsFreeSpace(_ path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+}
+
+/// The passes a template's new version does not fit (`<id>.kept.jsonl`, one `["<type>", "<serial>"]` a line): they
+/// keep their last good version.
+extension JobFolder {
+    private func kept(_ id: String) -> String { "\(path)/\(id).kept.jsonl" }
+
+    func appendKept(_ id: String, _ keys: [PassKey]) throws(ServiceFailure) {
+        guard !keys.isEmpty else { return }
+        let lines = keys.map { JSONValue.array([.string($0.passTypeIdentifier), .string($0.serialNumber)]) }
+        try append(lines, to: kept(id), what: "the passes job \(id) keeps")
+    }
+
+    /// The version of its template a publish replaced, kept for the passes it does not fit.
+    func keptVersion(_ id: String) -> String { "\(path)/\(id).kept-version.json" }
+
+    func keptKeys(_ id: String) -> Set<PassKey> {
+        guard let bytes = try? FileIO.read(kept(id), what: "kept") else { return [] }
+        var keys = Set<PassKey>()
+        for line in bytes.split(separator: 0x0A) {
+            guard let pair = try? JSONParser.value(line).arrayValue, pair.count == 2, let type = pair[0].stringValue,
+                let serial = pair[1].stringValue
+            else { continue }
+            keys.insert(PassKey(passTypeIdentifier: type, serialNumber: serial))
+        }
+        return keys
     }
 }

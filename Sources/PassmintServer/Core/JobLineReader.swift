@@ -14,7 +14,7 @@ final class JobLineReader {
 
     init(path: String, offset: Int64) throws(ServiceFailure) {
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw ServiceFailure.storage("the upload \(path) is gone") }
+        guard descriptor >= 0 else { throw ServiceFailure.storage("the upload is gone from the jobs folder") }
         base = offset
         if offset > 0 { lseek(descriptor, off_t(offset), SEEK_SET) }
     }

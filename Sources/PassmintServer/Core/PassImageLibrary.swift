@@ -16,12 +16,18 @@ public final class PassImageLibrary: Sendable {
     public static let valuePrefix = "sha256:"
 
     let store: any PassStore
-    private let cache = Mutex<[String: PassFile]>([:])
-    private static let cacheLimit = 512
+    /// Decoded images by slot and hash, and the bytes they hold; bounded by ``cacheBytes`` (not by count: one image
+    /// may be megabytes).
+    private let cache = Mutex<(files: [String: PassFile], bytes: Int)>(([:], 0))
+    let cacheBytes: Int
 
-    public init(store: any PassStore) {
+    public init(store: any PassStore, cacheBytes: Int = 64 << 20) {
         self.store = store
+        self.cacheBytes = cacheBytes
     }
+
+    /// Bytes of images in memory now.
+    var cachedBytes: Int { cache.withLock { $0.bytes } }
 
     /// Images sent with a request, decoded: the data members that name them, and the images to store.
     public struct Upload: Sendable {
@@ -81,7 +87,7 @@ public final class PassImageLibrary: Sendable {
 
     private func file(key: String, sha256: String, label: String) async throws(ServiceFailure) -> PassFile {
         let cacheKey = key + "\u{0}" + sha256
-        if let cached = cache.withLock({ $0[cacheKey] }) { return cached }
+        if let cached = cache.withLock({ $0.files[cacheKey] }) { return cached }
         let stored: [UInt8]?
         do {
             stored = try await store.image(sha256: sha256)
@@ -102,9 +108,14 @@ public final class PassImageLibrary: Sendable {
 
     private func remember(_ file: PassFile, sha256: String) {
         let slot = String(file.path.dropLast(4))  // thumbnail@2x.png → thumbnail@2x
+        let size = file.bytes.count + file.compressed.compressedSize
+        guard size <= cacheBytes else { return }
         cache.withLock { cache in
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[slot + "\u{0}" + sha256] = file
+            let key = slot + "\u{0}" + sha256
+            guard cache.files[key] == nil else { return }
+            if cache.bytes + size > cacheBytes { cache = ([:], 0) }  // start again: simple, and bounded
+            cache.files[key] = file
+            cache.bytes += size
         }
     }
 }

@@ -53,13 +53,17 @@ public struct PassLinks: Sendable {
     }
 
     /// Whether a presented link is one this service made for this pass and has not expired. Compares in constant
-    /// time; an expiry that is not a whole number of seconds is invalid.
+    /// time; an expiry that is not a whole number of seconds is invalid. With a ``lifetime``, a link without an expiry
+    /// (made before the lifetime was set) or expiring later than a new link would (made under a longer lifetime) is
+    /// invalid too: the lifetime bounds every link, not only the new ones.
     public func isValid(
         passTypeIdentifier: String, serialNumber: String, expires: String?, signature presented: String?, now: Date = Date()
     ) -> Bool {
         guard let presented else { return false }
+        if lifetime != nil, expires == nil { return false }
         if let expires {
             guard let seconds = Int64(expires), Double(seconds) >= now.timeIntervalSince1970 else { return false }
+            if let lifetime, seconds > Int64(now.timeIntervalSince1970) + lifetime.components.seconds { return false }
         }
         let expected = signature(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, expires: expires)
         return TokenComparison.matches(presented, expected)

@@ -39,8 +39,11 @@ public struct PassRenderer: Sendable {
 
     /// Every check of ``prepare(_:data:)`` without writing `pass.json`: what a bulk change runs on each row (the
     /// pass is signed when a device or a link asks for it).
-    func check(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) {
-        let (template, values, overrides, passImages) = try await inputs(pass, data: data)
+    ///
+    /// `version`: a template version to check against instead of the one the pass is served at (a new version
+    /// before it is published).
+    func check(_ pass: StoredPass, data: JSONObject? = nil, version: PassTemplate? = nil) async throws(ServiceFailure) {
+        let (template, values, overrides, passImages) = try await inputs(pass, data: data, version: version)
         do {
             _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
         } catch {
@@ -50,9 +53,14 @@ public struct PassRenderer: Sendable {
 
     /// The template, data, overrides and images a stored pass is built from.
     private func inputs(
-        _ pass: StoredPass, data: JSONObject?
+        _ pass: StoredPass, data: JSONObject?, version: PassTemplate? = nil
     ) async throws(ServiceFailure) -> (PassTemplate, JSONObject, JSONObject, PassImages) {
-        let template = try templates.template(for: pass)
+        let template: PassTemplate
+        if let version {
+            template = try personalized(version, for: pass)
+        } else {
+            template = try templates.template(for: pass)
+        }
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
             throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
         }
@@ -72,6 +80,16 @@ public struct PassRenderer: Sendable {
             }
         }
         return (template, values, overrides, try await images.images(in: values))
+    }
+
+    /// `version`, or its personalized variant once the pass's user signed up.
+    private func personalized(_ version: PassTemplate, for pass: StoredPass) throws(ServiceFailure) -> PassTemplate {
+        guard pass.personalizationJSON != nil, version.isPersonalizable else { return version }
+        do {
+            return try version.personalized()
+        } catch {
+            throw .unprocessable("template \(pass.template): \(templates.redacted(error.message))")
+        }
     }
 
     /// Signs and zips a prepared pass.

@@ -37,7 +37,7 @@ public struct ServiceCore: Sendable {
         let templates = TemplateCatalog(folder: configuration.templatesFolder)
         let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
         let builder = PassBuilder(identities: configuration.identities, options: .init(lint: lint))
-        let images = PassImageLibrary(store: store)
+        let images = PassImageLibrary(store: store, cacheBytes: configuration.jobLimits.imageCacheBytes)
         let metrics = ServiceMetrics()
         let renderer = PassRenderer(
             builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics)
@@ -61,7 +61,7 @@ public struct ServiceCore: Sendable {
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         jobs = UpdateJobService(
-            folder: JobFolder(path: configuration.jobsFolder), updates: updates, templates: templates, store: store, logger: logger,
-            ready: storeReady)
+            folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
+            templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
     }
 }

@@ -15,8 +15,15 @@ public struct UpdateJob: Sendable, Equatable {
 
     public enum State: String, Sendable {
         case running, finished
-        /// Stopped as a whole (its upload is gone); ``UpdateJob/error`` says why. A bad line never stops a job.
+        /// Stopped as a whole (its upload is gone, or a template's new version fails every pass); ``UpdateJob/error``
+        /// says why. A bad line never stops a job.
         case failed
+    }
+
+    /// Where a template-wide change stands: its new version is first checked against every stored pass (the old one
+    /// still serves), then installed and applied.
+    public enum Phase: String, Sendable {
+        case checking, applying
     }
 
     public var id: String
@@ -26,75 +33,39 @@ public struct UpdateJob: Sendable, Equatable {
     public var template: String?
     /// Values set on every pass of a template-wide change (merged as a `PATCH` merges its `data`).
     public var data: JSONObject?
+    public var phase: Phase?
     /// Lines (or passes) done, bad ones included.
     public var done = 0
+    /// Passes checked against a template's new version (``Phase/checking``).
+    public var checked = 0
     /// The upload's bytes done: where a restart goes on.
     public var offset: Int64 = 0
     /// The last pass done of a template-wide change: where a restart goes on.
     public var after: PassKey?
+    /// When the chunk after ``offset`` started: lines of it a killed service had applied already count as changed
+    /// when the restart applies them again.
+    public var chunkStartedAt: Date?
     public var changed = 0
     /// Lines that left their pass as it was (nothing pushed).
     public var unchanged = 0
     public var failed = 0
+    /// Passes a template's new version fails: they keep being served at their last good version.
+    public var kept = 0
+    /// Failures written to the failures file (at most ``JobLimits/failuresKept``); the others are only counted.
+    public var failuresWritten = 0
+    /// The first failures (at most ``JobLimits/failuresInState``), kept with the state: `{"line", "serialNumber", "reason"}`.
+    public var firstFailures: [JSONValue] = []
     /// Pushes the changes owed (before coalescing across passes).
     public var pushesQueued = 0
     public var createdAt: Date
     public var finishedAt: Date?
     public var error: String?
+    /// What the caller should know about a finished job (e.g. that no pass was issued from the template).
+    public var note: String?
 
     public init(id: String, kind: Kind, createdAt: Date = Date()) {
         self.id = id
         self.kind = kind
         self.createdAt = createdAt
-    }
-
-    /// The job as the API answers it and the jobs folder keeps it.
-    public var json: JSONObject {
-        var object: JSONObject = [
-            "id": .string(id), "kind": .string(kind.rawValue), "state": .string(state.rawValue), "done": number(done),
-            "changed": number(changed), "unchanged": number(unchanged), "failed": number(failed),
-            "pushesQueued": number(pushesQueued), "offset": .number(JSONNumber(Int(offset))),
-            "createdAt": .string(Self.stamp(createdAt)),
-        ]
-        if let template { object["template"] = .string(template) }
-        if let data { object["data"] = .object(data) }
-        if let after { object["after"] = [.string(after.passTypeIdentifier), .string(after.serialNumber)] }
-        if let finishedAt { object["finishedAt"] = .string(Self.stamp(finishedAt)) }
-        if let error { object["error"] = .string(error) }
-        return object
-    }
-
-    /// Reads back ``json``; nil when it is not a job.
-    public init?(json: JSONObject) {
-        guard let id = json["id"]?.stringValue, let kind = json["kind"]?.stringValue.flatMap(Kind.init(rawValue:)),
-            let state = json["state"]?.stringValue.flatMap(State.init(rawValue:)),
-            let created = json["createdAt"]?.stringValue.flatMap(Self.date)
-        else { return nil }
-        self.init(id: id, kind: kind, createdAt: created)
-        self.state = state
-        template = json["template"]?.stringValue
-        data = json["data"]?.objectValue
-        func int(_ key: String) -> Int { json[key]?.numberValue?.intValue ?? 0 }
-        done = int("done")
-        changed = int("changed")
-        unchanged = int("unchanged")
-        failed = int("failed")
-        pushesQueued = int("pushesQueued")
-        offset = Int64(int("offset"))
-        if let key = json["after"]?.arrayValue, key.count == 2, let type = key[0].stringValue, let serial = key[1].stringValue {
-            after = PassKey(passTypeIdentifier: type, serialNumber: serial)
-        }
-        finishedAt = json["finishedAt"]?.stringValue.flatMap(Self.date)
-        error = json["error"]?.stringValue
-    }
-
-    private func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
-
-    private static func stamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    private static func date(_ text: String) -> Date? {
-        try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
     }
 }

@@ -19,23 +19,22 @@ extension UpdateJobService {
         do {
             switch job.kind {
             case .updates: try await applyUpload(&job)
-            case .template: try await republish(&job)
+            case .template: try await publish(&job)
             }
             guard !Task.isShuttingDownGracefully else { return }  // unfinished: the next start goes on
             job.state = .finished
         } catch {
             job.state = .failed
-            job.error = "\(error)"
+            job.error = (error as? ServiceFailure).map { $0.message ?? $0.description } ?? "\(error)"
             logger.error("job stopped", metadata: ["job": "\(id)", "error": "\(error)"])
         }
         job.finishedAt = Date()
-        save(job)
-        logger.info(
-            "job \(job.state.rawValue)",
-            metadata: ["job": "\(id)", "changed": "\(job.changed)", "unchanged": "\(job.unchanged)", "failed": "\(job.failed)"])
+        job.chunkStartedAt = nil
+        finish(job)
     }
 
-    private func save(_ job: UpdateJob) {
+    /// Saves the job's progress; a state that cannot be saved (a full disk) is logged and the job goes on.
+    func save(_ job: UpdateJob) {
         do {
             try folder.save(job)
         } catch {
@@ -44,18 +43,47 @@ extension UpdateJobService {
         live.withLock { $0[job.id] = job }
     }
 
-    /// The upload's lines from where the job stands, a chunk at a time.
+    /// Saves an ended job and removes its upload (unless kept for ``JobLimits/uploadRetention``). A failed job's upload
+    /// goes even when its state cannot be saved: the next start then finds the job's upload gone and marks it failed,
+    /// instead of running it again.
+    private func finish(_ job: UpdateJob) {
+        var saved = true
+        do {
+            try folder.save(job)
+        } catch {
+            saved = false
+            logger.error("cannot save a job's end", metadata: ["job": "\(job.id)", "error": "\(error)"])
+        }
+        live.withLock { $0[job.id] = job }
+        candidates.withLock { $0[job.id] = nil }
+        if job.state == .failed || (saved && limits.uploadRetention == .zero) { folder.removeUpload(job.id) }
+        logger.info(
+            "job \(job.state.rawValue)",
+            metadata: ["job": "\(job.id)", "changed": "\(job.changed)", "unchanged": "\(job.unchanged)", "failed": "\(job.failed)"])
+    }
+
+    /// The upload's lines from where the job stands, a chunk at a time (at most ``JobLimits/chunkLines`` lines and
+    /// about ``JobLimits/chunkBytes`` bytes of them in memory).
     private func applyUpload(_ job: inout UpdateJob) async throws {
         let reader = try JobLineReader(path: folder.upload(job.id), offset: job.offset)
+        // A chunk a killed service was applying: its lines applied already count as changed the second time too.
+        var replaying = job.chunkStartedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+        if job.chunkStartedAt == nil {
+            job.chunkStartedAt = Date()
+            save(job)
+        }
         while !Task.isShuttingDownGracefully {
             var lines: [(number: Int, line: Result<BulkUpdateLine, LineFailure>)] = []
             var end = job.offset
-            while lines.count < chunk, let (line, after) = reader.next() {
+            var bytes = 0
+            while lines.count < limits.chunkLines, bytes < limits.chunkBytes, let (line, after) = reader.next() {
                 end = after
                 let number = job.done + lines.count + 1
                 switch line {
-                case .text(let bytes) where bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }): job.done += 1  // blank
-                case .text(let bytes): lines.append((number, BulkUpdateLine.parse(bytes)))
+                case .text(let text) where text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }): job.done += 1  // blank
+                case .text(let text):
+                    bytes += text.count
+                    lines.append((number, BulkUpdateLine.parse(text, maximumValue: limits.maximumValueBytes)))
                 case .tooLong: lines.append((number, .failure(LineFailure("the line is longer than \(JobLineReader.maximumLine) bytes"))))
                 }
             }
@@ -71,23 +99,32 @@ extension UpdateJobService {
                 case .failure(let failure): outcomes.append((number, failure.serialNumber, .failed(failure)))
                 }
             }
+            lines.removeAll()
+            let since = replaying
+            replaying = nil
             outcomes += await BoundedConcurrency.map(Array(byPass.values), width: concurrency) { group in
                 var results: [(Int, String?, Outcome)] = []
-                for (number, line) in group { results.append((number, line.serialNumber, await self.apply(line))) }
+                for (number, line) in group { results.append((number, line.serialNumber, await self.apply(line, replayingSince: since))) }
                 return results
             }.flatMap { $0 }
-            try record(outcomes, in: &job)
+            record(outcomes, in: &job)
             job.offset = end
+            job.chunkStartedAt = Date()
             save(job)
         }
     }
 
-    private func apply(_ line: BulkUpdateLine) async -> Outcome {
+    /// `replayingSince`: the line may have been applied by a service killed since then; found as it would leave it,
+    /// it counts as changed when its pass changed since then.
+    private func apply(_ line: BulkUpdateLine, replayingSince: Date?) async -> Outcome {
+        beforeEachItem.withLock { $0 }?()
         do {
             let result = try await updates.update(
                 passTypeIdentifier: line.passTypeIdentifier, serialNumber: line.serialNumber, data: line.data, voided: line.voided,
                 images: line.images, signs: false)
-            return result.changed == true ? .changed(pushes: result.queuedPushes ?? 0) : .unchanged
+            if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
+            if let replayingSince, result.pass.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
+            return .unchanged
         } catch let failure as ServiceFailure where failure == .notFound {
             return .failed(LineFailure("no pass \(line.passTypeIdentifier)/\(line.serialNumber)", serial: line.serialNumber))
         } catch let failure as ServiceFailure {
@@ -97,40 +134,10 @@ extension UpdateJobService {
         }
     }
 
-    /// Every pass of the template after where the job stands, a chunk at a time.
-    private func republish(_ job: inout UpdateJob) async throws {
-        guard let template = job.template else { return }
-        let data = job.data
-        while !Task.isShuttingDownGracefully {
-            let keys = try await store.passKeys(template: template, after: job.after, limit: chunk)
-            guard let last = keys.last else { return }
-            let first = job.done + 1
-            let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
-                (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data))
-            }
-            try record(outcomes, in: &job)
-            job.after = last
-            save(job)
-        }
-    }
-
-    private func republish(_ key: PassKey, data: JSONObject?) async -> Outcome {
-        do {
-            if let data {
-                let result = try await updates.update(
-                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, data: data, voided: nil, signs: false)
-                if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
-            }
-            return .changed(pushes: try await updates.republish(key))
-        } catch let failure as ServiceFailure {
-            return .failed(LineFailure(failure.message ?? failure.description, serial: key.serialNumber))
-        } catch {
-            return .failed(LineFailure("not stored: \(error)", serial: key.serialNumber))
-        }
-    }
-
-    /// Counts a chunk's outcomes and writes its failures (before the state that counts them).
-    private func record(_ outcomes: [(line: Int, serial: String?, outcome: Outcome)], in job: inout UpdateJob) throws {
+    /// Counts a chunk's outcomes and writes its failures (before the state that counts them): the first ones into the
+    /// state too, at most ``JobLimits/failuresKept`` into the failures file, and none when the disk is down to its
+    /// reserve (then they are counted only).
+    func record(_ outcomes: [(line: Int, serial: String?, outcome: Outcome)], in job: inout UpdateJob) {
         var failures: [JSONValue] = []
         for (line, serial, outcome) in outcomes.sorted(by: { $0.line < $1.line }) {
             switch outcome {
@@ -140,13 +147,28 @@ extension UpdateJobService {
             case .unchanged: job.unchanged += 1
             case .failed(let failure):
                 job.failed += 1
-                failures.append([
-                    "line": .number(JSONNumber(line)), "serialNumber": serial.map(JSONValue.string) ?? .null,
-                    "reason": .string(failure.reason),
-                ])
+                var entry: JSONObject = ["line": .number(JSONNumber(line)), "reason": .string(Self.cut(failure.reason))]
+                if let serial { entry["serialNumber"] = .string(serial) }
+                if job.firstFailures.count < limits.failuresInState { job.firstFailures.append(.object(entry)) }
+                if job.failuresWritten + failures.count < limits.failuresKept { failures.append(.object(entry)) }
             }
         }
-        try folder.appendFailures(job.id, failures)
         job.done += outcomes.count
+        guard !failures.isEmpty else { return }
+        guard folder.hasRoom(reserve: limits.diskReserve) else {
+            logger.warning("the disk is down to its reserve: failures are counted, not written", metadata: ["job": "\(job.id)"])
+            return
+        }
+        do {
+            try folder.appendFailures(job.id, failures)
+            job.failuresWritten += failures.count
+        } catch {
+            logger.error("cannot write a job's failures; they are counted", metadata: ["job": "\(job.id)", "error": "\(error)"])
+        }
+    }
+
+    /// A failure's reason, cut to 300 characters.
+    static func cut(_ reason: String) -> String {
+        reason.count > 300 ? String(reason.prefix(300)) + "…" : reason
     }
 }

@@ -10,7 +10,8 @@ import Synchronization
 /// the change a `PATCH` makes (``UpdateService``, without signing: the new version is signed when asked for), a
 /// chunk of lines at a time with several in flight (the store commits them together), the lines of one pass in
 /// order. After each chunk the job's state is saved (``JobFolder``); a restarted service goes on from there, and
-/// lines done again change nothing the second time. A bad line is reported and skipped.
+/// lines done again change nothing the second time (they count as they did the first). A bad line is reported and
+/// skipped. Jobs run on a thread of their own (``JobThread``), never on the pool that answers devices.
 public final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
     let updates: UpdateService
@@ -19,17 +20,24 @@ public final class UpdateJobService: Service, Sendable {
     let logger: Logger
     /// Opens when the store is migrated; jobs start then.
     let ready: StoreReadiness
-    /// Lines per saved chunk, and lines in flight at once.
-    let chunk: Int
+    let limits: JobLimits
+    /// Lines in flight at once.
     let concurrency: Int
+    let thread = JobThread()
+    /// When this service was made: uploads older than this with no job are what a killed service left.
+    let startedAt = Date()
     private let pending: AsyncStream<String>
     private let enqueue: AsyncStream<String>.Continuation
     /// The jobs started or resumed here, as they stand after their last chunk.
     let live = Mutex<[String: UpdateJob]>([:])
+    /// Template versions being checked before they are published, by job.
+    let candidates = Mutex<[String: PassTemplate]>([:])
+    /// Called before each line or pass is applied or checked, on the thread doing it (tests).
+    let beforeEachItem = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(
         folder: JobFolder, updates: UpdateService, templates: TemplateCatalog, store: any PassStore, logger: Logger,
-        ready: StoreReadiness, chunk: Int = 1000, concurrency: Int = 64
+        ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64
     ) {
         self.ready = ready
         self.folder = folder
@@ -37,16 +45,20 @@ public final class UpdateJobService: Service, Sendable {
         self.templates = templates
         self.store = store
         self.logger = logger
-        self.chunk = chunk
+        self.limits = limits
         self.concurrency = concurrency
         (pending, enqueue) = AsyncStream.makeStream(of: String.self)
+        restoreKeptVersions()  // before any device asks for a pass kept at an older version
     }
 
-    /// A new upload to write the request's body into; then ``submit(_:)``.
+    /// A new upload to write the request's body into; then ``submit(_:)``. Refused (507) when the disk is down to its
+    /// reserve.
     public func newUpload() throws(ServiceFailure) -> JobUpload {
         try folder.create()
         let id = Self.newID()
-        return try JobUpload(id: id, path: folder.upload(id))
+        let folder = folder
+        let reserve = limits.diskReserve
+        return try JobUpload(id: id, path: folder.upload(id), hasRoom: { folder.hasRoom(reserve: reserve) })
     }
 
     /// Makes the upload durable and queues its job: once this returns, the job is done even if the service restarts.
@@ -55,13 +67,18 @@ public final class UpdateJobService: Service, Sendable {
         return try start(UpdateJob(id: upload.id, kind: .updates))
     }
 
-    /// Loads the template's new version from its folder (refused, keeping the old, when it does not load) and queues
-    /// a job giving every pass issued from it a new version, with `data` merged into each pass's data.
+    /// Loads the template's new version from its folder (refused when it does not load) and queues a job that checks
+    /// it against every pass issued from the template, then makes it the template's version and gives every pass
+    /// that fits it a new version, with `data` merged into each pass's data. Until the check is done the old version
+    /// serves; a pass the new version does not fit keeps its last good version.
     public func publish(template: String, data: JSONObject?) throws -> UpdateJob {
-        try templates.reload(named: template)
+        let name = TemplateCatalog.canonicalName(template)
+        let candidate = try templates.candidate(named: name)
         var job = UpdateJob(id: Self.newID(), kind: .template)
-        job.template = template
+        job.template = name
         job.data = data
+        job.phase = .checking
+        candidates.withLock { $0[job.id] = candidate }
         return try start(job)
     }
 
@@ -85,9 +102,9 @@ public final class UpdateJobService: Service, Sendable {
         return folder.all().map { running[$0.id] ?? $0 }.reversed()
     }
 
-    /// The first `limit` bad lines of a job: `{"line", "serialNumber", "reason"}`.
-    public func failures(_ id: String, limit: Int = 1000) -> [JSONValue] {
-        JobFolder.isJobID(id) ? folder.failureLines(id, limit: limit) : []
+    /// The job's failures file, to stream; nil when it has none.
+    func failures(_ id: String) -> FileHandle? {
+        JobFolder.isJobID(id) ? folder.openFailures(id) : nil
     }
 
     /// Runs the queued jobs, and first those a stopped service left unfinished; on graceful shutdown it stops after
@@ -95,18 +112,33 @@ public final class UpdateJobService: Service, Sendable {
     public func run() async throws {
         // Not before the store is migrated; and a service stopped before that never starts.
         guard await cancelWhenGracefulShutdown({ await self.ready.wait() }) else { return }
+        for name in folder.removeOrphans(before: startedAt) {
+            logger.notice("removed what a stopped service left in the jobs folder", metadata: ["file": "\(name)"])
+        }
+        removeExpiredUploads()
         for job in folder.all() where job.state == .running {
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
             live.withLock { $0[job.id] = job }
             enqueue.yield(job.id)
         }
         await withGracefulShutdownHandler {
-            for await id in pending {
-                guard !Task.isShuttingDownGracefully else { break }
-                await execute(id)
+            await withTaskExecutorPreference(thread) {
+                for await id in pending {
+                    guard !Task.isShuttingDownGracefully else { break }
+                    await execute(id)
+                }
             }
         } onGracefulShutdown: { [enqueue] in
             enqueue.finish()
+        }
+    }
+
+    /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.
+    func removeExpiredUploads(now: Date = Date()) {
+        let retention = Double(limits.uploadRetention.components.seconds)
+        for job in folder.all() where job.state != .running {
+            guard let finished = job.finishedAt, now.timeIntervalSince(finished) >= retention else { continue }
+            folder.removeUpload(job.id)
         }
     }
 

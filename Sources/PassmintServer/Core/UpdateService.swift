@@ -26,10 +26,11 @@ public struct UpdateService: Sendable {
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
         signs: Bool = true
     ) async throws -> PassMetadata {
-        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
         guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
             throw ServiceFailure.notFound
         }
+        // Decoded only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
+        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
         let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
         var merged = original
         // Text where the template wants a number or a boolean ("1250" from a CSV) is converted, as `batch` does.

@@ -52,10 +52,10 @@ struct JobRoutes {
         return try answer(.accepted, core.jobs.publish(template: name, data: data))
     }
 
+    /// The job's state with its first failures (kept with the state: the failures file is not read).
     private func job(_ context: ServiceRequestContext) async throws -> Response {
         guard let id = context.parameters.get("id"), let job = core.jobs.job(id) else { throw ServiceFailure.notFound }
         var object = job.json
-        object["failures"] = .array(core.jobs.failures(id, limit: 100))
         let queue = try await core.pushQueue.status()
         object["pushQueue"] = [
             "owed": .number(JSONNumber(queue.depth)),
@@ -64,16 +64,21 @@ struct JobRoutes {
         return RouteSupport.json(.ok, .object(object))
     }
 
-    /// Every bad line of a job, as JSON Lines.
+    /// Every bad line of a job that was kept (``JobLimits/failuresKept``), as JSON Lines, streamed from its file in
+    /// pieces of 64 KiB.
     private func failures(_ context: ServiceRequestContext) throws -> Response {
         guard let id = context.parameters.get("id"), core.jobs.job(id) != nil else { throw ServiceFailure.notFound }
-        let lines = core.jobs.failures(id, limit: .max)
-        var bytes: [UInt8] = []
-        for line in lines {
-            bytes += JSONWriter.data(line, style: .compact)
-            bytes.append(0x0A)
+        let jobs = core.jobs
+        let body = ResponseBody { writer in
+            if let file = jobs.failures(id) {
+                defer { try? file.close() }
+                while let piece = try file.read(upToCount: 64 << 10), !piece.isEmpty {
+                    try await writer.write(ByteBuffer(bytes: piece))
+                }
+            }
+            try await writer.finish(nil)
         }
-        return RouteSupport.bytes(bytes, type: "application/jsonl")
+        return Response(status: .ok, headers: [.contentType: "application/jsonl"], body: body)
     }
 
     private func answer(_ status: HTTPResponse.Status, _ job: UpdateJob) -> Response {

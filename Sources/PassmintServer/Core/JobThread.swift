@@ -1,0 +1,43 @@
+import Foundation
+
+/// A thread of its own for the bulk changes (``UpdateJobService``): a job's work (parsing lines, rendering and
+/// checking thousands of passes) runs here, with every task it starts, and never on Swift's cooperative pool, which
+/// answers devices and `/health` (two threads on a small machine). Started on first use; it waits idle between jobs.
+final class JobThread: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `queue` and `started` are touched only under `condition`.
+    private let condition = NSCondition()
+    private var queue: [UnownedJob] = []
+    private var started = false
+    /// The thread's name, for stack dumps.
+    let name: String
+
+    init(name: String = "passmint-jobs") { self.name = name }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        condition.lock()
+        queue.append(unowned)
+        if !started {
+            started = true
+            let thread = Thread { [self] in loop() }
+            thread.name = name
+            thread.start()
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Whether the caller runs on this executor's thread.
+    var isCurrent: Bool { Thread.current.name == name }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while queue.isEmpty { condition.wait() }
+            let batch = queue
+            queue.removeAll(keepingCapacity: true)
+            condition.unlock()
+            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+    }
+}

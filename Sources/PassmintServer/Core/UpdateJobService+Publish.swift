@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import Passmint
+import PassmintStore
+import ServiceLifecycle
+import Synchronization
+
+/// A template-wide change: the new version is checked against the stored passes (a sample first, then all) while the
+/// old one still serves, then installed and every pass that fits it gets a new version. A pass it does not fit keeps
+/// its last good version; a version that fits none of them is refused and the old one stays.
+extension UpdateJobService {
+    /// Passes checked first: a new version that fits none of them is refused without checking the rest.
+    static let sample = 100
+
+    func publish(_ job: inout UpdateJob) async throws {
+        guard let name = job.template else { return }
+        if job.phase != .applying {
+            let candidate: PassTemplate
+            if let staged = candidates.withLock({ $0[job.id] }) {
+                candidate = staged
+            } else {
+                candidate = try templates.candidate(named: name)  // a restart in the middle of the check
+                candidates.withLock { $0[job.id] = candidate }
+            }
+            try await check(&job, name: name, candidate: candidate)
+            guard !Task.isShuttingDownGracefully else { return }
+            if job.checked > 0 && job.kept == job.checked {
+                throw ServiceFailure.unprocessable(
+                    "the new version of \(name) fits none of its \(job.checked) passes (see the failures); the old version stays: fix the template and publish again"
+                )
+            }
+            install(candidate, named: name, job: job)
+            job.phase = .applying
+            job.after = nil
+            save(job)
+        }
+        try await republish(&job, name: name)
+        if job.checked == 0 {
+            job.note = "no pass was issued from template \(name): the new version serves the passes issued from now on"
+        } else if job.kept > 0 {
+            job.note = "\(job.kept) passes do not fit the new version (see the failures): they keep their last good version"
+        }
+    }
+
+    /// Checks the new version against every pass of the template after where the job stands, the first
+    /// ``sample`` passes first; the passes it does not fit are written down (``JobFolder/appendKept(_:_:)``).
+    private func check(_ job: inout UpdateJob, name: String, candidate: PassTemplate) async throws {
+        let data = job.data
+        while !Task.isShuttingDownGracefully {
+            let limit = job.checked == 0 ? min(Self.sample, limits.chunkLines) : limits.chunkLines
+            let keys = try await store.passKeys(template: name, after: job.after, limit: limit)
+            guard let last = keys.last else { return }
+            let first = job.checked + 1
+            let results = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
+                (first + pair.offset, pair.element, await self.check(pair.element, data: data, against: candidate))
+            }
+            let misfits = results.compactMap { result in result.2.map { (result.0, result.1, $0) } }.sorted { $0.0 < $1.0 }
+            try folder.appendKept(job.id, misfits.map(\.1))
+            record(misfits.map { ($0.0, $0.1.serialNumber, Outcome.failed($0.2)) }, in: &job)
+            job.done -= misfits.count  // counted as checked, not done
+            job.checked += keys.count
+            job.kept += misfits.count
+            job.after = last
+            save(job)
+            if job.checked == keys.count && misfits.count == keys.count && keys.count == limit {
+                throw ServiceFailure.unprocessable(
+                    "the new version of \(name) fits none of the first \(keys.count) passes checked (see the failures); the old version stays: fix the template and publish again"
+                )
+            }
+        }
+    }
+
+    /// Why the new version does not fit a pass (with the job's data merged); nil when it does.
+    private func check(_ key: PassKey, data: JSONObject?, against candidate: PassTemplate) async -> LineFailure? {
+        beforeEachItem.withLock { $0 }?()
+        do {
+            guard let pass = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
+                return nil  // deleted since: nothing to keep
+            }
+            var values = (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) ?? JSONObject()
+            for member in data.map(candidate.typed) ?? JSONObject()
+            where member.key != "serialNumber" && member.key != "authenticationToken" && !member.key.hasPrefix(PassImageLibrary.keyPrefix) {
+                values[member.key] = member.value
+            }
+            try await updates.renderer.check(pass, data: values, version: candidate)
+            return nil
+        } catch let failure as ServiceFailure {
+            return LineFailure(failure.message ?? failure.description, serial: key.serialNumber)
+        } catch {
+            return LineFailure("cannot be checked: \(error)", serial: key.serialNumber)
+        }
+    }
+
+    /// Makes the checked version the template's; the passes it does not fit stay at their last good version (the one
+    /// in memory; none when no pass of the template was served since the service started).
+    private func install(_ candidate: PassTemplate, named name: String, job: UpdateJob) {
+        let misfits = folder.keptKeys(job.id)
+        let old = templates.current(named: name)
+        var keeping: [PassKey: PassTemplate] = [:]
+        for key in misfits {
+            if let last = templates.keptVersion(of: key) ?? old { keeping[key] = last }
+        }
+        if let old, keeping.values.contains(where: { $0 === old }) { saveKeptVersion(old, job: job.id) }
+        templates.install(candidate, named: name, keeping: keeping)
+        logger.notice(
+            "template published", metadata: ["template": "\(name)", "checked": "\(job.checked)", "kept": "\(keeping.count)"])
+    }
+
+    /// Every pass of the template after where the job stands that fits the new version, a chunk at a time.
+    private func republish(_ job: inout UpdateJob, name: String) async throws {
+        let data = job.data
+        let misfits = folder.keptKeys(job.id)
+        while !Task.isShuttingDownGracefully {
+            let page = try await store.passKeys(template: name, after: job.after, limit: limits.chunkLines)
+            guard let last = page.last else { return }
+            let keys = page.filter { !misfits.contains($0) }
+            let first = job.done + 1
+            let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
+                (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data))
+            }
+            record(outcomes, in: &job)
+            job.after = last
+            save(job)
+        }
+    }
+
+    private func republish(_ key: PassKey, data: JSONObject?) async -> Outcome {
+        beforeEachItem.withLock { $0 }?()
+        do {
+            if let data {
+                let result = try await updates.update(
+                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, data: data, voided: nil, signs: false)
+                if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
+            }
+            return .changed(pushes: try await updates.republish(key))
+        } catch let failure as ServiceFailure {
+            return .failed(LineFailure(failure.message ?? failure.description, serial: key.serialNumber))
+        } catch {
+            return .failed(LineFailure("not stored: \(error)", serial: key.serialNumber))
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintStore
+import PassmintTestSupport
+import Synchronization
+import Testing
+
+@testable import PassmintServer
+
+/// A published template is checked against the stored passes before it replaces the old one (issue 32, item 8), is
+/// named with or without `.pass` (item 13), and its job runs off the pool that answers devices (item 9).
+@Suite struct PublishCheckTests {
+    static let type = ServiceHarness.passType
+    static let bearer = UpdateJobTests.bearer
+
+    /// A templates folder of its own holding copies of the repository's `Loyalty.pass` and `EventTicket.pass`.
+    func templatesFolder() throws -> URL {
+        let templates = TestEnvironment.temporaryFolder("publish-check")
+        for name in ["Loyalty.pass", "EventTicket.pass"] {
+            try FileManager.default.copyItem(
+                at: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/\(name)"),
+                to: templates.appendingPathComponent(name))
+        }
+        return templates
+    }
+
+    func withService(
+        _ templates: URL, _ test: TestingSetup = .router,
+        _ body: @Sendable (ServiceCore, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        var configuration = try ServiceHarness.configuration()
+        configuration.templatesFolder = templates.path
+        let settled = configuration
+        try await withStore(.sqlite) { store in
+            let service = ServiceCore(
+                configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.publish"))
+            try await buildApplication(core: service, logger: .init(label: "test")).test(test) { client in try await body(service, client) }
+        }
+    }
+
+    func publish(_ client: some TestClientProtocol, _ name: String, _ body: String = "") async throws -> JSONValue {
+        let accepted = try await client.execute(
+            uri: "/api/v1/templates/\(name)/publish", method: .post, headers: Self.bearer, body: ByteBuffer(string: body))
+        #expect(accepted.status == .accepted, "\(String(buffer: accepted.body))")
+        let id = try #require(try JSONParser.value(Array(accepted.body.readableBytesView))["id"]?.stringValue)
+        return try await UpdateJobTests().finished(client, id)
+    }
+
+    /// The pass.json a device gets for a pass now.
+    func served(_ client: some TestClientProtocol, _ pass: (serial: String, token: String)) async throws -> (HTTPResponse.Status, String) {
+        let response = try await client.execute(
+            uri: "/wallet/v1/passes/\(Self.type)/\(pass.serial)", method: .get, headers: [.authorization: "ApplePass \(pass.token)"])
+        guard response.status == .ok else { return (response.status, String(buffer: response.body)) }
+        let entries = try ZipArchive.read(Array(response.body.readableBytesView), source: "served")
+        return (response.status, String(decoding: try #require(entries.first { $0.name == "pass.json" }).bytes, as: UTF8.self))
+    }
+
+    func write(_ templates: URL, _ change: (String) -> String) throws {
+        let passJSON = templates.appendingPathComponent("Loyalty.pass/pass.json")
+        let original = try String(
+            contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass/pass.json"), encoding: .utf8)
+        try change(original).write(to: passJSON, atomically: true, encoding: .utf8)
+    }
+
+    @Test func aVersionThatFitsNoPassIsRefusedAndOneThatFitsSomeKeepsTheOthersAtTheirLastGoodVersion() async throws {
+        let templates = try templatesFolder()
+        try await withService(templates) { service, client in
+            let fits = try await UpdateJobTests().issue(client)
+            let misfit = try await UpdateJobTests().issue(client)
+            _ = try await service.updates.update(
+                passTypeIdentifier: Self.type, serialNumber: fits.serial, data: ["lounge": "Gold lounge"], voided: nil)
+
+            // Every pass lacks the new placeholder: refused, and the old version keeps serving.
+            try write(templates) {
+                $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"").replacingOccurrences(of: "{{tier}}", with: "{{nobodyHasThis}}")
+            }
+            let refused = try await publish(client, "Loyalty")
+            #expect(refused["state"] == "failed" && refused["error"]?.stringValue?.contains("fits none") == true, "\(refused)")
+            for pass in [fits, misfit] {
+                let (status, json) = try await served(client, pass)
+                #expect(status == .ok && json.contains("POINTS") && !json.contains("STARS"), "\(status) \(json.prefix(300))")
+            }
+
+            // The new version fits one pass: it gets it; the other stays at the version it had.
+            try write(templates) {
+                $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"").replacingOccurrences(
+                    of: "{{tier}}", with: "{{tier}} {{lounge}}")
+            }
+            let job = try await publish(client, "Loyalty")
+            #expect(job["state"] == "finished" && job["changed"] == 1 && job["kept"] == 1 && job["failed"] == 1, "\(job)")
+            #expect(job["note"]?.stringValue?.contains("keep their last good version") == true, "\(job)")
+            #expect(job["failures"]?.arrayValue?.first?["serialNumber"]?.stringValue == misfit.serial, "\(job)")
+            let new = try await served(client, fits)
+            #expect(new.0 == .ok && new.1.contains("STARS") && new.1.contains("Gold lounge"), "\(new)")
+            let kept = try await served(client, misfit)
+            #expect(kept.0 == .ok && kept.1.contains("POINTS") && !kept.1.contains("STARS"), "\(kept)")
+        }
+    }
+
+    /// The version a pass is kept at survives a restart (the template folder holds only the new one by then).
+    @Test func aPassKeptAtItsLastGoodVersionIsServedAtItAfterARestart() async throws {
+        let templates = try templatesFolder()
+        var configuration = try ServiceHarness.configuration()
+        configuration.templatesFolder = templates.path
+        let settled = configuration
+        try await withStore(.sqlite) { store in
+            let first = ServiceCore(configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.first"))
+            let misfit = try await buildApplication(core: first, logger: .init(label: "test")).test(.router) { client in
+                let misfit = try await UpdateJobTests().issue(client)
+                _ = try await UpdateJobTests().issue(client, template: "Loyalty")
+                let fits = try await UpdateJobTests().issue(client)
+                _ = try await first.updates.update(
+                    passTypeIdentifier: Self.type, serialNumber: fits.serial, data: ["lounge": "L"], voided: nil)
+                try write(templates) {
+                    $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"").replacingOccurrences(of: "{{tier}}", with: "{{lounge}}")
+                }
+                let job = try await publish(client, "Loyalty")
+                #expect(job["state"] == "finished" && job["kept"] == 2, "\(job)")
+                return misfit
+            }
+            let second = ServiceCore(
+                configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.second"))
+            try await buildApplication(core: second, logger: .init(label: "test")).test(.router) { client in
+                let kept = try await served(client, misfit)
+                #expect(kept.0 == .ok && kept.1.contains("POINTS") && !kept.1.contains("STARS"), "\(kept)")
+            }
+        }
+    }
+
+    @Test func aTemplateNamedWithPassIsTheSameTemplateAndOneWithoutPassesSaysSo() async throws {
+        let templates = try templatesFolder()
+        try await withService(templates) { _, client in
+            let pass = try await UpdateJobTests().issue(client)
+            try write(templates) { $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"") }
+            let job = try await publish(client, "Loyalty.pass")
+            #expect(job["state"] == "finished" && job["changed"] == 1 && job["template"] == "Loyalty", "\(job)")
+            #expect(try await served(client, pass).1.contains("STARS"))
+
+            let empty = try await publish(client, "EventTicket")
+            #expect(empty["state"] == "finished" && empty["note"]?.stringValue?.contains("no pass was issued") == true, "\(empty)")
+        }
+    }
+
+    /// Two pool threads are all Swift's cooperative pool has here: a job's work blocking there (as each per-pass
+    /// step below does, until /health answered) would leave nothing to answer /health. The job runs on its own
+    /// thread, so /health answers while the first pass's step is held. Counted, not timed: the step is held until the
+    /// answer came (or 10 s passed without one, a bound against a hang).
+    @Test func healthAnswersWhileAPublishJobWorks() async throws {
+        let templates = try templatesFolder()
+        let gate = Gate()
+        try await withService(templates, .live) { service, client in
+            for _ in 0..<6 { _ = try await UpdateJobTests().issue(client) }
+            let port = try #require(client.port)
+            service.jobs.beforeEachItem.withLock { $0 = { gate.hold() } }
+            let health = Thread {
+                gate.waitUntilHeld()
+                let connection = try? ConnectionLimitsTests.RawConnection(port: port)
+                gate.answer = connection.map { Self.blockingGet($0, "/health") } ?? "no connection"
+                gate.open()
+            }
+            health.start()
+            let job = try await publish(client, "Loyalty", #"{"data":{"tier":"Gold"}}"#)
+            #expect(job["state"] == "finished", "\(job)")
+            #expect(gate.answer.hasPrefix("HTTP/1.1 200"), "/health while the job's step was held: \(gate.answer)")
+        }
+    }
+
+    /// The status line of a GET on a connection, waiting at most 10 s (blocking: run it on a thread of its own).
+    static func blockingGet(_ connection: ConnectionLimitsTests.RawConnection, _ path: String) -> String {
+        connection.send("GET \(path) HTTP/1.1\r\nHost: passmint\r\n\r\n")
+        var received: [UInt8] = []
+        var entry = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
+        while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, 10_000) == 1 {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = recv(connection.descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer.prefix(count)
+        }
+        return String(decoding: received.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+    }
+
+    /// Holds the job's steps until opened (at most 20 s each: a bound against a hang), and tells when one is held.
+    final class Gate: @unchecked Sendable {
+        // @unchecked: every field is touched only under `condition`.
+        private let condition = NSCondition()
+        private var held = false
+        private var opened = false
+        private var text = ""
+
+        var answer: String {
+            get { condition.withLock { text } }
+            set { condition.withLock { text = newValue } }
+        }
+
+        func hold() {
+            condition.lock()
+            defer { condition.unlock() }
+            held = true
+            condition.broadcast()
+            let limit = Date().addingTimeInterval(20)
+            while !opened, condition.wait(until: limit) {}
+        }
+
+        func waitUntilHeld() {
+            condition.lock()
+            defer { condition.unlock() }
+            let limit = Date().addingTimeInterval(20)
+            while !held, condition.wait(until: limit) {}
+        }
+
+        func open() {
+            condition.withLock {
+                opened = true
+                condition.broadcast()
+            }
+        }
+    }
+}
