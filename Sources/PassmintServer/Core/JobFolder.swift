@@ -55,7 +55,9 @@ struct JobFolder: Sendable {
         guard descriptor >= 0 else { throw ServiceFailure.storage("cannot write \(failures(id))") }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else { throw ServiceFailure.storage("cannot write \(failures(id))") }
+        guard written == bytes.count, fsync(descriptor) == 0, FileIO.syncFolder(path) == 0 else {
+            throw ServiceFailure.storage("cannot write \(failures(id))")  // the folder too: the first append creates the file
+        }
     }
 
     /// The first `limit` failures of a job.

@@ -1,4 +1,5 @@
 import Foundation
+import Passmint
 
 /// The body of a `POST /api/v1/updates` as it arrives, written to the jobs folder in constant memory; made durable
 /// (fsync) before the job is acknowledged, removed if the upload breaks off.
@@ -28,9 +29,12 @@ public final class JobUpload: @unchecked Sendable {
         bytes += Int64(chunk.count)
     }
 
-    /// Makes what was written durable.
+    /// Makes what was written durable: the file, then its name in the jobs folder.
     func finish() throws(ServiceFailure) {
         guard fsync(descriptor) == 0 else { throw ServiceFailure.storage("cannot sync the upload \(path)") }
+        guard FileIO.syncFolder(FileIO.folder(of: path)) == 0 else {
+            throw ServiceFailure.storage("cannot sync the jobs folder of the upload \(path)")
+        }
     }
 
     /// The upload broke off: nothing of it is kept.
