@@ -41,7 +41,7 @@ extension SQLitePassStore {
         try await writer.write { db in try Self.storeImages(db, images) }
     }
 
-    private static func storeImages(_ db: SQLiteConnection, _ images: [StoredImage]) throws {
+    static func storeImages(_ db: SQLiteConnection, _ images: [StoredImage]) throws {
         for image in images {
             try db.query("INSERT OR IGNORE INTO images (sha256, bytes) VALUES (?, ?)", [.text(image.sha256), .blob(image.bytes)])
         }
