@@ -15,9 +15,6 @@ public protocol PassStore: Sendable {
     /// pass takes the next tag, a serial stored already is left as it is. Images are stored once per SHA-256.
     func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome]
 
-    /// Stores images (those present already are kept as they are).
-    func storeImages(_ images: [StoredImage]) async throws
-
     /// An image's bytes by the lowercase hex SHA-256 of its bytes; nil when it is not stored.
     func image(sha256: String) async throws -> [UInt8]?
 

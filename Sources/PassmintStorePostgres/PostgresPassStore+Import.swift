@@ -47,11 +47,6 @@ extension PostgresPassStore {
         }
     }
 
-    public func storeImages(_ images: [StoredImage]) async throws {
-        guard !images.isEmpty else { return }
-        try await write(notify: false) { connection in try await Self.storeImages(connection, images, logger) }
-    }
-
     /// Stores images in the caller's transaction, in one order (by SHA-256) so that two transactions storing the same
     /// images never wait for each other crosswise.
     static func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
