@@ -7,8 +7,9 @@ import PassmintTestSupport
 import Testing
 
 /// Changes racing for one pass, on one node (SQLite) and on two nodes of one PostgreSQL database: PATCHes of
-/// different keys, bulk-update lines (checked, not signed), voids and a template publish. None is lost, each takes
-/// exactly one tag, a void is never undone, and each device is owed exactly one push.
+/// different keys (signed, or only checked as bulk lines are), voids, a template republished, and the lines of a
+/// bulk-update job and a template publish job running beside them. None is lost, each takes exactly one tag, a void is
+/// never undone, and each device is owed exactly one push.
 @Suite struct ConcurrentChangeTests {
     /// One change of the race, and what it must leave in the pass.
     enum Change: Sendable {
@@ -20,6 +21,25 @@ import Testing
     static let changes: [Change] =
         (0..<14).map { Change.patch(key: "note\($0)", value: 1000 + $0, signs: $0 % 2 == 0) }
         + (0..<3).map { Change.void(key: "voidNote\($0)", value: 2000 + $0) } + [.publish]
+
+    /// The lines of the bulk-update job, and the template publish job: one change each.
+    static let jobLines = (0..<2).map { (key: "jobNote\($0)", value: 3000 + $0) }
+    static let jobChanges = jobLines.count + 1
+
+    /// Queues the bulk-update job (its upload made durable first) and the template publish job on `node`.
+    static func queueJobs(_ node: ServiceCore, type: String, serial: String) throws -> [String] {
+        let upload = try node.jobs.newUpload()
+        var text = ""
+        for line in jobLines {
+            let object: JSONValue = [
+                "passTypeIdentifier": .string(type), "serialNumber": .string(serial), "data": [line.key: .number(JSONNumber(line.value))],
+            ]
+            text += JSONWriter.string(object, style: .compact) + "\n"
+        }
+        let bytes = Array(text.utf8)
+        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in try upload.write(raw) }
+        return [try node.jobs.submit(upload).id, try node.jobs.publish(template: "Loyalty", data: nil).id]
+    }
 
     /// Runs every change of ``changes`` at once, spread over `nodes`; the tags the changes committed.
     static func race(_ nodes: [ServiceCore], type: String, serial: String) async throws -> [Int64] {
@@ -60,7 +80,21 @@ import Testing
                 device: unique("dev"), pushToken: token, passTypeIdentifier: type, serialNumber: serial)
         }
 
-        let tags = try await race(nodes, type: type, serial: serial)
+        let jobs = try queueJobs(nodes[0], type: type, serial: serial)
+        nodes[0].storeReady.open()
+        let tags = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await nodes[0].jobs.run() }  // the jobs run while the changes race
+            let tags = try await race(nodes, type: type, serial: serial)
+            let done = await eventually { jobs.allSatisfy { nodes[0].jobs.job($0)?.state == .finished } }
+            group.cancelAll()
+            #expect(done, "the jobs finished")
+            return tags
+        }
+        for id in jobs {
+            let job = try #require(nodes[0].jobs.job(id))
+            #expect(job.changed == 1 || job.changed == jobLines.count, "every line changed the pass")
+            #expect(job.failed == 0 && job.unchanged == 0)
+        }
 
         let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: serial))
         let data = try #require(try JSONParser.value(Array(stored.dataJSON.utf8)).objectValue)
@@ -71,10 +105,11 @@ import Testing
             case .publish: break
             }
         }
+        for line in jobLines { #expect(data[line.key] == .number(JSONNumber(line.value)), "the job line of \(line.key) is kept") }
         #expect(data["points"] == issued.data["points"], "what nobody changed stays")
         #expect(stored.voided, "no change undid a void")
         #expect(Set(tags).count == tags.count, "every change has a version of its own")
-        #expect(stored.updateTag == issued.pass.updateTag + Int64(changes.count), "one tag step per change, and none else")
+        #expect(stored.updateTag == issued.pass.updateTag + Int64(changes.count + jobChanges), "one tag step per change, and none else")
         #expect(try await store.pushQueueStatus().depth == 2, "one owed push per device token")
         let states = try await store.pushStates(passTypeIdentifier: type, serialNumber: serial)
         #expect(states.count == 3 && states.allSatisfy(\.pending))
