@@ -17,18 +17,42 @@ public enum FileIO {
         }
     }
 
-    /// Writes `bytes` to `path` atomically: a temporary file in the same folder is written, flushed to disk and
-    /// renamed over `path`, so a crash never leaves a half-written file.
+    /// Writes `bytes` to `path` atomically and durably: a temporary file in the same folder is written, flushed to disk
+    /// (`fsync`), renamed over `path`, and the folder flushed too, so a crash never leaves a half-written file and a
+    /// power cut after the return cannot lose the file (its name lives in the folder).
     ///
-    /// With `durable: false` the flush to disk is left out: the rename is still atomic against a crash of the process
+    /// With `durable: false` both flushes are left out: the rename is still atomic against a crash of the process
     /// (what a batch needs, followed by one ``syncFileSystem(of:)`` at its end), but not against power loss.
     public static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true)
         throws(PassmintError)
     {
+        try writeAtomically(bytes, to: path, permissions: permissions, durable: durable, syncingFolderWith: syncFolder)
+    }
+
+    /// ``writeAtomically(_:to:permissions:durable:)`` flushing the folder with `syncFolder` (a test watches it).
+    package static func writeAtomically(
+        _ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true, syncingFolderWith syncFolder: (String) -> Int32
+    ) throws(PassmintError) {
         let failure = bytes.withUnsafeBytes {
-            writeAtomically([$0], to: path, permissions: permissions, durable: durable, startWriteback: false)
+            writeAtomically([$0], to: path, permissions: permissions, durable: durable, startWriteback: false, syncFolder: syncFolder)
         }
         if let failure { throw failure }
+    }
+
+    /// Flushes a folder's entries to disk (`fsync` on the folder): after a file in it was created or renamed, so that a
+    /// power cut cannot lose its name. Returns 0, or the `errno`.
+    package static func syncFolder(_ folder: String) -> Int32 {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        return fsync(fd) == 0 ? 0 : errno
+    }
+
+    /// The folder a path is in (`.` for a bare name), split on the last slash: URL(fileURLWithPath:) would stat the
+    /// path, a system call per file.
+    package static func folder(of path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        return slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     }
 
     /// ``writeAtomically(_:to:permissions:durable:)``, starting the file's writeback when asked (see below).
@@ -52,13 +76,13 @@ public enum FileIO {
     }
 
     /// The write itself; returns what went wrong.
+    /// Write the temporary file, flush it, rename it over `path`, flush the folder: the one place Passmint renames.
     private static func writeAtomically(
-        _ buffers: [UnsafeRawBufferPointer], to path: String, permissions: Int, durable: Bool, startWriteback: Bool
+        _ buffers: [UnsafeRawBufferPointer], to path: String, permissions: Int, durable: Bool, startWriteback: Bool,
+        syncFolder: (String) -> Int32 = syncFolder
     ) -> PassmintError? {
-        // Split on the last slash: URL(fileURLWithPath:) would stat the path, a system call per file.
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let directory = folder(of: path)
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = directory + "/.\(name).\(hexString(OpenSSL.randomBytes(6))).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(permissions))
         guard fd >= 0 else {
@@ -75,6 +99,15 @@ public enum FileIO {
         guard failure == 0 else {
             unlink(temporary)
             return PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(failure)))")
+        }
+        if durable {
+            let failure = syncFolder(directory)
+            guard failure == 0 else {
+                return PassmintError(
+                    .fileSystem,
+                    "wrote \(path) but cannot flush its folder \(directory) to disk: \(String(cString: strerror(failure))); "
+                        + "a power cut could lose it: check the disk and write it again")
+            }
         }
         return nil
     }

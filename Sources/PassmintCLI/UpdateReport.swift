@@ -14,7 +14,7 @@ enum UpdateReport {
         for (row, line, serial, reason) in rows.sorted(by: { $0.0 < $1.0 }) {
             text += "\(row),\(line == 0 ? "" : String(line)),\(quoted(serial)),\(quoted(reason))\n"
         }
-        try FileIO.writeAtomically(Array(text.utf8), to: path, durable: false)
+        try FileIO.writeAtomically(Array(text.utf8), to: path)
     }
 
     private static func quoted(_ field: String) -> String {

@@ -71,7 +71,7 @@ final class CampaignRun: @unchecked Sendable {
         for (index, serial) in serials.enumerated() {
             csv += "\(serial),\(100_000 + index),Member \(index),Gold,mlc:\(index),\(index % 5000),250,2024-03-01T00:00:00+01:00\n"
         }
-        try csv.write(to: members, atomically: true, encoding: .utf8)
+        try FileIO.writeAtomically(Array(csv.utf8), to: members.path)
         let start = ContinuousClock.now
         let batch = try TestEnvironment.run(
             options.binary,

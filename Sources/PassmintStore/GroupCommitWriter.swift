@@ -13,6 +13,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     // @unchecked: `connection` is touched only by the writer thread; `pending` only under `condition`.
     private struct Job {
         /// Runs the work; returns what to do after the commit (or after a failed commit), nil when it already failed.
+        /// A job whose work threw is answered with its error after the commit too.
         var run: (SQLiteConnection) -> (committed: () -> Void, failed: (any Error) -> Void)?
         var cancel: (any Error) -> Void
     }
@@ -68,8 +69,9 @@ final class GroupCommitWriter: @unchecked Sendable {
                         return (committed: { continuation.resume(returning: value) }, failed: { continuation.resume(throwing: $0) })
                     } catch {
                         try? db.execute("ROLLBACK TO job; RELEASE job")
-                        continuation.resume(throwing: error)
-                        return nil
+                        // Answered after the group's commit, like the others: a change refused as stale because of
+                        // an earlier job of this group then finds that job's change when it reads the pass again.
+                        return (committed: { continuation.resume(throwing: error) }, failed: { _ in continuation.resume(throwing: error) })
                     }
                 },
                 cancel: { continuation.resume(throwing: $0) })

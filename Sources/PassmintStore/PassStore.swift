@@ -6,27 +6,27 @@ public protocol PassStore: Sendable {
     /// Creates or upgrades the schema (named, forward-only migrations).
     func migrate() async throws
 
-    /// Records a newly issued pass; its tag and date are assigned by the store (``StoredPass/firstVersion(tag:now:)``).
-    /// Throws `.duplicate` when the serial exists.
-    func insert(_ pass: StoredPass) async throws -> StoredPass
+    /// Records newly issued passes (one, or every pass of a multi-ticket order) and the images they name in one write
+    /// transaction, all or none: each takes the next tag and a date (``StoredPass/firstVersion(tag:now:)``). When a
+    /// serial exists already, nothing is stored and it throws `.duplicate` naming that pass (``PassStoreError/passKey``).
+    func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass]
 
     /// Records many new passes and the images they use in one write transaction (an import of a member list): each
     /// pass takes the next tag, a serial stored already is left as it is. Images are stored once per SHA-256.
     func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome]
-
-    /// Stores images (those present already are kept as they are).
-    func storeImages(_ images: [StoredImage]) async throws
 
     /// An image's bytes by the lowercase hex SHA-256 of its bytes; nil when it is not stored.
     func image(sha256: String) async throws -> [UInt8]?
 
     func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass?
 
-    /// Applies `edit` to a pass in one write transaction: reads it locked, applies the edit, gives the edited pass its
-    /// next version (``StoredPass/nextVersion(tag:now:)``) and writes it, reads the devices registered for it, and
-    /// owes each of their push tokens a push (``OwedPush``, coalesced per token and pass type). When the edit leaves
-    /// the pass as it is, nothing is written. Nil when the pass does not exist.
-    func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit) async throws -> PassChange?
+    /// Applies `edit` to a pass in one write transaction: reads it locked, applies the edit
+    /// (``PassEdit/applied(to:basedOn:)``: with `basedOn`, throws `.stale` when the pass is no longer at that tag),
+    /// stores the edit's images, gives the edited pass its next version (``StoredPass/nextVersion(tag:now:)``) and
+    /// writes it, reads the devices registered for it, and owes each of their push tokens a push (``OwedPush``,
+    /// coalesced per token and pass type). When the edit leaves the pass as it is, nothing is written. Nil when the
+    /// pass does not exist.
+    func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange?
 
     /// Registers a device (storing or updating its push token) for a pass.
     func register(
@@ -60,10 +60,6 @@ public protocol PassStore: Sendable {
     /// what a template-wide change walks through.
     func passKeys(template: String, after: PassKey?, limit: Int) async throws -> [PassKey]
 
-    /// Removes a pass with its registrations (and the devices left with none). True when the pass existed. Used to
-    /// take back passes of an order that failed as a whole, before anyone received them.
-    func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool
-
     /// A number that changes after every commit, read before a query and compared after it; nil while the store
     /// cannot tell when others change it. The service caches reads only while it stays the same. The SQLite store
     /// bumps it after its own commits (before they are acknowledged) and when it sees another process's commit (see
@@ -75,7 +71,19 @@ public protocol PassStore: Sendable {
 extension PassStore {
     public var changeGeneration: UInt64? { nil }
 
-    /// Replaces a pass's data and voided flag (``PassEdit/update(dataJSON:voided:)``).
+    /// Records a newly issued pass (``insert(order:images:)`` of one pass, without images).
+    public func insert(_ pass: StoredPass) async throws -> StoredPass {
+        let stored = try await insert(order: [pass], images: [])
+        guard let first = stored.first else { throw PassStoreError(.database, "the store recorded nothing for \(pass.serialNumber)") }
+        return first
+    }
+
+    /// Applies `edit` whatever version the pass is at (see ``change(passTypeIdentifier:serialNumber:_:basedOn:)``).
+    public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit) async throws -> PassChange? {
+        try await change(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, edit, basedOn: nil)
+    }
+
+    /// Replaces a pass's data and voided flag (``PassEdit/update(dataJSON:voided:images:)``).
     public func update(passTypeIdentifier: String, serialNumber: String, dataJSON: String, voided: Bool) async throws -> PassChange? {
         try await change(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .update(dataJSON: dataJSON, voided: voided))
     }

@@ -3,14 +3,19 @@ public struct PassStoreError: Error, Sendable, CustomStringConvertible, Equatabl
     public enum Kind: Sendable, Equatable {
         /// A pass with this pass type identifier and serial number already exists.
         case duplicate
+        /// The pass changed since the version a change was made from (``PassEdit/applied(to:basedOn:)``).
+        case stale
         case database
     }
     public var kind: Kind
     public var message: String
+    /// The pass concerned, when one is (the serial of an order that exists already).
+    public var passKey: PassKey?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, passKey: PassKey? = nil) {
         self.kind = kind
         self.message = message
+        self.passKey = passKey
     }
 
     public var description: String { message }

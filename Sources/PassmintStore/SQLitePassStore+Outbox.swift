@@ -1,7 +1,7 @@
 import Foundation
 
-/// The durable push queue on SQLite: owed pushes are written by ``SQLitePassStore/change(passTypeIdentifier:serialNumber:_:)``
-/// in the change's transaction, and claimed and settled by the service's pusher. One process writes the file, so a
+/// The durable push queue on SQLite: owed pushes are written by
+/// ``SQLitePassStore/change(passTypeIdentifier:serialNumber:_:basedOn:)`` in the change's transaction, and claimed and settled by the service's pusher. One process writes the file, so a
 /// claim is a lease only against a pusher that died holding it.
 extension SQLitePassStore {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

@@ -37,21 +37,27 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         try await writer.write { db in try SQLiteSchema.migrate(db) }
     }
 
-    public func insert(_ pass: StoredPass) async throws -> StoredPass {
+    public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
         try await writer.write { db in
-            let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db))
-            do {
-                try db.query(
-                    "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
-                    [
-                        .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
-                        .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),
-                        .integer(Int64(stored.updatedAt.timeIntervalSince1970)),
-                    ])
-            } catch let error as PassStoreError where error.kind == .duplicate {
-                throw PassStoreError(.duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists")
+            // One savepoint (the writer's job): a serial that exists undoes the passes and images written before it.
+            try Self.storeImages(db, images)
+            return try passes.map { pass in
+                let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db))
+                do {
+                    try db.query(
+                        "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+                        [
+                            .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
+                            .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),
+                            .integer(Int64(stored.updatedAt.timeIntervalSince1970)),
+                        ])
+                } catch let error as PassStoreError where error.kind == .duplicate {
+                    throw PassStoreError(
+                        .duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists",
+                        passKey: PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber))
+                }
+                return stored
             }
-            return stored
         }
     }
 
@@ -65,13 +71,14 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         return found
     }
 
-    public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit) async throws -> PassChange? {
+    public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange? {
         try await writer.write { db in
             // The writer thread is the only writer: what it reads here stays as read until the commit.
             guard let current = try Self.pass(db, passTypeIdentifier, serialNumber) else { return nil }
             var pass = current
-            let edited = edit.applied(to: current)
+            let edited = try edit.applied(to: current, basedOn: basedOn)
             if let edited {
+                try Self.storeImages(db, edit.images)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try SQLiteSchema.nextTag(db))
                 try db.query(SQLiteSchema.updatePass, SQLiteSchema.versionValues(pass))
             }
@@ -151,22 +158,6 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             found.append(DeviceRegistration(deviceLibraryIdentifier: $0.text(0) ?? "", pushToken: $0.text(1) ?? ""))
         }
         return found
-    }
-
-    public func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
-        try await writer.write { db in
-            let key: [SQLiteConnection.Value] = [.text(passTypeIdentifier), .text(serialNumber)]
-            var devices: [String] = []
-            try db.query("SELECT device_library_id FROM registrations WHERE pass_type_id = ? AND serial_number = ?", key) {
-                devices.append($0.text(0) ?? "")
-            }
-            try db.query("DELETE FROM registrations WHERE pass_type_id = ? AND serial_number = ?", key)
-            for device in devices {
-                try db.query(SQLiteSchema.removeDeviceWithoutRegistrations, [.text(device), .text(device)])
-            }
-            try db.query("DELETE FROM passes WHERE pass_type_id = ? AND serial_number = ?", key)
-            return db.changes > 0
-        }
     }
 }
 

@@ -47,13 +47,10 @@ extension PostgresPassStore {
         }
     }
 
-    public func storeImages(_ images: [StoredImage]) async throws {
-        guard !images.isEmpty else { return }
-        try await write(notify: false) { connection in try await Self.storeImages(connection, images, logger) }
-    }
-
-    private static func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
-        for image in images {
+    /// Stores images in the caller's transaction, in one order (by SHA-256) so that two transactions storing the same
+    /// images never wait for each other crosswise.
+    static func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
+        for image in images.sorted(by: { $0.sha256 < $1.sha256 }) {
             try await connection.query(
                 "INSERT INTO images (sha256, bytes) VALUES (\(image.sha256), \(Data(image.bytes))) ON CONFLICT DO NOTHING", logger: logger)
         }

@@ -50,12 +50,19 @@ public final class PostgresPassStore: PassStore {
     /// them through the WAL position their change feed polls instead.
     func write<T: Sendable>(notify: Bool = true, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         defer { changeFeed.noteCommit() }
-        return try await client.withTransaction(logger: logger) { connection in
-            let value = try await body(connection)
-            if notify {
-                try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(PostgresChangeFeed.channel)"), logger: logger)
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let value = try await body(connection)
+                if notify {
+                    try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(PostgresChangeFeed.channel)"), logger: logger)
+                }
+                return value
             }
-            return value
+        } catch let error as PostgresTransactionError {
+            // The store's own refusals (a stale version, a serial that exists) reach the caller as they are: the
+            // transaction was rolled back, or its connection dropped, and nothing of it was committed either way.
+            if let refusal = error.closureError as? PassStoreError, error.commitError == nil { throw refusal }
+            throw error
         }
     }
 
@@ -70,32 +77,32 @@ public final class PostgresPassStore: PassStore {
         throw PassStoreError(.database, "the update_tag counter is missing: run the migrations")
     }
 
-    public func insert(_ pass: StoredPass) async throws -> StoredPass {
-        do {
-            return try await write { connection in
-                let stored = pass.firstVersion(tag: try await Self.nextTag(connection, logger))
-                let updatedAt = Int64(stored.updatedAt.timeIntervalSince1970)
-                try await connection.query(
+    public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
+        try await write { connection in
+            // One transaction: a serial that exists rolls back the passes and images written before it.
+            try await Self.storeImages(connection, images, logger)
+            var stored: [StoredPass] = []
+            for pass in passes {
+                let version = pass.firstVersion(tag: try await Self.nextTag(connection, logger))
+                let updatedAt = Int64(version.updatedAt.timeIntervalSince1970)
+                let rows = try await connection.query(
                     """
                     INSERT INTO passes (pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at)
-                    VALUES (\(stored.passTypeIdentifier), \(stored.serialNumber), \(stored.authenticationToken), \(stored.template),
-                            \(stored.dataJSON), \(stored.voided), \(stored.updateTag), \(updatedAt))
+                    VALUES (\(version.passTypeIdentifier), \(version.serialNumber), \(version.authenticationToken), \(version.template),
+                            \(version.dataJSON), \(version.voided), \(version.updateTag), \(updatedAt))
+                    ON CONFLICT DO NOTHING RETURNING 1
                     """, logger: logger)
-                return stored
+                var inserted = false
+                for try await _ in rows.decode(Int.self) { inserted = true }
+                guard inserted else {
+                    throw PassStoreError(
+                        .duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists",
+                        passKey: PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber))
+                }
+                stored.append(version)
             }
-        } catch {
-            if Self.isUniqueViolation(error) {
-                throw PassStoreError(.duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists")
-            }
-            throw error
+            return stored
         }
-    }
-
-    /// A unique-key violation (SQLSTATE 23505), directly or inside a transaction error.
-    static func isUniqueViolation(_ error: any Error) -> Bool {
-        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] == "23505" }
-        if let error = error as? PostgresTransactionError, let inner = error.closureError { return isUniqueViolation(inner) }
-        return false
     }
 
     private static func selectPass(
@@ -119,13 +126,14 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
-    public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit) async throws -> PassChange? {
+    public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange? {
         try await write { connection in
             let locked = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger)
             guard let current = locked else { return nil }
             var pass = current
-            let edited = edit.applied(to: current)
+            let edited = try edit.applied(to: current, basedOn: basedOn)
             if let edited {
+                try await Self.storeImages(connection, edit.images, logger)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger))
                 let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
                 try await connection.query(
@@ -212,30 +220,6 @@ public final class PostgresPassStore: PassStore {
             found.append(DeviceRegistration(deviceLibraryIdentifier: device, pushToken: token))
         }
         return found
-    }
-
-    public func delete(passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
-        try await write { connection in
-            let owners = try await connection.query(
-                """
-                DELETE FROM registrations WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
-                RETURNING device_library_id
-                """, logger: logger)
-            var devices: [String] = []
-            for try await device in owners.decode(String.self) { devices.append(device) }
-            try await connection.query(
-                """
-                DELETE FROM devices d WHERE d.device_library_id = ANY(\(devices))
-                AND NOT EXISTS (SELECT 1 FROM registrations r WHERE r.device_library_id = d.device_library_id)
-                """, logger: logger)
-            let rows = try await connection.query(
-                """
-                DELETE FROM passes WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber) RETURNING 1
-                """, logger: logger)
-            var removed = false
-            for try await _ in rows.decode(Int.self) { removed = true }
-            return removed
-        }
     }
 }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Passmint
 import PassmintServer
 import PassmintStore
+import PassmintTestSupport
 import Testing
 
 /// Issuing one pass, or an order all or nothing, at the service (the HTTP edge has its own tests).
@@ -58,6 +59,44 @@ import Testing
             let bundle = try await service.issuing.issue(orders: [orders[0]])
             #expect(try PassBundle.read(bundle, source: "order").count == 1)
             #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) != nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anOrderBrokenAtItsFourthPassStoresNoneOfIt(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            let taken = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("taken")))
+            let serials = (0..<5).map { $0 == 3 ? taken.pass.serialNumber : unique("order-\($0)") }
+            let orders = try serials.map { IssuingService.Order(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: $0)) }
+            let message = "passes[3]: a pass with serial number \(taken.pass.serialNumber) already exists; PATCH it to change it"
+            await #expect(throws: ServiceFailure.conflict(message)) { try await service.issuing.issue(orders: orders) }
+            for serial in serials where serial != taken.pass.serialNumber {
+                #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == nil)
+            }
+            // Nothing of the order was ever written: the next pass takes the tag right after the one issued before it.
+            let next = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("next")))
+            #expect(next.pass.updateTag == taken.pass.updateTag + 1)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRefusedPassKeepsNoneOfItsImages(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            let serial = unique("I")
+            let data = { (serial: String) in try PassImagesRoutesTests.genericData(serial: serial) }
+            _ = try await service.issuing.issue(template: "Generic", data: try data(serial))
+            let photo = TestPNG.make(width: 180, height: 180, rgba: (UInt8.random(in: 0...255), UInt8.random(in: 0...255), 7, 255))
+            let images: JSONObject = ["thumbnail@2x": .string(Data(photo).base64EncodedString())]
+            let sha256 = Digest.sha256Hex(photo)
+            await #expect(throws: ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")) {
+                try await service.issuing.issue(template: "Generic", data: try data(serial), images: images)
+            }
+            #expect(try await store.image(sha256: sha256) == nil, "the image went with the pass that was refused")
+            let issued = try await service.issuing.issue(template: "Generic", data: try data(unique("I")), images: images)
+            #expect(issued.data["image:thumbnail@2x"] == .string("sha256:\(sha256)"))
+            #expect(try await store.image(sha256: sha256) != nil, "stored with the pass that names it")
         }
     }
 }

@@ -56,8 +56,7 @@ public struct BatchRegistration: Sendable {
     public func record(_ issued: BatchRunner.IssuedPass) async throws {
         let (pass, images) = stored(issued)
         do {
-            try await store.storeImages(images)
-            _ = try await store.insert(pass)
+            _ = try await store.insert(order: [pass], images: images)  // the images in the pass's transaction
         } catch let error as PassStoreError where error.kind == .duplicate {
             let existing = try await store.pass(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber)
             guard existing?.authenticationToken == issued.authenticationToken else {

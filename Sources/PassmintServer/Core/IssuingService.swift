@@ -25,13 +25,9 @@ public struct IssuingService: Sendable {
     public func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
         // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
         // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
-        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
-        var values = data
-        for member in upload?.members ?? JSONObject() where member.value != .null { values[member.key] = member.value }
-        let (pass, checked, prepared) = try await newPass(template: name, data: values)
+        let (pass, checked, prepared, own) = try await newPass(template: name, data: data, images: images)
         async let signing = renderer.sign(prepared)
-        try await store.storeImages(upload?.images ?? [])  // before the pass that names them
-        let stored = try await insert(pass)
+        let stored = try await insert([pass], images: own)[0]  // the images in the transaction of the pass naming them
         let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         signedPasses.remember(built.archive, for: stored)
@@ -42,26 +38,31 @@ public struct IssuingService: Sendable {
     public struct Order: Sendable {
         public var template: String
         public var data: JSONObject
+        /// The pass's own images (`{"thumbnail@2x": "<base64 PNG>"}`), as for a single pass.
+        public var images: JSONObject?
 
-        public init(template: String, data: JSONObject) {
+        public init(template: String, data: JSONObject, images: JSONObject? = nil) {
             self.template = template
             self.data = data
+            self.images = images
         }
     }
 
     /// Issues the passes of a multi-ticket order, all or none: every pass is rendered, checked and signed, and the
-    /// bundle (Passmint's `PassBundle`, entries named after the serial numbers) made, before any is stored; if storing one
-    /// fails (a serial that exists), those stored before it are taken back. Errors name the order's index
-    /// (`passes[2]: …`). Returns the bundle.
+    /// bundle (Passmint's `PassBundle`, entries named after the serial numbers) made, before any is stored; then the
+    /// passes and their images are stored in one transaction, so that a serial that exists stores none of them.
+    /// Errors name the order's index (`passes[2]: …`). Returns the bundle.
     public func issue(orders: [Order]) async throws -> [UInt8] {
         var built: [(pass: StoredPass, archive: [UInt8])] = []
+        var images: [String: StoredImage] = [:]
         var serials: Set<String> = []
         for (index, order) in orders.enumerated() {
             try await Self.naming(index) {
-                let (pass, _, prepared) = try await newPass(template: order.template, data: order.data)
+                let (pass, _, prepared, own) = try await newPass(template: order.template, data: order.data, images: order.images)
                 guard serials.insert(pass.serialNumber).inserted else {
                     throw ServiceFailure.badRequest("serial number \(pass.serialNumber) appears twice in this order")
                 }
+                for image in own { images[image.sha256] = image }
                 built.append((pass, try renderer.sign(prepared).archive))
             }
         }
@@ -72,25 +73,21 @@ public struct IssuingService: Sendable {
         } catch {
             throw ServiceFailure.unprocessable(templates.redacted(error.message))
         }
-        var stored: [StoredPass] = []
-        for (index, item) in built.enumerated() {
-            do {
-                let pass = try await Self.naming(index) { try await insert(item.pass) }
-                signedPasses.remember(item.archive, for: pass)
-                stored.append(pass)
-            } catch {
-                await takeBack(stored)
-                throw error
-            }
-        }
+        let passes = built.map(\.pass)
+        let stored = try await insert(passes, images: images.values.sorted { $0.sha256 < $1.sha256 })
+        for (pass, item) in zip(stored, built) { signedPasses.remember(item.archive, for: pass) }
         return bundle
     }
 
     /// A new pass from a template and data, rendered and checked but not stored: the serial number comes from the
     /// data (or is generated), the token too (or is generated).
-    private func newPass(template name: String, data: JSONObject) async throws -> (StoredPass, JSONObject, PreparedPass) {
+    private func newPass(
+        template name: String, data: JSONObject, images: JSONObject?
+    ) async throws -> (StoredPass, JSONObject, PreparedPass, [StoredImage]) {
         _ = try templates.template(named: name)  // an unknown template is a bad request before anything else
+        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
         var values = data
+        for member in upload?.members ?? JSONObject() where member.value != .null { values[member.key] = member.value }
         let serial = values["serialNumber"]?.stringValue ?? values["serialNumber"]?.numberValue?.text ?? UUID().uuidString.lowercased()
         guard PathComponent.isValid(serial) else { throw ServiceFailure.badRequest("serialNumber must be 1–128 URL-safe characters") }
         let token = values["authenticationToken"]?.stringValue ?? AuthenticationToken.make()
@@ -102,26 +99,22 @@ public struct IssuingService: Sendable {
             dataJSON: JSONWriter.string(.object(values), style: .compact))
         let prepared = try await renderer.prepare(pass, data: values)
         pass.passTypeIdentifier = prepared.passTypeIdentifier
-        return (pass, values, prepared)
+        return (pass, values, prepared, upload?.images ?? [])
     }
 
-    private func insert(_ pass: StoredPass) async throws -> StoredPass {
+    /// Stores new passes and their images in one transaction, all or none; a serial that exists is a conflict naming
+    /// its place in the order when there are several.
+    private func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
         do {
-            return try await store.insert(pass)
+            return try await store.insert(order: passes, images: images)
         } catch let error as PassStoreError where error.kind == .duplicate {
-            throw ServiceFailure.conflict("a pass with serial number \(pass.serialNumber) already exists; PATCH it to change it")
-        }
-    }
-
-    /// Removes the passes of an order that failed as a whole (nobody received them).
-    private func takeBack(_ passes: [StoredPass]) async {
-        for pass in passes {
-            do {
-                _ = try await store.delete(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-            } catch {
-                logger.error(
-                    "cannot take back a pass of a failed order", metadata: ["serialNumber": "\(pass.serialNumber)", "error": "\(error)"])
+            let serial = error.passKey?.serialNumber ?? "?"
+            let index = passes.firstIndex {
+                $0.serialNumber == error.passKey?.serialNumber && $0.passTypeIdentifier == error.passKey?.passTypeIdentifier
             }
+            let conflict = ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")
+            guard passes.count > 1, let index else { throw conflict }
+            throw conflict.prefixed("passes[\(index)]: ")
         }
     }
 

@@ -76,7 +76,8 @@ struct JobFolder: Sendable {
         guard descriptor >= 0 else { throw ServiceFailure.storage("cannot write \(what) to the jobs folder") }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count, fsync(descriptor) == 0 else {
+        // The folder too: the first append creates the file.
+        guard written == bytes.count, fsync(descriptor) == 0, FileIO.syncFolder(path) == 0 else {
             throw ServiceFailure.storage("cannot write \(what) to the jobs folder")
         }
     }

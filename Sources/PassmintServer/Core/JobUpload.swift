@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Passmint
 
 /// The body of a `POST /api/v1/updates` as it arrives, written to the jobs folder in constant memory; made durable
 /// (fsync) before the job is acknowledged, removed if the upload breaks off. Cut (507) when the disk's free space falls
@@ -47,9 +48,12 @@ public final class JobUpload: @unchecked Sendable {
         bytes += Int64(chunk.count)
     }
 
-    /// Makes what was written durable.
+    /// Makes what was written durable: the file, then its name in the jobs folder.
     func finish() throws(ServiceFailure) {
         guard fsync(descriptor) == 0 else { throw ServiceFailure.storage("cannot sync the upload to the jobs folder: is the disk full?") }
+        guard FileIO.syncFolder(FileIO.folder(of: path)) == 0 else {
+            throw ServiceFailure.storage("cannot sync the jobs folder after an upload: is the disk full?")
+        }
     }
 
     /// The upload broke off: nothing of it is kept.

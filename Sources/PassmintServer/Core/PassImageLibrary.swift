@@ -7,8 +7,9 @@ import Synchronization
 /// Per-pass images in the service (a member's photo, an event's artwork).
 ///
 /// A stored pass's data names each of its own images by content, under the key its batch column has:
-/// `"image:thumbnail@2x": "sha256:<hex>"`. The bytes are stored once however many passes use them
-/// (``PassStore/storeImages(_:)``), read back when a pass is rendered, and kept in memory (bounded) after that.
+/// `"image:thumbnail@2x": "sha256:<hex>"`. The bytes are stored once however many passes use them, in the
+/// transaction of the pass version that names them (``PassEdit/images``, ``PassStore/insert(order:images:)``), read
+/// back when a pass is rendered, and kept in memory (bounded) after that.
 public final class PassImageLibrary: Sendable {
     /// Data keys naming a per-pass image start with this (no placeholder name can hold a `:`).
     public static let keyPrefix = BatchImageFiles.columnPrefix

@@ -30,42 +30,59 @@ public struct PersonalizationService: Sendable {
         guard !token.isEmpty, token.utf8.count <= Self.maximumTokenLength else {
             throw ServiceFailure.badRequest("personalizationToken must be a non-empty string of at most \(Self.maximumTokenLength) bytes")
         }
-        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-            throw ServiceFailure.notFound
-        }
-        let request = try personalizationRequest(of: current)
-        let missing = info.missing(request.requiredFields)
-        guard missing.isEmpty else {
-            let names = missing.map(\.rawValue).joined(separator: ", ")
-            throw ServiceFailure.badRequest("requiredPersonalizationInfo lacks \(names), which personalization.json requires")
-        }
-        let infoJSON = JSONWriter.string(info.json, style: .compact)
-        let taken = ServiceFailure.conflict(
-            "pass \(serialNumber) is already personalized with other information; the issuer can change its data with PATCH")
-        var stored = current
-        if let previous = current.personalizationJSON {
-            guard previous == infoJSON else { throw taken }
-        } else {
-            var candidate = current
-            candidate.personalizationJSON = infoJSON
-            let built = try await renderer.build(candidate)  // refuse information that does not make a valid pass
-            let committed = try await store.personalize(
-                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, personalizationJSON: infoJSON)
-            guard let change = committed else { throw ServiceFailure.notFound }
-            guard change.pass.personalizationJSON == infoJSON else { throw taken }  // another sign-up came first
-            stored = change.pass
-            // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
-            // wait for APNs before it gets its signature.
-            publisher.publish(change, signed: built.archive)
-        }
+        let stored = try await record(info, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         let signature = try renderer.signDetached(Array(token.utf8), passTypeIdentifier: passTypeIdentifier)
         logger.info(
             "pass personalized",
             metadata: [
-                "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(stored.updateTag)",
-                "fields": "\(request.requiredFields.map(\.rawValue).joined(separator: ","))",
+                "passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)", "tag": "\(stored.pass.updateTag)",
+                "fields": "\(stored.fields)",
             ])
-        return Personalized(signature: signature, pass: stored)
+        return Personalized(signature: signature, pass: stored.pass)
+    }
+
+    /// Stores `info` with the pass (checked first: it must make a valid pass) and gives it its next version, made from
+    /// the version read and made again when another change committed first. The pass as stored, and the fields asked.
+    private func record(
+        _ info: PersonalizationInfo, passTypeIdentifier: String, serialNumber: String
+    ) async throws -> (pass: StoredPass, fields: String) {
+        for _ in 0..<UpdateService.attempts {
+            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+                throw ServiceFailure.notFound
+            }
+            let request = try personalizationRequest(of: current)
+            let fields = request.requiredFields.map(\.rawValue).joined(separator: ",")
+            let missing = info.missing(request.requiredFields)
+            guard missing.isEmpty else {
+                let names = missing.map(\.rawValue).joined(separator: ", ")
+                throw ServiceFailure.badRequest("requiredPersonalizationInfo lacks \(names), which personalization.json requires")
+            }
+            let infoJSON = JSONWriter.string(info.json, style: .compact)
+            let taken = ServiceFailure.conflict(
+                "pass \(serialNumber) is already personalized with other information; the issuer can change its data with PATCH")
+            if let previous = current.personalizationJSON {
+                guard previous == infoJSON else { throw taken }
+                return (current, fields)
+            }
+            var candidate = current
+            candidate.personalizationJSON = infoJSON
+            let built = try await renderer.build(candidate)  // refuse information that does not make a valid pass
+            let committed: PassChange?
+            do {
+                committed = try await store.change(
+                    passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .personalize(personalizationJSON: infoJSON),
+                    basedOn: current.updateTag)
+            } catch let error as PassStoreError where error.kind == .stale {
+                continue  // another change (or sign-up) came first: look again
+            }
+            guard let change = committed else { throw ServiceFailure.notFound }
+            guard change.pass.personalizationJSON == infoJSON else { throw taken }
+            // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
+            // wait for APNs before it gets its signature.
+            publisher.publish(change, signed: built.archive)
+            return (change.pass, fields)
+        }
+        throw ServiceFailure.busy(serialNumber)
     }
 
     private func personalizationRequest(of pass: StoredPass) throws(ServiceFailure) -> PersonalizationRequest {

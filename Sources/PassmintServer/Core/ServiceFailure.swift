@@ -1,5 +1,6 @@
 public import HTTPTypes
 public import Hummingbird
+public import PassmintStore
 
 /// A request the service refuses: the HTTP status it answers with, and a message that says what to do next.
 /// Routes throw it as it is; Hummingbird writes it as `{"error": {"message": …}}`.
@@ -16,6 +17,17 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     public static func unauthorized(_ message: String? = nil) -> ServiceFailure { ServiceFailure(.unauthorized, message) }
     public static let notFound = ServiceFailure(.notFound)
     public static func conflict(_ message: String) -> ServiceFailure { ServiceFailure(.conflict, message) }
+    /// A change made `If-Match` a version the pass is no longer at (`current`, when known): 412.
+    public static func preconditionFailed(_ current: StoredPass?) -> ServiceFailure {
+        let now = current.map { " (it is at ETag \"\($0.updateTag)\")" } ?? ""
+        return ServiceFailure(
+            .preconditionFailed,
+            "the pass changed since the version named in If-Match\(now): GET it again, redo the change and send it with the new ETag")
+    }
+    /// A pass that kept changing while a change to it was being made (``UpdateService/attempts`` times): 409.
+    public static func busy(_ serialNumber: String) -> ServiceFailure {
+        .conflict("pass \(serialNumber) kept changing while this change was being made; nothing was changed: send it again")
+    }
     /// The request is well formed but does not make a valid pass (a lint error, a missing placeholder, a template
     /// that does not load).
     public static func unprocessable(_ message: String) -> ServiceFailure { ServiceFailure(.unprocessableContent, message) }

@@ -7,83 +7,128 @@ public import PassmintStore
 /// device registered for it, committed together; the answer comes right after the commit and the ``PushQueue``
 /// delivers the pushes. A request that changes nothing leaves the pass and its devices alone: Apple asks for a push
 /// only when a pass actually changed.
+///
+/// Changes to one pass may arrive at the same moment on any node. Each is made from the version it read and committed
+/// only if the pass is still at that version (the store compares its tag in the write transaction); when another
+/// change came first, it is made again from the version now stored, and checked again. So no change is lost, and the
+/// signed bytes kept for a version are those of that version.
 public struct UpdateService: Sendable {
     let store: any PassStore
     let renderer: PassRenderer
     let publisher: PassPublisher
     let logger: Logger
 
-    /// Merges `data` into the pass's data (its serial number and token stay) and/or sets `voided`. The pass's data is
-    /// parsed once, the new version is checked before it is stored and signed while the store commits, and the devices
-    /// owed a push are the ones registered when the change committed (in the same transaction).
+    /// How many times a change is made again because the pass changed under it; then it is refused (409) and can be
+    /// sent again. Each round commits at least one of the changes racing for the pass, so only a pass changed this
+    /// many times during one request gets there.
+    static let attempts = 100
+
+    /// Merges `data` into the pass's data (its serial number and token stay) and/or sets `voided` (left as stored
+    /// when nil). The pass's data is parsed once, the new version is checked before it is stored and signed while the
+    /// store commits, and the devices owed a push are the ones registered when the change committed (in the same
+    /// transaction).
     ///
     /// `images` (`{"thumbnail@2x": "<base64 PNG>", "strip": null}`) replace the pass's own images of those slots, or
-    /// drop them (null) so the template's show again.
+    /// drop them (null) so the template's show again; they are stored in the transaction of the pass that names them.
+    ///
+    /// `ifMatch` (the tags of an `If-Match` header): the change is made only if the pass is at one of these versions,
+    /// and refused with 412 otherwise (also when another change commits before it).
     ///
     /// `signs: false` (bulk changes) checks the new version without signing it: it is signed when a device or a link
     /// asks for it.
     public func update(
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
-        signs: Bool = true
+        ifMatch: Set<Int64>? = nil, signs: Bool = true
     ) async throws -> PassMetadata {
-        guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-            throw ServiceFailure.notFound
+        let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
+        var upload: PassImageLibrary.Upload?
+        for _ in 0..<Self.attempts {
+            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+                throw ServiceFailure.notFound
+            }
+            // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
+            if upload == nil, let images { upload = try renderer.images.decode(images) }
+            if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(current) }
+            let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
+            let merged = try merge(data, upload, into: original, of: current)
+            if merged == original && (voided ?? current.voided) == current.voided {
+                logger.info("pass update changed nothing; not pushed", metadata: metadata)
+                let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+                return PassMetadata(pass: current, data: original, registrations: registrations.count, changed: false)
+            }
+            let edit = PassEdit.update(
+                dataJSON: merged == original ? nil : JSONWriter.string(.object(merged), style: .compact), voided: voided,
+                images: upload?.images ?? [])
+            let candidate = try edit.applied(to: current) ?? current
+            let change: PassChange
+            do {
+                change = try await commit(candidate, edit, basedOn: current.updateTag, data: merged, signs: signs)
+            } catch let error as PassStoreError where error.kind == .stale {
+                // Another change committed after this one read the pass: make it again from the version now stored.
+                if ifMatch != nil { throw ServiceFailure.preconditionFailed(nil) }
+                continue
+            }
+            let queued = Set(change.registrations.map(\.pushToken)).count
+            logger.info("pass updated", metadata: metadata.merging(["tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"]) { $1 })
+            return PassMetadata(
+                pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: true)
         }
-        // Decoded only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
-        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
-        let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
+        throw ServiceFailure.busy(serialNumber)
+    }
+
+    /// The pass's data with `data` (typed as its template wants) and the uploaded images' members merged in.
+    private func merge(
+        _ data: JSONObject?, _ upload: PassImageLibrary.Upload?, into original: JSONObject, of pass: StoredPass
+    ) throws(ServiceFailure) -> JSONObject {
         var merged = original
         // Text where the template wants a number or a boolean ("1250" from a CSV) is converted, as `batch` does.
-        let typed = try data.map { data throws(ServiceFailure) in try renderer.templates.template(for: current).typed(data) }
+        let typed = try data.map { data throws(ServiceFailure) in try renderer.templates.template(for: pass).typed(data) }
         for member in typed ?? JSONObject()
         where member.key != "serialNumber" && member.key != "authenticationToken" && !member.key.hasPrefix(PassImageLibrary.keyPrefix) {
             merged[member.key] = member.value
         }
         for member in upload?.members ?? JSONObject() { merged[member.key] = member.value == .null ? JSONValue?.none : member.value }
-        var candidate = current
-        candidate.voided = voided ?? current.voided
-        let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
-        if merged == original && candidate.voided == current.voided {
-            logger.info("pass update changed nothing; not pushed", metadata: metadata)
-            let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-            return PassMetadata(pass: current, data: original, registrations: registrations.count, changed: false)
-        }
-        candidate.dataJSON = JSONWriter.string(.object(merged), style: .compact)
-        let change: PassChange
-        if signs {
-            let prepared = try await renderer.prepare(candidate, data: merged)  // refuse data that does not make a valid pass
-            async let signing = renderer.sign(prepared)  // signed while the store commits
-            change = try await commit(candidate, images: upload?.images ?? [])
-            publisher.publish(change, signed: try await signing.archive)
-        } else {
-            try await renderer.check(candidate, data: merged)
-            change = try await commit(candidate, images: upload?.images ?? [])
-            publisher.publish(change)
-        }
-        let queued = Set(change.registrations.map(\.pushToken)).count
-        logger.info("pass updated", metadata: metadata.merging(["tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"]) { $1 })
-        return PassMetadata(pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: true)
+        return merged
     }
 
-    private func commit(_ candidate: StoredPass, images: [StoredImage]) async throws -> PassChange {
-        try await store.storeImages(images)  // before the pass that names them
-        let committed = try await store.update(
-            passTypeIdentifier: candidate.passTypeIdentifier, serialNumber: candidate.serialNumber, dataJSON: candidate.dataJSON,
-            voided: candidate.voided)
-        guard let committed else { throw ServiceFailure.notFound }
-        return committed
+    /// Checks (and signs, with `signs`) `candidate`, then commits `edit` if the pass is still at `basedOn`.
+    private func commit(_ candidate: StoredPass, _ edit: PassEdit, basedOn: Int64, data: JSONObject, signs: Bool) async throws -> PassChange
+    {
+        let (type, serial) = (candidate.passTypeIdentifier, candidate.serialNumber)
+        if signs {
+            let prepared = try await renderer.prepare(candidate, data: data)  // refuse data that does not make a valid pass
+            async let signing = renderer.sign(prepared)  // signed while the store commits
+            let committed = try await store.change(passTypeIdentifier: type, serialNumber: serial, edit, basedOn: basedOn)
+            guard let change = committed else { throw ServiceFailure.notFound }
+            publisher.publish(change, signed: try await signing.archive)
+            return change
+        }
+        try await renderer.check(candidate, data: data)
+        let committed = try await store.change(passTypeIdentifier: type, serialNumber: serial, edit, basedOn: basedOn)
+        guard let change = committed else { throw ServiceFailure.notFound }
+        publisher.publish(change)
+        return change
     }
 
     /// A new version of a pass whose template changed: checked against the template as it is now, then given the
-    /// next tag, with a push owed to its devices. The pushes it owes.
+    /// next tag, with a push owed to its devices (checked again when another change commits first). The pushes it owes.
     public func republish(_ key: PassKey) async throws -> Int {
-        guard let current = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
-            throw ServiceFailure.notFound
+        for _ in 0..<Self.attempts {
+            guard let current = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
+                throw ServiceFailure.notFound
+            }
+            try await renderer.check(current)
+            let committed: PassChange?
+            do {
+                committed = try await store.change(
+                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, .republish, basedOn: current.updateTag)
+            } catch let error as PassStoreError where error.kind == .stale {
+                continue
+            }
+            guard let change = committed else { throw ServiceFailure.notFound }
+            publisher.publish(change)
+            return Set(change.registrations.map(\.pushToken)).count
         }
-        try await renderer.check(current)
-        let committed = try await store.change(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, .republish)
-        guard let change = committed else { throw ServiceFailure.notFound }
-        publisher.publish(change)
-        return Set(change.registrations.map(\.pushToken)).count
+        throw ServiceFailure.busy(key.serialNumber)
     }
 }

@@ -19,12 +19,15 @@ struct IssuingAPIRoutes {
 
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
+    /// The pass's metadata as JSON, with its version's `ETag` (see ``EntityTags``).
     private func metadataAnswer(_ status: HTTPResponse.Status, _ metadata: PassMetadata) -> Response {
-        RouteSupport.json(
+        var response = RouteSupport.json(
             status,
             .object(
                 PassMetadataJSON.object(
                     metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))))
+        response.headers[.eTag] = EntityTags.value(metadata.pass)
+        return response
     }
 
     private func issue(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
@@ -43,7 +46,8 @@ struct IssuingAPIRoutes {
             issued.archive, type: BuiltPass.mimeType, headers: [.lastModified: HTTPDate.string(issued.pass.updatedAt)], status: .created)
     }
 
-    /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}}, …]}` → 201 with a `.pkpasses` bundle.
+    /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}, "images": {…}}, …]}` → 201 with a `.pkpasses`
+    /// bundle; all of it is stored or none.
     private func issueBundle(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let orders = object["passes"]?.arrayValue, !orders.isEmpty else {
@@ -59,7 +63,11 @@ struct IssuingAPIRoutes {
             guard let data = (order["data"] ?? .object(JSONObject())).objectValue else {
                 throw ServiceFailure.badRequest("passes[\(index)].data must be an object")
             }
-            return IssuingService.Order(template: template, data: data)
+            let images = order["images"]
+            guard images == nil || images?.objectValue != nil else {
+                throw ServiceFailure.badRequest("passes[\(index)].images must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}")
+            }
+            return IssuingService.Order(template: template, data: data, images: images?.objectValue)
         }
         let bundle = try await core.issuing.issue(orders: parsed)
         return RouteSupport.bytes(bundle, type: PassBundle.mimeType, status: .created)
@@ -82,7 +90,7 @@ struct IssuingAPIRoutes {
         }
         let updated = try await core.updates.update(
             passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue,
-            images: images?.objectValue)
+            images: images?.objectValue, ifMatch: EntityTags.ifMatch(request.headers))
         return metadataAnswer(.ok, updated)
     }
 
