@@ -78,9 +78,11 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     HealthRoute().register(on: router)
     MetricsRoute(core: core).register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
-    IssuingAPIRoutes(core: core).register(on: router)
-    PreviewRoutes(core: core).register(on: router)
+    // The issuer's API: one API-key check in front of every route under /api/v1.
+    let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+    IssuingAPIRoutes(core: core).register(on: api)
+    PreviewRoutes(core: core).register(on: api)
+    JobRoutes(core: core).register(on: api)
     SharingRoutes(core: core).register(on: router)
-    JobRoutes(core: core).register(on: router)
     return router
 }

@@ -7,8 +7,8 @@ import PassmintStore
 struct IssuingAPIRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<ServiceRequestContext>) {
-        let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+    /// Adds the routes to `api`, the `/api/v1` group behind ``APIKeyMiddleware`` (``buildRouter(core:)``).
+    func register(on api: RouterGroup<ServiceRequestContext>) {
         api.post("passes") { request, context in try await issue(request, context) }
         api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
         api.post("bundles") { request, context in try await issueBundle(request, context) }

@@ -9,8 +9,8 @@ import PassmintStore
 struct JobRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<ServiceRequestContext>) {
-        let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+    /// Adds the routes to `api`, the `/api/v1` group behind ``APIKeyMiddleware`` (``buildRouter(core:)``).
+    func register(on api: RouterGroup<ServiceRequestContext>) {
         api.post("updates") { request, _ in try await upload(request) }
         api.post("templates/:name/publish") { request, context in try await publish(request, context) }
         api.get("jobs") { _, _ in RouteSupport.json(.ok, .array(core.jobs.jobs().map { .object($0.json) })) }

@@ -8,8 +8,8 @@ import Passmint
 struct PreviewRoutes {
     let core: ServiceCore
 
-    func register(on router: Router<ServiceRequestContext>) {
-        let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+    /// Adds the routes to `api`, the `/api/v1` group behind ``APIKeyMiddleware`` (``buildRouter(core:)``).
+    func register(on api: RouterGroup<ServiceRequestContext>) {
         api.getAndHead("passes/:type/:serial/preview") { request, context in
             let type = try RouteSupport.component("type", context)
             let serial = try RouteSupport.component("serial", context)
