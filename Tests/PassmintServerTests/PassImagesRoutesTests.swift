@@ -30,7 +30,7 @@ import Testing
     static func downloaded(_ store: any PassStore, serial: String) async throws -> [String: [UInt8]] {
         let cold = try ServiceHarness.service(store: store, push: RecordingPushSender())
         let pass = try #require(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial))
-        let archive = try await cold.downloads.latestPass(pass)
+        let archive = Array(buffer: try await cold.downloads.latestPass(pass))
         let verifier = PassVerifier(root: try Certificate(contentsOf: TestEnvironment.devChain().appendingPathComponent("root.pem").path))
         let report = verifier.verify(archive, source: serial)
         #expect(report.isValid, "\(report)")

@@ -1,3 +1,4 @@
+public import NIOCore
 import Passmint
 public import PassmintStore
 
@@ -6,11 +7,9 @@ public struct LatestPassService: Sendable {
     let renderer: PassRenderer
     let signedPasses: SignedPassCache
 
-    /// The signed bytes of a stored pass at its current tag.
-    public func latestPass(_ pass: StoredPass) async throws(ServiceFailure) -> [UInt8] {
+    /// The signed bytes of a stored pass at its current tag, in the buffer the cache keeps (answers share it).
+    public func latestPass(_ pass: StoredPass) async throws(ServiceFailure) -> ByteBuffer {
         if let bytes = signedPasses.bytes(for: pass) { return bytes }
-        let bytes = try await renderer.build(pass).archive
-        signedPasses.remember(bytes, for: pass)
-        return bytes
+        return signedPasses.remember(try await renderer.build(pass).archive, for: pass)
     }
 }

@@ -1,3 +1,4 @@
+import NIOCore
 import PassmintStore
 
 /// Signed pass bytes: one version per pass (the newest tag stored), bounded in bytes; the passes stored longest ago
@@ -14,7 +15,7 @@ struct PassCache {
     }
     private struct Entry {
         var updateTag: Int64
-        var bytes: [UInt8]
+        var bytes: ByteBuffer
     }
     /// The most bytes kept; a single pass larger than this is not kept.
     let byteLimit: Int
@@ -30,25 +31,25 @@ struct PassCache {
     var count: Int { entries.count }
 
     /// The bytes of `pass` at its update tag, if they are kept.
-    func bytes(for pass: StoredPass) -> [UInt8]? {
+    func bytes(for pass: StoredPass) -> ByteBuffer? {
         guard let entry = entries[Key(pass)], entry.updateTag == pass.updateTag else { return nil }
         return entry.bytes
     }
 
     /// Keeps the bytes of `pass` at its update tag, unless a newer tag of the pass is already kept.
-    mutating func store(_ bytes: [UInt8], for pass: StoredPass) {
-        guard bytes.count <= byteLimit else { return }
+    mutating func store(_ bytes: ByteBuffer, for pass: StoredPass) {
+        guard bytes.readableBytes <= byteLimit else { return }
         let key = Key(pass)
         if let old = entries[key] {
             guard old.updateTag <= pass.updateTag else { return }
-            byteCount -= old.bytes.count
+            byteCount -= old.bytes.readableBytes
         } else {
             order.append(key)
         }
         entries[key] = Entry(updateTag: pass.updateTag, bytes: bytes)
-        byteCount += bytes.count
+        byteCount += bytes.readableBytes
         while byteCount > byteLimit, head < order.count {
-            if let evicted = entries.removeValue(forKey: order[head]) { byteCount -= evicted.bytes.count }
+            if let evicted = entries.removeValue(forKey: order[head]) { byteCount -= evicted.bytes.readableBytes }
             head += 1
         }
         if head > 1024, head * 2 > order.count {

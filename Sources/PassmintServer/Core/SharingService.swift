@@ -1,4 +1,5 @@
 import Foundation
+public import NIOCore
 import Passmint
 public import PassmintStore
 
@@ -62,7 +63,7 @@ public struct SharingService: Sendable {
     }
 
     /// The signed `.pkpass` a valid link names, and the pass.
-    public func download(_ link: Link) async throws -> (pass: StoredPass, archive: [UInt8]) {
+    public func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
         let pass = try await pass(for: link)
         return (pass, try await downloads.latestPass(pass))
     }

@@ -1,3 +1,4 @@
+import NIOCore
 import PassmintStore
 import Synchronization
 
@@ -8,9 +9,15 @@ public final class SignedPassCache: Sendable {
 
     public init(byteLimit: Int = 256 << 20) { cache = Mutex(PassCache(byteLimit: byteLimit)) }
 
-    /// The bytes of `pass` at its update tag, if they are kept.
-    func bytes(for pass: StoredPass) -> [UInt8]? { cache.withLock { $0.bytes(for: pass) } }
+    /// The bytes of `pass` at its update tag, if they are kept: a buffer every response shares (no copy per request).
+    func bytes(for pass: StoredPass) -> ByteBuffer? { cache.withLock { $0.bytes(for: pass) } }
 
-    /// Keeps the signed bytes of `pass` at its tag, so devices fetching it do not make it sign again.
-    func remember(_ archive: [UInt8], for pass: StoredPass) { cache.withLock { $0.store(archive, for: pass) } }
+    /// Keeps the signed bytes of `pass` at its tag, so devices fetching it do not make it sign again; the buffer
+    /// kept is the one returned.
+    @discardableResult
+    func remember(_ archive: [UInt8], for pass: StoredPass) -> ByteBuffer {
+        let buffer = ByteBuffer(bytes: archive)
+        cache.withLock { $0.store(buffer, for: pass) }
+        return buffer
+    }
 }

@@ -29,9 +29,14 @@ enum RouteSupport {
     }
 
     static func bytes(_ bytes: [UInt8], type: String, headers: HTTPFields = [:], status: HTTPResponse.Status = .ok) -> Response {
+        self.bytes(ByteBuffer(bytes: bytes), type: type, headers: headers, status: status)
+    }
+
+    /// An answer of `buffer` as it is (a cached pass: the buffer is shared, not copied).
+    static func bytes(_ buffer: ByteBuffer, type: String, headers: HTTPFields = [:], status: HTTPResponse.Status = .ok) -> Response {
         var fields: HTTPFields = [.contentType: type]
         fields.append(contentsOf: headers)
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: buffer))
     }
 }
 
