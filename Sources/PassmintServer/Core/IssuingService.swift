@@ -25,7 +25,7 @@ public struct IssuingService: Sendable {
     public func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
         // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
         // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
-        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
+        let upload: PassImageLibrary.Upload? = if let images { try await renderer.images.decode(images) } else { nil }
         var values = data
         for member in upload?.members ?? JSONObject() where member.value != .null { values[member.key] = member.value }
         let (pass, checked, prepared) = try await newPass(template: name, data: values)

@@ -26,7 +26,7 @@ public struct UpdateService: Sendable {
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
         signs: Bool = true
     ) async throws -> PassMetadata {
-        let upload = try images.map { images throws(ServiceFailure) in try renderer.images.decode(images) }
+        let upload: PassImageLibrary.Upload? = if let images { try await renderer.images.decode(images) } else { nil }
         guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
             throw ServiceFailure.notFound
         }
