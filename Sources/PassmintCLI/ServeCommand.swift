@@ -84,6 +84,20 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Most connections open at once (default 10000); beyond it an idle one is closed to make room.", valueName: "N"))
     var maxConnections: Int?
+    @Option(
+        help: ArgumentHelp(
+            "How long a request's whole body may take to arrive, from the end of its head, before the connection is closed (default 60s).",
+            valueName: "duration"))
+    var bodyTimeout: String?
+    @Option(
+        help: ArgumentHelp(
+            "Most connections one client address may have open at once (default 256; trusted proxies have no cap).", valueName: "N"))
+    var maxConnectionsPerAddress: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Proxies (addresses or CIDR networks, comma-separated) whose Forwarded or X-Forwarded-For header names the client, for the per-client device log budget; from any other peer the headers are ignored (default: none).",
+            valueName: "CIDR"))
+    var trustedProxy: String?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -94,7 +108,8 @@ struct ServeCommand: AsyncParsableCommand {
             .host: host, .port: port.map(String.init), .publicURL: publicURL, .databaseURL: databaseURL, .templates: templates,
             .apnsURL: apnsURL, .apnsCA: apnsCA, .apnsKey: apnsKey, .apnsKeyID: apnsKeyId, .apnsTeamID: apnsTeamId,
             .linkLifetime: linkLifetime, .pushLease: pushLease, .jobsFolder: jobsFolder, .headerTimeout: headerTimeout,
-            .idleTimeout: idleTimeout, .maxConnections: maxConnections.map(String.init),
+            .idleTimeout: idleTimeout, .maxConnections: maxConnections.map(String.init), .trustedProxy: trustedProxy,
+            .bodyTimeout: bodyTimeout, .maxConnectionsPerAddress: maxConnectionsPerAddress.map(String.init),
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }
