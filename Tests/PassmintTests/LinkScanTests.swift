@@ -36,8 +36,8 @@ import Testing
         #expect(LinkScan.detected(in: value).steps <= 20 * value.unicodeScalars.count)
     }
 
-    /// Small values, each compared with the regular expressions the scans replace.
-    @Test func theScansFindWhatTheExpressionsFound() throws {
+    /// Small values, each compared with the regular expressions the scans replace, in linear steps too.
+    @Test func theScansFindWhatTheExpressionsFoundInLinearSteps() throws {
         let detectors = try NSRegularExpression(
             pattern: #"https?://[^\s<>"']+[^\s<>"'.,;:!?)]|[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}|\+[0-9][0-9 ()-]{5,}[0-9]"#)
         let anchors = try NSRegularExpression(
@@ -50,8 +50,12 @@ import Testing
             "<a href='a'><a href='b'>two</a></a> <ahref='c'>no</a> <a  href=\"d'>mixed</a>\">ok</a>",
         ]
         for sample in samples {
-            #expect(LinkScan.detected(in: sample).ranges == Self.ranges(detectors, sample, group: 0), "\(sample)")
-            let found = LinkScan.anchors(in: sample).links
+            let detected = LinkScan.detected(in: sample)
+            #expect(detected.ranges == Self.ranges(detectors, sample, group: 0), "\(sample)")
+            #expect(detected.steps <= 20 * sample.unicodeScalars.count)
+            let scanned = LinkScan.anchors(in: sample)
+            #expect(scanned.steps <= 8 * sample.unicodeScalars.count)
+            let found = scanned.links
             #expect(found.map(\.whole) == Self.ranges(anchors, sample, group: 0), "\(sample)")
             #expect(found.map(\.text) == Self.ranges(anchors, sample, group: 3), "\(sample)")
         }

@@ -19,6 +19,7 @@ import Testing
     }
 
     @Test func aHugeDeclaredImageIsRefusedFromItsHeaderWithoutDecoding() throws {
+        #expect(PNGInfo.declaredSize(Array(Self.declaring(width: 1, height: 1).prefix(20))) == nil, "a header cut short")
         let counter = PNGDecoder.Counter()
         let bomb = Self.declaring(width: 4096, height: 4096)
         #expect(PNGInfo.declaredSize(bomb)! == (4096, 4096))
@@ -34,10 +35,7 @@ import Testing
             }
         }
         #expect(counter.decodes.load(ordering: .relaxed) == 0, "the decoder was never called")
-    }
-
-    @Test func anImageWithinItsSlotIsStillDecoded() throws {
-        let counter = PNGDecoder.Counter()
+        // An image within its slot is still decoded whole.
         try PNGDecoder.$counter.withValue(counter) {
             let file = try PassImages.file(key: "thumbnail@2x", bytes: TestPNG.make(width: 180, height: 180), label: "photo")
             #expect(file.png == PNGInfo(width: 180, height: 180))
