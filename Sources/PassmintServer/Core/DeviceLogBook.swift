@@ -93,6 +93,9 @@ public final class DeviceLogBook: Sendable {
         return clients.count >= clientsRemembered ? unremembered : client
     }
 
+    /// The clients whose budgets are remembered, by the address they were budgeted by.
+    var clientsBudgeted: Set<String> { budgets.withLock { Set($0.clients.keys) } }
+
     /// The messages kept, oldest first.
     public var recent: [String] { kept.withLock { $0 } }
 }
