@@ -4,7 +4,7 @@
 // A package of its own, so that the main package's build never needs the fuzzer runtime.
 import PackageDescription
 
-let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "preview"]
+let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "preview", "links"]
 /// Targets of the service's request parts, which need the server module too.
 let serviceTargets = ["service"]
 

@@ -21,7 +21,8 @@ struct BatchCommand: AsyncParsableCommand {
             0600: it holds the tokens) with one line per row: row, serialNumber, status (issued, existing, recorded, \
             failed), file, sha256, authenticationToken, error, and with --register and $PASSMINT_LINK_SECRET the \
             pass's downloadURL and addURL. Columns named image:<slot> (image:thumbnail@2x) hold a PNG path, relative \
-            to the data file, that replaces the template's image of that slot for the row's pass. File names keep letters, digits, '.', '_' and '-'; any other character \
+            to the data file, that replaces the template's image of that slot for the row's pass: a regular file of at \
+            most 4 MiB inside the data file's folder (or an --images-from folder; absolute paths only there). File names keep letters, digits, '.', '_' and '-'; any other character \
             becomes '_' and then '-' plus 8 hex digits of the serial's SHA-256 is appended (also when a serial is longer \
             than 100 bytes).
 
@@ -78,6 +79,13 @@ struct BatchCommand: AsyncParsableCommand {
             "Issue only shard i of n (numbered from 0): the rows whose serial number hashes to it, so n machines share one batch (e.g. --shard $JOB_COMPLETION_INDEX/8 in a Kubernetes Indexed Job). The report is batch-report.shard-i-of-n.csv; the shards' reports concatenate into the whole report.",
             valueName: "i/n"))
     var shard: String?
+
+    @Option(
+        name: .customLong("images-from"),
+        help: ArgumentHelp(
+            "A folder image:<slot> cells may also name files in (besides the data file's folder), by a relative path or an absolute one inside it. Repeat for several.",
+            valueName: "folder"))
+    var imagesFrom: [String] = []
 
     @Flag(help: "Keep passes from an earlier run that exist and verify; build the rest.")
     var resume = false
@@ -163,10 +171,11 @@ struct BatchCommand: AsyncParsableCommand {
             path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
             encoding: encoding.flatMap { TextEncoding(name: $0) })
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
-        let options = BatchOptions(
+        var options = BatchOptions(
             outputFolder: reportFolder, jobs: jobs, serialColumn: serialColumn, resume: resume,
             reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles,
             shard: shard.flatMap(BatchShard.init), output: output)
+        options.imageFolders = imagesFrom
         var runner = BatchRunner(
             template: template,
             builder: PassBuilder(

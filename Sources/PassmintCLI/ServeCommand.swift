@@ -103,6 +103,20 @@ struct ServeCommand: AsyncParsableCommand {
             "Free disk space kept for the store on the jobs folder's disk (default 256m): below it uploads are refused with 507.",
             valueName: "size"))
     var jobsDiskReserve: String?
+    @Option(
+        help: ArgumentHelp(
+            "How long a request's whole body may take to arrive, from the end of its head, before the connection is closed (default 60s).",
+            valueName: "duration"))
+    var bodyTimeout: String?
+    @Option(
+        help: ArgumentHelp(
+            "Most connections one client address may have open at once (default 256; trusted proxies have no cap).", valueName: "N"))
+    var maxConnectionsPerAddress: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Proxies (addresses or CIDR networks, comma-separated) whose Forwarded or X-Forwarded-For header names the client, for the per-client device log budget; from any other peer the headers are ignored (default: none).",
+            valueName: "CIDR"))
+    var trustedProxy: String?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
@@ -115,7 +129,8 @@ struct ServeCommand: AsyncParsableCommand {
             .linkLifetime: linkLifetime, .pushLease: pushLease, .jobsFolder: jobsFolder, .headerTimeout: headerTimeout,
             .idleTimeout: idleTimeout, .maxConnections: maxConnections.map(String.init),
             .maxValueSize: maxValueSize, .jobFailuresKept: jobFailuresKept.map(String.init),
-            .jobUploadRetention: jobUploadRetention, .jobsDiskReserve: jobsDiskReserve,
+            .jobUploadRetention: jobUploadRetention, .jobsDiskReserve: jobsDiskReserve, .trustedProxy: trustedProxy,
+            .bodyTimeout: bodyTimeout, .maxConnectionsPerAddress: maxConnectionsPerAddress.map(String.init),
         ]
         var given = options.compactMapValues { $0 }
         if noFastPath { given[.fastPath] = "0" }

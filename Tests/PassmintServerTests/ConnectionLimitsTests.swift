@@ -59,9 +59,14 @@ import Testing
 
         /// Sends a POST of a JSON body to `path` and returns the status line of the answer.
         func post(_ path: String, json body: String) async -> String {
+            await post(head: "POST \(path) HTTP/1.1\r\nHost: passmint\r\n", json: body)
+        }
+
+        /// Sends `head` (a request line and header lines, each ending in CRLF) with a JSON body, and returns the status
+        /// line of the answer.
+        func post(head: String, json body: String) async -> String {
             await ConnectionLimitsTests.offPool {
-                let head = "POST \(path) HTTP/1.1\r\nHost: passmint\r\nContent-Type: application/json\r\n"
-                self.send(head + "Content-Length: \(body.utf8.count)\r\n\r\n")
+                self.send(head + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
                 return self.getBlocking(nil, body: body)
             }
         }

@@ -95,7 +95,7 @@ import Testing
             let library = PassImageLibrary(store: store, cacheBytes: 3 * 1024)
             for shade in 0..<40 {
                 let image = TestPNG.make(width: 40, height: 40, rgba: (UInt8(shade), 0x10, 0x20, 0xFF))
-                _ = try library.decode(["thumbnail": .string(Data(image).base64EncodedString())])
+                _ = try await library.decode(["thumbnail": .string(Data(image).base64EncodedString())])
                 #expect(library.cachedBytes <= 3 * 1024)
             }
         }

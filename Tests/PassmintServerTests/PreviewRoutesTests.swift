@@ -23,6 +23,14 @@ import Testing
 
     static func page(_ response: TestResponse) -> String { String(buffer: response.body) }
 
+    /// A preview page says, in its headers, that it runs no script, loads nothing and is not to be sniffed.
+    static func expectHardened(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+        let policy = response.headers[.contentSecurityPolicy] ?? ""
+        #expect(policy.contains("default-src 'none'") && policy.contains("img-src data:"), sourceLocation: sourceLocation)
+        #expect(!policy.contains("script-src"), sourceLocation: sourceLocation)
+        #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff", sourceLocation: sourceLocation)
+    }
+
     @Test func aStoredPassPreviewsBehindTheAPIKey() async throws {
         try await withService { client in
             let serial = unique("PREVIEW")
@@ -34,6 +42,7 @@ import Testing
             let answer = try await client.execute(uri: uri + "?side=front&watch=false", method: .get, headers: Self.bearer)
             #expect(answer.status == .ok)
             #expect(answer.headers[.contentType] == "text/html; charset=utf-8")
+            Self.expectHardened(answer)
             let html = Self.page(answer)
             #expect(html.contains("id=\"front\"") && !html.contains("id=\"back\"") && !html.contains("id=\"watch-card\""))
             #expect(html.contains("\(ServiceHarness.passType)/\(serial)"))
@@ -50,6 +59,7 @@ import Testing
         try await withService { client in
             let sample = try await client.execute(uri: "/api/v1/templates/Festival/preview?lang=fr", method: .get, headers: Self.bearer)
             #expect(sample.status == .ok)
+            Self.expectHardened(sample)
             let french = Self.page(sample)
             #expect(french.contains("<html lang=\"fr\">"))
             #expect(french.contains("Festival de la Menthe 2026"))
@@ -60,6 +70,7 @@ import Testing
                 uri: "/api/v1/templates/Loyalty/preview", method: .post, headers: Self.bearer,
                 body: ByteBuffer(bytes: JSONWriter.data(.object(data), style: .compact)))
             #expect(posted.status == .ok)
+            Self.expectHardened(posted)
             #expect(Self.page(posted).contains("Grace Hopper"))
             let missing = try await client.execute(uri: "/api/v1/templates/Nope/preview", method: .get, headers: Self.bearer)
             #expect(missing.status == .notFound)

@@ -53,7 +53,16 @@ import Testing
             [.publicURL: "https://p.example.test", .headerTimeout: "5s", .maxConnections: "300"], ["PASSMINT_IDLE_TIMEOUT": "2m"])
         #expect(set.connections.headerTimeout == .seconds(5) && set.connections.idleTimeout == .seconds(120))
         #expect(set.connections.maximumConnections == 300)
+        let hostile = try read(
+            [.publicURL: "https://p.example.test", .bodyTimeout: "20s", .maxConnectionsPerAddress: "16"],
+            ["PASSMINT_TRUSTED_PROXY": "10.0.0.0/8, 2001:db8::1"])
+        #expect(hostile.connections.bodyTimeout == .seconds(20) && hostile.connections.maximumConnectionsPerAddress == 16)
+        #expect(hostile.trustedProxies.map(\.description) == ["10.0.0.0/8", "2001:db8::1/128"])
+        #expect(defaults.trustedProxies.isEmpty && defaults.connections.maximumConnectionsPerAddress == 256)
         for (setting, text, named) in [
+            (Setting.trustedProxy, "10.0.0.0/8,proxy.local", "--trusted-proxy (or PASSMINT_TRUSTED_PROXY) \"10.0.0.0/8,proxy.local\""),
+            (.maxConnectionsPerAddress, "-1", "--max-connections-per-address (or PASSMINT_MAX_CONNECTIONS_PER_ADDRESS) \"-1\""),
+            (.bodyTimeout, "later", "--body-timeout (or PASSMINT_BODY_TIMEOUT) \"later\""),
             (Setting.maxConnections, "0", "--max-connections (or PASSMINT_MAX_CONNECTIONS) \"0\""),
             (.headerTimeout, "soon", "--header-timeout (or PASSMINT_HEADER_TIMEOUT) \"soon\""),
         ] {
@@ -72,7 +81,8 @@ import Testing
                 PASSMINT_HOST PASSMINT_PORT PASSMINT_TEMPLATES PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_APNS_URL PASSMINT_APNS_CA \
                 PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_FAST_PATH PASSMINT_ALLOW_HTTP PASSMINT_LINK_LIFETIME \
                 PASSMINT_PUSH_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT PASSMINT_IDLE_TIMEOUT PASSMINT_MAX_CONNECTIONS \
-                PASSMINT_MAX_VALUE_SIZE PASSMINT_JOB_FAILURES_KEPT PASSMINT_JOB_UPLOAD_RETENTION PASSMINT_JOBS_DISK_RESERVE
+                PASSMINT_MAX_VALUE_SIZE PASSMINT_JOB_FAILURES_KEPT PASSMINT_JOB_UPLOAD_RETENTION PASSMINT_JOBS_DISK_RESERVE \
+                PASSMINT_BODY_TIMEOUT PASSMINT_MAX_CONNECTIONS_PER_ADDRESS PASSMINT_TRUSTED_PROXY
                 """)
         #expect(Set(Setting.allCases.map(\.environmentVariable)).count == Setting.allCases.count)
     }

@@ -23,6 +23,9 @@ public struct BatchOptions: Sendable {
     public var shard: BatchShard?
     /// Where the passes go: files in ``outputFolder`` (which always holds the report), one archive, or a tar stream.
     public var output: BatchOutput
+    /// Folders besides the data file's that `image:` cells may name files in (`--images-from`); absolute paths must
+    /// lie in one of them.
+    public var imageFolders: [String] = []
 
     /// `jobs` defaults to the number of cores.
     public init(

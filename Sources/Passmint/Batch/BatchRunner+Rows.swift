@@ -47,6 +47,10 @@ extension BatchRunner {
             return .failed(.failure(row: row.number, "\(place): \(error.message)"))
         case .success(let object): values = object
         }
+        if let problem = Self.controlCharacter(in: values) {
+            if let shard, !shard.contains(row: row.number) { return .otherShard }
+            return .failed(.failure(row: row.number, "\(place): \(problem)"))
+        }
         var serial = ""
         switch values[options.serialColumn] {
         case .string(let text): serial = text.trimmingSpaces
@@ -68,5 +72,41 @@ extension BatchRunner {
             Job(
                 row: row.number, line: row.line, values: values, serial: serial, token: token,
                 fileName: SerialFileName.fileName(for: serial)))
+    }
+
+    /// A value holding a control character (NUL, ESC, … — tab and line breaks are text) would be signed into
+    /// `pass.json` and shown by no device: the row is refused, naming the column and where the character is, and the
+    /// character is never copied into the report. Nil when every string value is clean.
+    static func controlCharacter(in values: JSONObject) -> String? {
+        for member in values {
+            guard case .string(let text) = member.value else { continue }
+            for (offset, scalar) in text.unicodeScalars.enumerated() where isForbiddenControl(scalar) {
+                let code = "U+" + String(format: "%04X", scalar.value)
+                return "column \(shown(member.key)) holds the control character \(code) at character \(offset + 1) "
+                    + "of its value: remove it (a value may hold tabs and line breaks, no other control character)"
+            }
+        }
+        return nil
+    }
+
+    /// A column name as a message shows it: its control characters as `\u{1B}`.
+    private static func shown(_ name: String) -> String {
+        var output = ""
+        for scalar in name.unicodeScalars {
+            if isForbiddenControl(scalar) || scalar.value < 0x20 {
+                output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    private static func isForbiddenControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00..<0x20, 0x7F: true
+        default: false
+        }
     }
 }

@@ -85,7 +85,8 @@ public struct BatchRunner: Sendable {
         let chunked = options.recordOnly && registerMany != nil
         // Lazy issuing keeps more rows in flight, so the workers have rows to check while a chunk commits.
         let limit = chunked ? max(options.jobs * 4, Self.recordChunk * 2) : options.jobs * 4
-        let images = BatchImageFiles(folder: URL(fileURLWithPath: input.path).deletingLastPathComponent().path)
+        let images = BatchImageFiles(
+            folder: URL(fileURLWithPath: input.path).deletingLastPathComponent().path, allowedFolders: options.imageFolders)
 
         /// Puts results in row order; the rows ready are reported (after ``registerMany`` when chunked).
         func record(_ result: BatchResult) {

@@ -1,4 +1,5 @@
 internal import CPassmintPNG
+import Synchronization
 
 /// Decodes a whole PNG file with libspng, row by row, to prove that every byte of it is readable: chunk CRCs
 /// (critical and ancillary), the IHDR fields, the zlib stream of the image data, every row's filter, and the
@@ -9,8 +10,15 @@ enum PNGDecoder {
     static let maximumSide: UInt32 = 8_192
     static let maximumPixels = 16_777_216
 
+    /// Counts the decodes started in a task that sets it: how a test sees that an image was refused before decoding.
+    final class Counter: Sendable {
+        let decodes = Atomic<Int>(0)
+    }
+    @TaskLocal static var counter: Counter?
+
     /// The pixel size of a PNG that decodes completely. `file` names the image in errors.
     static func decode(_ bytes: [UInt8], file: String) throws(PassmintError) -> (width: Int, height: Int) {
+        counter?.decodes.add(1, ordering: .relaxed)
         guard let context = spng_ctx_new(0) else {
             throw PassmintError(.invalidImage, "\(file): libspng could not allocate a decoder")
         }

@@ -10,6 +10,14 @@ public struct PNGInfo: Sendable, Hashable {
 
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
+    /// The pixel size the file's header (its first chunk, IHDR) declares, read without decoding anything; nil when
+    /// the file does not start with the signature and an IHDR chunk.
+    public static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes.starts(with: signature), Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func number(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
     /// Checks that `bytes` are a whole, readable PNG file (every chunk, the compressed image data, every row) and
     /// reads its pixel size. `file` names the image in errors.
     public init(bytes: [UInt8], file: String) throws(PassmintError) {

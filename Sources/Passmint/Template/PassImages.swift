@@ -68,7 +68,30 @@ public struct PassImages: Sendable {
         guard !bytes.isEmpty else {
             throw PassmintError(.invalidImage, "\(label) is empty: give a PNG image, or leave it out to keep the template's \(key).png")
         }
+        try checkDeclaredSize(bytes, name: name, label: label)
         return try PassFile(path: key + ".png", bytes: bytes, label: label)
+    }
+
+    /// Refuses an image whose PNG header (IHDR) declares more pixels than its slot may have at its scale in any style,
+    /// before a byte of it is decoded: a small file may declare 4096×4096 pixels of 16 bits that take seconds to
+    /// inflate. ``check(style:)`` checks the decoded size against the pass's own style later. A header that cannot be
+    /// read is left to the decoder, which names what is wrong.
+    static func checkDeclaredSize(_ bytes: [UInt8], name: ImageName, label: String) throws(PassmintError) {
+        guard let declared = PNGInfo.declaredSize(bytes), let largest = largestSize(of: name.name) else { return }
+        let width = largest.width * name.scale
+        let height = largest.height * name.scale
+        guard declared.width > width || declared.height > height else { return }
+        throw PassmintError(
+            .invalidImage,
+            "\(label) is \(declared.width)×\(declared.height) px; \(name.name)\(name.scale > 1 ? "@\(name.scale)x" : "").png should be at most "
+                + "\(width)×\(height) px: resize it to fit (read from the PNG header; the image was not decoded)")
+    }
+
+    /// The largest size a slot has in any style, in points.
+    static func largestSize(of slot: String) -> (width: Int, height: Int)? {
+        let sizes = [nil, "eventTicket"].compactMap { FileRules.recommendedSize(slot, style: $0) }
+        guard !sizes.isEmpty else { return nil }
+        return (sizes.map(\.width).max()!, sizes.map(\.height).max()!)
     }
 
     public var isEmpty: Bool { files.isEmpty }

@@ -52,7 +52,7 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
             "the open-file limit allows fewer connections than asked: raise it (ulimit -n, or LimitNOFILE= in systemd)",
             metadata: ["asked": "\(configuration.connections.maximumConnections)", "allowed": "\(limits.maximumConnections)"])
     }
-    let connections = ConnectionRegistry(limits: limits, logger: logger)
+    let connections = ConnectionRegistry(limits: limits, uncapped: configuration.trustedProxies, logger: logger)
     var app = Application(
         router: buildRouter(core: core),
         server: .http1(

@@ -32,6 +32,13 @@ extension ServerConfiguration {
         case jobUploadRetention
         /// Free bytes kept on the jobs folder's disk for the store (``JobLimits/diskReserve``).
         case jobsDiskReserve
+        /// How long a request's whole body may take (``ConnectionLimits/bodyTimeout``).
+        case bodyTimeout
+        /// How many connections one address may have open (``ConnectionLimits/maximumConnectionsPerAddress``).
+        case maxConnectionsPerAddress
+        /// Proxies whose `Forwarded`/`X-Forwarded-For` name the client (``ServerConfiguration/trustedProxies``): a
+        /// comma-separated list of addresses or CIDR networks.
+        case trustedProxy
 
         /// The setting's name in kebab case: `publicURL` → `public-url`, `apnsKeyID` → `apns-key-id`.
         var name: String {
@@ -111,11 +118,20 @@ extension ServerConfiguration {
         }
         let headerTimeout = try durationSetting(.headerTimeout)
         let idleTimeout = try durationSetting(.idleTimeout)
-        let maxConnections = try value(.maxConnections).map { text throws(ConfigurationError) in
-            guard let count = Int(text), count >= 1 else {
-                throw invalid(.maxConnections, text, "a whole number of connections, at least 1")
-            }
+        let bodyTimeout = try durationSetting(.bodyTimeout)
+        func countSetting(_ setting: Setting) throws(ConfigurationError) -> Int? {
+            guard let text = value(setting) else { return nil }
+            guard let count = Int(text), count >= 1 else { throw invalid(setting, text, "a whole number of connections, at least 1") }
             return count
+        }
+        let maxConnections = try countSetting(.maxConnections)
+        let maxConnectionsPerAddress = try countSetting(.maxConnectionsPerAddress)
+        let trustedProxies = try value(.trustedProxy).map { text throws(ConfigurationError) in
+            switch IPNetwork.list(text) {
+            case .success(let networks): return networks
+            case .failure(let error):
+                throw invalid(.trustedProxy, text, "a list of IP addresses or networks (\(error.message)), e.g. 10.0.0.0/8,192.0.2.7")
+            }
         }
         let jobLimits = try Self.readJobLimits(value, invalid)
         let port = try value(.port).map { text throws(ConfigurationError) in
@@ -138,6 +154,9 @@ extension ServerConfiguration {
         if let idleTimeout { connections.idleTimeout = idleTimeout }
         if let maxConnections { connections.maximumConnections = maxConnections }
         self.jobLimits = jobLimits
+        if let bodyTimeout { connections.bodyTimeout = bodyTimeout }
+        if let maxConnectionsPerAddress { connections.maximumConnectionsPerAddress = maxConnectionsPerAddress }
+        if let trustedProxies { self.trustedProxies = trustedProxies }
         if let host = value(.host) { self.host = host }
         if let port { self.port = port }
         if let databaseURL = value(.databaseURL) { self.databaseURL = databaseURL }

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     public var connections = ConnectionLimits()
     /// Largest request body accepted (413 beyond).
     public var maxBodySize = 64 * 1024
+    /// The proxies (TLS terminators, load balancers) whose `Forwarded`/`X-Forwarded-For` headers name the client
+    /// (``ClientAddress``); a request from any other peer is that peer's. Empty: no header is believed.
+    public var trustedProxies: [IPNetwork] = []
     /// How many device log messages are kept for the operator.
     public var deviceLogLimit = 1000
     public var logLevel: Logger.Level = .info

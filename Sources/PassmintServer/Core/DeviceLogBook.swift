@@ -3,15 +3,21 @@ public import Logging
 import Synchronization
 
 /// What devices report to `POST …/v1/log` (unauthenticated, by Apple's design): written to the service log and the
-/// newest kept for the operator (`GET /api/v1/logs`). Each message is cut at 2,000 characters and its control
-/// characters are escaped (`\n`, `\u{1B}` …), so a message can neither forge log lines nor send terminal escapes.
-/// Each client (by its address) may send `clientRate` messages a second (bursts up to `clientBurst`), and all clients
-/// together `rate` (bursts up to `burst`), so one noisy client cannot use up what the others may send; the rest are
-/// counted and dropped, with one notice a second saying how many.
+/// newest kept for the operator (`GET /api/v1/logs`). Each message is cut at ``maximumMessageBytes`` bytes of UTF-8 (on
+/// a scalar boundary, however many combining marks a character has) and its control characters, line and paragraph
+/// separators and bidirectional controls are escaped (`\n`, `\u{1B}`, `\u{202E}` …), so a message can neither forge
+/// log lines, send terminal escapes, nor reorder what a reader sees.
+/// Each client (by its address, see ``ClientAddress``) may send `clientRate` messages a second (bursts up to
+/// `clientBurst`), and all clients together `rate` (bursts up to `burst`), so one noisy client cannot use up what the
+/// others may send. Beside that shared budget a reserve (a tenth of it) keeps room for devices that send little: a
+/// client whose own budget is full (it sent nothing lately) may take one message a request from it when the shared
+/// budget is spent, so a few heavy addresses cannot starve everyone else. The rest are counted and dropped, with one
+/// notice a second saying how many.
 public final class DeviceLogBook: Sendable {
     /// The rate budgets, with the drops not yet reported.
     private struct Budgets {
         var all: RateBudget
+        var reserve: RateBudget
         var clients: [String: RateBudget] = [:]
         var dropped = 0
         var reported: ContinuousClock.Instant
@@ -27,6 +33,8 @@ public final class DeviceLogBook: Sendable {
     /// new client shares one budget with every client not remembered.
     static let clientsRemembered = 4096
     static let unremembered = "(clients beyond the ones remembered)"
+    /// The longest message kept, in bytes of UTF-8 (its escapes included).
+    static let maximumMessageBytes = 2_000
 
     public init(
         limit: Int, logger: Logger, rate: Double = 50, burst: Double = 200, clientRate: Double = 5, clientBurst: Double = 20
@@ -35,14 +43,17 @@ public final class DeviceLogBook: Sendable {
         self.logger = logger
         self.clientRate = clientRate
         self.clientBurst = clientBurst
-        budgets = Mutex(Budgets(all: RateBudget(rate: rate, burst: burst), reported: .now))
+        budgets = Mutex(
+            Budgets(
+                all: RateBudget(rate: rate, burst: burst), reserve: RateBudget(rate: rate / 10, burst: max(1, (burst / 10).rounded())),
+                reported: .now))
     }
 
     /// Records the messages a client sent, as far as its budget and everyone's allow. `client` is its address (nil
     /// when unknown: such clients share one budget).
     func record(_ messages: [String], client: String? = nil) {
         let (taken, dropped) = take(messages.count, client: client ?? Self.unremembered)
-        let cut = messages.prefix(taken).map { Self.escaped(String($0.prefix(2000))) }
+        let cut = messages.prefix(taken).map { Self.escaped($0, maximumBytes: Self.maximumMessageBytes) }
         for message in cut { logger.notice("device log", metadata: ["message": "\(message)"]) }
         if let dropped { logger.warning("device log messages dropped: more than the rate allowed", metadata: ["dropped": "\(dropped)"]) }
         kept.withLock { logs in
@@ -58,8 +69,10 @@ public final class DeviceLogBook: Sendable {
             let now = ContinuousClock.now
             let key = Self.remember(client, in: &budgets.clients, now: now)
             var own = budgets.clients[key] ?? RateBudget(rate: clientRate, burst: clientBurst, now: now)
+            let quiet = own.isFull(at: now)
             let allowed = own.take(count, now: now)
-            let taken = budgets.all.take(allowed, now: now)
+            var taken = budgets.all.take(allowed, now: now)
+            if taken == 0, allowed > 0, quiet, key != Self.unremembered { taken = budgets.reserve.take(1, now: now) }
             own.giveBack(allowed - taken)
             budgets.clients[key] = own
             budgets.dropped += count - taken
@@ -80,25 +93,8 @@ public final class DeviceLogBook: Sendable {
         return clients.count >= clientsRemembered ? unremembered : client
     }
 
-    /// Control characters (C0, DEL, C1) written as escapes: a line break shows as `\n`, ESC as `\u{1B}`.
-    static func escaped(_ message: String) -> String {
-        guard message.unicodeScalars.contains(where: isControl) else { return message }
-        var output = ""
-        for scalar in message.unicodeScalars {
-            switch scalar {
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where isControl(scalar): output += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    /// The clients whose budgets are remembered, by the address they were budgeted by.
+    var clientsBudgeted: Set<String> { budgets.withLock { Set($0.clients.keys) } }
 
     /// The messages kept, oldest first.
     public var recent: [String] { kept.withLock { $0 } }

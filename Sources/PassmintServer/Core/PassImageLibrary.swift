@@ -38,8 +38,9 @@ public final class PassImageLibrary: Sendable {
     }
 
     /// Decodes `"images": {"thumbnail@2x": "<base64 PNG>", "strip": null}`, checking each image like a template image
-    /// (a slot Wallet shows, a whole PNG). Errors name the JSON path (`images.thumbnail@2x`).
-    public func decode(_ images: JSONObject, path: String = "images") throws(ServiceFailure) -> Upload {
+    /// (a slot Wallet shows, a PNG whose header declares a size the slot may have, a whole PNG), on ``CPUWork``'s
+    /// threads. Errors name the JSON path (`images.thumbnail@2x`).
+    public func decode(_ images: JSONObject, path: String = "images") async throws(ServiceFailure) -> Upload {
         var upload = Upload(members: JSONObject(), images: [])
         for member in images {
             let label = "\(path).\(member.key)"
@@ -51,12 +52,7 @@ public final class PassImageLibrary: Sendable {
                 guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !bytes.isEmpty else {
                     throw .badRequest("\(label) is not base64: give the PNG file's bytes in base64")
                 }
-                let file: PassFile
-                do {
-                    file = try PassImages.file(key: key, bytes: [UInt8](bytes), label: label)
-                } catch {
-                    throw .unprocessable(error.message)
-                }
+                let file = try await Self.file(key: key, bytes: [UInt8](bytes), label: label)
                 let sha256 = Digest.sha256Hex(file.bytes)
                 remember(file, sha256: sha256)
                 upload.members[Self.keyPrefix + key] = .string(Self.valuePrefix + sha256)
@@ -98,12 +94,19 @@ public final class PassImageLibrary: Sendable {
         guard let bytes = stored else {
             throw .unprocessable("\(label) names image sha256:\(sha256), which is not stored: send the image again")
         }
-        do {
-            let file = try PassImages.file(key: key, bytes: bytes, label: label)
-            remember(file, sha256: sha256)
-            return file
-        } catch {
-            throw .unprocessable(error.message)
+        let file = try await Self.file(key: key, bytes: bytes, label: label)
+        remember(file, sha256: sha256)
+        return file
+    }
+
+    /// Checks and decodes one image on ``CPUWork``'s threads (a 2,000 px PNG takes tens of milliseconds).
+    private static func file(key: String, bytes: [UInt8], label: String) async throws(ServiceFailure) -> PassFile {
+        try await CPUWork.run { () throws(ServiceFailure) in
+            do throws(PassmintError) {
+                return try PassImages.file(key: key, bytes: bytes, label: label)
+            } catch {
+                throw .unprocessable(error.message)
+            }
         }
     }
 

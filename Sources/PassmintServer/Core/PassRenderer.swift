@@ -3,7 +3,8 @@ public import Passmint
 import PassmintStore
 
 /// Turns a stored pass into a signed `.pkpass`: its template (``TemplateCatalog``) filled with its data, the
-/// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up.
+/// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up. Rendering and checking
+/// run on ``CPUWork``'s threads, off the pool that answers devices.
 public struct PassRenderer: Sendable {
     public let builder: PassBuilder
     let templates: TemplateCatalog
@@ -30,10 +31,12 @@ public struct PassRenderer: Sendable {
         let start = ContinuousClock.now
         let (template, values, overrides, passImages) = try await inputs(pass, data: data)
         defer { metrics?.time("render", ContinuousClock.now - start) }
-        do {
-            return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
-        } catch {
-            throw .unprocessable(templates.redacted(error.message))
+        return try await CPUWork.run { () throws(ServiceFailure) in
+            do throws(PassmintError) {
+                return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
+            } catch {
+                throw .unprocessable(templates.redacted(error.message))
+            }
         }
     }
 
@@ -44,10 +47,12 @@ public struct PassRenderer: Sendable {
     /// before it is published).
     func check(_ pass: StoredPass, data: JSONObject? = nil, version: PassTemplate? = nil) async throws(ServiceFailure) {
         let (template, values, overrides, passImages) = try await inputs(pass, data: data, version: version)
-        do {
-            _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
-        } catch {
-            throw .unprocessable(templates.redacted(error.message))
+        try await CPUWork.run { () throws(ServiceFailure) in
+            do throws(PassmintError) {
+                _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
+            } catch {
+                throw .unprocessable(templates.redacted(error.message))
+            }
         }
     }
 

@@ -4,7 +4,8 @@ import PassmintStore
 
 /// Preview pages for the issuer's back office: a stored pass as its holder sees it, or a template with its sample
 /// data (`<templates>/<Name>.json` beside `<Name>.pass`) or posted data. The same HTML `passmint preview` writes,
-/// with the server's folders left out of it.
+/// with the server's folders left out of it. Pages are rendered on ``CPUWork``'s threads, off the pool that answers
+/// devices.
 public struct PreviewService: Sendable {
     let store: any PassStore
     let renderer: PassRenderer
@@ -18,19 +19,27 @@ public struct PreviewService: Sendable {
             throw ServiceFailure.notFound
         }
         let prepared = try await renderer.prepare(stored)
-        let (json, reading) = PassContents.parse(passJSON: prepared.passJSON)
-        let contents = PassContents(
-            source: "\(passTypeIdentifier)/\(serialNumber)", passJSON: json,
-            files: prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, isTemplate: false,
-            readingDiagnostics: reading)
-        return templates.redacted(PassPreview(contents: contents, lintOptions: LintOptions(allowHTTPWebService: true)).html(options))
+        let templates = templates
+        return try await CPUWork.run {
+            let (json, reading) = PassContents.parse(passJSON: prepared.passJSON)
+            let contents = PassContents(
+                source: "\(passTypeIdentifier)/\(serialNumber)", passJSON: json,
+                files: prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, isTemplate: false,
+                readingDiagnostics: reading)
+            return templates.redacted(PassPreview(contents: contents, lintOptions: LintOptions(allowHTTPWebService: true)).html(options))
+        }
     }
 
     /// The preview of template `name` filled with `data`, or with its sample data file when `data` is nil (none: no
     /// data, placeholders left as they are and listed).
     ///
     /// - Throws: 400 for a name that is not a template's, 422 when the sample data file is not a JSON object.
-    public func template(named name: String, data: JSONObject?, options: PassPreview.Options) throws(ServiceFailure) -> String {
+    public func template(named name: String, data: JSONObject?, options: PassPreview.Options) async throws(ServiceFailure) -> String {
+        try await CPUWork.run { () throws(ServiceFailure) in try render(template: name, data: data, options: options) }
+    }
+
+    /// ``template(named:data:options:)``'s work, on ``CPUWork``'s threads (it reads the template's files too).
+    private func render(template name: String, data: JSONObject?, options: PassPreview.Options) throws(ServiceFailure) -> String {
         let allowed = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
         guard !name.isEmpty, allowed, !name.hasPrefix(".") else {
             throw .badRequest("template names are letters, digits, '-', '_' and '.'")

@@ -47,7 +47,7 @@ public struct UpdateService: Sendable {
                 throw ServiceFailure.notFound
             }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
-            if upload == nil, let images { upload = try renderer.images.decode(images) }
+            if upload == nil, let images { upload = try await renderer.images.decode(images) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(current) }
             let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
             let merged = try merge(data, upload, into: original, of: current)

@@ -100,7 +100,9 @@ struct AppleWebServiceRoutes {
     private func log(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let logs = object["logs"]?.arrayValue else { throw ServiceFailure.badRequest("the body must be {\"logs\": [\"…\"]}") }
-        core.deviceLogs.record(logs.compactMap(\.stringValue), client: context.clientAddress)
+        let client = ClientAddress.resolve(
+            peer: context.clientAddress, headers: request.headers, trusted: core.configuration.trustedProxies)
+        core.deviceLogs.record(logs.compactMap(\.stringValue), client: client)
         return Response(status: .ok)
     }
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import Passmint
@@ -18,17 +19,27 @@ struct PreviewRoutes {
         }
         api.getAndHead("templates/:name/preview") { request, context in
             let name = context.parameters.get("name") ?? ""
-            return Self.page(try core.previews.template(named: name, data: nil, options: try Self.options(request)))
+            return Self.page(try await core.previews.template(named: name, data: nil, options: try Self.options(request)))
         }
         api.post("templates/:name/preview") { request, context in
             let name = context.parameters.get("name") ?? ""
             let data = try await RouteSupport.jsonObject(request, limit: core.configuration.maxBodySize)
-            return Self.page(try core.previews.template(named: name, data: data, options: try Self.options(request)))
+            return Self.page(try await core.previews.template(named: name, data: data, options: try Self.options(request)))
         }
     }
 
+    /// `Content-Security-Policy` of a preview: the page's own inline styles and `data:` images, nothing else (no
+    /// script, no request to anywhere), as the page's `<meta>` says, plus what only a header can say.
+    static let contentSecurityPolicy =
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
     static func page(_ html: String) -> Response {
-        RouteSupport.bytes(Array(html.utf8), type: "text/html; charset=utf-8", headers: [.cacheControl: "no-store"])
+        RouteSupport.bytes(
+            Array(html.utf8), type: "text/html; charset=utf-8",
+            headers: [
+                .cacheControl: "no-store", .contentSecurityPolicy: contentSecurityPolicy,
+                HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            ])
     }
 
     /// `?lang=fr&side=back&watch=false`; 400 for a side that is not front, back or both.
