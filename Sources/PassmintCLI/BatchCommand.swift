@@ -31,11 +31,22 @@ struct BatchCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Template folder.", valueName: "template-folder"))
-    var template: String
+    @Argument(
+        help: ArgumentHelp(
+            "Template folder; or the data file (passmint batch members.csv) when passmint.json names the template.",
+            valueName: "template-folder"))
+    var template: String?
 
     @Option(help: ArgumentHelp("Rows: a .csv file or a .jsonl file.", valueName: "members.csv"))
-    var data: String
+    var data: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Project file with the template, certificates, output folder, public URL, store, mapping and locale (default: passmint.json in the current folder, when there is one).",
+            valueName: "passmint.json"))
+    var project: String?
+
+    @OptionGroup(title: "Spreadsheet columns and values") var spreadsheet: SpreadsheetOptions
 
     @Option(
         help: ArgumentHelp(
@@ -140,10 +151,19 @@ struct BatchCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
-    /// `--delimiter` as a byte.
     func run() async throws {
+        let project = try ProjectFile.load(project)
+        var command = self
+        try command.apply(project)
+        try await command.execute(project: project)
+    }
+
+    /// The run, with the project file's settings in the options.
+    func execute(project: ProjectFile?) async throws {
         MemoryAllocator.keepPassSizedBuffersOffMmap()
-        let template = try PassTemplate(folder: template)
+        let templateFolder = self.template ?? ""
+        let data = self.data ?? ""
+        let template = try PassTemplate(folder: templateFolder)
         let webServiceURL = (publicURL ?? ProcessInfo.processInfo.environment["PASSMINT_PUBLIC_URL"]).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0
         }
@@ -163,15 +183,20 @@ struct BatchCommand: AsyncParsableCommand {
             path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
             encoding: encoding.flatMap { TextEncoding(name: $0) })
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
-        let options = BatchOptions(
+        var options = BatchOptions(
             outputFolder: reportFolder, jobs: jobs, serialColumn: serialColumn, resume: resume,
             reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles,
             shard: shard.flatMap(BatchShard.init), output: output)
+        (options.mapping, options.mappingSource) = try spreadsheet.mapping(project: project)
+        options.format = try spreadsheet.format(project: project)
+        options.required = spreadsheet.required(project: project)
         var runner = BatchRunner(
             template: template,
             builder: PassBuilder(
                 identities: identities, options: .init(allowExpired: allowExpired, lint: LintOptions(allowHTTPWebService: allowHTTP))),
             options: options)
+        let plan = try runner.plan(for: input)
+        announce(plan, template: template, webServiceURL: webServiceURL)
 
         let stop = BatchStopSignal()
         signal(SIGINT, SIG_IGN)
@@ -189,7 +214,7 @@ struct BatchCommand: AsyncParsableCommand {
         }
         let database = try registerURL.map { try openPassStore(url: $0) }
         if let database {
-            let templateName = URL(fileURLWithPath: self.template).deletingPathExtension().lastPathComponent
+            let templateName = URL(fileURLWithPath: templateFolder).deletingPathExtension().lastPathComponent
             let registration = BatchRegistration(store: database.store, template: templateName)
             if noFiles {
                 runner.registerMany = { passes in try await registration.recordMany(passes) }
@@ -203,10 +228,12 @@ struct BatchCommand: AsyncParsableCommand {
             mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
             total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
         let batch = runner
-        let run = { try await batch.run(input, stop: stop) { display.update($0) } }
+        let run = { try await batch.run(input, plan: plan, stop: stop) { display.update($0) } }
         let result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
         interrupt.cancel()
         display.finish(result)
+        let reportPath = BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)
+        if !json { summarize(result, report: out != nil && outDir == nil ? nil : reportPath) }
         if out != nil && outDir == nil { try? FileManager.default.removeItem(atPath: reportFolder) }  // it went out in the stream
 
         if json {
@@ -216,8 +243,8 @@ struct BatchCommand: AsyncParsableCommand {
                 "recorded": .number(JSONNumber(result.recorded)),
                 "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
                 "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
-                "stopped": .bool(result.stopped),
-                "report": .string(BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)),
+                "stopped": .bool(result.stopped), "reissued": .number(JSONNumber(result.reissued)),
+                "report": .string(reportPath),
             ]
             print(JSONWriter.string(summary), terminator: "")
         }

@@ -82,5 +82,6 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     PreviewRoutes(core: core).register(on: router)
     SharingRoutes(core: core).register(on: router)
     JobRoutes(core: core).register(on: router)
+    TemplateRoutes(core: core).register(on: router)
     return router
 }
