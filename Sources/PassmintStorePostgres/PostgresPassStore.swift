@@ -11,10 +11,13 @@ public final class PostgresPassStore: PassStore {
     /// Follows this node's and the other nodes' changes (see ``PostgresChangeFeed``).
     public let changeFeed: PostgresChangeFeed
     let logger: Logger
+    /// Where it connects, and how long the migrations at start-up wait for a connection.
+    public let endpoint: PostgresEndpoint
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres")) {
+    public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres"), endpoint: PostgresEndpoint = .init()) {
         self.client = client
         self.logger = logger
+        self.endpoint = endpoint
         changeFeed = PostgresChangeFeed(client: client, logger: logger)
     }
 
@@ -60,7 +63,8 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func migrate() async throws {
-        try await PostgresSchema.migrate(client, logger: logger)
+        let (client, logger) = (client, logger)
+        try await endpoint.withinConnectTimeout { try await PostgresSchema.migrate(client, logger: logger) }
     }
 
     private static func nextTag(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {

@@ -33,7 +33,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
         } catch {
-            throw .unprocessable(templates.redacted(error.message))
+            throw .building(error, templates.redacted)
         }
     }
 
@@ -44,7 +44,7 @@ public struct PassRenderer: Sendable {
         do {
             _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
         } catch {
-            throw .unprocessable(templates.redacted(error.message))
+            throw .building(error, templates.redacted)
         }
     }
 
@@ -81,7 +81,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.sign(prepared)
         } catch {
-            throw .unprocessable(templates.redacted(error.message))
+            throw .building(error, templates.redacted)
         }
     }
 
@@ -96,7 +96,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.identities.identity(for: passTypeIdentifier).signDetached(content)
         } catch {
-            throw .unprocessable("cannot sign the personalization token: \(templates.redacted(error.message))")
+            throw .building(error) { "cannot sign the personalization token: " + templates.redacted($0) }
         }
     }
 }
