@@ -130,4 +130,22 @@ import Testing
         let passJSON = try JSONParser.value(try #require(try ZipArchive.read(pass, source: "x").first { $0.name == "pass.json" }).bytes)
         #expect(passJSON["storeCard"]?["primaryFields"]?.arrayValue?.first?["value"] == 4000)
     }
+
+    @Test func aJSONLinesRowWithoutAValueSaysWhatBatchAccepts() async throws {
+        let folder = TestEnvironment.temporaryFolder("preflight")
+        let data = folder.appendingPathComponent("members.jsonl")
+        var row = try JSONParser.value(
+            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
+        ).objectValue!
+        row["tier"] = nil
+        try Data(JSONWriter.data(.object(row), style: .compact) + [0x0A]).write(to: data)
+        let output = folder.appendingPathComponent("out")
+        let result = try await runner(output).run(try BatchInput(path: data.path))
+        #expect(result.failed == 1)
+        let report = try String(contentsOf: output.appendingPathComponent("batch-report.csv"), encoding: .utf8)
+        #expect(
+            report.contains(
+                "has no value: give the data a value named \"\"tier\"\" (batch: a column or JSON key of that name, or --map Column=tier; create: --data file or --set tier=…)"
+            ), "\(report)")
+    }
 }
