@@ -43,6 +43,10 @@ extension ServeCommand {
     /// The error of a service that could not start, in the operator's terms: a port in use names the port and the
     /// option that changes it.
     static func startFailure(_ error: any Error, configuration: ServerConfiguration) -> any Error {
+        if error is CancellationError {
+            printError("stopped before it started: asked to stop (SIGTERM or SIGINT) while the store was out of reach")
+            return ExitCode.success
+        }
         let text = String(describing: error)
         if text.contains("Address already in use") || text.contains("EADDRINUSE") || text.contains("errno: 98") {
             return ValidationError(

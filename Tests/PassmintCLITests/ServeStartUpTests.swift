@@ -71,6 +71,16 @@ import Testing
         let server = try ServeProcess(arguments: arguments, folder: folder)
         server.process.waitUntilExit()
         #expect(server.process.terminationStatus != 0)
+        // SIGTERM while it still waits for the database (a long connect_timeout) stops the start-up.
+        arguments[index + 1] = "postgres://passmint@127.0.0.1:\(port)/passmint?connect_timeout=600"
+        let waiting = try ServeProcess(arguments: arguments, folder: folder)
+        #expect(waiting.waitFor(seconds: 120) { waiting.output.contains("Connection creation failed") }, "\(waiting.output)")
+        waiting.process.terminate()
+        waiting.process.waitUntilExit()
+        #expect(waiting.process.terminationStatus == 0, "\(waiting.output)")
+        #expect(
+            waiting.output.contains("stopped before it started: asked to stop (SIGTERM or SIGINT) while the store was out of reach"),
+            "\(waiting.output)")
         #expect(
             server.output.contains(
                 "cannot reach PostgreSQL at 127.0.0.1:\(port) within 2 s: is the server running there, and are the host and port of the database URL right?"

@@ -64,7 +64,12 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
         services: services + [core.pushQueue, core.jobs],
         logger: logger)
     app.beforeServerStarts { [store = core.store, ready = core.storeReady] in
-        try await store.migrate()
+        // SIGTERM while the store is still out of reach (PostgreSQL down) stops the start-up instead of waiting.
+        do {
+            try await cancelWhenGracefulShutdown { try await store.migrate() }
+        } catch  where Task.isShuttingDownGracefully || Task.isCancelled {
+            throw CancellationError()
+        }
         ready.open()
     }
     return app
