@@ -25,9 +25,20 @@ struct BatchCommand: AsyncParsableCommand {
             becomes '_' and then '-' plus 8 hex digits of the serial's SHA-256 is appended (also when a serial is longer \
             than 100 bytes).
 
-            A bad row (missing value, duplicate serial, lint error) is reported with its row number and skipped; exit \
-            status 1 when any row failed. --resume keeps passes from an earlier run that exist and verify. Ctrl-C stops \
-            after the passes in flight, with the report written (exit status 130).
+            Spreadsheets: --map Column=placeholder,… (or --map-file) names the columns whose header is not the \
+            placeholder's name; other headers are taken when they match a placeholder ignoring case and accents; the run \
+            prints the mapping first. --locale de-DE reads numbers (1.234,5) and dates (17.05.2023) as the spreadsheet \
+            writes them; --date-format and --time-zone for other dates. passmint.json (or --project) can hold the \
+            template, certificates, output folder, public URL, store and mapping: passmint batch members.csv.
+
+            Before any row the whole file is checked, and refused with one message: its encoding, every placeholder \
+            without a column, the certificate against the template's pass type, duplicated serial numbers. Empty values \
+            in columns the card shows are warnings listed with their rows (--require makes them errors). A bad row \
+            (a value that is not a number or date, a missing value, a lint error) is reported with its row, column and \
+            value and skipped; the end lists the failures grouped by reason and where the report is; exit status 1 when \
+            any row failed. --resume keeps passes from an earlier run that exist, verify and whose row has not changed; \
+            changed rows are issued again with their token. Ctrl-C stops after the passes in flight, with the report \
+            written (exit status 130).
             """
     )
 
@@ -90,7 +101,7 @@ struct BatchCommand: AsyncParsableCommand {
             valueName: "i/n"))
     var shard: String?
 
-    @Flag(help: "Keep passes from an earlier run that exist and verify; build the rest.")
+    @Flag(help: "Keep passes from an earlier run that exist, verify and whose row has not changed; build the rest.")
     var resume = false
 
     @Option(help: ArgumentHelp("Report format: csv or jsonl.", valueName: "format"))

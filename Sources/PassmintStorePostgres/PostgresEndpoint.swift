@@ -2,7 +2,7 @@ import Foundation
 import PassmintStore
 
 /// Where a PostgreSQL store connects, for messages (`db.example.com:5432`, never the password), and how long its first
-/// use at start-up may wait for a connection: the URL's `connect_timeout` (seconds, as libpq reads it), 10 s by default.
+/// query at start-up may wait for an answer: the URL's `connect_timeout` (seconds, as libpq reads it), 10 s by default.
 public struct PostgresEndpoint: Sendable {
     public var description: String
     public var connectTimeout: Duration
@@ -25,8 +25,8 @@ public struct PostgresEndpoint: Sendable {
         connectTimeout = .seconds(max(1, seconds ?? 10))
     }
 
-    /// Runs `body` (the first use of the store), failing with a message naming the host and port when it has not
-    /// finished within ``connectTimeout`` (the client keeps retrying a server that is down or unreachable).
+    /// Runs `body` (a first query), failing with a message naming the host and port when it has not finished within
+    /// ``connectTimeout`` (the client keeps retrying a server that is down or unreachable).
     func withinConnectTimeout(_ body: @escaping @Sendable () async throws -> Void) async throws {
         let timeout = connectTimeout
         let description = description
