@@ -26,17 +26,39 @@ struct BatchCommand: AsyncParsableCommand {
             becomes '_' and then '-' plus 8 hex digits of the serial's SHA-256 is appended (also when a serial is longer \
             than 100 bytes).
 
-            A bad row (missing value, duplicate serial, lint error) is reported with its row number and skipped; exit \
-            status 1 when any row failed. --resume keeps passes from an earlier run that exist and verify. Ctrl-C stops \
-            after the passes in flight, with the report written (exit status 130).
+            Spreadsheets: --map Column=placeholder,… (or --map-file) names the columns whose header is not the \
+            placeholder's name; other headers are taken when they match a placeholder ignoring case and accents; the run \
+            prints the mapping first. --locale de-DE reads numbers (1.234,5) and dates (17.05.2023) as the spreadsheet \
+            writes them; --date-format and --time-zone for other dates. passmint.json (or --project) can hold the \
+            template, certificates, output folder, public URL, store and mapping: passmint batch members.csv.
+
+            Before any row the whole file is checked, and refused with one message: its encoding, every placeholder \
+            without a column, the certificate against the template's pass type, duplicated serial numbers. Empty values \
+            in columns the card shows are warnings listed with their rows (--require makes them errors). A bad row \
+            (a value that is not a number or date, a missing value, a lint error) is reported with its row, column and \
+            value and skipped; the end lists the failures grouped by reason and where the report is; exit status 1 when \
+            any row failed. --resume keeps passes from an earlier run that exist, verify and whose row has not changed; \
+            changed rows are issued again with their token. Ctrl-C stops after the passes in flight, with the report \
+            written (exit status 130).
             """
     )
 
-    @Argument(help: ArgumentHelp("Template folder.", valueName: "template-folder"))
-    var template: String
+    @Argument(
+        help: ArgumentHelp(
+            "Template folder; or the data file (passmint batch members.csv) when passmint.json names the template.",
+            valueName: "template-folder"))
+    var template: String?
 
     @Option(help: ArgumentHelp("Rows: a .csv file or a .jsonl file.", valueName: "members.csv"))
-    var data: String
+    var data: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Project file with the template, certificates, output folder, public URL, store, mapping and locale (default: passmint.json in the current folder, when there is one).",
+            valueName: "passmint.json"))
+    var project: String?
+
+    @OptionGroup(title: "Spreadsheet columns and values") var spreadsheet: SpreadsheetOptions
 
     @Option(
         help: ArgumentHelp(
@@ -87,7 +109,7 @@ struct BatchCommand: AsyncParsableCommand {
             valueName: "folder"))
     var imagesFrom: [String] = []
 
-    @Flag(help: "Keep passes from an earlier run that exist and verify; build the rest.")
+    @Flag(help: "Keep passes from an earlier run that exist, verify and whose row has not changed; build the rest.")
     var resume = false
 
     @Option(help: ArgumentHelp("Report format: csv or jsonl.", valueName: "format"))
@@ -148,10 +170,19 @@ struct BatchCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
-    /// `--delimiter` as a byte.
     func run() async throws {
+        let project = try ProjectFile.load(project)
+        var command = self
+        try command.apply(project)
+        try await command.execute(project: project)
+    }
+
+    /// The run, with the project file's settings in the options.
+    func execute(project: ProjectFile?) async throws {
         MemoryAllocator.keepPassSizedBuffersOffMmap()
-        let template = try PassTemplate(folder: template)
+        let templateFolder = self.template ?? ""
+        let data = self.data ?? ""
+        let template = try PassTemplate(folder: templateFolder)
         let webServiceURL = (publicURL ?? ProcessInfo.processInfo.environment["PASSMINT_PUBLIC_URL"]).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0
         }
@@ -176,11 +207,16 @@ struct BatchCommand: AsyncParsableCommand {
             reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles,
             shard: shard.flatMap(BatchShard.init), output: output)
         options.imageFolders = imagesFrom
+        (options.mapping, options.mappingSource) = try spreadsheet.mapping(project: project)
+        options.format = try spreadsheet.format(project: project)
+        options.required = spreadsheet.required(project: project)
         var runner = BatchRunner(
             template: template,
             builder: PassBuilder(
                 identities: identities, options: .init(allowExpired: allowExpired, lint: LintOptions(allowHTTPWebService: allowHTTP))),
             options: options)
+        let plan = try runner.plan(for: input)
+        announce(plan, template: template, webServiceURL: webServiceURL)
 
         let stop = BatchStopSignal()
         signal(SIGINT, SIG_IGN)
@@ -198,7 +234,7 @@ struct BatchCommand: AsyncParsableCommand {
         }
         let database = try registerURL.map { try openPassStore(url: $0) }
         if let database {
-            let templateName = URL(fileURLWithPath: self.template).deletingPathExtension().lastPathComponent
+            let templateName = URL(fileURLWithPath: templateFolder).deletingPathExtension().lastPathComponent
             let registration = BatchRegistration(store: database.store, template: templateName)
             if noFiles {
                 runner.registerMany = { passes in try await registration.recordMany(passes) }
@@ -212,10 +248,12 @@ struct BatchCommand: AsyncParsableCommand {
             mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
             total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
         let batch = runner
-        let run = { try await batch.run(input, stop: stop) { display.update($0) } }
+        let run = { try await batch.run(input, plan: plan, stop: stop) { display.update($0) } }
         let result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
         interrupt.cancel()
         display.finish(result)
+        let reportPath = BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)
+        if !json { summarize(result, report: out != nil && outDir == nil ? nil : reportPath) }
         if out != nil && outDir == nil { try? FileManager.default.removeItem(atPath: reportFolder) }  // it went out in the stream
 
         if json {
@@ -225,8 +263,8 @@ struct BatchCommand: AsyncParsableCommand {
                 "recorded": .number(JSONNumber(result.recorded)),
                 "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
                 "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
-                "stopped": .bool(result.stopped),
-                "report": .string(BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)),
+                "stopped": .bool(result.stopped), "reissued": .number(JSONNumber(result.reissued)),
+                "report": .string(reportPath),
             ]
             print(JSONWriter.string(summary), terminator: "")
         }

@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db (a URL with a password belongs in PASSMINT_DATABASE_URL, out of `ps`). \
             Migrations run at start-up. SIGTERM or SIGINT stop the service after the requests in flight.
+
+            At start-up the service refuses expired certificates (unless --allow-expired) and lists every template in \
+            the templates folder with its pass type and whether it can issue; GET /api/v1/templates answers the same.
             """
     )
 
@@ -119,6 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxy: String?
     @Flag(help: "Send every request through the router (no answers from memory on the event loop), e.g. to compare speeds.")
     var noFastPath = false
+    @Flag(help: "Start even when a certificate has expired (for tests: Wallet refuses passes it signs).")
+    var allowExpired = false
     @OptionGroup(title: "Signing") var signing: SigningOptions
 
     /// The options given on the command line, by setting; ``ServerConfiguration`` reads the environment for the rest.
@@ -146,6 +151,11 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try ServerConfiguration(
             options: givenSettings, environment: ProcessInfo.processInfo.environment, apiKeyVariable: apiKeyEnv,
             identities: { try signing.loadIdentities() })
-        try await buildApplication(configuration: configuration).runService()
+        try checkAtStartUp(configuration)
+        do {
+            try await buildApplication(configuration: configuration).runService()
+        } catch {
+            throw Self.startFailure(error, configuration: configuration)
+        }
     }
 }

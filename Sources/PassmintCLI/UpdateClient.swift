@@ -12,6 +12,8 @@ struct UpdateClient {
 
     struct Refused: Error, CustomStringConvertible {
         var description: String
+        /// The service could not be reached at all (nothing was sent).
+        var unreachable = false
     }
 
     private func request(_ path: String, method: HTTPMethod = .GET) -> HTTPClientRequest {
@@ -22,7 +24,12 @@ struct UpdateClient {
     }
 
     private func send(_ request: HTTPClientRequest, expecting status: HTTPResponseStatus) async throws -> [UInt8] {
-        let response = try await http.execute(request, timeout: .minutes(30))
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, timeout: .minutes(30))
+        } catch {
+            throw Refused(description: Self.unreachable(base, error), unreachable: true)
+        }
         let body = Array(try await response.body.collect(upTo: 64 << 20).readableBytesView)
         guard response.status == status else {
             let message =
@@ -42,6 +49,21 @@ struct UpdateClient {
         }
         request.body = .stream(chunks, length: .unknown)
         return try JSONParser.value(try await send(request, expecting: .accepted))
+    }
+
+    /// What to say when the service cannot be reached: the URL, and whether `passmint serve` runs there.
+    static func unreachable(_ base: String, _ error: any Error) -> String {
+        let text = String(describing: error)
+        let refused = text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED")
+        let why = refused ? "the connection was refused" : text.contains("imeout") ? "no answer in time" : "the connection failed (\(text))"
+        return
+            "cannot reach the service at \(base): \(why). Is `passmint serve` running there? (check --service or \"service\" in passmint.json)"
+    }
+
+    /// The pass types the service signs (`GET /api/v1/templates`).
+    func passTypes() async throws -> [String] {
+        let body = try JSONParser.value(try await send(request("/api/v1/templates"), expecting: .ok))
+        return (body["passTypeIdentifiers"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
 
     /// `POST /api/v1/templates/{name}/publish`; the job.

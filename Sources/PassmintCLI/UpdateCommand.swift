@@ -1,7 +1,5 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import Passmint
 
 struct UpdateCommand: AsyncParsableCommand {
@@ -9,24 +7,34 @@ struct UpdateCommand: AsyncParsableCommand {
         commandName: "update",
         abstract: "Change many passes of a running service at once, or publish a new version of a template.",
         discussion: """
-            --data changes.csv|changes.jsonl: one change per row, uploaded as it is read to POST /api/v1/updates and \
-            applied by the service as a job, with the same merge and no-change rules as PATCH; the devices of every \
-            changed pass are pushed. JSON Lines rows are {"passTypeIdentifier", "serialNumber", "data": {…}, \
-            "voided": true}; CSV rows have the columns serialNumber, passTypeIdentifier (or --pass-type), voided \
-            (true/false, optional), and every other column is a data value (text).
+            passmint update changes.csv (or --data changes.csv|changes.jsonl): one change per row, applied by the \
+            service as a job (POST /api/v1/updates) with the same merge and no-change rules as PATCH; the devices of \
+            every changed pass are pushed. CSV rows have a serial number column, optionally passTypeIdentifier and \
+            voided (yes/no), and every other column is a data value; --map names columns whose header is not the \
+            placeholder's name, and with --template (or "template" in passmint.json) values are converted as the \
+            template needs them (--locale de-DE reads 1.234,5 and 17.05.2023). JSON Lines rows are \
+            {"passTypeIdentifier", "serialNumber", "data": {…}, "voided": true}. The pass type of rows without one: \
+            --pass-type, else the template's, else the service's when it has one. The whole file is checked before \
+            anything is sent: a file in another encoding is refused, and rows that fail here are not sent.
 
             --publish <template>: the service loads the template's folder again and gives every pass issued from it \
             a new version (a new look, texts, images), pushing their devices; --set key=value sets a data value on \
             every one of them.
 
-            The API key comes from $PASSMINT_API_KEY (or the variable --api-key-env names), never the command line. \
-            Progress shows while the job runs; failed rows are written to --report (CSV: row, line, serialNumber, \
-            reason); exit status 1 when any row failed.
+            The service URL comes from --service or "service" in passmint.json; the API key from $PASSMINT_API_KEY \
+            (or the variable --api-key-env names), never the command line. Progress shows while the job runs; the \
+            end prints the failures grouped by reason, and failed rows are written to --report (CSV: row, line, \
+            serialNumber, reason); exit status 1 when any row failed.
             """
     )
 
-    @Option(help: ArgumentHelp("The service's base URL, e.g. https://passes.example.com.", valueName: "url"))
-    var service: String
+    @Argument(help: ArgumentHelp("Changes: a .csv or .jsonl file (as --data).", valueName: "changes.csv"))
+    var file: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The service's base URL, e.g. https://passes.example.com (default: \"service\" in passmint.json).", valueName: "url"))
+    var service: String?
 
     @Option(help: ArgumentHelp("Changes: a .csv or .jsonl file.", valueName: "file"))
     var data: String?
@@ -40,6 +48,24 @@ struct UpdateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The pass type of CSV rows without a passTypeIdentifier column.", valueName: "id"))
     var passType: String?
 
+    @Option(help: ArgumentHelp("The template folder, to convert values as it needs them and to name its pass type.", valueName: "folder"))
+    var template: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be.",
+            valueName: "name"))
+    var encoding: String?
+
+    @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab. Default: detected from the header line.", valueName: "delimiter"))
+    var delimiter: String?
+
+    @Option(
+        help: ArgumentHelp("Project file (default: passmint.json in the current folder, when there is one).", valueName: "passmint.json"))
+    var project: String?
+
+    @OptionGroup(title: "Spreadsheet columns and values") var spreadsheet: SpreadsheetOptions
+
     @Option(help: ArgumentHelp("Where failed rows are written (default: <data>.failures.csv).", valueName: "file"))
     var report: String?
 
@@ -50,23 +76,34 @@ struct UpdateCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (data == nil) != (publish == nil) else {
-            throw ValidationError("give --data changes.csv|changes.jsonl, or --publish <template>")
+        guard data == nil || file == nil else { throw ValidationError("give the changes file once: changes.csv or --data changes.csv") }
+        guard ((data ?? file) == nil) != (publish == nil) else {
+            throw ValidationError("give a changes file (passmint update changes.csv), or --publish <template>")
         }
         guard values.isEmpty || publish != nil else { throw ValidationError("--set goes with --publish (rows carry their own values)") }
-        guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-            throw ValidationError("--service \(service) is not an http(s) URL, e.g. https://passes.example.com")
+        if let encoding, TextEncoding(name: encoding) == nil {
+            throw ValidationError(
+                "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
+        }
+        if let delimiter, BatchCommand.delimiterByte(delimiter) == nil {
+            throw ValidationError("--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe")
         }
     }
 
     func run() async throws {
+        let project = try ProjectFile.load(project)
+        guard let service = service ?? project?.service else {
+            throw ValidationError("give the service's URL: --service https://passes.example.com (or \"service\" in passmint.json)")
+        }
+        guard let url = URL(string: service), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--service \(service) is not an http(s) URL, e.g. https://passes.example.com")
+        }
         guard let key = ProcessInfo.processInfo.environment[apiKeyEnv], !key.isEmpty else {
             throw ValidationError("set \(apiKeyEnv) to the service's API key")
         }
         let client = UpdateClient(base: service.hasSuffix("/") ? String(service.dropLast()) : service, apiKey: key)
         let progress = ProgressLine(enabled: !json && isatty(2) == 1)
-        var localFailures: [UpdateUpload.Failure] = []
-        var lines: [Int] = []
+        var upload: UpdateUpload?
         let job: JSONValue
         if let publish {
             let defaults = try values.reduce(into: JSONObject()) { object, pair in
@@ -74,34 +111,18 @@ struct UpdateCommand: AsyncParsableCommand {
                 object[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
             }
             job = try await client.publish(template: publish, data: values.isEmpty ? nil : defaults)
-        } else if let data {
-            let upload = try UpdateUpload(path: data, passType: passType)
-            printError("uploading \(data) (\(upload.input.formatDescription))")
-            job = try await client.upload(upload)
-            localFailures = upload.failures
-            lines = upload.lines
+        } else if let path = data ?? file {
+            let checked = try await prepareUpload(path: path, project: project, client: client)
+            upload = checked
+            job = try await client.upload(checked)
         } else {
             return
         }
         guard let id = job["id"]?.stringValue else { throw ValidationError("the service answered no job: \(job)") }
         let finished = try await client.wait(for: id) { progress.show($0) }
         progress.clear()
-        let failures = try await client.failures(of: id)
-        let failed = localFailures.count + failures.count
-        if failed > 0 || data != nil {
-            let path = report ?? (data.map { $0 + ".failures.csv" } ?? "update-failures.csv")
-            try UpdateReport.write(to: path, local: localFailures, remote: failures, lines: lines)
-            if failed > 0 { printError("\(failed) rows failed: see \(path)") }
-        }
-        if json {
-            print(JSONWriter.string(finished))
-        } else {
-            printError(
-                "job \(id) \(finished["state"]?.stringValue ?? "?"): \(finished["changed"] ?? 0) changed, \(finished["unchanged"] ?? 0) unchanged, \(failed) failed, \(finished["pushesQueued"] ?? 0) pushes queued"
-            )
-        }
-        if finished["state"]?.stringValue != "finished" { throw ExitCode(2) }
-        if failed > 0 { throw ExitCode(1) }
+        let remote = try await client.failures(of: id)
+        try finish(finished, id: id, upload: upload, remote: remote)
     }
 }
 
@@ -112,9 +133,14 @@ struct ProgressLine {
     func show(_ job: JSONValue) {
         guard enabled else { return }
         printError(
-            "\r\u{1B}[2K\(job["done"] ?? 0) rows · \(job["changed"] ?? 0) changed · \(job["unchanged"] ?? 0) unchanged · \(job["failed"] ?? 0) failed · \(job["pushQueue"]?["owed"] ?? 0) pushes owed",
+            "\r\u{1B}[2K\(job.count("done")) rows · \(job.count("changed")) changed · \(job.count("unchanged")) unchanged · \(job.count("failed")) failed · \(job["pushQueue"]?.count("owed") ?? 0) pushes owed",
             terminator: "")
     }
 
     func clear() { if enabled { printError("\r\u{1B}[2K", terminator: "") } }
+}
+
+extension JSONValue {
+    /// A count in a job's JSON as a plain number (0 when absent).
+    func count(_ key: String) -> Int { self[key]?.numberValue?.intValue ?? 0 }
 }

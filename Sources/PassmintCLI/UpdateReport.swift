@@ -4,7 +4,7 @@ import Passmint
 /// The failed rows of a `passmint update`, as CSV: row, line, serialNumber, reason.
 enum UpdateReport {
     static func write(to path: String, local: [UpdateUpload.Failure], remote: [JSONValue], lines: [Int]) throws {
-        var rows = local.map { ($0.row, $0.line, $0.serialNumber ?? "", $0.reason) }
+        var rows = local.map { ($0.row, $0.line, $0.serialNumber ?? "", $0.message) }
         for failure in remote {
             let row = failure["line"]?.numberValue?.intValue ?? 0
             let line = row > 0 && row <= lines.count ? lines[row - 1] : 0

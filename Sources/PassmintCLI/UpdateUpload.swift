@@ -3,25 +3,59 @@ import NIOCore
 import Passmint
 
 /// The rows of a changes file turned into the JSON Lines `POST /api/v1/updates` reads, one line per data row (an
-/// empty line for a row that cannot be read, so that the service's line numbers are the rows' numbers).
+/// empty line for a row that failed here, so that the service's line numbers are the rows' numbers). The whole file
+/// is checked here first (``check()``): the rows that fail it are not sent.
 final class UpdateUpload: @unchecked Sendable {
-    struct Failure {
+    struct Failure: Error {
         var row: Int
         var line: Int
         var serialNumber: String?
+        /// The whole message, naming the row.
+        var message: String
+        /// The same for every row with this problem.
         var reason: String
     }
 
-    var input: BatchInput
+    private var input: BatchInput
+    let path: String
+    let formatDescription: String
+    let plan: SpreadsheetPlan
     let passType: String?
-    /// Rows that could not be read here, with why.
+    /// Rows that failed here, with why.
     private(set) var failures: [Failure] = []
+    private var failedRows: Set<Int> = []
     /// The file line each data row starts on (index: row - 1).
     private(set) var lines: [Int] = []
 
-    init(path: String, passType: String?) throws {
-        input = try BatchInput(path: path)
+    init(input: BatchInput, plan: SpreadsheetPlan, passType: String?) {
+        self.input = input
+        path = input.path
+        formatDescription = input.formatDescription
+        self.plan = plan
         self.passType = passType
+    }
+
+    /// Reads the whole file once, before anything is sent: a file in another encoding is refused (throws); rows that
+    /// cannot become a change are kept in ``failures`` and left out of the upload. Returns the number of rows.
+    func check() throws -> Int {
+        var rows = try input.reopened()
+        var count = 0
+        while let row = rows.next() {
+            count += 1
+            if case .failure(let error) = row.values, CSVReader.isEncodingProblem(error.message) {
+                throw PassmintError(
+                    .invalidData,
+                    """
+                    data file \(path) cannot be read as \(rows.encodingName) (line \(row.line) is the first that is not): \
+                    \(error.message); nothing was sent
+                    """)
+            }
+            if case .failure(let failure) = change(row) {
+                failures.append(failure)
+                failedRows.insert(row.number)
+            }
+        }
+        return count
     }
 
     /// The next chunk of the upload (about 256 KB); nil at the end.
@@ -29,43 +63,58 @@ final class UpdateUpload: @unchecked Sendable {
         var bytes: [UInt8] = []
         while bytes.count < 256 * 1024, let row = input.next() {
             lines.append(row.line)
-            switch row.values.flatMap(line) {
-            case .success(let line): bytes += JSONWriter.data(.object(line), style: .compact)
-            case .failure(let error):
-                let serial = (try? row.values.get())?["serialNumber"]?.stringValue
-                failures.append(Failure(row: row.number, line: row.line, serialNumber: serial, reason: error.message))
+            if !failedRows.contains(row.number), case .success(let line) = change(row) {
+                bytes += JSONWriter.data(.object(line), style: .compact)
             }
             bytes.append(0x0A)
         }
         return bytes.isEmpty ? nil : ByteBuffer(bytes: bytes)
     }
 
-    /// A row's values as a change: JSON Lines rows as they are (a passTypeIdentifier from --pass-type when they have
-    /// none); CSV rows' serialNumber, passTypeIdentifier and voided columns, and every other column in `data`.
-    private func line(_ values: JSONObject) -> Result<JSONObject, PassmintError> {
+    private func change(_ row: BatchRow) -> Result<JSONObject, Failure> {
+        let values: JSONObject
+        switch row.values {
+        case .failure(let error):
+            let message = "row \(row.number) (line \(row.line)): \(error.message)"
+            return .failure(Failure(row: row.number, line: row.line, message: message, reason: error.message))
+        case .success(let object): values = object
+        }
         if values["data"] != nil || values["voided"]?.boolValue != nil || values["images"] != nil {
             var line = values
             if line["passTypeIdentifier"] == nil, let passType { line["passTypeIdentifier"] = .string(passType) }
             return .success(line)
         }
-        guard let serial = values["serialNumber"]?.stringValue, !serial.isEmpty else {
-            return .failure(PassmintError(.invalidData, "the row has no serialNumber"))
-        }
-        guard let type = values["passTypeIdentifier"]?.stringValue ?? passType else {
-            return .failure(PassmintError(.invalidData, "the row has no passTypeIdentifier: add the column or give --pass-type"))
-        }
-        var line: JSONObject = ["passTypeIdentifier": .string(type), "serialNumber": .string(serial)]
-        var data = JSONObject()
-        for member in values.members where !["serialNumber", "passTypeIdentifier", "voided"].contains(member.key) {
-            data[member.key] = member.value
-        }
-        if !data.members.isEmpty { line["data"] = .object(data) }
-        if let voided = values["voided"]?.stringValue, !voided.isEmpty {
-            guard voided == "true" || voided == "false" else {
-                return .failure(PassmintError(.invalidData, "voided is \"\(voided)\": give true or false"))
+        let renamed = plan.renamed(values)
+        let serial =
+            switch renamed["serialNumber"] {
+            case .string(let text)?: text.trimmingCharacters(in: .whitespaces)
+            case .number(let number)?: number.text
+            default: ""
             }
-            line["voided"] = .bool(voided == "true")
+        func failure(_ message: String, _ reason: String) -> Result<JSONObject, Failure> {
+            .failure(Failure(row: row.number, line: row.line, serialNumber: serial, message: message, reason: reason))
         }
+        guard !serial.isEmpty else {
+            let column = plan.column(of: "serialNumber")
+            return failure("row \(row.number): no serial number (the \(column) value is empty)", "no serial number (\(column) is empty)")
+        }
+        var data: JSONObject
+        switch plan.converted(renamed, row: row.number) {
+        case .success(let converted): data = converted
+        case .failure(let problem): return failure(problem.message, problem.reason)
+        }
+        let type = data["passTypeIdentifier"]?.stringValue ?? passType ?? ""
+        var line: JSONObject = ["passTypeIdentifier": .string(type), "serialNumber": .string(serial)]
+        if let voided = data["voided"]?.stringValue, !voided.isEmpty {
+            guard let value = plan.format.boolean(voided) else {
+                return failure(
+                    "row \(row.number), column \(plan.column(of: "voided")): \"\(voided)\" is not yes or no (write true or false)",
+                    "\(plan.column(of: "voided")) is not yes or no")
+            }
+            line["voided"] = .bool(value)
+        }
+        for key in ["serialNumber", "passTypeIdentifier", "voided", "authenticationToken"] { data[key] = nil }
+        if !data.members.isEmpty { line["data"] = .object(data) }
         return .success(line)
     }
 }

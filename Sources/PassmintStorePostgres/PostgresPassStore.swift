@@ -11,10 +11,13 @@ public final class PostgresPassStore: PassStore {
     /// Follows this node's and the other nodes' changes (see ``PostgresChangeFeed``).
     public let changeFeed: PostgresChangeFeed
     let logger: Logger
+    /// Where it connects, and how long the migrations at start-up wait for a first answer; nil: as long as it takes.
+    public let endpoint: PostgresEndpoint?
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres")) {
+    public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres"), endpoint: PostgresEndpoint? = nil) {
         self.client = client
         self.logger = logger
+        self.endpoint = endpoint
         changeFeed = PostgresChangeFeed(client: client, logger: logger)
     }
 
@@ -67,6 +70,11 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func migrate() async throws {
+        let (client, logger) = (client, logger)
+        if let endpoint {
+            // Reaching the server is bounded, the migrations themselves are not (an index on a large table takes long).
+            try await endpoint.withinConnectTimeout { _ = try await client.query("SELECT 1", logger: logger) }
+        }
         try await PostgresSchema.migrate(client, logger: logger)
     }
 

@@ -36,11 +36,11 @@ import Testing
                 csv += Self.row(index, serial: "")
                 bad[index] = "no serial number"
             case 500:
-                csv += Self.row(index, serial: "M-00100")
-                bad[index] = "duplicate serial number M-00100"
+                csv += Self.row(index, points: "")
+                bad[index] = "row 500, column points is empty, but the card shows a number there: fill it in"
             case 777:
                 csv += Self.row(index, points: "lots")
-                bad[index] = "the string \"lots\""
+                bad[index] = "row 777, column points: \"lots\" is not a number (write numbers like 1,234.5 or give --locale)"
             case 1000: csv += Self.row(index, name: "Dupont, Jean \"JD\"")
             case 1001: csv += Self.row(index, name: "李小龙")
             default: csv += Self.row(index)

@@ -23,7 +23,7 @@ import Testing
             switch index {
             case 7: csv += BatchRunnerTests.row(index, serial: "")  // no serial
             case 20: csv += "M-00020,1,Zoë,Gold\n"  // too few fields
-            case 33: csv += BatchRunnerTests.row(index, serial: "M-00005")  // duplicate of row 5
+            case 33: csv += BatchRunnerTests.row(index, points: "lots")  // not a number
             default: csv += BatchRunnerTests.row(index)
             }
         }
@@ -54,6 +54,6 @@ import Testing
         #expect(lines.count == 61)
         let rows = lines.dropFirst().map { Int($0.prefix { $0 != "," })! }
         #expect(Set(rows) == Set(1...60))
-        #expect(lines.contains { $0.hasPrefix("33,") && $0.contains("duplicate serial number M-00005") })
+        #expect(lines.contains { $0.hasPrefix("33,") && $0.contains("row 33, column points: \"\"lots\"\" is not a number") })
     }
 }

@@ -22,6 +22,11 @@ public struct BatchInput {
     private var source: Source
     private var count = 0
     public let path: String
+    /// The delimiter and encoding asked for when the file was opened (nil: detected, UTF-8).
+    let requestedDelimiter: UInt8?
+    let requestedEncoding: TextEncoding?
+    /// The encoding a CSV file is read in; nil for JSON Lines (UTF-8).
+    public let encoding: TextEncoding?
 
     /// How the file was read, for a line on the terminal: "JSON Lines", or e.g. "CSV, semicolon-separated (detected
     /// from the header), UTF-16LE (byte order mark), 8 columns".
@@ -31,9 +36,12 @@ public struct BatchInput {
     /// it from the header line, and `encoding` applies to files without a byte order mark (UTF-8 when nil).
     public init(path: String, delimiter: UInt8? = nil, encoding: TextEncoding? = nil) throws(PassmintError) {
         self.path = path
+        requestedDelimiter = delimiter
+        requestedEncoding = encoding
         let lower = path.lowercased()
         if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
             source = .jsonLines(try LineReader(path: path))
+            self.encoding = nil
             formatDescription = "JSON Lines"
             return
         }
@@ -67,6 +75,7 @@ public struct BatchInput {
                 throw PassmintError(.invalidData, "data file \(path): the header names \"\(name)\" twice")
             }
             source = .csv(reader, header: names)
+            self.encoding = reader.encoding
             let encodingName = reader.encoding.rawValue.uppercased().replacingOccurrences(of: "WINDOWS", with: "Windows")
             formatDescription =
                 "CSV, \(CSVReader.name(ofDelimiter: reader.delimiter))-separated"

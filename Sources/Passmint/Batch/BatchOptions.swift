@@ -27,6 +27,15 @@ public struct BatchOptions: Sendable {
     /// lie in one of them.
     public var imageFolders: [String] = []
 
+    /// Which column feeds which placeholder (`--map`); columns it does not name are matched by name.
+    public var mapping = ColumnMapping()
+    /// Where ``mapping`` came from, for messages: `--map`, a mapping file, a project file.
+    public var mappingSource = "--map"
+    /// How the file writes numbers, dates and yes/no values (`--locale`, `--date-format`, `--time-zone`).
+    public var format = SpreadsheetFormat()
+    /// Placeholders whose value must not be empty (`--require`): a row with one empty fails.
+    public var required: [String] = []
+
     /// `jobs` defaults to the number of cores.
     public init(
         outputFolder: String, jobs: Int? = nil, serialColumn: String = "serialNumber",

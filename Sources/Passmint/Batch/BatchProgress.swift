@@ -10,6 +10,10 @@ public struct BatchProgress: Sendable {
     public var elapsed: Double = 0
     /// True when the run ended early because a stop was requested (SIGINT).
     public var stopped = false
+    /// With `--resume`: passes of an earlier run whose row changed since, issued again (counted in ``issued`` too).
+    public var reissued = 0
+    /// The failed rows grouped by reason.
+    public var failures = FailureSummary()
 
     /// Passes built per second so far.
     public var passesPerSecond: Double { elapsed > 0 ? Double(issued) / elapsed : 0 }

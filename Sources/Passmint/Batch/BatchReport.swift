@@ -30,12 +30,18 @@ public struct BatchResult: Sendable {
     public var addURL = ""
     /// The pass as the store records it.
     var issued: BatchRunner.IssuedPass?
+    /// Why the row failed, the same for every row with this problem (for ``FailureSummary``).
+    var reason = ""
+    /// With `--resume`: an earlier run's pass whose row changed, issued again.
+    var reissued = false
     /// The signed pass, on its way from a worker to an archive or tar stream (``BatchPassSink``).
     var archive: PassArchive?
 
-    static func failure(row: Int, serial: String = "", _ message: String) -> BatchResult {
-        BatchResult(
+    static func failure(row: Int, serial: String = "", _ message: String, reason: String? = nil) -> BatchResult {
+        var result = BatchResult(
             row: row, serialNumber: serial, status: .failed, file: "", sha256: "", authenticationToken: "", error: message, bytes: 0)
+        result.reason = reason ?? FailureSummary.reason(of: message)
+        return result
     }
 }
 

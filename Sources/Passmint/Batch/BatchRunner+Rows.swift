@@ -1,22 +1,8 @@
 import Foundation
 
-/// The checks a batch makes in row order, before a row goes to the workers: the serial column, the output folder, and
-/// each row's serial (present, unique, this shard's) and token.
+/// The checks a batch makes in row order, before a row goes to the workers: the output folder, and each row's values
+/// (mapped and converted, ``SpreadsheetPlan``), serial (present, unique, this shard's) and token.
 extension BatchRunner {
-    /// A CSV file without the serial column would fail every row: say so once, before anything is written.
-    func checkColumns(of input: BatchInput) throws(PassmintError) {
-        guard let columns = input.columns, !columns.contains(options.serialColumn) else { return }
-        let similar = columns.first { $0.lowercased() == options.serialColumn.lowercased() }
-        let shown = columns.count > 12 ? columns.prefix(12).joined(separator: ", ") + ", …" : columns.joined(separator: ", ")
-        throw PassmintError(
-            .invalidData,
-            """
-            data file \(input.path) has no column named \(options.serialColumn) (its columns: \(shown)): \
-            \(similar.map { "did you mean \($0)? " } ?? "")name the column that holds the serial numbers with --serial-column, or add \
-            a \(options.serialColumn) column
-            """)
-    }
-
     func prepareFolder() throws(PassmintError) {
         do {
             try FileManager.default.createDirectory(atPath: options.outputFolder, withIntermediateDirectories: true)
@@ -37,7 +23,7 @@ extension BatchRunner {
         case otherShard
     }
 
-    func prepare(_ row: BatchRow, serials: inout [String: Int], needsToken: Bool) -> Prepared {
+    func prepare(_ row: BatchRow, plan: SpreadsheetPlan, serials: inout [String: Int], needsToken: Bool) -> Prepared {
         let place = "row \(row.number) (line \(row.line))"
         let shard = options.shard
         let values: JSONObject
@@ -45,32 +31,38 @@ extension BatchRunner {
         case .failure(let error):
             if let shard, !shard.contains(row: row.number) { return .otherShard }
             return .failed(.failure(row: row.number, "\(place): \(error.message)"))
-        case .success(let object): values = object
+        case .success(let object): values = plan.renamed(object)
         }
         if let problem = Self.controlCharacter(in: values) {
             if let shard, !shard.contains(row: row.number) { return .otherShard }
             return .failed(.failure(row: row.number, "\(place): \(problem)"))
         }
         var serial = ""
-        switch values[options.serialColumn] {
+        switch values["serialNumber"] {
         case .string(let text): serial = text.trimmingSpaces
         case .number(let number): serial = number.text
         default: break
         }
         if let shard, serial.isEmpty ? !shard.contains(row: row.number) : !shard.contains(serial: serial) { return .otherShard }
         guard !serial.isEmpty else {
-            return .failed(.failure(row: row.number, "\(place): no serial number (the \(options.serialColumn) value is missing or empty)"))
+            let column = plan.column(of: "serialNumber")
+            return .failed(.failure(row: row.number, "\(place): no serial number (the \(column) value is missing or empty)"))
         }
         if let first = serials[serial] {
             return .failed(
                 .failure(row: row.number, serial: serial, "\(place): duplicate serial number \(serial) (first used on row \(first))"))
         }
         serials[serial] = row.number
+        let converted: JSONObject
+        switch plan.converted(values, row: row.number) {
+        case .success(let data): converted = data
+        case .failure(let problem): return .failed(.failure(row: row.number, serial: serial, problem.message, reason: problem.reason))
+        }
         var token = values["authenticationToken"]?.stringValue ?? ""
         if token.isEmpty && needsToken { token = AuthenticationToken.make() }
         return .job(
             Job(
-                row: row.number, line: row.line, values: values, serial: serial, token: token,
+                row: row.number, line: row.line, values: converted, serial: serial, token: token,
                 fileName: SerialFileName.fileName(for: serial)))
     }
 

@@ -62,12 +62,14 @@ public struct BatchRunner: Sendable {
         var fileName: String
     }
 
-    /// Runs the batch and writes the report. `progress` is called after each row, in row order.
-    public func run(_ input: BatchInput, stop: BatchStopSignal = BatchStopSignal(), progress: (BatchProgress) -> Void = { _ in })
-        async throws -> BatchProgress
-    {
+    /// Runs the batch and writes the report. `plan` is ``plan(for:)``'s answer when the caller has it already (to print
+    /// it first). `progress` is called after each row, in row order.
+    public func run(
+        _ input: BatchInput, plan: BatchPlan? = nil, stop: BatchStopSignal = BatchStopSignal(),
+        progress: (BatchProgress) -> Void = { _ in }
+    ) async throws -> BatchProgress {
         var input = input
-        try checkColumns(of: input)
+        let plan = try plan ?? self.plan(for: input)
         try prepareFolder()
         let report = try BatchReportWriter(
             folder: options.outputFolder, format: options.reportFormat, links: links != nil, shard: options.shard)
@@ -114,8 +116,11 @@ public struct BatchRunner: Sendable {
                 case .issued: counts.issued += 1
                 case .existing: counts.existing += 1
                 case .recorded: counts.recorded += 1
-                case .failed: counts.failed += 1
+                case .failed:
+                    counts.failed += 1
+                    counts.failures.add(row: result.row, reason: result.reason)
                 }
+                if result.reissued { counts.reissued += 1 }
                 counts.bytes += result.bytes
             }
             ready.removeAll(keepingCapacity: true)
@@ -126,7 +131,7 @@ public struct BatchRunner: Sendable {
         try await withThrowingTaskGroup(of: BatchResult.self) { group in
             var inFlight = 0
             while !stop.isStopped, let row = input.next() {
-                switch prepare(row, serials: &serials, needsToken: needsToken) {
+                switch prepare(row, plan: plan.spreadsheet, serials: &serials, needsToken: needsToken) {
                 case .otherShard:
                     skipped.insert(row.number)
                     advance()
@@ -179,17 +184,21 @@ public struct BatchRunner: Sendable {
         if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
         var result: BatchResult
         var passTypeIdentifier = ""
+        let earlier = options.resume && !options.recordOnly ? earlierPass(at: path, job: job, kept: kept) : nil
         if options.recordOnly {
             return recordOnly(job, data: data, images: passImages)
-        } else if options.resume,
-            let existing = options.output == .folder
-                ? existingPass(at: path, job: job) : kept[job.fileName].flatMap({ keptPass($0, job: job) })
+        } else if let existing = earlier,
+            !changed(existing.passJSON, data: data, images: passImages, token: existing.result.authenticationToken)
         {
-            (result, passTypeIdentifier) = existing
+            (result, passTypeIdentifier) = (existing.result, existing.passTypeIdentifier)
             if !result.authenticationToken.isEmpty { data["authenticationToken"] = .string(result.authenticationToken) }
         } else {
+            // A pass of an earlier run whose row changed is issued again with its token (devices registered with it).
+            let earlierToken = earlier?.result.authenticationToken
+            let token = earlierToken.flatMap { $0.isEmpty ? nil : $0 } ?? job.token
+            if !token.isEmpty { data["authenticationToken"] = .string(token) }
             var overrides: JSONObject = ["serialNumber": .string(job.serial)]
-            if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
+            if !token.isEmpty { overrides["authenticationToken"] = .string(token) }
             if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
             do {
                 let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: passImages)
@@ -198,7 +207,8 @@ public struct BatchRunner: Sendable {
                 passTypeIdentifier = prepared.passTypeIdentifier
                 result = BatchResult(
                     row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: archive.sha256Hex(),
-                    authenticationToken: job.token, error: "", bytes: archive.count)
+                    authenticationToken: token, error: "", bytes: archive.count)
+                result.reissued = earlierToken != nil
                 if options.output != .folder { result.archive = archive }
             } catch {
                 return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
@@ -222,7 +232,7 @@ public struct BatchRunner: Sendable {
 
     /// A pass kept in the archive of an earlier run (its CRC checked when the archive was reopened), when it carries
     /// this serial; with its pass type identifier.
-    private func keptPass(_ pass: BatchPassSink.KeptPass, job: Job) -> (BatchResult, String)? {
+    func keptPass(_ pass: BatchPassSink.KeptPass, job: Job) -> (BatchResult, String)? {
         guard pass.serialNumber == job.serial else { return nil }
         let result = BatchResult(
             row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: pass.sha256,
@@ -232,7 +242,7 @@ public struct BatchRunner: Sendable {
 
     /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with
     /// its pass type identifier.
-    private func existingPass(at path: String, job: Job) -> (BatchResult, String)? {
+    func existingPass(at path: String, job: Job) -> (BatchResult, String, JSONValue)? {
         guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
         let report = PassVerifier().verify(bytes, source: path, lint: false)
         guard report.isValid, let signer = report.signature?.signer,
@@ -244,7 +254,7 @@ public struct BatchRunner: Sendable {
         let result = BatchResult(
             row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: Digest.sha256Hex(bytes),
             authenticationToken: json["authenticationToken"]?.stringValue ?? "", error: "", bytes: 0)
-        return (result, json["passTypeIdentifier"]?.stringValue ?? "")
+        return (result, json["passTypeIdentifier"]?.stringValue ?? "", json)
     }
 }
 

@@ -4,6 +4,9 @@ extension PassTemplate {
     /// The JSON type a placeholder must take where the template uses it.
     public enum PlaceholderKind: String, Sendable {
         case number, boolean
+        /// An ISO 8601 date and time (a field with `dateStyle` or `timeStyle`, `relevantDate`, a semantic date): a
+        /// string in JSON, read from spreadsheet dates by ``SpreadsheetPlan``.
+        case date
     }
 
     /// Placeholders used as a whole value where Wallet needs a number or a boolean (a field with `numberStyle` or
@@ -21,7 +24,7 @@ extension PassTemplate {
             switch PassJSONValidator.topLevelKinds[member.key] {
             case .number?: note(member.value, .number)
             case .boolean?: note(member.value, .boolean)
-            default: break
+            default: if member.key == "expirationDate" || member.key == "relevantDate" { note(member.value, .date) }
             }
         }
         for location in object["locations"]?.arrayValue ?? [] {
@@ -41,6 +44,7 @@ extension PassTemplate {
             for arrayName in PassJSONValidator.fieldArrays {
                 for field in fields[arrayName]?.arrayValue ?? [] {
                     if field["numberStyle"] != nil || field["currencyCode"] != nil { note(field["value"], .number) }
+                    if field["dateStyle"] != nil || field["timeStyle"] != nil { note(field["value"], .date) }
                     note(field["row"], .number)
                     note(field["isRelative"], .boolean)
                     note(field["ignoresTimeZone"], .boolean)
@@ -53,6 +57,7 @@ extension PassTemplate {
                 switch JSONRules.tagKinds[member.key] {
                 case .number?: note(member.value, .number)
                 case .boolean?: note(member.value, .boolean)
+                case .date?: note(member.value, .date)
                 case .location?: for key in ["latitude", "longitude"] { note(member.value[key], .number) }
                 default: break
                 }
@@ -77,6 +82,7 @@ extension PassTemplate {
                 case "false", "no", "0": output[name] = .bool(false)
                 default: break
                 }
+            case .date: break
             }
         }
         return output

@@ -141,6 +141,7 @@ enum Placeholders {
     private static func missing(_ name: String, file: String, path: String) -> PassmintError {
         PassmintError(
             .invalidData,
-            "placeholder {{\(name)}} (at \(path) in \(file)) has no value: add \"\(name)\" to the data (--data file or --set \(name)=…)")
+            "placeholder {{\(name)}} (at \(path) in \(file)) has no value: give the data a value named \"\(name)\" (batch: a column or JSON key of that name, or --map Column=\(name); create: --data file or --set \(name)=…)"
+        )
     }
 }

@@ -146,7 +146,7 @@ enum TemplateStrings {
                         guard let value = data[name] else {
                             throw PassmintError(
                                 .invalidData,
-                                "placeholder {{\(name)}} (in \"\(entry.key)\" of \(source)) has no value: add \"\(name)\" to the data (--data file or --set \(name)=…)"
+                                "placeholder {{\(name)}} (in \"\(entry.key)\" of \(source)) has no value: give the data a value named \"\(name)\" (batch: a column or JSON key of that name, or --map Column=\(name); create: --data file or --set \(name)=…)"
                             )
                         }
                         guard let piece = Placeholders.text(of: value) else {

@@ -64,7 +64,12 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
         services: services + [core.pushQueue, core.jobs],
         logger: logger)
     app.beforeServerStarts { [store = core.store, ready = core.storeReady] in
-        try await store.migrate()
+        // SIGTERM while the store is still out of reach (PostgreSQL down) stops the start-up instead of waiting.
+        do {
+            try await cancelWhenGracefulShutdown { try await store.migrate() }
+        } catch  where Task.isShuttingDownGracefully || Task.isCancelled {
+            throw CancellationError()
+        }
         ready.open()
     }
     return app
@@ -83,6 +88,7 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     IssuingAPIRoutes(core: core).register(on: api)
     PreviewRoutes(core: core).register(on: api)
     JobRoutes(core: core).register(on: api)
+    TemplateRoutes(core: core).register(on: api)
     SharingRoutes(core: core).register(on: router)
     return router
 }

@@ -37,7 +37,7 @@ public struct OpenedPassStore: Sendable {
 public func openPassStore(url: String, logger: Logger = Logger(label: "passmint.store")) throws -> OpenedPassStore {
     if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
         let client = try PostgresPassStore.client(url: url, logger: logger)
-        let store = PostgresPassStore(client: client, logger: logger)
+        let store = PostgresPassStore(client: client, logger: logger, endpoint: PostgresEndpoint(url: url))
         return OpenedPassStore(store: store, services: [client], changeFeed: store.changeFeed, name: "postgres")
     }
     do {

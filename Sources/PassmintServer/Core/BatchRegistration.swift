@@ -51,16 +51,22 @@ public struct BatchRegistration: Sendable {
         }
     }
 
-    /// Records a pass of the batch. A serial already recorded with the same token is fine (a resumed batch); with
-    /// another token it is an error, and the stored pass is left as it is.
+    /// Records a pass of the batch. A serial already recorded with the same token is fine (a resumed batch; its data
+    /// is replaced when the row changed); with another token it is an error, and the stored pass is left as it is.
     public func record(_ issued: BatchRunner.IssuedPass) async throws {
         let (pass, images) = stored(issued)
         do {
             _ = try await store.insert(order: [pass], images: images)  // the images in the pass's transaction
         } catch let error as PassStoreError where error.kind == .duplicate {
             let existing = try await store.pass(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber)
-            guard existing?.authenticationToken == issued.authenticationToken else {
+            guard let existing, existing.authenticationToken == issued.authenticationToken else {
                 throw PassmintError(.invalidData, "serial \(issued.serialNumber) is already in the store with another authentication token")
+            }
+            // A resumed batch whose row changed: the store gets the row's new data, as the pass file did.
+            if existing.dataJSON != pass.dataJSON {
+                _ = try await store.update(
+                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, dataJSON: pass.dataJSON,
+                    voided: existing.voided)
             }
         }
     }

@@ -35,7 +35,7 @@ public struct PassRenderer: Sendable {
             do throws(PassmintError) {
                 return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
             } catch {
-                throw .unprocessable(templates.redacted(error.message))
+                throw .building(error, templates.redacted)
             }
         }
     }
@@ -51,7 +51,7 @@ public struct PassRenderer: Sendable {
             do throws(PassmintError) {
                 _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
             } catch {
-                throw .unprocessable(templates.redacted(error.message))
+                throw .building(error, templates.redacted)
             }
         }
     }
@@ -104,7 +104,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.sign(prepared)
         } catch {
-            throw .unprocessable(templates.redacted(error.message))
+            throw .building(error, templates.redacted)
         }
     }
 
@@ -119,7 +119,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.identities.identity(for: passTypeIdentifier).signDetached(content)
         } catch {
-            throw .unprocessable("cannot sign the personalization token: \(templates.redacted(error.message))")
+            throw .building(error) { "cannot sign the personalization token: " + templates.redacted($0) }
         }
     }
 }
