@@ -7,13 +7,14 @@ extension BatchRunner {
     func checkColumns(of input: BatchInput) throws(PassmintError) {
         guard let columns = input.columns, !columns.contains(options.serialColumn) else { return }
         let similar = columns.first { $0.lowercased() == options.serialColumn.lowercased() }
-        let shown = columns.count > 12 ? columns.prefix(12).joined(separator: ", ") + ", …" : columns.joined(separator: ", ")
+        let cut = columns.prefix(12).map { MessageText.cut($0) }
+        let shown = columns.count > 12 ? cut.joined(separator: ", ") + ", …" : cut.joined(separator: ", ")
         throw PassmintError(
             .invalidData,
             """
             data file \(input.path) has no column named \(options.serialColumn) (its columns: \(shown)): \
-            \(similar.map { "did you mean \($0)? " } ?? "")name the column that holds the serial numbers with --serial-column, or add \
-            a \(options.serialColumn) column
+            \(similar.map { "did you mean \(MessageText.cut($0))? " } ?? "")name the column that holds the serial numbers with \
+            --serial-column, or add a \(options.serialColumn) column
             """)
     }
 
