@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 public import PassmintStore
 public import PostgresNIO
@@ -11,31 +11,32 @@ public final class PostgresPassStore: PassStore {
     /// Follows this node's and the other nodes' changes (see ``PostgresChangeFeed``).
     public let changeFeed: PostgresChangeFeed
     let logger: Logger
+    /// The URL the client was made from, when it was: its TLS is checked before the migrations.
+    let url: PostgresURL?
+    /// The time the store writes (`Last-Modified`, push due times and leases): the wall clock, or a test's.
+    let clock: @Sendable () -> Date
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres")) {
+    /// A store on `client`; `url` is what the client was made from, `clock` the time the store writes.
+    public init(
+        client: PostgresClient, url: PostgresURL? = nil, logger: Logger = Logger(label: "passmint.store.postgres"),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
+        self.url = url
+        self.clock = clock
         self.logger = logger
         changeFeed = PostgresChangeFeed(client: client, logger: logger)
     }
 
-    /// A client for a `postgres://user:password@host:port/database` URL (`?host=/socket/dir` for a Unix socket).
+    /// A client for a `postgres://user:password@host:port/database` URL (`?host=/socket/dir` for a Unix socket;
+    /// `sslmode` and `sslrootcert` as libpq reads them, see ``PostgresURL``).
     public static func client(url: String, logger: Logger) throws -> PostgresClient {
-        guard let components = URLComponents(string: url), components.scheme == "postgres" || components.scheme == "postgresql" else {
-            throw PassStoreError(.database, "\(url) is not a postgres://user:password@host:port/database URL")
-        }
-        let user = components.user ?? "postgres"
-        let database = components.path.count > 1 ? String(components.path.dropFirst()) : user
-        let socketDirectory = components.queryItems?.first { $0.name == "host" }?.value
-        var configuration: PostgresClient.Configuration
-        if let socketDirectory {
-            configuration = .init(
-                unixSocketPath: socketDirectory + "/.s.PGSQL.\(components.port ?? 5432)", username: user,
-                password: components.password, database: database)
-        } else {
-            configuration = .init(
-                host: components.host ?? "localhost", port: components.port ?? 5432, username: user,
-                password: components.password, database: database, tls: .disable)
-        }
+        client(try PostgresURL(url), logger: logger)
+    }
+
+    /// A client for a URL already read.
+    public static func client(_ url: PostgresURL, logger: Logger) -> PostgresClient {
+        var configuration = url.clientConfiguration
         configuration.options.maximumConnections = 16
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
@@ -60,6 +61,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func migrate() async throws {
+        try await url?.checkTLS(logger: logger)
         try await PostgresSchema.migrate(client, logger: logger)
     }
 
@@ -73,7 +75,7 @@ public final class PostgresPassStore: PassStore {
     public func insert(_ pass: StoredPass) async throws -> StoredPass {
         do {
             return try await write { connection in
-                let stored = pass.firstVersion(tag: try await Self.nextTag(connection, logger))
+                let stored = pass.firstVersion(tag: try await Self.nextTag(connection, logger), now: clock())
                 let updatedAt = Int64(stored.updatedAt.timeIntervalSince1970)
                 try await connection.query(
                     """
@@ -126,7 +128,7 @@ public final class PostgresPassStore: PassStore {
             var pass = current
             let edited = edit.applied(to: current)
             if let edited {
-                pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger))
+                pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger), now: clock())
                 let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
                 try await connection.query(
                     """
@@ -137,7 +139,8 @@ public final class PostgresPassStore: PassStore {
             }
             let registrations = try await Self.registrations(connection, passTypeIdentifier, serialNumber, logger)
             if edited != nil {
-                try await Self.owePushes(connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger)
+                try await Self.owePushes(
+                    connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger, now: clock())
             }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }

@@ -7,7 +7,7 @@ import Testing
 /// DevTools protocol by Tests/Browser/check_page.py): the page loads with no console error and no failed request, its
 /// QR code decodes (zxing-cpp, on a screenshot) to the download link, and that link gives a pass `passmint verify`
 /// accepts.
-@Suite(.serialized) struct LandingPageBrowserTests {
+@Suite(.serialized, .offPool, .enabled(if: TestEnvironment.runsChromiumTests)) struct LandingPageBrowserTests {
     static let secret = "browser-test-link-secret-0123456789abcdef"
 
     /// Runs check_page.py on `url`: the browser's report.
