@@ -19,6 +19,11 @@ import Testing
         return try #require(components.string)
     }
 
+    /// A new database on the test server; psql is waited for on a thread of its own, off the cooperative pool.
+    static func freshURL() async throws -> String {
+        try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+    }
+
     /// Opens the store of `url` as the service does, and asks the server whether this connection is encrypted.
     static func encrypted(_ url: String) async throws -> Bool {
         try await openPassStore(url: url, logger: Logger(label: "test.tls")).whileRunning { store in
@@ -50,7 +55,7 @@ import Testing
 
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests), arguments: ["verify-full", "verify-ca", "require"])
     func theConnectionIsEncryptedAndVerifiedAsAsked(_ mode: String) async throws {
-        var url = try Self.setting("sslmode", to: mode, in: try TestEnvironment.freshPostgresURL())
+        var url = try Self.setting("sslmode", to: mode, in: try await Self.freshURL())
         if mode == "require" { url = try Self.setting("sslrootcert", to: nil, in: url) }  // encrypts without checking
         #expect(try await Self.encrypted(url))
     }
@@ -59,7 +64,7 @@ import Testing
     func aWrongRootCertificateIsRefusedNamingTheOption() async throws {
         // Apple's root did not sign the test server's certificate.
         let wrong = TestEnvironment.repositoryRoot.appendingPathComponent("Certificates/apple/AppleRootCA.pem").path
-        let url = try Self.setting("sslrootcert", to: wrong, in: try TestEnvironment.freshPostgresURL())
+        let url = try Self.setting("sslrootcert", to: wrong, in: try await Self.freshURL())
         do {
             _ = try await Self.encrypted(url)
             Issue.record("expected the server's certificate to be refused")

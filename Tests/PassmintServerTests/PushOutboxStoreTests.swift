@@ -89,7 +89,7 @@ import Testing
 
     /// Two nodes claim from one PostgreSQL queue at once: every push goes to exactly one of them.
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func twoNodesClaimDisjointPushes() async throws {
-        let url = try TestEnvironment.freshPostgresURL()
+        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let logger = Logger(label: "test.outbox")
         let clients = try [PostgresPassStore.client(url: url, logger: logger), PostgresPassStore.client(url: url, logger: logger)]
         let stores = clients.map { PostgresPassStore(client: $0, logger: logger) }
