@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# A throw-away PostgreSQL server for the test suite, in its own folder, on loopback.
+# A throw-away PostgreSQL server for the test suite, in its own folder, on loopback, with TLS on.
 #   scripts/postgres-test-server.sh start DIR PORT   prints the database URL
 #   scripts/postgres-test-server.sh stop DIR
+# The server's certificate (for localhost and 127.0.0.1) is signed by a test authority made at the first start, both
+# in DIR (DIR/ca.pem, never committed); the URL printed asks for sslmode=verify-full against DIR/ca.pem, so every test
+# connects as a managed PostgreSQL service is connected to.
 # Installs PostgreSQL (Debian package) when missing. PostgreSQL refuses to run as root, so as root it runs the
 # server as the 'postgres' system user.
 set -euo pipefail
@@ -27,13 +30,31 @@ start)
     if [ ! -f "$dir/data/PG_VERSION" ]; then
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
     fi
+    if [ ! -f "$dir/server.crt" ]; then
+        # A test certificate authority and the server's certificate, EC P-256, valid 30 days.
+        ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+        openssl req -x509 $ec -keyout "$dir/ca.key" -out "$dir/ca.pem" -days 30 -subj "/CN=Passmint test CA" 2>/dev/null
+        openssl req $ec -keyout "$dir/server.key" -out "$dir/server.csr" -subj "/CN=localhost" 2>/dev/null
+        printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
+        openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 30 \
+            -extfile "$dir/server.ext" -out "$dir/server.crt" 2>/dev/null
+        chmod 0600 "$dir/server.key" "$dir/ca.key"
+        [ "$(id -u)" -eq 0 ] && chown postgres "$dir/server.key" "$dir/server.crt"
+        chmod 0644 "$dir/ca.pem"
+    fi
+    # In postgresql.conf, so that a server already running from an earlier start takes it on a reload.
+    if ! grep -q "^ssl = on" "$dir/data/postgresql.conf"; then
+        printf "ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" "$dir/server.crt" "$dir/server.key" \
+            | as_postgres tee -a "$dir/data/postgresql.conf" >/dev/null
+        as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1 && as_postgres "$bin/pg_ctl" -D "$dir/data" reload >/dev/null
+    fi
     if ! as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
         as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null \
             || { echo "PostgreSQL did not start; its log:" >&2; cat "$dir/server.log" >&2; exit 1; }
     fi
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'passmint_test'" | grep -q 1 \
         || as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres passmint_test
-    echo "postgres://postgres@127.0.0.1:$port/passmint_test"
+    echo "postgres://postgres@127.0.0.1:$port/passmint_test?sslmode=verify-full&sslrootcert=$dir/ca.pem"
     ;;
 stop)
     [ -f "$dir/data/PG_VERSION" ] && as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true

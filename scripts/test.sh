@@ -8,6 +8,9 @@ pg_dir="${TMPDIR:-/tmp}/passmint-postgres-$$"
 pg_port=${PASSMINT_TEST_POSTGRES_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 PASSMINT_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")
 export PASSMINT_TEST_POSTGRES_URL
+# Every suite runs here: one needing PostgreSQL or Chromium, which a plain `swift test` skips when they are missing,
+# fails instead (TestEnvironment.requiresAll).
+export PASSMINT_TEST_REQUIRE_ALL=1
 trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests
 swift test

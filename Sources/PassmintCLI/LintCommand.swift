@@ -62,7 +62,7 @@ struct LintCommand: AsyncParsableCommand {
         var isFolder: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         if !isFolder.boolValue && !path.hasSuffix(".json") {
-            let bytes = try FileIO.read(path, what: "file")
+            let bytes = try FileIO.readArchive(path, what: "file")
             if isBundle(path) || PassBundle.looksLikeBundle(bytes) {
                 return try PassBundle.read(bytes, source: path).map { entry in
                     try PassContents.load(pkpass: entry.archive, source: path + "/" + entry.name)
@@ -78,7 +78,7 @@ struct LintCommand: AsyncParsableCommand {
             throw ValidationError("\(path) does not exist")
         }
         if isFolder.boolValue { return try PassContents.load(folder: path) }
-        let bytes = try FileIO.read(path, what: "file")
+        let bytes = try FileIO.readArchive(path, what: "file")
         if path.hasSuffix(".json") {
             let (json, diagnostics) = PassContents.parse(passJSON: bytes)
             return PassContents(source: path, passJSON: json, files: [], isTemplate: false, readingDiagnostics: diagnostics)

@@ -105,7 +105,7 @@ struct PreviewCommand: AsyncParsableCommand {
             throw ValidationError("\(path) does not exist: give a template folder (Name.pass/), a .pkpass or a folder of templates")
         }
         if isFolder.boolValue { return try PassPreview(templateFolder: path, data: data) }
-        return try PassPreview(pkpass: try FileIO.read(path, what: "pass"), source: path)
+        return try PassPreview(pkpass: try FileIO.readArchive(path, what: "pass"), source: path)
     }
 
     private func writeGallery(_ options: PassPreview.Options) throws {

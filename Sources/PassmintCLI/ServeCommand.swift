@@ -28,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
             AuthKey_<KEYID>.p8 they carry an ES256 provider token instead; the key must belong to the pass type ID's team.
 
             --database-url: a SQLite file path (default passmint.sqlite, WAL mode) or postgres://user:password@host:port/db (a URL with a password belongs in PASSMINT_DATABASE_URL, out of `ps`). \
+            TLS to PostgreSQL as libpq reads the URL: ?sslmode=disable, prefer (the default: TLS when the server offers it), \
+            require, verify-ca or verify-full, and &sslrootcert=<ca.pem> (the authority that signed the server's certificate). \
             Migrations run at start-up. SIGTERM or SIGINT stop the service after the requests in flight.
 
             At start-up the service refuses expired certificates (unless --allow-expired) and lists every template in \
@@ -36,7 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(help: "Address to listen on.") var host: String?
-    @Option(help: "Port to listen on.") var port: Int?
+    @Option(
+        help: "Port to listen on; 0 takes a free port. Once listening, serve prints `listening on http://<host>:<port>` on one line.")
+    var port: Int?
     @Option(
         help: ArgumentHelp(
             "Public base URL written into passes as webServiceURL; its path is where Apple's endpoints are mounted.", valueName: "url"))
@@ -153,7 +157,10 @@ struct ServeCommand: AsyncParsableCommand {
             identities: { try signing.loadIdentities() })
         try checkAtStartUp(configuration)
         do {
-            try await buildApplication(configuration: configuration).runService()
+            // One line for scripts and tests, on standard output: with --port 0 it tells the port the system gave.
+            try await buildApplication(configuration: configuration) { [host = configuration.host] port in
+                FileHandle.standardOutput.write(Data("listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\n".utf8))
+            }.runService()
         } catch {
             throw Self.startFailure(error, configuration: configuration)
         }

@@ -31,7 +31,7 @@ struct VerifyCommand: AsyncParsableCommand {
     var allowHTTP = false
 
     func run() async throws {
-        let bytes = try FileIO.read(file, what: "pass")
+        let bytes = try FileIO.readArchive(file, what: "pass")
         let root = try ca.map { try Certificate(contentsOf: $0) }
         let verifier = PassVerifier(
             root: root, knownIntermediates: AppleCertificates.wwdrIntermediates.map(\.certificate),

@@ -41,12 +41,13 @@ public final class APNsPushSender: PushSender {
     ///   - requestTimeout: how long one push may take in all, from the connection's TLS handshake to APNs's answer.
     ///   - unreachableBackOff: after a push fails below HTTP (no connection, no TLS), how long pushes fail at once
     ///     without trying (doubling with each failure, to 60 s) so that the push queue retries them later.
+    ///   - now: the time that back-off is measured in (the continuous clock; a test's clock moves only when told).
     ///   - logger: where every outcome is logged: deliveries at `info`, retries at `warning`, refusals at `error`.
     public init(
         identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
         trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 128, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
         connectTimeout: Duration = .seconds(3), requestTimeout: Duration = .seconds(10), unreachableBackOff: Duration = .seconds(1),
-        logger: Logger = Logger(label: "passmint.push")
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, logger: Logger = Logger(label: "passmint.push")
     ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
         if providerToken == nil {
@@ -70,7 +71,7 @@ public final class APNsPushSender: PushSender {
         self.maxAttempts = max(1, maxAttempts)
         self.retryDelay = retryDelay
         self.requestTimeout = requestTimeout
-        self.reachability = APNsReachability(firstBackOff: unreachableBackOff)
+        self.reachability = APNsReachability(firstBackOff: unreachableBackOff, now: now)
     }
 
     private let shutDown = Mutex(false)

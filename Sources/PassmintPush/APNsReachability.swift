@@ -26,10 +26,16 @@ actor APNsReachability {
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private let firstBackOff: Duration
     private let longestBackOff: Duration
+    /// The time back-offs are measured in: the continuous clock, or a test's, which moves only when told.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    init(firstBackOff: Duration = .seconds(1), longestBackOff: Duration = .seconds(60)) {
+    init(
+        firstBackOff: Duration = .seconds(1), longestBackOff: Duration = .seconds(60),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.firstBackOff = firstBackOff
         self.longestBackOff = longestBackOff
+        self.now = now
     }
 
     /// Whether a push may be sent now; waits while another push probes.
@@ -44,7 +50,7 @@ actor APNsReachability {
             case .probing:
                 await withCheckedContinuation { waiters.append($0) }
             case .unreachable(let until, let reason):
-                guard ContinuousClock.now >= until else { return .refuse(reason) }
+                guard now() >= until else { return .refuse(reason) }
                 state = .probing
                 return .proceed
             }
@@ -62,7 +68,7 @@ actor APNsReachability {
     func failed(_ error: String) {
         failures += 1
         let backOff = min(firstBackOff * (1 << min(failures - 1, 16)), longestBackOff)
-        state = .unreachable(until: .now + backOff, reason: "APNs unreachable (\(error)); the push is tried again later")
+        state = .unreachable(until: now() + backOff, reason: "APNs unreachable (\(error)); the push is tried again later")
         wakeWaiters()
     }
 

@@ -12,7 +12,7 @@ extension SQLitePassStore {
                 "UPDATE counters SET value = value + ? WHERE name = 'update_tag' RETURNING value", [.integer(Int64(passes.count))]
             ) { last = $0.integer(0) }
             var tag = last - Int64(passes.count)
-            let now = Date()
+            let now = self.clock()
             var outcomes: [BulkInsertOutcome] = []
             outcomes.reserveCapacity(passes.count)
             for pass in passes {

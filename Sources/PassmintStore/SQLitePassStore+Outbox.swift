@@ -24,7 +24,7 @@ extension SQLitePassStore {
         // answers stale, and an idle pusher looks several times a second.
         let due = try read { db in
             var found = false
-            let now = Self.milliseconds(Date())
+            let now = Self.milliseconds(self.clock())
             try db.query("SELECT 1 FROM push_outbox WHERE due_at <= ? AND lease_until <= ? LIMIT 1", [.integer(now), .integer(now)]) { _ in
                 found = true
             }
@@ -32,7 +32,7 @@ extension SQLitePassStore {
         }
         guard due else { return [] }
         return try await writer.write { db in
-            let now = Self.milliseconds(Date())
+            let now = Self.milliseconds(self.clock())
             let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
             var claimed: [OwedPush] = []
             try db.query(
@@ -82,7 +82,7 @@ extension SQLitePassStore {
                 try db.query("DELETE FROM devices WHERE push_token = ?", token)
                 try db.query("DELETE FROM push_outbox WHERE push_token = ?", token)
             }
-            let now = Self.milliseconds(Date())
+            let now = Self.milliseconds(self.clock())
             for (push, result) in settlement.results {
                 try db.query(
                     """
@@ -98,7 +98,7 @@ extension SQLitePassStore {
             var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
             try db.query(
                 "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= ?) FROM push_outbox",
-                [.integer(Self.milliseconds(Date()))]
+                [.integer(Self.milliseconds(self.clock()))]
             ) { row in
                 status.depth = Int(row.integer(0))
                 status.due = Int(row.integer(2))

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 import Synchronization
 
@@ -13,11 +13,16 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     let writer: GroupCommitWriter
     private let readers: Mutex<[SQLiteConnection]>
     private let logger: Logger
+    /// The time the store writes (`Last-Modified`, push due times and leases): the wall clock, or a test's.
+    let clock: @Sendable () -> Date
 
-    /// Opens (creating when missing) the database file.
-    public init(path: String, logger: Logger = Logger(label: "passmint.store.sqlite")) throws {
+    /// Opens (creating when missing) the database file. `clock` gives the time the store writes.
+    public init(path: String, logger: Logger = Logger(label: "passmint.store.sqlite"), clock: @escaping @Sendable () -> Date = { Date() })
+        throws
+    {
         self.path = path
         self.logger = logger
+        self.clock = clock
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
         writer = GroupCommitWriter(connection: connection)
@@ -42,7 +47,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             // One savepoint (the writer's job): a serial that exists undoes the passes and images written before it.
             try Self.storeImages(db, images)
             return try passes.map { pass in
-                let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db))
+                let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 do {
                     try db.query(
                         "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
@@ -79,12 +84,12 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             let edited = try edit.applied(to: current, basedOn: basedOn)
             if let edited {
                 try Self.storeImages(db, edit.images)  // in the transaction of the pass that names them
-                pass = edited.nextVersion(tag: try SQLiteSchema.nextTag(db))
+                pass = edited.nextVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 try db.query(SQLiteSchema.updatePass, SQLiteSchema.versionValues(pass))
             }
             let registrations = try Self.registrations(db, passTypeIdentifier, serialNumber)
             if edited != nil {
-                try Self.owePushes(db, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier)
+                try Self.owePushes(db, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, now: self.clock())
             }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }

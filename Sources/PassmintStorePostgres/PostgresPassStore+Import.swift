@@ -16,7 +16,7 @@ extension PostgresPassStore {
             let counter = try await connection.query(
                 "UPDATE counters SET value = value + \(count) WHERE name = 'update_tag' RETURNING value", logger: logger)
             for try await value in counter.decode(Int64.self) { last = value }
-            let now = Date()
+            let now = clock()
             let stored = passes.enumerated().map { index, pass in pass.firstVersion(tag: last - count + 1 + Int64(index), now: now) }
             let inserted = try await connection.query(
                 """

@@ -29,7 +29,7 @@ extension PostgresPassStore {
         // Looked at first with a read: a write makes this node's cached device answers stale, and an idle pusher
         // looks several times a second.
         let due = try await client.withConnection { connection in
-            let now = Self.milliseconds(Date())
+            let now = Self.milliseconds(clock())
             let rows = try await connection.query(
                 "SELECT 1 FROM push_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1", logger: logger)
             for try await _ in rows { return true }
@@ -37,7 +37,7 @@ extension PostgresPassStore {
         }
         guard due else { return [] }
         return try await write(notify: false) { connection in
-            let now = Self.milliseconds(Date())
+            let now = Self.milliseconds(clock())
             let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
             let rows = try await connection.query(
                 """
@@ -105,7 +105,7 @@ extension PostgresPassStore {
             }
             let results = settlement.results
             if !results.isEmpty {
-                let now = Self.milliseconds(Date())
+                let now = Self.milliseconds(clock())
                 try await connection.query(
                     """
                     INSERT INTO push_results (push_token, pass_type_id, result, at)
@@ -129,7 +129,7 @@ extension PostgresPassStore {
 
     public func pushQueueStatus() async throws -> PushQueueStatus {
         try await client.withConnection { connection in
-            let now = Self.milliseconds(Date())
+            let now = Self.milliseconds(clock())
             let rows = try await connection.query(
                 "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= \(now)) FROM push_outbox", logger: logger)
             for try await (count, oldest, due) in rows.decode((Int64, Int64?, Int64).self) {

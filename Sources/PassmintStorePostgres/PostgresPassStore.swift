@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 public import PassmintStore
 public import PostgresNIO
@@ -11,34 +11,36 @@ public final class PostgresPassStore: PassStore {
     /// Follows this node's and the other nodes' changes (see ``PostgresChangeFeed``).
     public let changeFeed: PostgresChangeFeed
     let logger: Logger
+    /// The URL the client was made from, when it was: its TLS is checked before the migrations.
+    let url: PostgresURL?
     /// Where it connects, and how long the migrations at start-up wait for a first answer; nil: as long as it takes.
     public let endpoint: PostgresEndpoint?
+    /// The time the store writes (`Last-Modified`, push due times and leases): the wall clock, or a test's.
+    let clock: @Sendable () -> Date
 
-    public init(client: PostgresClient, logger: Logger = Logger(label: "passmint.store.postgres"), endpoint: PostgresEndpoint? = nil) {
+    /// A store on `client`; `url` is what the client was made from, `endpoint` bounds reaching it at start-up, `clock`
+    /// is the time the store writes.
+    public init(
+        client: PostgresClient, url: PostgresURL? = nil, endpoint: PostgresEndpoint? = nil,
+        logger: Logger = Logger(label: "passmint.store.postgres"), clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.client = client
+        self.url = url
+        self.clock = clock
         self.logger = logger
         self.endpoint = endpoint
         changeFeed = PostgresChangeFeed(client: client, logger: logger)
     }
 
-    /// A client for a `postgres://user:password@host:port/database` URL (`?host=/socket/dir` for a Unix socket).
+    /// A client for a `postgres://user:password@host:port/database` URL (`?host=/socket/dir` for a Unix socket;
+    /// `sslmode` and `sslrootcert` as libpq reads them, see ``PostgresURL``).
     public static func client(url: String, logger: Logger) throws -> PostgresClient {
-        guard let components = URLComponents(string: url), components.scheme == "postgres" || components.scheme == "postgresql" else {
-            throw PassStoreError(.database, "\(url) is not a postgres://user:password@host:port/database URL")
-        }
-        let user = components.user ?? "postgres"
-        let database = components.path.count > 1 ? String(components.path.dropFirst()) : user
-        let socketDirectory = components.queryItems?.first { $0.name == "host" }?.value
-        var configuration: PostgresClient.Configuration
-        if let socketDirectory {
-            configuration = .init(
-                unixSocketPath: socketDirectory + "/.s.PGSQL.\(components.port ?? 5432)", username: user,
-                password: components.password, database: database)
-        } else {
-            configuration = .init(
-                host: components.host ?? "localhost", port: components.port ?? 5432, username: user,
-                password: components.password, database: database, tls: .disable)
-        }
+        client(try PostgresURL(url), logger: logger)
+    }
+
+    /// A client for a URL already read.
+    public static func client(_ url: PostgresURL, logger: Logger) -> PostgresClient {
+        var configuration = url.clientConfiguration
         configuration.options.maximumConnections = 16
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
@@ -70,10 +72,16 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func migrate() async throws {
-        let (client, logger) = (client, logger)
+        let (client, logger, url) = (client, logger, url)
         if let endpoint {
-            // Reaching the server is bounded, the migrations themselves are not (an index on a large table takes long).
-            try await endpoint.withinConnectTimeout { _ = try await client.query("SELECT 1", logger: logger) }
+            // Reaching the server (TLS as the URL asks) is bounded, the migrations themselves are not (an index on a
+            // large table takes long).
+            try await endpoint.withinConnectTimeout {
+                try await url?.checkTLS(logger: logger)
+                _ = try await client.query("SELECT 1", logger: logger)
+            }
+        } else {
+            try await url?.checkTLS(logger: logger)
         }
         try await PostgresSchema.migrate(client, logger: logger)
     }
@@ -91,7 +99,7 @@ public final class PostgresPassStore: PassStore {
             try await Self.storeImages(connection, images, logger)
             var stored: [StoredPass] = []
             for pass in passes {
-                let version = pass.firstVersion(tag: try await Self.nextTag(connection, logger))
+                let version = pass.firstVersion(tag: try await Self.nextTag(connection, logger), now: clock())
                 let updatedAt = Int64(version.updatedAt.timeIntervalSince1970)
                 let rows = try await connection.query(
                     """
@@ -142,7 +150,7 @@ public final class PostgresPassStore: PassStore {
             let edited = try edit.applied(to: current, basedOn: basedOn)
             if let edited {
                 try await Self.storeImages(connection, edit.images, logger)  // in the transaction of the pass that names them
-                pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger))
+                pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger), now: clock())
                 let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
                 try await connection.query(
                     """
@@ -153,7 +161,8 @@ public final class PostgresPassStore: PassStore {
             }
             let registrations = try await Self.registrations(connection, passTypeIdentifier, serialNumber, logger)
             if edited != nil {
-                try await Self.owePushes(connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger)
+                try await Self.owePushes(
+                    connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger, now: clock())
             }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }

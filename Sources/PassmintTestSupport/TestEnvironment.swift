@@ -152,9 +152,10 @@ public enum TestEnvironment {
         guard result.status == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot create database \(name): \(result.stderr)"])
         }
-        guard let slash = base.lastIndex(of: "/") else { return base }
-        let query = base[slash...].firstIndex(of: "?").map { String(base[$0...]) } ?? ""
-        return String(base[..<slash]) + "/" + name + query
+        // The database is the URL's path; its query (sslmode, sslrootcert=/a/path) is kept as it is.
+        guard var components = URLComponents(string: base) else { return base }
+        components.path = "/" + name
+        return components.string ?? base
     }
 
     /// The URL of a PostgreSQL database for tests: `PASSMINT_TEST_POSTGRES_URL` when set (scripts/test.sh starts a

@@ -4,7 +4,7 @@ import PassmintTestSupport
 import Testing
 
 /// `passmint bench` prints the batch next to the limits it measured in the same run.
-@Suite(.serialized) struct BenchCommandTests {
+@Suite(.serialized, .offPool) struct BenchCommandTests {
     @Test func printsTheLimitsAndTheRatiosToThem() throws {
         let chain = try TestEnvironment.devChain()
         let result = try TestEnvironment.run(

@@ -4,7 +4,7 @@ import PassmintTestSupport
 import Testing
 
 /// `passmint bundle`, and the localized and poster templates end to end.
-@Suite struct BundleCommandTests {
+@Suite(.offPool) struct BundleCommandTests {
     func passmint(_ arguments: [String]) throws -> TestEnvironment.ProcessResult {
         try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
     }

@@ -6,12 +6,12 @@ import Testing
 /// job's node killed with SIGKILL while pushes are in flight (the mock APNs answers after 300 ms) and started again;
 /// every device must still be pushed after its change, and nothing left owed. SQLite with one node, PostgreSQL with
 /// two draining one queue.
-@Suite struct CampaignTests {
+@Suite(.offPool) struct CampaignTests {
     static var driver: String {
         URL(fileURLWithPath: CreateCommandTests.binary).deletingLastPathComponent().appendingPathComponent("PassmintCampaign").path
     }
 
-    @Test(arguments: ["sqlite", "postgres"])
+    @Test(arguments: TestEnvironment.storeBackends)
     func aCampaignKilledInTheMiddleLosesNoPush(_ store: String) throws {
         let database = store == "sqlite" ? "sqlite" : try TestEnvironment.freshPostgresURL()
         let run = try TestEnvironment.run(

@@ -106,15 +106,13 @@ import Testing
         #expect(value(card, "secondaryFields", 0) == "Jürgen Groß 1")
 
         // 4. A project file: `passmint batch members.csv` with no options, cards that a service can update.
-        let port = Int.random(in: 20_000..<32_000)
-        let project: JSONValue = [
+        var project: JSONObject = [
             "template": "templates/Coffee.pass", "certificates": .string(chain.path), "outDir": "live",
             "publicURL": "https://passes.example.test/wallet", "register": "passmint.sqlite",
-            "service": .string("http://127.0.0.1:\(port)"),
             "map": ["Mitgliedsnummer": "serialNumber", "Name": "memberName", "Punkte": "points", "Seit": "memberSince"],
             "locale": "de-DE", "timeZone": "Europe/Berlin", "encoding": "windows-1252",
         ]
-        try Data(JSONWriter.data(project)).write(to: folder.appendingPathComponent("passmint.json"))
+        try Data(JSONWriter.data(.object(project))).write(to: folder.appendingPathComponent("passmint.json"))
         let live = try TestEnvironment.run(CreateCommandTests.binary, ["batch", "members.csv"], in: folder)
         #expect(live.status == 1, "\(live.stderr)")
         #expect(live.stderr.contains("  Punkte → points (the mapping in passmint.json)\n"), "\(live.stderr)")
@@ -136,9 +134,11 @@ import Testing
                 "serve", "--public-url", "https://passes.example.test/wallet", "--database-url",
                 folder.appendingPathComponent("passmint.sqlite").path, "--certificates", chain.path, "--templates", templates.path,
                 "--apns-url", apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path,
-            ], folder: folder, port: port)
+            ], folder: folder)
         defer { _ = server.stop() }
         #expect(server.waitUntilHealthy(), "\(server.output)")
+        project["service"] = .string("http://127.0.0.1:\(server.port)")
+        try Data(JSONWriter.data(.object(project))).write(to: folder.appendingPathComponent("passmint.json"))
         let changes = ["Mitgliedsnummer;Punkte"] + (10...Self.rows).map { "MLC-\(1000 + $0);\($0 == Self.rows ? "zwölf" : "2.500")" }
         try excel(changes).write(to: folder.appendingPathComponent("points.csv"))
         let environment = ["PASSMINT_API_KEY": ServeProcess.apiKey]
@@ -160,8 +160,13 @@ import Testing
         ])
         #expect(try JSONParser.value(Array(metadata.stdout.utf8))["data"]?["points"] == 2500, "\(metadata.stdout)")
 
-        // 7. The service stopped: the URL, and whether it runs there.
+        // 7. No service at the URL (a port that refuses connections): the URL, and whether it runs there.
         _ = server.stop()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // open until the test ends
+        let port = refusing.port
+        project["service"] = .string("http://127.0.0.1:\(port)")
+        try Data(JSONWriter.data(.object(project))).write(to: folder.appendingPathComponent("passmint.json"))
         let stopped = try TestEnvironment.run(CreateCommandTests.binary, ["update", "points.csv"], environment: environment, in: folder)
         #expect(stopped.status != 0)
         #expect(

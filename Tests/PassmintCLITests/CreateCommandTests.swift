@@ -4,7 +4,7 @@ import PassmintTestSupport
 import Testing
 
 /// Runs the built `passmint` binary end to end.
-@Suite struct CreateCommandTests {
+@Suite(.offPool) struct CreateCommandTests {
     static var binary: String {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("passmint").path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
@@ -60,6 +60,11 @@ import Testing
 
     @Test func everyStyleHasATemplate() {
         #expect(Self.templates.count >= 6)
+    }
+
+    /// The tests over every template of the folder would test nothing if it were empty (or moved).
+    @Test func theTemplatesFolderHoldsTemplates() throws {
+        try #require(Self.templates.count >= 10, "PassTemplates/*.pass: \(Self.templates)")
     }
 
     @Test(arguments: templates)

@@ -4,7 +4,7 @@ import PassmintTestSupport
 import Testing
 
 /// `passmint lint`, `verify` and `certs`, run as a user would.
-@Suite struct InspectionCommandTests {
+@Suite(.offPool) struct InspectionCommandTests {
     func passmint(_ arguments: [String], environment: [String: String] = [:]) throws -> TestEnvironment.ProcessResult {
         try TestEnvironment.run(CreateCommandTests.binary, arguments, environment: environment, in: TestEnvironment.repositoryRoot)
     }
@@ -91,6 +91,7 @@ import Testing
     }
 
     @Test func verifyApplesSamplesAgainstTheShippedAppleRoot() throws {
+        try #require(TestEnvironment.applePasses.count == 5, "Apple's sample passes in Tests/Fixtures/real-passes")
         for url in TestEnvironment.applePasses {
             let result = try passmint(["verify", url.path, "--ca", "Certificates/apple/AppleRootCA.pem"])
             #expect(result.status == 0, "\(url.lastPathComponent): \(result.stdout)")

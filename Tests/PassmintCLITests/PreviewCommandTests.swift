@@ -5,10 +5,10 @@ import Testing
 
 /// `passmint preview` on the command line: a template with data, a `.pkpass`, `--png` through Chromium (and what it
 /// says without Chromium), and its errors.
-@Suite struct PreviewCommandTests {
+@Suite(.offPool) struct PreviewCommandTests {
     static let templates = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
 
-    @Test func aTemplateWithDataAndSetBecomesAPageAndAPNG() async throws {
+    @Test(.enabled(if: TestEnvironment.runsChromiumTests)) func aTemplateWithDataAndSetBecomesAPageAndAPNG() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-cli").path
         let result = try await PreviewBrowserTests.preview([
             Self.templates.appendingPathComponent("Loyalty.pass").path, "--data",
@@ -65,7 +65,7 @@ import Testing
         #expect(page.contains("data:image/png;base64,"))
     }
 
-    @Test func aGalleryGetsAScreenshotOfItsIndexAndRefusesData() async throws {
+    @Test(.enabled(if: TestEnvironment.runsChromiumTests)) func aGalleryGetsAScreenshotOfItsIndexAndRefusesData() async throws {
         let folder = TestEnvironment.temporaryFolder("preview-gallery").path
         let result = try await PreviewBrowserTests.preview([
             Self.templates.path, "--output", folder + "/site", "--png", folder + "/index.png",

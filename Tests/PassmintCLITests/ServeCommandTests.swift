@@ -4,7 +4,7 @@ import PassmintTestSupport
 import Testing
 
 /// `passmint serve` as an operator starts it, talking to a mock APNs server over HTTP/2 + TLS.
-@Suite struct ServeCommandTests {
+@Suite(.offPool) struct ServeCommandTests {
     static func curl(_ arguments: [String]) throws -> TestEnvironment.ProcessResult {
         try TestEnvironment.run("curl", ["-s", "--max-time", "20"] + arguments)
     }
@@ -87,12 +87,12 @@ import Testing
         #expect(again.waitUntilHealthy(), "\(again.output)")
         let pushes = try again.pushes(serial: "ENV-1")
         #expect(pushes["pending"] == 0 && pushes["delivered"] == 1, "\(pushes)")
-        Thread.sleep(forTimeInterval: 1)
+        #expect(again.stop() == 0)  // after its push queue's last round, which sends whatever is still due
         #expect(apns.received.count == 1, "nothing sent twice")
     }
 
     /// kill -9 while a push waits for APNs: the restarted service (once the dead node's lease has passed) sends it.
-    @Test(arguments: ["sqlite", "postgres"])
+    @Test(arguments: TestEnvironment.storeBackends)
     func aPushOwedWhenKilledIsDeliveredAfterARestart(_ backend: String) throws {
         let folder = TestEnvironment.temporaryFolder("serve-kill-push")
         let chain = try TestEnvironment.devChain()
@@ -121,6 +121,25 @@ import Testing
         #expect(second.waitFor(seconds: 20) { apns.received.count == 2 }, "the owed push went out after the restart: \(second.output)")
         #expect(apns.received.map(\.token) == [device, device])
         #expect(second.waitFor { (try? second.pushes(serial: serial))?["pending"] == 0 })
+    }
+
+    @Test func withPort0EachServiceTakesAFreePortAndPrintsItOnOneLine() throws {
+        let folder = TestEnvironment.temporaryFolder("serve-port")
+        let servers = try (1...2).map { index in
+            try ServeProcess(
+                arguments: [
+                    "serve", "--port", "0", "--public-url", "https://passes.example.test/wallet", "--database-url",
+                    folder.appendingPathComponent("\(index).sqlite").path, "--certificates", try TestEnvironment.devChain().path,
+                    "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+                ], folder: folder)
+        }
+        defer { for server in servers { server.stop() } }
+        for server in servers {
+            #expect(server.waitUntilHealthy(), "\(server.output)")
+            let lines = server.output.split(separator: "\n").filter { $0.hasPrefix("listening on ") }
+            #expect(lines == ["listening on http://127.0.0.1:\(server.port)"], "\(server.output)")
+        }
+        #expect(servers[0].port > 0 && servers[0].port != servers[1].port)
     }
 
     @Test func anHTTPPublicURLIsRefusedAtStartUpUnlessAllowed() throws {
@@ -156,7 +175,7 @@ import Testing
         #expect(json["webServiceURL"]?.stringValue == "http://192.168.1.20:8080/wallet")
     }
 
-    @Test(arguments: ["sqlite", "postgres"])
+    @Test(arguments: TestEnvironment.storeBackends)
     func aRegistrationAnswered201SurvivesAKill(_ backend: String) throws {
         let folder = TestEnvironment.temporaryFolder("serve-kill")
         let chain = try TestEnvironment.devChain()
@@ -182,102 +201,5 @@ import Testing
         #expect(try JSONParser.value(Array(metadata.stdout.utf8))["registrations"] == 1, "\(metadata.stdout)")
         let poll = try ServeCommandTests.curl([second.base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example"])
         #expect(try JSONParser.value(Array(poll.stdout.utf8))["serialNumbers"] == [.string(serial)], "\(poll.stdout)")
-    }
-}
-
-/// A `passmint serve` process on a free port, with its output kept in a file. Ports are picked below Linux's
-/// ephemeral range (32768–60999), where the outgoing connections of tests running beside it cannot take them.
-final class ServeProcess {
-    static let apiKey = "serve-test-key-0123456789"
-    let process = Process()
-    let port: Int
-    let log: URL
-    var base: String { "http://127.0.0.1:\(port)" }
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-
-    init(arguments: [String], folder: URL, environment: [String: String] = [:], port: Int = Int.random(in: 20_000..<32_000)) throws {
-        self.port = port
-        process.executableURL = URL(fileURLWithPath: CreateCommandTests.binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        var variables = ProcessInfo.processInfo.environment.merging(["PASSMINT_API_KEY": Self.apiKey, "LOG_LEVEL": "info"]) { $1 }
-        variables.merge(environment) { $1 }
-        if arguments.contains("--port") == false { variables["PASSMINT_PORT"] = String(port) }
-        process.environment = variables
-        log = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = process.standardOutput
-        try process.run()
-    }
-
-    func waitUntilHealthy() -> Bool {
-        for _ in 0..<400 {
-            if (try? ServeCommandTests.curl(["-f", base + "/health"]))?.stdout == "ok\n" { return true }
-            if !process.isRunning { return false }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
-    }
-
-    /// Issues a Loyalty pass through the API; its token.
-    func issue(serial: String) throws -> String {
-        var data = try JSONParser.value(
-            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
-        ).objectValue!
-        data["serialNumber"] = .string(serial)
-        let issue = try ServeCommandTests.curl([
-            "-X", "POST", base + "/api/v1/passes", "-H", "Authorization: Bearer \(Self.apiKey)", "-H", "Accept: application/json",
-            "-d", JSONWriter.string(["template": "Loyalty", "data": .object(data)], style: .compact),
-        ])
-        return try #require(try JSONParser.value(Array(issue.stdout.utf8))["authenticationToken"]?.stringValue, "\(issue.stdout)")
-    }
-
-    /// Registers a device for a pass; the HTTP status.
-    func register(serial: String, token: String, pushToken: String, device: String = "dev1") throws -> String {
-        try ServeCommandTests.curl([
-            "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
-            base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example/\(serial)",
-            "-H", "Authorization: ApplePass \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
-        ]).stdout
-    }
-
-    /// PATCHes a pass's data; the answer's body, a newline and the HTTP status.
-    func patch(serial: String, data: String) throws -> String {
-        try ServeCommandTests.curl([
-            "-w", "\n%{http_code}", "-X", "PATCH", base + "/api/v1/passes/pass.dev.passmint.example/\(serial)",
-            "-H", "Authorization: Bearer \(Self.apiKey)", "-d", #"{"data":\#(data)}"#,
-        ]).stdout
-    }
-
-    /// The `pushes` member of the pass's metadata (`GET /api/v1/passes/…`).
-    func pushes(serial: String) throws -> JSONValue {
-        let metadata = try ServeCommandTests.curl([
-            base + "/api/v1/passes/pass.dev.passmint.example/\(serial)", "-H", "Authorization: Bearer \(Self.apiKey)",
-        ])
-        return try #require(try JSONParser.value(Array(metadata.stdout.utf8))["pushes"], "\(metadata.stdout)")
-    }
-
-    /// Waits until `condition` holds, at most `seconds`; whether it held.
-    func waitFor(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.025)
-        }
-        return condition()
-    }
-
-    /// SIGTERM, then waits: the exit status.
-    @discardableResult
-    func stop() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }

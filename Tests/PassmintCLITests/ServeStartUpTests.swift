@@ -60,10 +60,10 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
         defer { apns.shutdown() }
-        // A port nothing listens on: bound and closed again by this test.
-        let probe = try TestEnvironment.run(
-            "python3", ["-c", "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-        let port = try #require(Int(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // A port nothing listens on, held by this test so that no other server takes it meanwhile.
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }  // open until the test ends
+        let port = refusing.port
         var arguments = arguments(folder, chain: chain, apns: apns)
         let index = try #require(arguments.firstIndex(of: "--database-url"))
         arguments[index + 1] = "postgres://passmint@127.0.0.1:\(port)/passmint?connect_timeout=2"

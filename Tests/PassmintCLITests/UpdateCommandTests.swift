@@ -4,7 +4,7 @@ import PassmintTestSupport
 import Testing
 
 /// `passmint update` against a running `passmint serve`: a CSV of changes, then a template published.
-@Suite struct UpdateCommandTests {
+@Suite(.offPool) struct UpdateCommandTests {
     @Test func aCSVOfChangesAndATemplatePublishedReachTheService() throws {
         let folder = TestEnvironment.temporaryFolder("update")
         let chain = try TestEnvironment.devChain()

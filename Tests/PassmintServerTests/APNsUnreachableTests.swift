@@ -35,14 +35,17 @@ import Testing
         let closed = try SilentPeer()
         let url = closed.url
         closed.shutdown()
+        let clock = ManualClock()
         let sender = try APNsPushSender(
             identity: ServiceHarness.identity(), endpoint: url, maxAttempts: 4, retryDelay: .milliseconds(10),
-            connectTimeout: .seconds(2), requestTimeout: .seconds(2), unreachableBackOff: .seconds(2))
+            connectTimeout: .seconds(2), requestTimeout: .seconds(2), unreachableBackOff: .seconds(2), now: clock.now)
         let outcomes = await sender.push(topic: ServiceHarness.passType, pushTokens: (0..<20).map { _ in pushToken() })
         #expect(outcomes.allSatisfy { $0.result == .failed && $0.status == 0 })
         #expect(outcomes.map(\.attempts).reduce(0, +) == 1, "a refused connection is not retried push by push")
-        // After the back-off, the next push probes again (one attempt), and fails again.
-        try await Task.sleep(for: .milliseconds(2_100))
+        // Within the back-off nothing is tried; after it, the next push probes again (one attempt), and fails again.
+        clock.advance(by: .milliseconds(1_900))
+        #expect(await sender.push(topic: ServiceHarness.passType, pushTokens: [pushToken()]).first?.attempts == 0)
+        clock.advance(by: .milliseconds(200))
         let later = await sender.push(topic: ServiceHarness.passType, pushTokens: [pushToken()])
         #expect(later.first?.attempts == 1)
         try await sender.shutdown()

@@ -8,6 +8,8 @@ import PassmintTestSupport
 enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite, postgres
     var description: String { rawValue }
+    /// SQLite, and PostgreSQL when its tests run (``TestEnvironment/runsPostgreSQLTests``).
+    static var allCases: [StoreKind] { TestEnvironment.runsPostgreSQLTests ? [.sqlite, .postgres] : [.sqlite] }
 
     /// A database URL of this kind: a new SQLite file, or a new database on the test PostgreSQL server (each test its
     /// own: a service drains the push queue of its whole database).
@@ -20,9 +22,17 @@ enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// Runs `body` with a migrated store of `kind`, opened as the service opens it (``openPassStore(url:logger:)``): a
-/// new SQLite file, or a new PostgreSQL database (its client running for the duration).
-func withStore<T: Sendable>(_ kind: StoreKind, _ body: @Sendable (any PassStore) async throws -> T) async throws -> T {
-    try await openPassStore(url: try kind.databaseURL(), logger: Logger(label: "test.store")).whileRunning { try await body($0) }
+/// new SQLite file, or a new PostgreSQL database (its client running for the duration). With `clock`, the store's time
+/// is the test's.
+func withStore<T: Sendable>(
+    _ kind: StoreKind, clock: ManualClock? = nil, _ body: @Sendable (any PassStore) async throws -> T
+) async throws -> T {
+    var now: @Sendable () -> Date = { Date() }
+    if let clock { now = clock.today }
+    // Creating a PostgreSQL database runs psql and waits for it: on a thread of its own, off the cooperative pool.
+    let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+    let opened = try openPassStore(url: url, logger: Logger(label: "test.store"), clock: now)
+    return try await opened.whileRunning { try await body($0) }
 }
 
 /// Names no other test uses (the PostgreSQL database is shared by the whole run).

@@ -8,8 +8,8 @@ import Testing
 @Suite struct ApplePassTests {
     static let passes = TestEnvironment.applePasses
 
-    @Test func fixturesArePresent() {
-        #expect(Self.passes.count == 5)
+    @Test func fixturesArePresent() throws {
+        try #require(Self.passes.count == 5)
     }
 
     @Test(arguments: passes)

@@ -7,6 +7,11 @@ import Testing
 @Suite struct PassVerifierTests {
     // MARK: Apple's passes
 
+    /// The test over every sample pass would test nothing if the fixtures folder were empty (or moved).
+    @Test func theFixturesHoldApplesFiveSamplePasses() throws {
+        try #require(TestEnvironment.applePasses.count == 5, "\(TestEnvironment.fixtures.path)/real-passes")
+    }
+
     @Test(arguments: TestEnvironment.applePasses)
     func applesSamplePassesVerifyToAppleRootCA(_ url: URL) throws {
         let root = try #require(AppleCertificates.rootCA)

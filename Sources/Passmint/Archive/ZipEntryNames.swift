@@ -25,6 +25,18 @@ enum ZipEntryNames {
         return nil
     }
 
+    /// A sentence naming the first entry name that occurs twice, or nil. ZIP readers disagree on which copy such an
+    /// archive holds (one takes the first, another the last), so a second, unsigned `pass.json` could be read by one
+    /// check and not by the other: Passmint refuses the archive instead.
+    static func duplicate(in names: [String], archive: String) -> String? {
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name).inserted {
+            return "\(archive) holds two entries named \(name): a reader may take either copy (Wallet and Passmint could read "
+                + "different files), so zip the pass again with each file once"
+        }
+        return nil
+    }
+
     /// Where the end-of-central-directory record starts: searched backwards over the last 22 + 65,535 bytes (the
     /// record and the longest comment).
     private static func endRecordOffset(_ bytes: [UInt8]) -> Int? {

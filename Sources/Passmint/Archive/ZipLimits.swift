@@ -25,8 +25,10 @@ public struct ZipLimits: Sendable {
     public static let bundle = ZipLimits(
         maximumEntries: 1_000, maximumEntryBytes: 64 << 20, maximumTotalBytes: PassBundle.maximumBytes, maximumRatio: 100)
 
-    /// The limit `entries` (name, uncompressed size, compressed size) break, as a sentence naming the entry, or nil.
+    /// The limit `entries` (name, uncompressed size, compressed size) break, or the name they hold twice, as a sentence
+    /// naming the entry, or nil.
     func violation(of entries: [(name: String, size: Int, compressedSize: Int)], archive: String) -> String? {
+        if let duplicate = ZipEntryNames.duplicate(in: entries.map(\.name), archive: archive) { return duplicate }
         if entries.count > maximumEntries {
             return "\(archive) has \(entries.count) entries, more than the \(maximumEntries) a pass may have"
         }

@@ -62,9 +62,9 @@ public struct BatchInput {
                 throw PassmintError(
                     .invalidData,
                     """
-                    data file \(path): the header is a single column, "\(names[0])", which contains a \(name): the file looks \
-                    \(name)-separated but is read as \(CSVReader.name(ofDelimiter: reader.delimiter))-separated; give \
-                    --delimiter \(name) (or leave --delimiter out to detect it)
+                    data file \(path): the header is a single column, "\(MessageText.cut(names[0]))", which contains a \
+                    \(name): the file looks \(name)-separated but is read as \
+                    \(CSVReader.name(ofDelimiter: reader.delimiter))-separated; give --delimiter \(name) (or leave --delimiter out to detect it)
                     """)
             }
             if let empty = names.firstIndex(of: "") {
@@ -72,7 +72,7 @@ public struct BatchInput {
             }
             var seen: Set<String> = []
             for name in names where !seen.insert(name).inserted {
-                throw PassmintError(.invalidData, "data file \(path): the header names \"\(name)\" twice")
+                throw PassmintError(.invalidData, "data file \(path): the header names \"\(MessageText.cut(name))\" twice")
             }
             source = .csv(reader, header: names)
             self.encoding = reader.encoding
@@ -123,6 +123,9 @@ public struct BatchInput {
         return nil
     }
 
+    /// What a JSON Lines line over ``CSVReader/maximumRecordBytes`` is told (after "row N (line L)").
+    static let tooLongLine = "is longer than \(CSVReader.maximumRecordBytes >> 20) MiB, the limit of a row: shorten its values"
+
     /// The next row; nil at the end of the file.
     public mutating func next() -> BatchRow? {
         switch source {
@@ -154,6 +157,10 @@ public struct BatchInput {
         case .jsonLines(var reader):
             defer { source = .jsonLines(reader) }
             while let (line, bytes) = reader.next() {
+                guard let bytes else {
+                    count += 1
+                    return BatchRow(number: count, line: line, values: .failure(PassmintError(.invalidData, Self.tooLongLine)))
+                }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 count += 1
                 do {
@@ -175,7 +182,8 @@ public struct BatchInput {
     }
 }
 
-/// Reads a file line by line in blocks.
+/// Reads a file line by line in blocks. A line over ``CSVReader/maximumRecordBytes`` is skipped without being held:
+/// ``next()`` gives nil bytes for it.
 struct LineReader {
     private let handle: FileHandle
     private var buffer: [UInt8] = []
@@ -190,9 +198,14 @@ struct LineReader {
         self.handle = handle
     }
 
-    mutating func next() -> (Int, [UInt8])? {
+    mutating func next() -> (Int, [UInt8]?)? {
         var output: [UInt8] = []
+        var tooLong = false
         while true {
+            if output.count > CSVReader.maximumRecordBytes {
+                tooLong = true
+                output.removeAll(keepingCapacity: true)
+            }
             if position >= buffer.count {
                 if atEnd { break }
                 let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
@@ -208,14 +221,14 @@ struct LineReader {
                 position = newline + 1
                 line += 1
                 if line == 1, output.starts(with: [0xEF, 0xBB, 0xBF]) { output.removeFirst(3) }
-                return (line, output)
+                return (line, tooLong || output.count > CSVReader.maximumRecordBytes ? nil : output)
             }
             output.append(contentsOf: buffer[position...])
             position = buffer.count
         }
-        guard !output.isEmpty else { return nil }
+        guard !output.isEmpty || tooLong else { return nil }
         line += 1
         if line == 1, output.starts(with: [0xEF, 0xBB, 0xBF]) { output.removeFirst(3) }
-        return (line, output)
+        return (line, tooLong || output.count > CSVReader.maximumRecordBytes ? nil : output)
     }
 }

@@ -52,7 +52,8 @@ extension BatchRunner {
         let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
         let absent = missing.filter { $0 != "authenticationToken" || (!needsToken && template.placeholders.contains($0)) }
         guard !absent.isEmpty else { return }
-        let shown = header.count > 12 ? header.prefix(12).joined(separator: ", ") + ", …" : header.joined(separator: ", ")
+        let cut = header.prefix(12).map { MessageText.cut($0) }  // a header name of a megabyte is not printed whole
+        let shown = header.count > 12 ? cut.joined(separator: ", ") + ", …" : cut.joined(separator: ", ")
         let serialHint =
             absent.contains("serialNumber")
             ? " The serial numbers' column: --map \"Column=serialNumber\" (or --serial-column Column)." : ""

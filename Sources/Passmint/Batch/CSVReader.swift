@@ -20,6 +20,10 @@ public struct CSVReader {
         public var description: String { "line \(line): \(message)" }
     }
 
+    /// Bytes of one record (a row, or the header), as the service caps a line of an upload: a pass's data is never
+    /// megabytes, and a longer record is skipped (reported as an error of its row) without being held in memory.
+    public static let maximumRecordBytes = 16 << 20
+
     /// The delimiters a file may use, in the order detection prefers them on a tie.
     public static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
 
@@ -116,6 +120,7 @@ public struct CSVReader {
         var field: [UInt8] = []
         var quoted = false
         var invalid: String?
+        var size = 0
         let invalidMessage = invalidTextMessage
         func finish(_ bytes: [UInt8]) -> String {
             if let text = String(validating: bytes, as: UTF8.self) { return text }
@@ -129,6 +134,13 @@ public struct CSVReader {
                 }
                 fields.append(finish(field))
                 break
+            }
+            size += 1
+            if size > Self.maximumRecordBytes {
+                // Kept reading to the record's end, holding nothing.
+                field.removeAll(keepingCapacity: true)
+                fields = []
+                invalid = Self.tooLongMessage
             }
             if quoted {
                 if byte == UInt8(ascii: "\"") {
@@ -164,6 +176,11 @@ public struct CSVReader {
         if let invalid { return .failure(RecordError(line: startLine, message: invalid)) }
         return .success(Record(fields: fields, line: startLine))
     }
+
+    /// What a record over ``maximumRecordBytes`` is told.
+    static let tooLongMessage =
+        "the row is longer than \(maximumRecordBytes >> 20) MiB, the limit of a row (a quoted value not closed where it "
+        + "should be makes the rest of the file one value): shorten its values, or close the quote"
 
     /// Quotes a field when it holds a comma, quote or line break (for a comma-separated file).
     public static func escape(_ field: String) -> String {

@@ -39,7 +39,7 @@ public struct SpreadsheetColumns: Sendable {
                 throw PassmintError(
                     .invalidData,
                     "\(mappingSource) names the column \"\(entry.column)\", which the file does not have "
-                        + "(its columns: \(columns.joined(separator: ", ")))"
+                        + "(its columns: \(columns.prefix(12).map { MessageText.cut($0) }.joined(separator: ", "))\(columns.count > 12 ? ", …" : ""))"
                         + (similar.map { ": did you mean \($0)?" } ?? ": write the column's name as its header does"))
             }
             guard names.contains(entry.placeholder) || entry.placeholder.hasPrefix("image:") else {

@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 public import Logging
+import NIOCore
 import PassmintPush
 import PassmintStore
 public import ServiceLifecycle
@@ -8,8 +9,11 @@ public import ServiceLifecycle
 /// Builds the whole service from its configuration: opens the store (``openPassStore(url:logger:)``) and the APNs
 /// client, assembles the ``ServiceCore``, mounts the routes (and ``DeviceFastPath``), and runs beside the server what
 /// the store needs (the PostgreSQL client and change feed) and what ends it cleanly (``ServiceShutdown``). Migrations
-/// run before the server starts.
-public func buildApplication(configuration: ServerConfiguration) throws -> some ApplicationProtocol {
+/// run before the server starts. `onListening` is called with the port the server listens on, once it does (with
+/// `port` 0 in the configuration, the free port the system gave).
+public func buildApplication(
+    configuration: ServerConfiguration, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
     var logger = Logger(label: "passmint")
     logger.logLevel = configuration.logLevel
     let opened = try openPassStore(url: configuration.databaseURL, logger: logger)
@@ -34,13 +38,15 @@ public func buildApplication(configuration: ServerConfiguration) throws -> some 
     // then ServiceShutdown, then the change feed and the client.
     let shutdown = ServiceShutdown(push: push, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
-    return buildApplication(core: core, services: services, logger: logger)
+    return buildApplication(core: core, services: services, logger: logger, onListening: onListening)
 }
 
 /// The application around an assembled core: its routes, the fast path when the configuration asks for it, the bind
 /// address, `services` to run beside the server, and the core's push queue after them (so it stops right after the
-/// server). Tests build a core with their own store and push sender.
-public func buildApplication(core: ServiceCore, services: [any Service] = [], logger: Logger) -> some ApplicationProtocol {
+/// server). Tests build a core with their own store and push sender, and bind port 0: `onListening` gets the port.
+public func buildApplication(
+    core: ServiceCore, services: [any Service] = [], logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
     let configuration = core.configuration
     let reads = core.deviceReads
     let prefix = configuration.pathPrefix
@@ -62,6 +68,7 @@ public func buildApplication(core: ServiceCore, services: [any Service] = [], lo
                 idleTimeout: .init(configuration.connections.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
         services: services + [core.pushQueue, core.jobs],
+        onServerRunning: { [port = configuration.port] channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger)
     app.beforeServerStarts { [store = core.store, ready = core.storeReady] in
         // SIGTERM while the store is still out of reach (PostgreSQL down) stops the start-up instead of waiting.

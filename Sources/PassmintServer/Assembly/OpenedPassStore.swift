@@ -1,3 +1,4 @@
+public import Foundation
 public import Logging
 public import PassmintStore
 import PassmintStorePostgres
@@ -33,15 +34,20 @@ public struct OpenedPassStore: Sendable {
 
 /// Opens the store a database URL names: a `postgres://` (or `postgresql://`) URL opens PostgreSQL, anything else is
 /// the path of a SQLite file (created when missing). The one place that decides, for `serve`, `batch --register` and
-/// the tests.
-public func openPassStore(url: String, logger: Logger = Logger(label: "passmint.store")) throws -> OpenedPassStore {
+/// the tests. `clock` gives the time the store writes (`Last-Modified`, push due times, leases): a test's clock moves
+/// only when told.
+public func openPassStore(
+    url: String, logger: Logger = Logger(label: "passmint.store"), clock: @escaping @Sendable () -> Date = { Date() }
+) throws -> OpenedPassStore {
     if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-        let client = try PostgresPassStore.client(url: url, logger: logger)
-        let store = PostgresPassStore(client: client, logger: logger, endpoint: PostgresEndpoint(url: url))
+        let parsed = try PostgresURL(url)
+        let client = PostgresPassStore.client(parsed, logger: logger)
+        let store = PostgresPassStore(client: client, url: parsed, endpoint: PostgresEndpoint(url: url), logger: logger, clock: clock)
         return OpenedPassStore(store: store, services: [client], changeFeed: store.changeFeed, name: "postgres")
     }
     do {
-        return OpenedPassStore(store: try SQLitePassStore(path: url, logger: logger), services: [], changeFeed: nil, name: url)
+        return OpenedPassStore(
+            store: try SQLitePassStore(path: url, logger: logger, clock: clock), services: [], changeFeed: nil, name: url)
     } catch let error as PassStoreError {
         throw PassStoreError(error.kind, error.message + "; give a writable SQLite file path or a postgres://user@host:port/db URL")
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Logging
 import Passmint
 public import PassmintPush
@@ -24,14 +24,17 @@ public final class PushQueue: Service, Sendable {
     let idlePoll: Duration
     /// Opens when the store is migrated; the pusher starts then.
     let ready: StoreReadiness?
+    /// The time a failed push's retry is due from: the wall clock, or a test's (with the store's).
+    let clock: @Sendable () -> Date
     private let doorbell = Doorbell()
     private let counts = Mutex(PushStatistics())
 
     public init(
         store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, lease: Duration = .seconds(60),
-        idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil
+        idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.ready = ready
+        self.clock = clock
         self.store = store
         self.sender = sender
         self.logger = logger
@@ -92,7 +95,7 @@ public final class PushQueue: Service, Sendable {
             return await group.reduce(into: []) { $0 += $1 }
         }
         counts.withLock { $0.count(outcomes.map(\.1)) }  // sent, whatever the settlement's fate
-        try await store.settlePushes(Self.settlement(outcomes))
+        try await store.settlePushes(Self.settlement(outcomes, now: clock()))
         let delivered = outcomes.filter { $0.1.result == .delivered }.count
         logger.info(
             "push round", metadata: ["claimed": "\(claimed.count)", "delivered": "\(delivered)", "topics": "\(byTopic.count)"])

@@ -67,7 +67,10 @@ struct AppleWebServiceRoutes {
         let serial = try RouteSupport.component("serial", context)
         let view = try await authorizedPass(request, type: type, serial: serial)
         if DeviceAnswers.notModified(view, ifModifiedSince: request.headers[.ifModifiedSince]) {
-            return Response(status: .notModified, headers: [.lastModified: view.lastModified])
+            // No Content-Length: a 304 may carry only the length the 200 would have (RFC 9110 §8.6), not the 0 of its empty body.
+            var response = Response(status: .notModified, headers: [.lastModified: view.lastModified])
+            response.headers[.contentLength] = nil
+            return response
         }
         let bytes = try await core.downloads.latestPass(view.pass)
         return RouteSupport.bytes(bytes, type: BuiltPass.mimeType, headers: [.lastModified: view.lastModified])

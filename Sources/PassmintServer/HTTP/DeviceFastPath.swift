@@ -115,8 +115,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             DeviceAnswers.notModified(view, ifModifiedSince: request.headerFields[.ifModifiedSince])
         else { return nil }
         var fields = standardFields()
-        fields[.lastModified] = view.lastModified
-        fields[.contentLength] = "0"
+        fields[.lastModified] = view.lastModified  // and no Content-Length: a 304 may carry only the 200's (RFC 9110 §8.6)
         return (HTTPResponse(status: .notModified, headerFields: fields), nil)
     }
 

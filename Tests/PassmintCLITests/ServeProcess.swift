@@ -1,0 +1,112 @@
+import Foundation
+import Passmint
+import PassmintTestSupport
+import Testing
+
+/// A `passmint serve` process, with its output kept in a file. Unless given a port, it binds port 0 and the system
+/// gives it a free one, which it prints (`listening on http://127.0.0.1:PORT`): no other test's server can answer
+/// in its place.
+final class ServeProcess {
+    static let apiKey = "serve-test-key-0123456789"
+    let process = Process()
+    private let askedPort: Int
+    let log: URL
+    /// The port asked for, or the one `serve --port 0` printed (waits for its line).
+    lazy var port: Int = askedPort != 0 ? askedPort : listeningPort()
+    var base: String { "http://127.0.0.1:\(port)" }
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    init(arguments: [String], folder: URL, environment: [String: String] = [:], port: Int = 0) throws {
+        self.askedPort = port
+        process.executableURL = URL(fileURLWithPath: CreateCommandTests.binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        var variables = ProcessInfo.processInfo.environment.merging(["PASSMINT_API_KEY": Self.apiKey, "LOG_LEVEL": "info"]) { $1 }
+        variables.merge(environment) { $1 }
+        if arguments.contains("--port") == false { variables["PASSMINT_PORT"] = String(port) }
+        process.environment = variables
+        log = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        process.standardError = process.standardOutput
+        try process.run()
+    }
+
+    /// The port of serve's `listening on http://…:PORT` line; 0 when the process ends (or a minute passes) without it.
+    private func listeningPort() -> Int {
+        let prefix = "listening on http://127.0.0.1:"
+        _ = waitFor(seconds: 60) { output.contains(prefix) || !process.isRunning }
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
+        return Int(line.dropFirst(prefix.count)) ?? 0
+    }
+
+    func waitUntilHealthy() -> Bool {
+        for _ in 0..<400 {
+            if (try? ServeCommandTests.curl(["-f", base + "/health"]))?.stdout == "ok\n" { return true }
+            if !process.isRunning { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// Issues a Loyalty pass through the API; its token.
+    func issue(serial: String) throws -> String {
+        var data = try JSONParser.value(
+            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
+        ).objectValue!
+        data["serialNumber"] = .string(serial)
+        let issue = try ServeCommandTests.curl([
+            "-X", "POST", base + "/api/v1/passes", "-H", "Authorization: Bearer \(Self.apiKey)", "-H", "Accept: application/json",
+            "-d", JSONWriter.string(["template": "Loyalty", "data": .object(data)], style: .compact),
+        ])
+        return try #require(try JSONParser.value(Array(issue.stdout.utf8))["authenticationToken"]?.stringValue, "\(issue.stdout)")
+    }
+
+    /// Registers a device for a pass; the HTTP status.
+    func register(serial: String, token: String, pushToken: String, device: String = "dev1") throws -> String {
+        try ServeCommandTests.curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+            base + "/wallet/v1/devices/\(device)/registrations/pass.dev.passmint.example/\(serial)",
+            "-H", "Authorization: ApplePass \(token)", "-d", #"{"pushToken":"\#(pushToken)"}"#,
+        ]).stdout
+    }
+
+    /// PATCHes a pass's data; the answer's body, a newline and the HTTP status.
+    func patch(serial: String, data: String) throws -> String {
+        try ServeCommandTests.curl([
+            "-w", "\n%{http_code}", "-X", "PATCH", base + "/api/v1/passes/pass.dev.passmint.example/\(serial)",
+            "-H", "Authorization: Bearer \(Self.apiKey)", "-d", #"{"data":\#(data)}"#,
+        ]).stdout
+    }
+
+    /// The `pushes` member of the pass's metadata (`GET /api/v1/passes/…`).
+    func pushes(serial: String) throws -> JSONValue {
+        let metadata = try ServeCommandTests.curl([
+            base + "/api/v1/passes/pass.dev.passmint.example/\(serial)", "-H", "Authorization: Bearer \(Self.apiKey)",
+        ])
+        return try #require(try JSONParser.value(Array(metadata.stdout.utf8))["pushes"], "\(metadata.stdout)")
+    }
+
+    /// Waits until `condition` holds, at most `seconds`; whether it held.
+    func waitFor(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        return condition()
+    }
+
+    /// SIGTERM, then waits: the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
