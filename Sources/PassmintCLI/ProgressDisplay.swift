@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// Progress on stderr: a live bar on a terminal, a plain line every few seconds otherwise.
 final class ProgressDisplay: @unchecked Sendable {

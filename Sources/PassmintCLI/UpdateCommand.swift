@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Passmint
+import PassmintBatch
 
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import PassmintTestSupport
 import Testing
 
 @testable import Passmint
+@testable import PassmintBatch
 
 /// Per-pass images: a member's photo in a batch column replaces the template's thumbnail for that pass only.
 @Suite struct PassImagesTests {

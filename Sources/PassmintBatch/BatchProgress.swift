@@ -1,0 +1,17 @@
+import Passmint
+/// Counts while a batch runs, and at its end.
+public struct BatchProgress: Sendable {
+    public var rows = 0
+    public var issued = 0
+    public var existing = 0
+    public var failed = 0
+    /// Rows recorded for lazy issuing (``BatchOptions/recordOnly``).
+    public var recorded = 0
+    public var bytes = 0
+    public var elapsed: Double = 0
+    /// True when the run ended early because a stop was requested (SIGINT).
+    public var stopped = false
+
+    /// Passes built per second so far.
+    public var passesPerSecond: Double { elapsed > 0 ? Double(issued) / elapsed : 0 }
+}
