@@ -20,7 +20,7 @@ public final class BatchImageFiles: Sendable {
 
     /// The row's images: every `image:` column with a non-empty value. Empty cells keep the template's image.
     ///
-    /// - Throws: ``PassmintError/Code/invalidImage`` naming the column and the file (missing, unreadable, not a PNG,
+    /// - Throws: `PassmintError.Code.invalidImage` naming the column and the file (missing, unreadable, not a PNG,
     ///   not a slot Wallet shows).
     public func images(of values: JSONObject) throws(PassmintError) -> PassImages {
         var files: [(file: PassFile, label: String)] = []

@@ -1,4 +1,5 @@
 import Passmint
+
 /// Counts while a batch runs, and at its end.
 public struct BatchProgress: Sendable {
     public var rows = 0

@@ -1,4 +1,5 @@
 import Passmint
+
 /// Lazy issuing (`passmint batch --register … --no-files`): rows are checked as for a pass and recorded in chunks,
 /// and nothing is signed.
 extension BatchRunner {

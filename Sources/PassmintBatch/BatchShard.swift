@@ -1,4 +1,5 @@
 import Passmint
+
 /// One part of a batch split across machines (`passmint batch --shard 3/8`): the rows whose serial number hashes to
 /// this shard. Every shard reads the whole file and keeps its own rows, so `n` processes started with `0/n` … `n-1/n`
 /// (a Kubernetes Indexed Job, a Slurm array, GNU parallel) issue each pass exactly once, and the same serial always

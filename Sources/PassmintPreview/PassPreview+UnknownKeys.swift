@@ -1,4 +1,5 @@
 import Passmint
+
 extension PassPreview {
     /// Warnings for the keys Wallet does not know, at the top level, in the style dictionary and in its fields: lint
     /// keeps such keys (Wallet ignores them), the preview lists them so that a misspelt key is seen before it ships.

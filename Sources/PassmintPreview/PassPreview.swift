@@ -72,7 +72,7 @@ public struct PassPreview: Sendable {
 
     /// A preview of a signed or unsigned `.pkpass` archive.
     ///
-    /// - Throws: ``PassmintError/Code/archiveFailed`` when the bytes are not a ZIP archive.
+    /// - Throws: `PassmintError.Code.archiveFailed` when the bytes are not a ZIP archive.
     public init(pkpass bytes: [UInt8], source: String) throws(PassmintError) {
         self.init(contents: try PassContents.load(pkpass: bytes, source: source), lintOptions: LintOptions(allowHTTPWebService: true))
     }
@@ -81,7 +81,7 @@ public struct PassPreview: Sendable {
     /// build it. A template that does not load or render (a broken image, a missing value) still previews from its
     /// files as they are, with the reason first among the diagnostics.
     ///
-    /// - Throws: ``PassmintError/Code/fileSystem`` or ``PassmintError/Code/invalidTemplate`` only when the folder or
+    /// - Throws: `PassmintError.Code.fileSystem` or `PassmintError.Code.invalidTemplate` only when the folder or
     ///   its `pass.json` cannot be read at all.
     public init(templateFolder folder: String, data: JSONObject) throws(PassmintError) {
         do {

@@ -19,8 +19,8 @@ public struct PassPreviewGallery: Sendable {
 
     /// Previews every `*.pass` folder in `folder` with the data in the `.json` file of the same name (none: no data).
     ///
-    /// - Throws: ``PassmintError/Code/fileSystem`` when the folder cannot be listed, ``PassmintError/Code/invalidData``
-    ///   when a sample data file is not a JSON object, and ``PassmintError/Code/invalidTemplate`` when it holds no
+    /// - Throws: `PassmintError.Code.fileSystem` when the folder cannot be listed, `PassmintError.Code.invalidData`
+    ///   when a sample data file is not a JSON object, and `PassmintError.Code.invalidTemplate` when it holds no
     ///   template.
     public init(folder: String) throws(PassmintError) {
         let names: [String]

@@ -1,4 +1,5 @@
 import Passmint
+
 extension Placeholders {
     /// Replaces the placeholders that `data` has a value for and leaves the others as they are (`{{name}}`), for a
     /// preview of a template that does not render: it shows what it can and lint names the rest.

@@ -1,4 +1,5 @@
 public import Passmint
+
 /// Wallet's layout rules, as the preview applies them: how many fields of each kind a style shows, which images it
 /// draws, and whether a pass gets the poster event ticket or semantic boarding pass layout.
 public enum PreviewLayout {

@@ -1,4 +1,5 @@
 import Passmint
+
 /// The front of the pass on the phone, in the classic layout of its style (or an enhanced one: see
 /// `PreviewPage+Enhanced`).
 extension PreviewPage {

@@ -1,4 +1,5 @@
 import Passmint
+
 /// The Apple Watch view: logo and `logoText`, header fields, then primary, secondary and auxiliary fields top to
 /// bottom (a boarding pass's primary values on one line around the transit glyph, their labels joined with "to", and
 /// its auxiliary fields above its secondary ones), the footer, and the barcode last. The Watch shows no strip,

@@ -1,4 +1,5 @@
 import Passmint
+
 /// The preview page's style sheet: Wallet's card proportions (a 320 px wide phone card, a 184 px Watch card), system
 /// fonts, the blurred background image, the strip under the primary fields, and the voided and expired looks.
 enum PreviewStyleSheet {

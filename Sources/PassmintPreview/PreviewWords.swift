@@ -1,4 +1,5 @@
 import Passmint
+
 /// The words the preview writes itself, in the pass's language as Wallet writes them in the device's: the labels of
 /// the enhanced layouts (drawn from semantic tags, which carry no labels), the voided and expired notices, the headings
 /// of the back. English for a language not listed.

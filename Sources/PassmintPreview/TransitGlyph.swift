@@ -1,4 +1,5 @@
 import Passmint
+
 /// The transit-type glyph Wallet draws between a boarding pass's primary fields, as inline SVG in `currentColor`.
 enum TransitGlyph {
     static func svg(_ type: TransitType?) -> String {

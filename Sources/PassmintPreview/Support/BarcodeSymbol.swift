@@ -28,7 +28,7 @@ public struct BarcodeSymbol: Sendable, Equatable {
 
     /// Encodes `message` as bytes of `messageEncoding` (an IANA name: `iso-8859-1`, `utf-8`, …), as Wallet does.
     ///
-    /// - Throws: ``PassmintError/Code/invalidData`` when the message is empty, cannot be written in the encoding, is too
+    /// - Throws: `PassmintError.Code.invalidData` when the message is empty, cannot be written in the encoding, is too
     ///   long for the format, or the format is one zint cannot draw here; the message says which.
     public init(format: Barcode.Format, message: String, messageEncoding: String = "iso-8859-1") throws(PassmintError) {
         guard !message.isEmpty else { throw PassmintError(.invalidData, "the \(format.rawValue) barcode has an empty message") }

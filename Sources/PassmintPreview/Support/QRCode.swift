@@ -27,7 +27,7 @@ public struct QRCode: Sendable, Equatable {
 
     /// Encodes `text` as UTF-8 bytes (8-bit mode).
     ///
-    /// - Throws: ``PassmintError/Code/invalidData`` when the text is empty or longer than a QR code holds at this
+    /// - Throws: `PassmintError.Code.invalidData` when the text is empty or longer than a QR code holds at this
     ///   correction level (2,953 bytes at `low`).
     public init(_ text: String, correction: Correction = .medium) throws(PassmintError) {
         let bytes = Array(text.utf8)
