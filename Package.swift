@@ -13,9 +13,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Passmint", targets: ["Passmint"]),
+        // The HTML preview of a pass and barcode drawing (libzint, libqrencode).
+        .library(name: "PassmintPreview", targets: ["PassmintPreview"]),
+        // Issuing passes in bulk from CSV or JSON Lines, with the file-system and allocator tuning it needs.
+        .library(name: "PassmintBatch", targets: ["PassmintBatch"]),
         // The web service, for embedding it in another Swift server (and for the fuzz targets of its request bodies).
         .library(name: "PassmintServer", targets: ["PassmintServer"]),
         .executable(name: "passmint", targets: ["PassmintCLI"]),
+        // Signs one pass with the Passmint product alone: the test script checks what it links.
+        .executable(name: "passmint-example-sign", targets: ["PassmintExampleSign"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
@@ -64,11 +70,24 @@ let package = Package(
         .systemLibrary(name: "CPassmintZint", providers: [.apt(["libzint-dev"]), .brew(["zint"])]),
         .target(
             name: "Passmint",
-            dependencies: [
-                "CPassmintOpenSSL", "CPassmintZip", "CPassmintMalloc", "CPassmintFiles", "CPassmintPNG", "CPassmintQRencode",
-                "CPassmintZint",
-            ],
+            dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintPNG"],
             resources: [.copy("Resources/AppleCertificates")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PassmintPreview",
+            dependencies: ["Passmint", "CPassmintQRencode", "CPassmintZint"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PassmintBatch",
+            dependencies: ["Passmint", "CPassmintZip", "CPassmintMalloc", "CPassmintFiles"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "PassmintExampleSign",
+            dependencies: ["Passmint"],
+            path: "Examples/SignPass",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -102,7 +121,7 @@ let package = Package(
         .target(
             name: "PassmintServer",
             dependencies: [
-                "Passmint", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -119,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "PassmintCLI",
             dependencies: [
-                "Passmint", "PassmintServer", "PassmintPush",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -153,7 +172,17 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintTests",
-            dependencies: ["Passmint", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintBatch", "PassmintTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassmintPreviewTests",
+            dependencies: ["Passmint", "PassmintPreview", "PassmintTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassmintBatchTests",
+            dependencies: ["Passmint", "PassmintBatch", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -172,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintCLITests",
-            dependencies: ["Passmint", "PassmintTestSupport", "PassmintStore"],
+            dependencies: ["Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintStore"],
             swiftSettings: swiftSettings
         ),
     ]

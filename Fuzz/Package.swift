@@ -4,9 +4,9 @@
 // A package of its own, so that the main package's build never needs the fuzzer runtime.
 import PackageDescription
 
-let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "preview", "links"]
-/// Targets of the service's request parts, which need the server module too.
-let serviceTargets = ["service"]
+let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "preview", "links", "service"]
+/// The products a target needs besides `Passmint` (batch input, the preview, the service's request parts).
+let moreProducts = ["csv": ["PassmintBatch"], "preview": ["PassmintPreview"], "links": ["PassmintPreview"], "service": ["PassmintServer"]]
 
 let package = Package(
     name: "passmint-fuzz",
@@ -15,16 +15,8 @@ let package = Package(
         + targets.map { name in
             .executableTarget(
                 name: "fuzz-\(name)",
-                dependencies: ["FuzzDriver", .product(name: "Passmint", package: "passmint")],
-                path: "Sources/\(name)")
-        }
-        + serviceTargets.map { name in
-            .executableTarget(
-                name: "fuzz-\(name)",
-                dependencies: [
-                    "FuzzDriver", .product(name: "Passmint", package: "passmint"),
-                    .product(name: "PassmintServer", package: "passmint"),
-                ],
+                dependencies: ["FuzzDriver", .product(name: "Passmint", package: "passmint")]
+                    + (moreProducts[name] ?? []).map { .product(name: $0, package: "passmint") },
                 path: "Sources/\(name)")
         }
 )

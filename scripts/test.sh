@@ -13,6 +13,9 @@ export PASSMINT_TEST_POSTGRES_URL
 export PASSMINT_TEST_REQUIRE_ALL=1
 trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests
+# A program that only signs passes links none of the preview's or the service's C libraries.
+swift build --product passmint-example-sign
+scripts/check-example-links.sh
 swift test
 # Each fuzz target briefly (a longer run: scripts/fuzz.sh 600); a crash fails the suite.
 scripts/fuzz.sh "${PASSMINT_FUZZ_SECONDS:-15}"

@@ -1,4 +1,3 @@
-internal import CPassmintFiles
 import Foundation
 
 /// File reading and atomic writing with errors that name the file.
@@ -34,7 +33,7 @@ public enum FileIO {
         _ bytes: [UInt8], to path: String, permissions: Int = 0o644, durable: Bool = true, syncingFolderWith syncFolder: (String) -> Int32
     ) throws(PassmintError) {
         let failure = bytes.withUnsafeBytes {
-            writeAtomically([$0], to: path, permissions: permissions, durable: durable, startWriteback: false, syncFolder: syncFolder)
+            writeAtomically([$0], to: path, permissions: permissions, durable: durable, whenWritten: nil, syncFolder: syncFolder)
         }
         if let failure { throw failure }
     }
@@ -55,30 +54,11 @@ public enum FileIO {
         return slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     }
 
-    /// ``writeAtomically(_:to:permissions:durable:)``, starting the file's writeback when asked (see below).
-    package static func writeAtomically(_ bytes: [UInt8], to path: String, durable: Bool, startWriteback: Bool) throws(PassmintError) {
-        let failure = bytes.withUnsafeBytes {
-            writeAtomically([$0], to: path, permissions: 0o644, durable: durable, startWriteback: startWriteback)
-        }
-        if let failure { throw failure }
-    }
-
-    /// Writes a pass archive atomically with one `writev` of its parts (see ``writeAtomically(_:to:permissions:durable:)``).
-    /// With `startWriteback`, the file's pages start going to disk as soon as it is written, without waiting: the sync
-    /// ending a batch then has little left to do, and the disk works while the batch signs.
-    package static func writeAtomically(_ archive: PassArchive, to path: String, durable: Bool, startWriteback: Bool)
-        throws(PassmintError)
-    {
-        let failure = archive.withBuffers {
-            writeAtomically($0, to: path, permissions: 0o644, durable: durable, startWriteback: startWriteback)
-        }
-        if let failure { throw failure }
-    }
-
-    /// The write itself; returns what went wrong.
-    /// Write the temporary file, flush it, rename it over `path`, flush the folder: the one place Passmint renames.
-    private static func writeAtomically(
-        _ buffers: [UnsafeRawBufferPointer], to path: String, permissions: Int, durable: Bool, startWriteback: Bool,
+    /// The write itself; returns what went wrong. Write the temporary file, flush it, rename it over `path`, flush the
+    /// folder: the one place Passmint renames. `whenWritten` is given the file's descriptor once every byte is written
+    /// (and flushed when `durable`), before it is closed and renamed.
+    package static func writeAtomically(
+        _ buffers: [UnsafeRawBufferPointer], to path: String, permissions: Int, durable: Bool, whenWritten: ((Int32) -> Void)?,
         syncFolder: (String) -> Int32 = syncFolder
     ) -> PassmintError? {
         let directory = folder(of: path)
@@ -92,8 +72,7 @@ public enum FileIO {
         }
         var failure = writeAll(fd, buffers)
         if failure == 0 && durable && fsync(fd) != 0 { failure = errno }
-        // Only a hint: a file system without it still gets the final sync.
-        if failure == 0 && startWriteback && !durable { _ = cpassmint_start_writeback(fd, 0, 0) }
+        if failure == 0, let whenWritten { whenWritten(fd) }
         close(fd)
         if failure == 0 && rename(temporary, path) != 0 { failure = errno }
         guard failure == 0 else {
@@ -145,12 +124,5 @@ public enum FileIO {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
-    }
-}
-
-extension FileIO {
-    /// Starts writing `length` bytes of a file from `offset` (0: to its end) to disk, without waiting: only a hint.
-    package static func startWriteback(_ fd: Int32, offset: Int = 0, length: Int = 0) {
-        _ = cpassmint_start_writeback(fd, Int64(offset), Int64(length))
     }
 }

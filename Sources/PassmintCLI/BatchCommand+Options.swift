@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 import PassmintServer
 
 /// Where `batch` writes, and the checks on its options before anything runs.

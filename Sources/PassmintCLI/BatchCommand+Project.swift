@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// `batch` with a project file, and what it says before and after the rows.
 extension BatchCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Passmint
+import PassmintBatch
 import PassmintServer
 
 struct BatchCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// Times each step of building one pass on one thread, to show what bounds the batch.
 enum PhaseProfile {

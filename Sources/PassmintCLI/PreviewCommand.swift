@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintPreview
 
 /// `--side`: front, back or both.
 enum PreviewSide: String, ExpressibleByArgument, CaseIterable {

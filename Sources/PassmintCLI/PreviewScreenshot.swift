@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintPreview
 
 /// `passmint preview --png`: a screenshot of the preview page taken by headless Chromium (Debian's `chromium`, or the
 /// browser named by `PASSMINT_CHROMIUM`).

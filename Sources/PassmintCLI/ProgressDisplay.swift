@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintBatch
 import Synchronization
 
 /// Progress on stderr: a live bar on a terminal, a plain line every few seconds otherwise.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// `passmint.json` in the current folder (or the file `--project` names): what `batch` and `update` would otherwise
 /// need as options, so a person runs `passmint batch members.csv` and `passmint update points.csv`. Options given on

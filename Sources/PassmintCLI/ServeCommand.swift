@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Passmint
+import PassmintBatch
 import PassmintServer
 
 struct ServeCommand: AsyncParsableCommand {

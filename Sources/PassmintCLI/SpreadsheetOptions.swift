@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// How a spreadsheet's columns and values are read, shared by `batch` and `update`.
 struct SpreadsheetOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// `passmint update` with a changes file: the file checked as a whole before anything is sent, and the end of the
 /// run (counts, failures grouped by reason, the failures file).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import Passmint
+import PassmintBatch
 
 /// The rows of a changes file turned into the JSON Lines `POST /api/v1/updates` reads, one line per data row (an
 /// empty line for a row that failed here, so that the service's line numbers are the rows' numbers). The whole file

@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintBatch
 import PassmintTestSupport
 import Testing
 

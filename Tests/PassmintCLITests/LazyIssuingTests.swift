@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintBatch
 import PassmintStore
 import PassmintTestSupport
 import Testing

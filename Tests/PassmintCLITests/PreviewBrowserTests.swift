@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintPreview
 import PassmintTestSupport
 import Testing
 

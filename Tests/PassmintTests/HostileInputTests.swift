@@ -3,6 +3,7 @@ import PassmintTestSupport
 import Testing
 
 @testable import Passmint
+@testable import PassmintBatch
 
 /// Templates, data and files shaped by a careless user or an attacker (the hardening issue's items 5 to 7).
 @Suite struct HostileInputTests {

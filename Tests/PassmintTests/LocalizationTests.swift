@@ -3,6 +3,7 @@ import PassmintTestSupport
 import Testing
 
 @testable import Passmint
+@testable import PassmintBatch
 
 /// `pass.strings` files, placeholders in translations, the `strings.json` template convention and the localization
 /// lint rules.

@@ -1,4 +1,5 @@
 import Foundation
+import PassmintTestSupport
 import Testing
 
 @testable import Passmint

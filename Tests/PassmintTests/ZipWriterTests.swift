@@ -3,6 +3,7 @@ import PassmintTestSupport
 import Testing
 
 @testable import Passmint
+@testable import PassmintBatch
 
 /// Every kind of archive Passmint writes — a pass, a `.pkpasses` bundle (``ZipArchive/make(_:)``) and a batch's
 /// `--out-archive` — comes from one set of record encoders (``ZipRecords``) and is read back by libzip and by Python's

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import Passmint
+import PassmintBatch
 
 /// CSV and JSON Lines rows, read from a file as `passmint batch` reads them (delimiter and encoding detected).
 let path = FileManager.default.temporaryDirectory.appendingPathComponent("passmint-fuzz-\(getpid())").path

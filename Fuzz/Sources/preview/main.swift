@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import Passmint
+import PassmintPreview
 
 /// A preview of any `pass.json`: read leniently, every value formatted, every barcode drawn by zint, the page written.
 runFuzzer { data, size in

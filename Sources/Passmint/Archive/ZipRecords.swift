@@ -6,31 +6,31 @@
 /// regular file's permissions, and the UTF-8 flag when its name is not ASCII, so the same files always give the same
 /// bytes. Entries are at most 4 GiB (their sizes sit in the local header); an archive past 4 GiB or 65,535 entries
 /// gets ZIP64 offsets and end records.
-enum ZipRecords {
+package enum ZipRecords {
     /// The four-byte signatures that begin each record.
-    enum Signature {
-        static let localHeader: UInt32 = 0x0403_4B50
-        static let centralRecord: UInt32 = 0x0201_4B50
-        static let end: UInt32 = 0x0605_4B50
-        static let zip64End: UInt32 = 0x0606_4B50
-        static let zip64Locator: UInt32 = 0x0706_4B50
+    package enum Signature {
+        package static let localHeader: UInt32 = 0x0403_4B50
+        package static let centralRecord: UInt32 = 0x0201_4B50
+        package static let end: UInt32 = 0x0605_4B50
+        package static let zip64End: UInt32 = 0x0606_4B50
+        package static let zip64Locator: UInt32 = 0x0706_4B50
     }
 
     /// Compression methods Passmint writes (and the only two Wallet reads).
-    enum Method {
-        static let stored: UInt16 = 0
-        static let deflated: UInt16 = 8
+    package enum Method {
+        package static let stored: UInt16 = 0
+        package static let deflated: UInt16 = 8
     }
 
     /// What a local header and its central record say of one entry.
-    struct Entry {
-        var name: [UInt8]
-        var method: UInt16
-        var crc: UInt32
-        var compressedSize: Int
-        var size: Int
+    package struct Entry {
+        package var name: [UInt8]
+        package var method: UInt16
+        package var crc: UInt32
+        package var compressedSize: Int
+        package var size: Int
 
-        init(name: some Sequence<UInt8>, method: UInt16, crc: UInt32, compressedSize: Int, size: Int) {
+        package init(name: some Sequence<UInt8>, method: UInt16, crc: UInt32, compressedSize: Int, size: Int) {
             self.name = Array(name)
             self.method = method
             self.crc = crc
@@ -40,12 +40,12 @@ enum ZipRecords {
     }
 
     /// Bytes of a local header before the entry's name.
-    static let localHeaderSize = 30
+    package static let localHeaderSize = 30
     /// Offsets within a local header of the fields a writer may fill in after the header is written.
-    enum LocalHeaderField {
-        static let method = 8
-        static let crc = 14
-        static let compressedSize = 18
+    package enum LocalHeaderField {
+        package static let method = 8
+        package static let crc = 14
+        package static let compressedSize = 18
     }
     /// The DOS date of 2000-01-01 (``ZipArchive/fixedModificationTime``); its time of day is 00:00.
     static let dosDate: UInt16 = (20 << 9) | (1 << 5) | 1
@@ -53,7 +53,7 @@ enum ZipRecords {
     static let limit32: UInt64 = 0xFFFF_FFFF
 
     /// Appends a local header (sizes and CRC in it: no data descriptor follows the data).
-    static func appendLocalHeader(_ entry: Entry, to bytes: inout [UInt8]) {
+    package static func appendLocalHeader(_ entry: Entry, to bytes: inout [UInt8]) {
         bytes.appendLittleEndian(Signature.localHeader)
         appendSharedFields(entry, version: 20, extraLength: 0, to: &bytes)
         bytes.append(contentsOf: entry.name)
@@ -61,7 +61,7 @@ enum ZipRecords {
 
     /// Appends a central directory record for an entry whose local header starts at `offset` (a ZIP64 extra field
     /// holds the offset past 4 GiB).
-    static func appendCentralRecord(_ entry: Entry, offset: UInt64, to bytes: inout [UInt8]) {
+    package static func appendCentralRecord(_ entry: Entry, offset: UInt64, to bytes: inout [UInt8]) {
         let far = offset >= limit32
         let version: UInt16 = far ? 45 : 20
         bytes.appendLittleEndian(Signature.centralRecord)
@@ -82,7 +82,7 @@ enum ZipRecords {
 
     /// Appends the end of the archive: a ZIP64 end record and its locator when the count or the directory's place
     /// does not fit the classic record, then the classic end record.
-    static func appendEnd(count: Int, directorySize: UInt64, directoryOffset: UInt64, to bytes: inout [UInt8]) {
+    package static func appendEnd(count: Int, directorySize: UInt64, directoryOffset: UInt64, to bytes: inout [UInt8]) {
         let entries = UInt64(count)
         if entries >= 0xFFFF || directoryOffset >= limit32 || directorySize >= limit32 {
             let zip64Offset = directoryOffset + directorySize
@@ -140,7 +140,7 @@ extension [UInt8] {
     }
 
     /// The little-endian field of `Value`'s width at `offset`.
-    func littleEndian<Value: FixedWidthInteger & UnsignedInteger>(_: Value.Type, at offset: Int) -> Value {
+    package func littleEndian<Value: FixedWidthInteger & UnsignedInteger>(_: Value.Type, at offset: Int) -> Value {
         var value: Value = 0
         for index in (0..<MemoryLayout<Value>.size).reversed() { value = value << 8 | Value(self[offset + index]) }
         return value

@@ -105,7 +105,7 @@ public struct Pass: Codable, Sendable, Hashable {
     /// checks it as a poster key.
     public static let semanticBoardingPassKeys = BoardingPassLinks.keys
 
-    static let modelKeys: Set<String> = Set(
+    package static let modelKeys: Set<String> = Set(
         [
             "formatVersion", "passTypeIdentifier", "serialNumber", "teamIdentifier", "organizationName", "description",
             "logoText", "backgroundColor", "foregroundColor", "labelColor", "stripColor", "suppressStripShine",

@@ -26,7 +26,7 @@ public struct PassFields: Codable, Sendable, Hashable {
         self.transitType = transitType
     }
 
-    static let modelKeys: Set<String> = [
+    package static let modelKeys: Set<String> = [
         "headerFields", "primaryFields", "secondaryFields", "auxiliaryFields", "backFields", "additionalInfoFields", "transitType",
     ]
 
@@ -154,7 +154,7 @@ public struct PassField: Codable, Sendable, Hashable {
         self.label = label
     }
 
-    static let modelKeys: Set<String> = [
+    package static let modelKeys: Set<String> = [
         "key", "value", "label", "attributedValue", "changeMessage", "dataDetectorTypes", "dateStyle", "timeStyle", "isRelative",
         "ignoresTimeZone", "currencyCode", "numberStyle", "textAlignment", "row", "semantics",
     ]

@@ -5,7 +5,7 @@ extension PassTemplate {
     public enum PlaceholderKind: String, Sendable {
         case number, boolean
         /// An ISO 8601 date and time (a field with `dateStyle` or `timeStyle`, `relevantDate`, a semantic date): a
-        /// string in JSON, read from spreadsheet dates by ``SpreadsheetPlan``.
+        /// string in JSON, read from spreadsheet dates by `SpreadsheetPlan` (PassmintBatch).
         case date
     }
 

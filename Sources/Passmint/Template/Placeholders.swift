@@ -2,9 +2,9 @@
 ///
 /// A string that is exactly `{{name}}` takes the data value with its JSON type; a placeholder inside a longer string
 /// is replaced by the value's text. Names are letters, digits, `_`, `.` and `-`; spaces inside the braces are allowed.
-enum Placeholders {
+package enum Placeholders {
     /// One piece of a string: literal text or a placeholder name.
-    enum Piece: Equatable {
+    package enum Piece: Equatable {
         case text(String)
         case placeholder(String)
     }
@@ -19,7 +19,7 @@ enum Placeholders {
     }
 
     /// Splits a string into text and placeholders; nil when it has none.
-    static func pieces(of string: String) -> [Piece]? {
+    package static func pieces(of string: String) -> [Piece]? {
         guard string.utf8.count >= 4, string.utf8.contains(UInt8(ascii: "{")) else { return nil }
         let bytes = Array(string.utf8)
         var pieces: [Piece] = []
@@ -68,7 +68,7 @@ enum Placeholders {
     }
 
     /// The text a value takes when interpolated into a longer string.
-    static func text(of value: JSONValue) -> String? {
+    package static func text(of value: JSONValue) -> String? {
         switch value {
         case .string(let string): string
         case .number(let number): number.text

@@ -1,4 +1,5 @@
-public import Passmint
+import Passmint
+public import PassmintBatch
 public import PassmintStore
 
 /// Records the passes `passmint batch --register` writes in the service's store, so that the service can update and

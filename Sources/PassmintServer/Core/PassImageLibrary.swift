@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 public import Passmint
+import PassmintBatch
 public import PassmintStore
 import Synchronization
 

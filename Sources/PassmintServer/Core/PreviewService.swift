@@ -1,5 +1,6 @@
 import Foundation
 public import Passmint
+public import PassmintPreview
 import PassmintStore
 
 /// Preview pages for the issuer's back office: a stored pass as its holder sees it, or a template with its sample

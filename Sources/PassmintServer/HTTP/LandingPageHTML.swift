@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintPreview
 
 /// The "Add to Apple Wallet" page of a pass: the organization and the description on the pass's colours, a button that
 /// downloads the pass (on an iPhone, Safari hands it to Wallet), and for a desktop a QR code of the same link to scan

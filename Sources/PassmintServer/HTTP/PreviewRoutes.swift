@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Passmint
+import PassmintPreview
 
 /// Preview pages under `/api/v1` (behind ``APIKeyMiddleware``): `GET passes/{type}/{serial}/preview`, and
 /// `GET`/`POST templates/{name}/preview` (sample data, or the posted JSON object of data). Query: `lang`, `side`

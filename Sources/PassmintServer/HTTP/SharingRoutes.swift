@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Passmint
+import PassmintPreview
 import PassmintStore
 
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the

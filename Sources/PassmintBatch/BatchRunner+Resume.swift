@@ -1,0 +1,39 @@
+import Passmint
+
+/// `--resume`: a pass of an earlier run is kept when it verifies and its row has not changed since; a changed row's
+/// pass is issued again, with the earlier pass's authentication token.
+extension BatchRunner {
+    struct EarlierPass {
+        var result: BatchResult
+        var passTypeIdentifier: String
+        /// The pass's `pass.json`; nil for a pass kept in an archive (not compared).
+        var passJSON: JSONValue?
+    }
+
+    /// The earlier run's pass of this row: a file in the output folder, or an entry of the archive being resumed.
+    func earlierPass(at path: String, job: Job, kept: [String: BatchPassSink.KeptPass]) -> EarlierPass? {
+        if options.output == .folder {
+            guard let (result, type, json) = existingPass(at: path, job: job) else { return nil }
+            return EarlierPass(result: result, passTypeIdentifier: type, passJSON: json)
+        }
+        guard let pass = kept[job.fileName], let (result, type) = keptPass(pass, job: job) else { return nil }
+        return EarlierPass(result: result, passTypeIdentifier: type, passJSON: nil)
+    }
+
+    /// True when the row's data makes another `pass.json` than the earlier pass's (with the earlier token, so only the
+    /// row's values count).
+    func changed(_ passJSON: JSONValue?, data: JSONObject, images: PassImages, token: String) -> Bool {
+        guard let passJSON else { return false }
+        var data = data
+        var overrides: JSONObject = ["serialNumber": passJSON["serialNumber"] ?? .null]
+        if !token.isEmpty {
+            data["authenticationToken"] = .string(token)
+            overrides["authenticationToken"] = .string(token)
+        }
+        if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
+        guard let prepared = try? builder.prepare(template: template, data: data, overrides: overrides, images: images),
+            let rendered = try? JSONParser.value(prepared.passJSON)
+        else { return true }
+        return rendered != passJSON
+    }
+}

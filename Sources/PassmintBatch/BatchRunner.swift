@@ -1,0 +1,264 @@
+internal import CPassmintZip
+import Foundation
+public import Passmint
+import Synchronization
+
+/// Issues one pass per data row, on all cores, streaming: rows are read and passes written as they go, so memory
+/// does not grow with the number of rows. A bad row is reported and skipped; the rest go on.
+public struct BatchRunner: Sendable {
+    public let template: PassTemplate
+    public let builder: PassBuilder
+    public let options: BatchOptions
+
+    /// A pass the batch issued (or kept with `--resume`), as the update service records it.
+    public struct IssuedPass: Sendable {
+        public var passTypeIdentifier: String
+        public var serialNumber: String
+        public var authenticationToken: String
+        /// The row's values as the pass used them (typed), with `serialNumber` and any `authenticationToken`; without
+        /// the image columns.
+        public var data: JSONObject
+        /// The row's own images (its `image:<slot>` columns).
+        public var images: PassImages = .none
+    }
+
+    /// Called for every pass written or kept, from the worker that made it (so concurrently); an error makes the
+    /// row fail. `passmint batch --register` records the pass in the service's store here.
+    public var register: (@Sendable (IssuedPass) async throws -> Void)?
+
+    /// What recording a row did (lazy issuing).
+    public enum RecordOutcome: Sendable, Equatable {
+        /// The pass is recorded now.
+        case recorded
+        /// The serial was recorded already (an import run again): the stored pass is kept, with its token.
+        case existing(authenticationToken: String)
+        /// The row is reported failed with this reason.
+        case failed(String)
+    }
+
+    /// With ``BatchOptions/recordOnly``: called with each chunk of checked rows, in row order; returns one outcome per
+    /// pass. A thrown error fails the whole chunk.
+    public var registerMany: (@Sendable ([IssuedPass]) async throws -> [RecordOutcome])?
+
+    /// The public links of a pass (`passmint batch --register` with a link secret): written into the report's
+    /// `downloadURL` and `addURL` columns.
+    public var links: (@Sendable (_ passTypeIdentifier: String, _ serialNumber: String) -> (download: String, add: String))?
+
+    /// Rows recorded per transaction with ``registerMany``.
+    static let recordChunk = 1000
+
+    public init(template: PassTemplate, builder: PassBuilder, options: BatchOptions) {
+        self.template = template
+        self.builder = builder
+        self.options = options
+    }
+
+    /// A row that passed the sequential checks (serial present and unique) and can be built in parallel.
+    struct Job: Sendable {
+        var row: Int
+        var line: Int
+        var values: JSONObject
+        var serial: String
+        var token: String
+        var fileName: String
+    }
+
+    /// Runs the batch and writes the report. `plan` is ``plan(for:)``'s answer when the caller has it already (to print
+    /// it first). `progress` is called after each row, in row order.
+    public func run(
+        _ input: BatchInput, plan: BatchPlan? = nil, stop: BatchStopSignal = BatchStopSignal(),
+        progress: (BatchProgress) -> Void = { _ in }
+    ) async throws -> BatchProgress {
+        var input = input
+        let plan = try plan ?? self.plan(for: input)
+        try prepareFolder()
+        let report = try BatchReportWriter(
+            folder: options.outputFolder, format: options.reportFormat, links: links != nil, shard: options.shard)
+        let sink = try BatchPassSink(output: options.output, resume: options.resume)
+        let kept = sink.kept
+        let start = ContinuousClock.now
+        var counts = BatchProgress()
+        var waiting: [Int: BatchResult] = [:]
+        var ready: [BatchResult] = []
+        var nextRow = 1
+        /// Rows of other shards, passed over in row order.
+        var skipped: Set<Int> = []
+        var serials: [String: Int] = [:]
+        let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
+        let chunked = options.recordOnly && registerMany != nil
+        // Lazy issuing keeps more rows in flight, so the workers have rows to check while a chunk commits.
+        let limit = chunked ? max(options.jobs * 4, Self.recordChunk * 2) : options.jobs * 4
+        let images = BatchImageFiles(
+            folder: URL(fileURLWithPath: input.path).deletingLastPathComponent().path, allowedFolders: options.imageFolders)
+
+        /// Puts results in row order; the rows ready are reported (after ``registerMany`` when chunked).
+        func record(_ result: BatchResult) {
+            waiting[result.row] = result
+            advance()
+        }
+        func advance() {
+            while true {
+                if let next = waiting.removeValue(forKey: nextRow) {
+                    ready.append(next)
+                } else if skipped.remove(nextRow) == nil {
+                    return
+                }
+                nextRow += 1
+            }
+        }
+        func reportReady(force: Bool) async throws(PassmintError) {
+            guard !ready.isEmpty, !chunked || force || ready.count >= Self.recordChunk else { return }
+            if chunked { await recordChunk(&ready) }
+            for var result in ready {
+                try sink.write(&result)
+                report.write(result)
+                counts.rows += 1
+                switch result.status {
+                case .issued: counts.issued += 1
+                case .existing: counts.existing += 1
+                case .recorded: counts.recorded += 1
+                case .failed:
+                    counts.failed += 1
+                    counts.failures.add(row: result.row, reason: result.reason)
+                }
+                if result.reissued { counts.reissued += 1 }
+                counts.bytes += result.bytes
+            }
+            ready.removeAll(keepingCapacity: true)
+            counts.elapsed = (ContinuousClock.now - start).seconds
+            progress(counts)
+        }
+
+        try await withThrowingTaskGroup(of: BatchResult.self) { group in
+            var inFlight = 0
+            while !stop.isStopped, let row = input.next() {
+                switch prepare(row, plan: plan.spreadsheet, serials: &serials, needsToken: needsToken) {
+                case .otherShard:
+                    skipped.insert(row.number)
+                    advance()
+                case .failed(let failure): record(failure)
+                case .job(let job):
+                    group.addTask { await self.process(job, images: images, kept: kept) }
+                    inFlight += 1
+                    if inFlight >= limit, let result = try await group.next() {
+                        inFlight -= 1
+                        record(result)
+                    }
+                }
+                try await reportReady(force: false)
+            }
+            for try await result in group {
+                record(result)
+                try await reportReady(force: false)
+            }
+        }
+        try await reportReady(force: true)
+        counts.stopped = stop.isStopped
+        report.flush()
+        try sink.finish(reportPath: report.path)
+        FileIO.syncFileSystem(of: options.outputFolder)
+        counts.elapsed = (ContinuousClock.now - start).seconds
+        return counts
+    }
+
+    /// Builds and writes one pass (or keeps a valid one from an earlier run). `images` reads the row's image columns.
+    func process(_ job: Job, images: BatchImageFiles, kept: [String: BatchPassSink.KeptPass] = [:]) async -> BatchResult {
+        var result = await make(job, images: images, kept: kept)
+        // The links are made here, on the workers: an HMAC per row.
+        if let links, let issued = result.issued, result.status != .failed {
+            (result.downloadURL, result.addURL) = links(issued.passTypeIdentifier, issued.serialNumber)
+        }
+        return result
+    }
+
+    /// Builds and writes one pass, keeps a valid one, or (lazy issuing) checks it.
+    private func make(_ job: Job, images: BatchImageFiles, kept: [String: BatchPassSink.KeptPass]) async -> BatchResult {
+        let path = options.outputFolder + "/" + job.fileName
+        let passImages: PassImages
+        do {
+            passImages = try images.images(of: job.values)
+        } catch {
+            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+        }
+        var data = template.typed(JSONObject(job.values.members.filter { !$0.key.hasPrefix(BatchImageFiles.columnPrefix) }))
+        if data["serialNumber"] == nil { data["serialNumber"] = .string(job.serial) }
+        if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
+        var result: BatchResult
+        var passTypeIdentifier = ""
+        let earlier = options.resume && !options.recordOnly ? earlierPass(at: path, job: job, kept: kept) : nil
+        if options.recordOnly {
+            return recordOnly(job, data: data, images: passImages)
+        } else if let existing = earlier,
+            !changed(existing.passJSON, data: data, images: passImages, token: existing.result.authenticationToken)
+        {
+            (result, passTypeIdentifier) = (existing.result, existing.passTypeIdentifier)
+            if !result.authenticationToken.isEmpty { data["authenticationToken"] = .string(result.authenticationToken) }
+        } else {
+            // A pass of an earlier run whose row changed is issued again with its token (devices registered with it).
+            let earlierToken = earlier?.result.authenticationToken
+            let token = earlierToken.flatMap { $0.isEmpty ? nil : $0 } ?? job.token
+            if !token.isEmpty { data["authenticationToken"] = .string(token) }
+            var overrides: JSONObject = ["serialNumber": .string(job.serial)]
+            if !token.isEmpty { overrides["authenticationToken"] = .string(token) }
+            if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
+            do {
+                let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: passImages)
+                let archive = try builder.signArchive(prepared).archive
+                if options.output == .folder { try FileIO.writeAtomically(archive, to: path, durable: false, startWriteback: true) }
+                passTypeIdentifier = prepared.passTypeIdentifier
+                result = BatchResult(
+                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: archive.sha256Hex(),
+                    authenticationToken: token, error: "", bytes: archive.count)
+                result.reissued = earlierToken != nil
+                if options.output != .folder { result.archive = archive }
+            } catch {
+                return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+            }
+        }
+        let issued = IssuedPass(
+            passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: result.authenticationToken, data: data,
+            images: passImages)
+        result.issued = issued
+        if let register {
+            do {
+                try await register(issued)
+            } catch {
+                return .failure(
+                    row: job.row, serial: job.serial,
+                    "row \(job.row) (line \(job.line)): \(job.fileName) was written but not recorded in the store: \(error)")
+            }
+        }
+        return result
+    }
+
+    /// A pass kept in the archive of an earlier run (its CRC checked when the archive was reopened), when it carries
+    /// this serial; with its pass type identifier.
+    func keptPass(_ pass: BatchPassSink.KeptPass, job: Job) -> (BatchResult, String)? {
+        guard pass.serialNumber == job.serial else { return nil }
+        let result = BatchResult(
+            row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: pass.sha256,
+            authenticationToken: pass.authenticationToken, error: "", bytes: 0)
+        return (result, pass.passTypeIdentifier)
+    }
+
+    /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with
+    /// its pass type identifier.
+    func existingPass(at path: String, job: Job) -> (BatchResult, String, JSONValue)? {
+        guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
+        let report = PassVerifier().verify(bytes, source: path, lint: false)
+        guard report.isValid, let signer = report.signature?.signer,
+            builder.identities.all.contains(where: { $0.certificate.derBytes == signer.derBytes }),
+            let entries = try? ZipArchive.read(bytes, source: path),
+            let passBytes = entries.first(where: { $0.name == "pass.json" })?.bytes,
+            let json = try? JSONParser.value(passBytes), json["serialNumber"]?.stringValue == job.serial
+        else { return nil }
+        let result = BatchResult(
+            row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: Digest.sha256Hex(bytes),
+            authenticationToken: json["authenticationToken"]?.stringValue ?? "", error: "", bytes: 0)
+        return (result, json["passTypeIdentifier"]?.stringValue ?? "", json)
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

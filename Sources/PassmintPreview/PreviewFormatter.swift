@@ -1,0 +1,126 @@
+import Foundation
+import Passmint
+
+/// Formats field values as Wallet does: dates by `dateStyle`/`timeStyle` (relative with `isRelative`, in the value's
+/// own time zone with `ignoresTimeZone`, else the viewer's), numbers by `numberStyle` or as money in `currencyCode`,
+/// and localizable strings through the pass's `pass.strings`. `changeMessage` is never shown.
+struct PreviewFormatter: Sendable {
+    /// The locale of the language shown (`en` when the pass has none).
+    let locale: Locale
+    /// The viewer's time zone.
+    let timeZone: TimeZone
+    /// "Now", for relative dates and the expired look.
+    let now: Date
+
+    init(language: String?, timeZone: TimeZone, now: Date) {
+        self.locale = Locale(identifier: (language ?? "en").replacingOccurrences(of: "-", with: "_"))
+        self.timeZone = timeZone
+        self.now = now
+    }
+
+    /// The text a field shows as its value.
+    func value(of field: JSONObject, strings: PreviewStrings) -> String {
+        let shown = field["attributedValue"].flatMap { Self.plainText($0) } ?? field["value"]
+        switch shown {
+        case .number(let number)?:
+            return format(number: number.doubleValue, field: field)
+        case .string(let text)?:
+            let dateStyle = DateStyle(rawValue: field["dateStyle"]?.stringValue ?? "")
+            let timeStyle = DateStyle(rawValue: field["timeStyle"]?.stringValue ?? "")
+            if dateStyle != nil || timeStyle != nil, let date = W3CDate.parse(text) {
+                return format(
+                    date: date, source: text, dateStyle: dateStyle ?? .none, timeStyle: timeStyle ?? .none,
+                    relative: field["isRelative"]?.boolValue == true, ignoresTimeZone: field["ignoresTimeZone"]?.boolValue == true)
+            }
+            return strings.localized(text)
+        case .bool(let flag)?:
+            return flag ? "true" : "false"
+        default:
+            return ""
+        }
+    }
+
+    /// A number as `numberStyle` (or, with `currencyCode`, as money) writes it in the locale.
+    func format(number: Double, field: JSONObject) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        if let currency = field["currencyCode"]?.stringValue, !currency.isEmpty {
+            formatter.numberStyle = .currency
+            formatter.currencyCode = currency
+        } else {
+            switch NumberStyle(rawValue: field["numberStyle"]?.stringValue ?? "") {
+            case .decimal?: formatter.numberStyle = .decimal
+            case .percent?: formatter.numberStyle = .percent
+            case .scientific?: formatter.numberStyle = .scientific
+            case .spellOut?: formatter.numberStyle = .spellOut
+            case nil:
+                formatter.numberStyle = .none
+                formatter.maximumFractionDigits = 6
+            }
+        }
+        return formatter.string(from: NSNumber(value: number)) ?? String(number)
+    }
+
+    /// A date in the given styles. `source` is the W3C text, whose own offset is used with `ignoresTimeZone`.
+    func format(date: Date, source: String, dateStyle: DateStyle, timeStyle: DateStyle, relative: Bool, ignoresTimeZone: Bool) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = ignoresTimeZone ? (Self.offset(of: source) ?? timeZone) : timeZone
+        formatter.dateStyle = Self.style(dateStyle)
+        formatter.timeStyle = Self.style(timeStyle)
+        if relative && dateStyle != .none {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = formatter.timeZone
+            let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)).day ?? 99
+            if let word = Self.relativeDay(days, locale: locale) {
+                guard timeStyle != .none else { return word }
+                formatter.dateStyle = .none
+                return word + ", " + formatter.string(from: date)
+            }
+        }
+        return formatter.string(from: date)
+    }
+
+    /// "Today", "Tomorrow" or "Yesterday" in the locale's language (English for languages not listed), nil otherwise.
+    static func relativeDay(_ days: Int, locale: Locale) -> String? {
+        let words: [String: [String]] = [
+            "en": ["Yesterday", "Today", "Tomorrow"], "fr": ["Hier", "Aujourd’hui", "Demain"], "de": ["Gestern", "Heute", "Morgen"],
+            "es": ["Ayer", "Hoy", "Mañana"], "it": ["Ieri", "Oggi", "Domani"], "nl": ["Gisteren", "Vandaag", "Morgen"],
+            "zh": ["昨天", "今天", "明天"], "ja": ["昨日", "今日", "明日"],
+        ]
+        guard (-1...1).contains(days) else { return nil }
+        let language = locale.identifier.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) ?? "en"
+        return (words[language] ?? words["en"]!)[days + 1]
+    }
+
+    /// The time zone of a W3C date's designator (`Z`, `+02:00`, `-0800`), nil when it has none.
+    static func offset(of text: String) -> TimeZone? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return TimeZone(secondsFromGMT: 0) }
+        let tail = text.suffix(6)
+        guard let sign = tail.first(where: { $0 == "+" || $0 == "-" }), let signIndex = tail.lastIndex(of: sign) else { return nil }
+        let digits = tail[tail.index(after: signIndex)...].filter(\.isNumber)
+        guard digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)) else { return nil }
+        return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+    }
+
+    static func style(_ style: DateStyle) -> DateFormatter.Style {
+        switch style {
+        case .none: .none
+        case .short: .short
+        case .medium: .medium
+        case .long: .long
+        case .full: .full
+        }
+    }
+
+    /// The text of an `attributedValue` without its markup (`<a href='…'>Text</a>` shows as "Text").
+    static func plainText(_ value: JSONValue) -> JSONValue? {
+        guard case .string(let html) = value else { return value }
+        var output = ""
+        var inTag = false
+        for character in html {
+            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { output.append(character) }
+        }
+        return .string(output)
+    }
+}

@@ -1,0 +1,13 @@
+import PassmintBatch
+import Testing
+
+/// The allocator tuning `batch`, `bench` and `serve` apply at start-up.
+@Suite struct MemoryAllocatorTests {
+    @Test func glibcTakesBothSettings() {
+        #if canImport(Glibc)
+            #expect(MemoryAllocator.keepPassSizedBuffersOffMmap())
+        #else
+            #expect(!MemoryAllocator.keepPassSizedBuffersOffMmap())
+        #endif
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import Passmint
+@testable import PassmintPreview
+
+/// Field values formatted as Wallet formats them, and the layout rules the preview applies.
+@Suite struct PreviewFormattingTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let now = W3CDate.parse("2026-06-15T09:00:00Z")!
+    let english = PreviewFormatter(language: "en", timeZone: Self.utc, now: Self.now)
+    let strings = PreviewStrings(files: [], requested: nil)
+
+    func value(_ field: JSONObject, _ formatter: PreviewFormatter? = nil) -> String {
+        (formatter ?? english).value(of: field, strings: strings)
+    }
+
+    @Test func numbersFollowNumberStyleAndCurrency() {
+        #expect(value(["key": "a", "value": 12.5, "currencyCode": "EUR"]) == "€12.50")
+        #expect(value(["key": "a", "value": 0.25, "numberStyle": "PKNumberStylePercent"]) == "25%")
+        #expect(value(["key": "a", "value": 1250, "numberStyle": "PKNumberStyleDecimal"]) == "1,250")
+        #expect(value(["key": "a", "value": 3, "numberStyle": "PKNumberStyleSpellOut"]) == "three")
+        #expect(value(["key": "a", "value": 1250]) == "1250")
+        let french = PreviewFormatter(language: "fr", timeZone: Self.utc, now: Self.now)
+        #expect(value(["key": "a", "value": 12.5, "currencyCode": "EUR"], french).contains("12,50"))
+    }
+
+    @Test func datesFollowTheirStylesAndTimeZones() {
+        let field: JSONObject = [
+            "key": "d", "value": "2026-06-20T18:30:00+02:00", "dateStyle": "PKDateStyleNone", "timeStyle": "PKDateStyleShort",
+        ]
+        // The viewer's time zone (UTC) by default; the value's own with ignoresTimeZone.
+        #expect(value(field).hasPrefix("4:30"))
+        var own = field
+        own["ignoresTimeZone"] = true
+        #expect(value(own).hasPrefix("6:30"))
+        let medium: JSONObject = ["key": "d", "value": "2026-06-20T18:30:00Z", "dateStyle": "PKDateStyleMedium"]
+        #expect(value(medium) == "Jun 20, 2026")
+        // A date without styles is shown as written.
+        #expect(value(["key": "d", "value": "2026-06-20T18:30:00Z"]) == "2026-06-20T18:30:00Z")
+    }
+
+    @Test func relativeDatesSayTodayAndTomorrow() {
+        let today: JSONObject = ["key": "d", "value": "2026-06-15T20:00:00Z", "dateStyle": "PKDateStyleMedium", "isRelative": true]
+        #expect(value(today) == "Today")
+        var tomorrow = today
+        tomorrow["value"] = "2026-06-16T20:00:00Z"
+        tomorrow["timeStyle"] = "PKDateStyleShort"
+        #expect(value(tomorrow).hasPrefix("Tomorrow, 8:00"))
+        var later = today
+        later["value"] = "2026-06-25T20:00:00Z"
+        #expect(value(later) == "Jun 25, 2026")
+    }
+
+    @Test func labelsAndValuesComeFromTheChosenLanguage() throws {
+        let files = [
+            PassContents.File(path: "de.lproj/pass.strings", bytes: Array("\"POINTS\" = \"Punkte\";".utf8)),
+            PassContents.File(path: "fr.lproj/pass.strings", bytes: Array("\"POINTS\" = \"Points fidélité\";".utf8)),
+        ]
+        #expect(PreviewStrings(files: files, requested: "fr").localized("POINTS") == "Points fidélité")
+        #expect(PreviewStrings(files: files, requested: "fr-CA").language == "fr")
+        #expect(PreviewStrings(files: files, requested: nil).localized("POINTS") == "Punkte", "the first language by name")
+        #expect(PreviewStrings(files: files, requested: "ja").language == "de")
+        #expect(PreviewStrings(files: files, requested: "fr").localized("OTHER") == "OTHER")
+    }
+
+    @Test func alignmentAndChangeMessage() throws {
+        let field = try #require(
+            PreviewCard.field(
+                ["key": "k", "label": "L", "value": "V", "textAlignment": "PKTextAlignmentRight", "changeMessage": "Now %@"],
+                strings: strings, formatter: english))
+        #expect(field.alignment == "right")
+        #expect(field.value == "V")
+    }
+
+    @Test func fieldLimitsPerStyle() {
+        #expect(PreviewLayout.limits(style: .boardingPass, squareBarcode: false).primary == 2)
+        #expect(PreviewLayout.limits(style: .boardingPass, squareBarcode: false).auxiliary == 5)
+        #expect(PreviewLayout.limits(style: .storeCard, squareBarcode: true).secondaryAndAuxiliary == 4)
+        #expect(PreviewLayout.limits(style: .storeCard, squareBarcode: false).secondaryAndAuxiliary == nil)
+        #expect(PreviewLayout.limits(style: .eventTicket, squareBarcode: true).secondaryAndAuxiliary == nil)
+        #expect(PreviewLayout.images(style: .eventTicket, hasStrip: true) == ["logo", "strip"])
+        #expect(PreviewLayout.images(style: .eventTicket, hasStrip: false) == ["logo", "background", "thumbnail"])
+        #expect(PreviewLayout.images(style: .generic, hasStrip: true) == ["logo", "thumbnail"])
+    }
+
+    @Test func enhancedLayoutsOnlyWhenTheirRulesAreMet() {
+        let missing = Diagnostic(.error, "poster-semantics-missing", path: "semantics.venueName", "m", fix: "f")
+        #expect(
+            PreviewLayout.kind(style: .eventTicket, schemes: ["posterEventTicket", "eventTicket"], diagnostics: []) == .posterEventTicket)
+        #expect(PreviewLayout.kind(style: .eventTicket, schemes: ["posterEventTicket"], diagnostics: [missing]) == .classic)
+        #expect(PreviewLayout.kind(style: .eventTicket, schemes: [], diagnostics: []) == .classic)
+        #expect(PreviewLayout.kind(style: .boardingPass, schemes: ["semanticBoardingPass"], diagnostics: []) == .semanticBoardingPass)
+        let transit = Diagnostic(.error, "semantic-boarding-pass-transit", path: "", "m", fix: "f")
+        #expect(PreviewLayout.kind(style: .boardingPass, schemes: ["semanticBoardingPass"], diagnostics: [transit]) == .classic)
+    }
+
+    @Test func theBarcodeShownSkipsWhatTheDeviceCannotDraw() {
+        let ean = Barcode(format: .ean13, message: "4006381333931")
+        let code128 = Barcode(format: .code128, message: "A1")
+        let qr = Barcode(format: .qr, message: "A1")
+        #expect(PreviewLayout.barcode([ean, code128, qr], watch: false) == code128)
+        #expect(PreviewLayout.barcode([ean, code128, qr], watch: true) == qr)
+        #expect(PreviewLayout.barcode([code128], watch: true) == nil)
+        #expect(PreviewLayout.barcode([ean, code128, qr], watch: false, iOS27: true) == ean)
+    }
+
+    @Test func theWordsThePreviewWritesFollowTheLanguage() {
+        #expect(PreviewWords.text("Seat", language: "fr") == "Place")
+        #expect(PreviewWords.text("Seat", language: "de-CH") == "Sitz")
+        #expect(PreviewWords.text("Seat", language: "zh-Hans") == "Seat")
+        #expect(PreviewWords.text("Seat", language: nil) == "Seat")
+        for (english, translations) in PreviewWords.table {
+            #expect(Set(translations.keys) == ["fr", "de", "es", "it", "nl"], "\(english)")
+        }
+    }
+
+    @Test func colorsParse() {
+        #expect(PreviewColor("rgb(23, 187, 82)") == PreviewColor(red: 23, green: 187, blue: 82))
+        #expect(PreviewColor("#17bb52") == PreviewColor(red: 23, green: 187, blue: 82))
+        #expect(PreviewColor("#fff") == PreviewColor(red: 255, green: 255, blue: 255))
+        #expect(PreviewColor("rgb(300, 0, 0)") == nil)
+        #expect(PreviewColor("blue") == nil)
+    }
+}
