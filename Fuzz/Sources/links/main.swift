@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import Passmint
+import PassmintPreview
 
 /// The preview's link scans (back fields' data detectors and `attributedValue` anchors): each must find exactly what
 /// the regular expressions they replace find, and look at each scalar a bounded number of times (linear time; the

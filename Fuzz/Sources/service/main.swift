@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
-import Passmint
+
+@testable import Passmint
 @testable import PassmintServer
 
 /// The service's request bodies and the request parts it reads itself: JSON Lines of a bulk change
@@ -9,6 +10,16 @@ import Passmint
 /// where `@testable` reaches the server's internal parsers.)
 let storePath = FileManager.default.temporaryDirectory.appendingPathComponent("passmint-fuzz-service-\(getpid()).sqlite").path
 let library = PassImageLibrary(store: try! openPassStore(url: storePath).store)
+
+/// Decoding runs on the service's CPU threads (async); the fuzzer's thread waits for it (it is not the cooperative pool).
+func decodeWaiting(_ images: JSONObject) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        _ = try? await library.decode(images)
+        done.signal()
+    }
+    done.wait()
+}
 
 runFuzzer { data, size in
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -20,7 +31,7 @@ runFuzzer { data, size in
         _ = PathComponent.isValid(text)
     }
     guard let object = (try? JSONParser.value(bytes))?.objectValue else { return 0 }
-    if let images = object["images"]?.objectValue { _ = try? library.decode(images) }
+    if let images = object["images"]?.objectValue { decodeWaiting(images) }
     for message in object["logs"]?.arrayValue ?? [] { _ = DeviceLogBook.escaped(message.stringValue ?? "") }
     if let token = object["pushToken"]?.stringValue { _ = PathComponent.isValid(token) }
     return 0
