@@ -54,11 +54,12 @@ enum ServiceHarness {
 
     /// A service core on `store`, pushing through `push`.
     static func service(
-        store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000
+        store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) throws -> ServiceCore {
         ServiceCore(
             configuration: try configuration(maxBodySize: maxBodySize, logLimit: logLimit), store: store, push: push,
-            logger: Logger(label: "test.service"))
+            logger: Logger(label: "test.service"), clock: clock)
     }
 
     /// Loyalty sample data with a fresh serial.

@@ -1,3 +1,4 @@
+public import Foundation
 public import Logging
 import Passmint
 public import PassmintPush
@@ -31,7 +32,11 @@ public struct ServiceCore: Sendable {
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
-    public init(configuration: ServerConfiguration, store: any PassStore, push: any PushSender, logger: Logger) {
+    /// `clock` is the time the push queue schedules retries from: the wall clock, or a test's (the store's too).
+    public init(
+        configuration: ServerConfiguration, store: any PassStore, push: any PushSender, logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.configuration = configuration
         self.store = store
         let templates = TemplateCatalog(folder: configuration.templatesFolder)
@@ -42,7 +47,8 @@ public struct ServiceCore: Sendable {
         let renderer = PassRenderer(
             builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics)
         let signedPasses = SignedPassCache()
-        let pushQueue = PushQueue(store: store, sender: push, logger: logger, lease: configuration.pushLease, ready: storeReady)
+        let pushQueue = PushQueue(
+            store: store, sender: push, logger: logger, lease: configuration.pushLease, ready: storeReady, clock: clock)
         self.templates = templates
         issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
         let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue)
