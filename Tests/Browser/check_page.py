@@ -15,7 +15,6 @@ import base64
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,12 +24,6 @@ import urllib.request
 import websocket  # websocket-client
 import zxingcpp
 from PIL import Image
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def chromium_binary():
@@ -46,16 +39,24 @@ class Browser:
 
     def __init__(self):
         self.profile = tempfile.mkdtemp(prefix="passmint-chromium-")
-        port = free_port()
+        # Port 0: Chromium binds a free port itself and writes it to DevToolsActivePort in its profile.
         self.process = subprocess.Popen(
             [chromium_binary(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-             "--disable-extensions", "--hide-scrollbars", f"--remote-debugging-port={port}", f"--user-data-dir={self.profile}",
+             "--disable-extensions", "--hide-scrollbars", "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
              "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 60
         targets = None
+        port = None
+        active = os.path.join(self.profile, "DevToolsActivePort")
         while time.time() < deadline:
             try:
+                if port is None:
+                    with open(active) as lines:
+                        first = lines.readline().strip()
+                    if not first:
+                        raise OSError("DevToolsActivePort not written yet")
+                    port = int(first)
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=2) as answer:
                     targets = [t for t in json.load(answer) if t.get("type") == "page"]
                 if targets:

@@ -73,11 +73,11 @@ import Testing
     @Test func imagesFromAllowsAnotherFolderButStillOnlyRegularFiles() async throws {
         let root = TestEnvironment.temporaryFolder("hostile-cells-allowed")
         let folder = root.appendingPathComponent("data")
-        let shared = root.appendingPathComponent("shared")
+        let shared = root.appendingPathComponent("artwork")
         for made in [folder, shared] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
         try Data(TestPNG.make(width: 180, height: 180)).write(to: shared.appendingPathComponent("art.png"))
         let (errors, issued) = try await Self.run(
-            [("A-1", "../shared/art.png"), ("A-2", shared.appendingPathComponent("art.png").path), ("A-3", "/dev/zero")],
+            [("A-1", "../artwork/art.png"), ("A-2", shared.appendingPathComponent("art.png").path), ("A-3", "/dev/zero")],
             in: folder, imageFolders: [shared.path, "/dev"])
         #expect(issued == 2, "\(errors)")
         #expect(errors["A-3"]?.contains("/dev/zero is not a regular file") == true, "\(errors)")
