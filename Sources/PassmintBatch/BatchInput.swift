@@ -17,7 +17,7 @@ public struct BatchRow: Sendable {
 public struct BatchInput {
     private enum Source {
         case csv(CSVReader, header: [String])
-        case jsonLines(LineReader)
+        case jsonLines(JSONLinesReader, line: Int)
     }
 
     private var source: Source
@@ -41,7 +41,10 @@ public struct BatchInput {
         requestedEncoding = encoding
         let lower = path.lowercased()
         if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") {
-            source = .jsonLines(try LineReader(path: path))
+            guard let reader = JSONLinesReader(path: path, maximumLine: CSVReader.maximumRecordBytes) else {
+                throw PassmintError(.fileSystem, "data file \(path) does not exist or cannot be read")
+            }
+            source = .jsonLines(reader, line: 0)
             self.encoding = nil
             formatDescription = "JSON Lines"
             return
@@ -155,14 +158,15 @@ public struct BatchInput {
                 }
             }
             return nil
-        case .jsonLines(var reader):
-            defer { source = .jsonLines(reader) }
-            while let (line, bytes) = reader.next() {
-                guard let bytes else {
+        case .jsonLines(let reader, var line):
+            defer { source = .jsonLines(reader, line: line) }
+            while let (read, _) = reader.next() {
+                line += 1
+                guard case .text(let bytes) = read else {
                     count += 1
                     return BatchRow(number: count, line: line, values: .failure(PassmintError(.invalidData, Self.tooLongLine)))
                 }
-                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                if read.isBlank { continue }
                 count += 1
                 do {
                     let value = try JSONParser.value(bytes)
@@ -180,56 +184,5 @@ public struct BatchInput {
             }
             return nil
         }
-    }
-}
-
-/// Reads a file line by line in blocks. A line over ``CSVReader/maximumRecordBytes`` is skipped without being held:
-/// ``next()`` gives nil bytes for it.
-struct LineReader {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private var position = 0
-    private var atEnd = false
-    private var line = 0
-
-    init(path: String) throws(PassmintError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PassmintError(.fileSystem, "data file \(path) does not exist or cannot be read")
-        }
-        self.handle = handle
-    }
-
-    mutating func next() -> (Int, [UInt8]?)? {
-        var output: [UInt8] = []
-        var tooLong = false
-        while true {
-            if output.count > CSVReader.maximumRecordBytes {
-                tooLong = true
-                output.removeAll(keepingCapacity: true)
-            }
-            if position >= buffer.count {
-                if atEnd { break }
-                let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
-                guard let chunk, !chunk.isEmpty else {
-                    atEnd = true
-                    break
-                }
-                buffer = [UInt8](chunk)
-                position = 0
-            }
-            if let newline = buffer[position...].firstIndex(of: 0x0A) {
-                output.append(contentsOf: buffer[position..<newline])
-                position = newline + 1
-                line += 1
-                if line == 1, output.starts(with: [0xEF, 0xBB, 0xBF]) { output.removeFirst(3) }
-                return (line, tooLong || output.count > CSVReader.maximumRecordBytes ? nil : output)
-            }
-            output.append(contentsOf: buffer[position...])
-            position = buffer.count
-        }
-        guard !output.isEmpty || tooLong else { return nil }
-        line += 1
-        if line == 1, output.starts(with: [0xEF, 0xBB, 0xBF]) { output.removeFirst(3) }
-        return (line, tooLong || output.count > CSVReader.maximumRecordBytes ? nil : output)
     }
 }

@@ -177,7 +177,7 @@ extension ServerConfiguration {
     ) throws(ConfigurationError) -> JobLimits {
         var limits = JobLimits()
         if let text = value(.maxValueSize) {
-            guard let bytes = JobLimits.bytes(text), bytes >= 1, bytes <= Int64(JobLineReader.maximumLine) else {
+            guard let bytes = JobLimits.bytes(text), bytes >= 1, bytes <= Int64(JSONLinesReader.maximumLineBytes) else {
                 throw invalid(.maxValueSize, text, "a size in bytes from 1 to 16m: a number, or one followed by k, m or g (e.g. 64k)")
             }
             limits.maximumValueBytes = Int(bytes)

@@ -65,7 +65,9 @@ extension UpdateJobService {
     /// The upload's lines from where the job stands, a chunk at a time (at most ``JobLimits/chunkLines`` lines and
     /// about ``JobLimits/chunkBytes`` bytes of them in memory).
     private func applyUpload(_ job: inout UpdateJob) async throws {
-        let reader = try JobLineReader(path: folder.upload(job.id), offset: job.offset)
+        guard let reader = JSONLinesReader(path: folder.upload(job.id), offset: job.offset) else {
+            throw ServiceFailure.storage("the upload is gone from the jobs folder")
+        }
         // A chunk a killed service was applying: its lines applied already count as changed the second time too.
         var replaying = job.chunkStartedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
         if job.chunkStartedAt == nil {
@@ -80,11 +82,11 @@ extension UpdateJobService {
                 end = after
                 let number = job.done + lines.count + 1
                 switch line {
-                case .text(let text) where text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }): job.done += 1  // blank
+                case let blank where blank.isBlank: job.done += 1
                 case .text(let text):
                     bytes += text.count
                     lines.append((number, BulkUpdateLine.parse(text, maximumValue: limits.maximumValueBytes)))
-                case .tooLong: lines.append((number, .failure(LineFailure("the line is longer than \(JobLineReader.maximumLine) bytes"))))
+                case .tooLong: lines.append((number, .failure(LineFailure("the line is longer than \(JSONLinesReader.maximumLineBytes) bytes"))))
                 }
             }
             if lines.isEmpty && end == job.offset { return }
