@@ -86,7 +86,9 @@ extension UpdateJobService {
                 case .text(let text):
                     bytes += text.count
                     lines.append((number, BulkUpdateLine.parse(text, maximumValue: limits.maximumValueBytes)))
-                case .tooLong: lines.append((number, .failure(LineFailure("the line is longer than \(JSONLinesReader.maximumLineBytes) bytes"))))
+                case .tooLong:
+                    let limit = JSONLinesReader.maximumLineBytes
+                    lines.append((number, .failure(LineFailure("the line is longer than \(limit) bytes: split its changes"))))
                 }
             }
             if lines.isEmpty && end == job.offset { return }
