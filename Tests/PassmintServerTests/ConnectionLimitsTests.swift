@@ -167,15 +167,4 @@ import Testing
             for connection in asking { #expect(await connection.get("/health") == "HTTP/1.1 200 OK") }
         }
     }
-
-    @Test func a401ForAnUnknownSerialDoesTheWorkOfAKnownOne() async throws {
-        try await withService(ConnectionLimits()) { service, client, _ in
-            let type = ServiceHarness.passType
-            let headers: HTTPFields = [.authorization: "ApplePass 0123456789abcdef0123"]
-            try await client.execute(uri: "/wallet/v1/passes/\(type)/\(unique("nobody"))", method: .get, headers: headers) {
-                #expect($0.status == .unauthorized)
-            }
-            #expect(service.deviceReads.decoysBuilt.load(ordering: .relaxed) == 1, "a decoy row was built and compared against")
-        }
-    }
 }

@@ -14,10 +14,8 @@ public final class DeviceReadCache: Sendable {
     /// Bounded in entries: a pass row holds the pass's data (typically under 1 KB), so the rows stay within a few
     /// tens of MB.
     private let polls = ReadCache<PollKey, UpdatedSerials>(limit: 32_768)
-    private let passRows = ReadCache<PassKey, DevicePassView?>(limit: 16_384)
+    private let passRows = ReadCache<PassKey, DevicePassLookup>(limit: 16_384)
     private let fastPathPolls = Atomic<Int>(0)
-    /// Decoy rows built for unknown serials (see ``DevicePassView/decoy(passTypeIdentifier:serialNumber:)``).
-    let decoysBuilt = Atomic<Int>(0)
     private let fastPathNotModified = Atomic<Int>(0)
 
     public init(store: any PassStore) { self.store = store }
@@ -35,13 +33,10 @@ public final class DeviceReadCache: Sendable {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return try await passRows.value(for: key, generation: store.changeGeneration) {
             guard let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-                // As much work as a found row, so the first 401 for a serial does not tell whether it exists.
-                let decoy = DevicePassView.decoy(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-                decoysBuilt.add(decoy.pass.dataJSON.isEmpty ? 0 : 1, ordering: .relaxed)
-                return nil
+                return .missing
             }
-            return DevicePassView(row)
-        }
+            return .found(DevicePassView(row))
+        }.view
     }
 
     /// The cached poll answer, without touching the store; nil when it is not cached at the store's generation.
@@ -50,8 +45,8 @@ public final class DeviceReadCache: Sendable {
         return polls.cachedValue(for: key, generation: store.changeGeneration)
     }
 
-    /// The cached pass row, without touching the store: `.some(nil)` is a cached "no such pass", nil a miss.
-    func cachedDevicePass(passTypeIdentifier: String, serialNumber: String) -> DevicePassView?? {
+    /// The cached pass row, without touching the store; nil when it is not cached at the store's generation.
+    func cachedDevicePass(passTypeIdentifier: String, serialNumber: String) -> DevicePassLookup? {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return passRows.cachedValue(for: key, generation: store.changeGeneration)
     }

@@ -19,8 +19,8 @@ enum DeviceAnswers {
         return nil
     }
 
-    /// True when `authorization` carries the pass's token. Compares in constant time even when there is no pass,
-    /// so a 401 never tells whether the serial exists.
+    /// True when `authorization` carries the pass's token, compared in constant time (also when there is no pass).
+    /// The token is the secret; a serial number is not (see docs/service.md, "What a 401 tells").
     static func authorizes(_ authorization: String?, _ view: DevicePassView?) -> Bool {
         let presented = presentedToken(authorization)
         let matches = TokenComparison.matches(String(presented ?? ""), view?.pass.authenticationToken ?? "no pass here, compared anyway")

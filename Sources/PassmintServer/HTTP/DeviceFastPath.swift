@@ -111,7 +111,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func notModified(type: Substring, serial: Substring, request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
         guard PathComponent.isValid(type), PathComponent.isValid(serial),
             let cached = reads.cachedDevicePass(passTypeIdentifier: String(type), serialNumber: String(serial)),
-            DeviceAnswers.authorizes(request.headerFields[.authorization], cached), let view = cached,
+            DeviceAnswers.authorizes(request.headerFields[.authorization], cached.view), let view = cached.view,
             DeviceAnswers.notModified(view, ifModifiedSince: request.headerFields[.ifModifiedSince])
         else { return nil }
         var fields = standardFields()
