@@ -19,8 +19,12 @@ final class JobThread: TaskExecutor, @unchecked Sendable {
         queue.append(unowned)
         if !started {
             started = true
-            let thread = Thread { [self] in loop() }
-            thread.name = name
+            let thread = Thread { [self] in
+                // Named from inside: on Linux a name given before start is not applied, and the thread would show
+                // (in `top -H`, stack dumps and `Thread.current.name`) the name of the pool thread that started it.
+                Thread.current.name = name
+                loop()
+            }
             thread.start()
         }
         condition.signal()

@@ -24,6 +24,9 @@ public final class UpdateJobService: Service, Sendable {
     /// Lines in flight at once.
     let concurrency: Int
     let thread = JobThread()
+    /// Blocking file work on request paths (an upload's writes and fsync, a new job's state, a template's files read
+    /// for publishing): see ``receive(_:)``.
+    let files = JobThread(name: "passmint-files")
     /// When this service was made: uploads older than this with no job are what a killed service left.
     let startedAt = Date()
     private let pending: AsyncStream<String>
@@ -32,6 +35,8 @@ public final class UpdateJobService: Service, Sendable {
     let live = Mutex<[String: UpdateJob]>([:])
     /// Template versions being checked before they are published, by job.
     let candidates = Mutex<[String: PassTemplate]>([:])
+    /// Called before each piece of an upload is written, on the thread writing it (tests).
+    let beforeEachUploadWrite = Mutex<(@Sendable () -> Void)?>(nil)
     /// Called before each line or pass is applied or checked, on the thread doing it (tests).
     let beforeEachItem = Mutex<(@Sendable () -> Void)?>(nil)
 

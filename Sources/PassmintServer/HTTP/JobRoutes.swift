@@ -18,20 +18,9 @@ struct JobRoutes {
         api.get("jobs/:id/failures") { _, context in try failures(context) }
     }
 
-    /// Writes the body to the jobs folder as it arrives (any size, constant memory) and answers 202 with the job once
-    /// the upload is durable.
+    /// The body goes to the jobs folder as it arrives; 202 with the job once the upload is durable.
     private func upload(_ request: Request) async throws -> Response {
-        let upload = try core.jobs.newUpload()
-        do {
-            for try await buffer in request.body {
-                try buffer.readableBytesView.withUnsafeBytes { bytes throws(ServiceFailure) in try upload.write(bytes) }
-            }
-            guard upload.bytes > 0 else { throw ServiceFailure.badRequest("the body is empty: send one JSON object per line") }
-            return try answer(.accepted, core.jobs.submit(upload))
-        } catch {
-            upload.discard()
-            throw error
-        }
+        try answer(.accepted, await core.jobs.receive(request.body))
     }
 
     /// `{"data": {…}}` (optional): values set on every pass.
@@ -49,7 +38,7 @@ struct JobRoutes {
                 data = given
             }
         }
-        return try answer(.accepted, core.jobs.publish(template: name, data: data))
+        return try answer(.accepted, await core.jobs.publishing(template: name, data: data))
     }
 
     /// The job's state with its first failures (kept with the state: the failures file is not read).
