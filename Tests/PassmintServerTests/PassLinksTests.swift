@@ -64,27 +64,22 @@ import Testing
             "a year-long link under a one-hour lifetime")
     }
 
-    @Test func lifetimesAreReadInSecondsMinutesHoursAndDays() throws {
-        let read = { (text: String) throws -> Duration? in
-            try ServerConfiguration(
-                options: [.publicURL: "https://x.test/wallet", .linkLifetime: text], environment: [:],
-                identities: { SigningIdentities(try ServiceHarness.identity()) }
-            ).linkLifetime
+    @Test func lifetimesAreReadInSecondsMinutesHoursAndDays() async throws {
+        let read = { (text: String) async throws -> Duration? in
+            try await ServerConfigurationTests.read(["--public-url", "https://x.test/wallet", "--link-lifetime", text]).linkLifetime
         }
-        #expect(try read("90") == .seconds(90))
-        #expect(try read("15m") == .seconds(900))
-        #expect(try read("12h") == .seconds(43_200))
-        #expect(try read("30d") == .seconds(2_592_000))
+        #expect(try await read("90") == .seconds(90))
+        #expect(try await read("15m") == .seconds(900))
+        #expect(try await read("12h") == .seconds(43_200))
+        #expect(try await read("30d") == .seconds(2_592_000))
         for bad in ["0", "-5d", "d", "3w", "1.5h", "99999999999999999d"] {
-            #expect(throws: ConfigurationError.self) { try read(bad) }
+            await #expect(throws: ConfigurationError.self) { try await read(bad) }
         }
     }
 
-    @Test func aShortLinkSecretIsRefused() {
-        #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration(
-                options: [.publicURL: "https://x.test/wallet"], environment: ["PASSMINT_LINK_SECRET": "short"],
-                identities: { SigningIdentities(try ServiceHarness.identity()) })
+    @Test func aShortLinkSecretIsRefused() async {
+        await #expect(throws: ConfigurationError.self) {
+            try await ServerConfigurationTests.read(["--public-url", "https://x.test/wallet"], ["PASSMINT_LINK_SECRET": "short"])
         }
     }
 }

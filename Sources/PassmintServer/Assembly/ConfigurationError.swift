@@ -1,8 +1,23 @@
-/// A setting the service cannot start with; the message names the option or variable and what to give instead.
+/// A setting the service cannot start with; the message names the setting, where its value came from (flag, variable
+/// or config-file key), the value, and what to give instead.
 public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
+    /// The setting refused (`port`), when one is.
+    public var setting: String?
+    /// Where the refused value came from.
+    public var origin: SettingOrigin?
+    /// The refused value, as given.
+    public var value: String?
 
     public init(_ message: String) { self.message = message }
+
+    /// A value refused: `setting port, from PASSMINT_PORT: "80a" is not a port number (0–65535)`.
+    public init(setting: String, origin: SettingOrigin, value: String, allowed: String) {
+        self.init("setting \(setting), from \(origin): \"\(value)\" is not \(allowed)")
+        self.setting = setting
+        self.origin = origin
+        self.value = value
+    }
 
     public var description: String { message }
 }

@@ -3,7 +3,7 @@ public import Logging
 public import Passmint
 
 /// How the service runs: one value, from which ``buildApplication(configuration:)`` builds everything. `passmint serve`
-/// reads it from its options and the environment in one place (``init(options:environment:apiKeyVariable:identities:)``);
+/// reads it from its settings in one place (``init(settings:environment:apiKeyVariable:identities:)``);
 /// tests set its fields.
 public struct ServerConfiguration: Sendable {
     /// Address to listen on.

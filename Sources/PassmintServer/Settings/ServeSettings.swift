@@ -1,0 +1,95 @@
+public import Foundation
+
+/// Every setting of `passmint serve`, each declared once: its flag (`--name`), variable (`PASSMINT_NAME`), config-file
+/// key (`name`), default, help and check come from its line here. Adding a setting is adding a line here and reading it
+/// where it is used (``ServerConfiguration/init(settings:environment:apiKeyVariable:identities:)``); `serve --help`
+/// and docs/configuration.md list it from here.
+public struct ServeSettings: Sendable {
+    public let host = ServeSetting.text("host", "address", default: .value("127.0.0.1"), help: "Address to listen on.")
+    public let port = ServeSetting.port(
+        "port", default: .value("8080"),
+        help: "Port to listen on; 0 takes a free port. Once listening, serve prints `listening on http://<host>:<port>` on one line.")
+    public let publicURL = ServeSetting.url(
+        "public-url", example: "https://passes.example.com/wallet",
+        help: "Public base URL written into passes as webServiceURL; its path is where Apple's endpoints are mounted. Required.")
+    public let databaseURL = ServeSetting.text(
+        "database-url", "url", default: .value("passmint.sqlite"),
+        help: "SQLite file or postgres:// URL (a URL with a password belongs in the variable, out of `ps`).")
+    public let templates = ServeSetting.text(
+        "templates", "dir", default: .value("PassTemplates"), help: "Folder with the templates the issuing API names.")
+    public let apnsURL = ServeSetting.url(
+        "apns-url", example: "https://api.push.apple.com", default: .value("https://api.push.apple.com"),
+        help: "APNs endpoint (default: Apple's production service).")
+    public let apnsCA = ServeSetting.text(
+        "apns-ca", "file", help: "Extra root certificate (PEM) to trust for the APNs endpoint, for a test server.")
+    public let apnsKey = ServeSetting.text(
+        "apns-key", "file", help: "APNs auth key (.p8): push with provider tokens instead of the certificate.")
+    public let apnsKeyID = ServeSetting.text(
+        "apns-key-id", "id", default: .described("from the file name AuthKey_<KEYID>.p8"), help: "The .p8 key's identifier.")
+    public let apnsTeamID = ServeSetting.text(
+        "apns-team-id", "id", default: .described("the certificate's team identifier"), help: "The team of the .p8 key.")
+    public let allowHTTP = ServeSetting.switch(
+        "allow-http", default: false,
+        help: """
+            Accept an http public URL, for development devices with Settings › Developer › Allow HTTP Services turned on; \
+            passes issued then carry an http webServiceURL, which other devices refuse.
+            """)
+    public let fastPath = ServeSetting.switch(
+        "fast-path", default: true,
+        help:
+            "Answer cached device polls from memory on the event loop; off sends every request through the router, e.g. to compare speeds.")
+    public let linkLifetime = ServeSetting.duration(
+        "link-lifetime", example: "30d", default: .described("until PASSMINT_LINK_SECRET changes"),
+        help: "How long new public download links last.")
+    public let pushLease = ServeSetting.duration(
+        "push-lease", example: "60s", default: .value("60s"),
+        help: "How long this node holds the pushes it claimed: after a crash, what it held goes out once this has passed.")
+    public let jobsFolder = ServeSetting.text(
+        "jobs-folder", "dir", default: .described("beside the SQLite file, or ./passmint-jobs with PostgreSQL"),
+        help: "Where bulk changes keep their uploads and progress.")
+    public let headerTimeout = ServeSetting.duration(
+        "header-timeout", example: "30s", default: .value("30s"),
+        help: "How long a connection may take to send a request's head, from opening or from its previous answer, before it is closed.")
+    public let idleTimeout = ServeSetting.duration(
+        "idle-timeout", example: "60s", default: .value("60s"),
+        help: "How long a request body may stall, or a connection stay without a request, before it is closed.")
+    public let bodyTimeout = ServeSetting.duration(
+        "body-timeout", example: "60s", default: .value("60s"),
+        help: "How long a request's whole body may take to arrive, from the end of its head, before the connection is closed.")
+    public let maxConnections = ServeSetting.count(
+        "max-connections", of: "connections", from: 1, default: .value("10000"),
+        help: "Most connections open at once; beyond it an idle one is closed to make room.")
+    public let maxConnectionsPerAddress = ServeSetting.count(
+        "max-connections-per-address", of: "connections", from: 1, default: .value("256"),
+        help: "Most connections one client address may have open at once (trusted proxies have no cap).")
+    public let trustedProxy = ServeSetting.networks(
+        "trusted-proxy", example: "10.0.0.0/8,192.0.2.7",
+        help: """
+            Proxies (addresses or CIDR networks, comma-separated) whose Forwarded or X-Forwarded-For header names the client, \
+            for the per-client device log budget; from any other peer the headers are ignored.
+            """)
+    public let maxValueSize = ServeSetting.size(
+        "max-value-size", example: "64k", minimum: 1, maximum: (Int64(JSONLinesReader.maximumLineBytes), "16m"), default: .value("64k"),
+        help: "Longest text value of a pass's data a bulk change takes; a longer one fails its line.")
+    public let jobFailuresKept = ServeSetting.count(
+        "job-failures-kept", of: "failures", from: 0, default: .value("10000"),
+        help: "Failures written to a job's failures file; the rest are counted only.")
+    public let jobUploadRetention = ServeSetting.duration(
+        "job-upload-retention", example: "7d", zero: true, default: .value("0"),
+        help: "How long a job's upload is kept after the job ended; 0: removed when it ends.")
+    public let jobsDiskReserve = ServeSetting.size(
+        "jobs-disk-reserve", example: "256m", default: .value("256m"),
+        help: "Free disk space kept for the store on the jobs folder's disk: below it uploads are refused with 507.")
+    public let configFile = ServeSetting.text(
+        "config-file", "file",
+        help: "A JSON file of settings, keyed by their names (`{\"port\": 8080}`); the command line and the environment win over it.",
+        inFile: false)
+
+    /// The settings, declared once.
+    public static let declared = ServeSettings()
+
+    /// Every setting, in the order declared.
+    public static let all: [SettingDeclaration] = Mirror(reflecting: declared).children.compactMap {
+        ($0.value as? any DeclaredSetting)?.declaration
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// What a setting of `passmint serve` is, apart from its Swift type: everything the command line, the environment,
+/// the config file, `serve --help` and docs/configuration.md say about it comes from here.
+public struct SettingDeclaration: Sendable, Hashable {
+    /// What a setting is when it is not given.
+    public enum Default: Sendable, Hashable {
+        /// No value: the feature it sets is off, or the setting is required.
+        case none
+        /// This text, read like a given value.
+        case value(String)
+        /// Worked out at start-up, as this says (`beside the SQLite file`).
+        case described(String)
+    }
+
+    /// The name in kebab case (`public-url`): the config-file key; the flag is `--` and the name, the variable
+    /// `PASSMINT_` and the name in upper snake case.
+    public let name: String
+    /// What the value is (`url`, `duration`); empty for a switch.
+    public let valueName: String
+    public let defaultValue: Default
+    /// One sentence or two for `--help` and the docs.
+    public let help: String
+    /// What a value must be (`a port number (0–65535)`), completing "… is not".
+    public let allowed: String
+    /// A switch takes no value on the command line: `--name` turns it on, `--no-name` off.
+    public let isSwitch: Bool
+    /// Whether the config file may set it (not the config file's own path).
+    public let inFile: Bool
+
+    /// The flag that changes it from its default: `--port`, `--allow-http`, or `--no-fast-path` for a switch that is on.
+    public var flag: String { isSwitch && defaultValue == .value("true") ? "--no-" + name : "--" + name }
+    public var variable: String { "PASSMINT_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    /// The config file's key, or nil when the file cannot set it.
+    public var fileKey: String? { inFile ? name : nil }
+    /// How the flag is written in help: `--port <port>`.
+    public var usage: String { valueName.isEmpty ? flag : "\(flag) <\(valueName)>" }
+    /// The default as help and docs show it, or nil.
+    public var defaultText: String? {
+        switch defaultValue {
+        case .none: nil
+        case .value(let text): isSwitch ? (text == "true" ? "on" : "off") : text
+        case .described(let text): text
+        }
+    }
+}
+
+/// A setting of `passmint serve`, declared once in ``ServeSettings`` with its name, default, help, and how its text
+/// becomes a value.
+public struct ServeSetting<Value: Sendable>: Sendable {
+    public let declaration: SettingDeclaration
+    /// The value of a text, or nil when the text is not one (``SettingDeclaration/allowed`` says what is); a
+    /// thrown ``SettingValueRefusal`` adds why.
+    let parse: @Sendable (String) throws(SettingValueRefusal) -> Value?
+
+    init(
+        _ name: String, _ valueName: String, default defaultValue: SettingDeclaration.Default = .none, allowed: String,
+        help: String, isSwitch: Bool = false, inFile: Bool = true,
+        parse: @escaping @Sendable (String) throws(SettingValueRefusal) -> Value?
+    ) {
+        declaration = SettingDeclaration(
+            name: name, valueName: valueName, defaultValue: defaultValue, help: help, allowed: allowed, isSwitch: isSwitch,
+            inFile: inFile)
+        self.parse = parse
+    }
+
+    /// The value of `text`, or an error naming the setting, where the text came from and what is allowed.
+    func value(of text: String, from origin: SettingOrigin) throws(ConfigurationError) -> Value {
+        let parsed: Value?
+        var allowed = declaration.allowed
+        do { parsed = try parse(text) } catch {
+            parsed = nil
+            allowed += " (\(error.reason))"
+        }
+        guard let parsed else { throw ConfigurationError(setting: declaration.name, origin: origin, value: text, allowed: allowed) }
+        return parsed
+    }
+}
+
+/// Why a text is not a setting's value, beyond what the setting allows (`proxy.local is not an IP address`).
+struct SettingValueRefusal: Error {
+    var reason: String
+}
+
+/// The part of a ``ServeSetting`` that does not depend on its type, for listing every setting.
+protocol DeclaredSetting {
+    var declaration: SettingDeclaration { get }
+    /// Reads the setting from `sources`, refusing a value that is not one of its.
+    func check(_ sources: SettingSources) throws(ConfigurationError)
+}
+
+extension ServeSetting: DeclaredSetting {
+    func check(_ sources: SettingSources) throws(ConfigurationError) { _ = try sources.value(self) }
+}
