@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        // Already in the graph through postgres-nio: the store hashes device identifiers for its events (HMAC-SHA256).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -92,7 +94,9 @@ let package = Package(
         ),
         .target(
             name: "PassmintStore",
-            dependencies: ["CPassmintSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CPassmintSQLite", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
