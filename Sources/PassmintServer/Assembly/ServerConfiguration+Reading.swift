@@ -103,6 +103,14 @@ extension ServerConfiguration {
             }
             return lifetime
         }
+        let eventRetention = try environment["PASSMINT_EVENTS_RETENTION"].map { text throws(ConfigurationError) in
+            guard let retention = Self.duration(text), retention >= .seconds(86_400) else {
+                throw ConfigurationError(
+                    "PASSMINT_EVENTS_RETENTION is \(text); give a duration of at least a day: seconds, or a number followed by m, h or d (e.g. 90d)"
+                )
+            }
+            return retention
+        }
         let pushLease = try value(.pushLease).map { text throws(ConfigurationError) in
             guard let lease = Self.duration(text) else {
                 throw invalid(.pushLease, text, "a duration: seconds, or a number followed by m, h or d (e.g. 60s)")
@@ -150,6 +158,7 @@ extension ServerConfiguration {
         self.linkLifetime = linkLifetime
         self.allowHTTP = allowHTTP
         if let pushLease { self.pushLease = pushLease }
+        if let eventRetention { self.eventRetention = eventRetention }
         if let headerTimeout { connections.headerTimeout = headerTimeout }
         if let idleTimeout { connections.idleTimeout = idleTimeout }
         if let maxConnections { connections.maximumConnections = maxConnections }
