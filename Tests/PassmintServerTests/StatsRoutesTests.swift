@@ -113,5 +113,25 @@ import Testing
         }
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func theAddPageAndTheDownloadLinkAreCounted(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            var configuration = try ServiceHarness.configuration()
+            configuration.linkSecret = PassLinksTests.secret
+            let core = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "t"))
+            try await buildApplication(core: core, logger: .init(label: "links")).test(.router) { client in
+                let (_, download, add) = try await SharingRoutesTests.issue(client)
+                for link in [add, add, download] {
+                    #expect(try await client.execute(uri: SharingRoutesTests.local(link), method: .get).status == .ok)
+                }
+                let json = try JSONParser.value(
+                    Array(try await client.execute(uri: "/api/v1/stats", method: .get, headers: Self.bearer).body.readableBytesView))
+                let rows = try #require(json["intervals"]?.arrayValue)
+                func total(_ key: String) -> Int { rows.reduce(0) { $0 + ($1[key]?.numberValue?.intValue ?? 0) } }
+                #expect(total("issued") == 1 && total("linkViews") == 2 && total("downloads") == 1 && total("installs") == 0)
+            }
+        }
+    }
+
     static func date(_ day: Int) -> String { Date(timeIntervalSince1970: Double(day) * Self.day).formatted(Date.ISO8601FormatStyle()) }
 }
