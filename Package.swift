@@ -41,6 +41,8 @@ let package = Package(
         // serve's settings: the environment and a JSON config file (the default trait, JSON, only).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
+        // Already in the graph through postgres-nio: the store hashes device identifiers for its events (HMAC-SHA256).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -95,7 +97,9 @@ let package = Package(
         ),
         .target(
             name: "PassmintStore",
-            dependencies: ["CPassmintSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CPassmintSQLite", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

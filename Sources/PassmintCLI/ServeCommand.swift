@@ -19,6 +19,10 @@ struct ServeCommand: AsyncParsableCommand {
             link (<public-url>/download/<type>/<serial>?…) and an "Add to Apple Wallet" page (<public-url>/add/…), returned \
             by the issuing API as "links". A wrong or expired link answers 404.
 
+            Statistics: the service records what happens to passes (issued, link viewed, downloaded, installed, removed, \
+            updated, fetched, push failed, token dead; devices only as a salted hash) and keeps each event for \
+            PASSMINT_EVENTS_RETENTION (default 90d), then as daily totals. See docs/insights.md.
+
             --certificates: one identity, or one pass.* sub-folder per pass type identifier; each pass is signed, and its \
             pushes authenticated, with its own type's certificate.
 

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Where the service keeps passes, devices and registrations. Two real backends: ``SQLitePassStore`` (the
 /// embedded default) and `PostgresPassStore` (for a fleet of service nodes). Every method that returns has
 /// committed durably. The rules both follow when a pass changes (``PassEdit``, ``StoredPass/nextVersion(tag:now:)``)
@@ -59,6 +61,24 @@ public protocol PassStore: Sendable {
     /// The passes issued from `template`, in key order, `limit` at a time after `after` (from the start when nil):
     /// what a template-wide change walks through.
     func passKeys(template: String, after: PassKey?, limit: Int) async throws -> [PassKey]
+
+    /// Records events that change nothing else (a link opened, a pass downloaded or fetched). Events caused by a
+    /// change (issued, installed, removed, updated, a failed push, a dead token) are written by that change, in its
+    /// transaction; devices are named only by a salted hash (``PassEvent/deviceHash``).
+    func record(_ events: [PassEvent]) async throws
+
+    /// The events kept from `from` (included) to `to` (excluded), oldest first, at most `limit`.
+    func events(from: Date, to: Date, limit: Int) async throws -> [PassEvent]
+
+    /// Adds the events before the start of `before`'s day (UTC) to the daily aggregates and deletes them; the number
+    /// deleted. Counts (``eventCounts(_:)``) stay as they were, at a day's resolution for those days.
+    func pruneEvents(before: Date) async throws -> Int
+
+    /// Events counted per kind and bucket, from the events kept and the daily aggregates.
+    func eventCounts(_ query: EventCountQuery) async throws -> [EventCount]
+
+    /// Passes on at least one device now (of a template, of a pass type; nil: all), and how many devices they are on.
+    func deviceCounts(template: String?, passTypeIdentifier: String?) async throws -> DeviceCounts
 
     /// A number that changes after every commit, read before a query and compared after it; nil while the store
     /// cannot tell when others change it. The service caches reads only while it stays the same. The SQLite store

@@ -95,6 +95,9 @@ final class SQLiteConnection: @unchecked Sendable {  // used by one thread at a 
             return String(cString: pointer)
         }
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func optionalInteger(_ column: Int32) -> Int64? {
+            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, column)
+        }
         func blob(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }

@@ -27,6 +27,13 @@ extension SQLitePassStore {
                     ])
                 if db.changes > 0 {
                     outcomes.append(.inserted)
+                    try Self.insertEvents(
+                        db,
+                        [
+                            PassEvent(
+                                kind: .issued, passTypeIdentifier: stored.passTypeIdentifier, serialNumber: stored.serialNumber,
+                                template: stored.template, at: now)
+                        ])
                 } else {
                     let existing = try Self.pass(db, pass.passTypeIdentifier, pass.serialNumber)
                     outcomes.append(.existed(authenticationToken: existing?.authenticationToken ?? ""))

@@ -66,7 +66,19 @@ extension SQLitePassStore {
                     key(push) + [.integer(push.generation)])
                 try releaseIfOwedAgain(push)
             }
+            let failedAt = self.clock()
             for (push, at) in settlement.retry {
+                var device: String?
+                try db.query("SELECT device_library_id FROM devices WHERE push_token = ? LIMIT 1", [.text(push.pushToken)]) {
+                    device = $0.text(0)
+                }
+                try Self.insertEvents(
+                    db,
+                    [
+                        PassEvent(
+                            kind: .pushFailed, passTypeIdentifier: push.passTypeIdentifier, serialNumber: "", template: "",
+                            at: failedAt, deviceHash: try device.flatMap { try self.deviceHash(db, $0) })
+                    ])
                 try db.query(
                     """
                     UPDATE push_outbox SET due_at = ?, lease_until = 0, attempts = attempts + 1
@@ -76,6 +88,7 @@ extension SQLitePassStore {
             }
             for push in settlement.unregistered {
                 let token: [SQLiteConnection.Value] = [.text(push.pushToken)]
+                try self.recordDeadToken(db, token, at: failedAt)
                 try db.query(
                     "DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = ?)",
                     token)
@@ -89,6 +102,25 @@ extension SQLitePassStore {
                     INSERT INTO push_results (push_token, pass_type_id, result, at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (push_token, pass_type_id) DO UPDATE SET result = excluded.result, at = excluded.at
                     """, key(push) + [.text(result), .integer(now)])
+            }
+        }
+    }
+
+    /// Before a dead token's registrations go: `token.dead` for each, and `removed` for the passes it was the last
+    /// device of.
+    private func recordDeadToken(_ db: SQLiteConnection, _ token: [SQLiteConnection.Value], at: Date) throws {
+        var lost: [(device: String, type: String, serial: String)] = []
+        try db.query(
+            """
+            SELECT r.device_library_id, r.pass_type_id, r.serial_number FROM registrations r
+            JOIN devices d ON d.device_library_id = r.device_library_id WHERE d.push_token = ?
+            """, token
+        ) { lost.append((device: $0.text(0) ?? "", type: $0.text(1) ?? "", serial: $0.text(2) ?? "")) }
+        for registration in lost {
+            let hash = try deviceHash(db, registration.device)
+            try Self.insertPassEvent(db, .tokenDead, registration.type, registration.serial, at: at, deviceHash: hash)
+            if try Self.countDevices(db, registration.type, registration.serial, by: -1) == 0 {
+                try Self.insertPassEvent(db, .removed, registration.type, registration.serial, at: at, deviceHash: hash)
             }
         }
     }

@@ -15,6 +15,8 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     private let logger: Logger
     /// The time the store writes (`Last-Modified`, push due times and leases): the wall clock, or a test's.
     let clock: @Sendable () -> Date
+    /// Names devices in events (salted, see ``DeviceHasher``).
+    let deviceHasher = DeviceHasher()
 
     /// Opens (creating when missing) the database file. `clock` gives the time the store writes.
     public init(path: String, logger: Logger = Logger(label: "passmint.store.sqlite"), clock: @escaping @Sendable () -> Date = { Date() })
@@ -61,6 +63,13 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                         .duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists",
                         passKey: PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber))
                 }
+                try Self.insertEvents(
+                    db,
+                    [
+                        PassEvent(
+                            kind: .issued, passTypeIdentifier: stored.passTypeIdentifier, serialNumber: stored.serialNumber,
+                            template: stored.template, at: self.clock())
+                    ])
                 return stored
             }
         }
@@ -86,6 +95,13 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 try Self.storeImages(db, edit.images)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 try db.query(SQLiteSchema.updatePass, SQLiteSchema.versionValues(pass))
+                try Self.insertEvents(
+                    db,
+                    [
+                        PassEvent(
+                            kind: .updated, passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
+                            template: pass.template, at: self.clock())
+                    ])
             }
             let registrations = try Self.registrations(db, passTypeIdentifier, serialNumber)
             if edited != nil {
@@ -107,7 +123,14 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             try db.query(
                 "INSERT OR IGNORE INTO registrations (device_library_id, pass_type_id, serial_number) VALUES (?, ?, ?)",
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
-            return db.changes > 0 ? .created : .alreadyRegistered
+            guard db.changes > 0 else { return .alreadyRegistered }
+            // The writer is the only writer: the count read and written here cannot race another registration.
+            if try Self.countDevices(db, passTypeIdentifier, serialNumber, by: 1) == 1 {
+                try Self.insertPassEvent(
+                    db, .installed, passTypeIdentifier, serialNumber, at: self.clock(),
+                    deviceHash: try self.deviceHash(db, deviceLibraryIdentifier))
+            }
+            return .created
         }
     }
 
@@ -117,6 +140,11 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 "DELETE FROM registrations WHERE device_library_id = ? AND pass_type_id = ? AND serial_number = ?",
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
             let removed = db.changes > 0
+            if removed, try Self.countDevices(db, passTypeIdentifier, serialNumber, by: -1) == 0 {
+                try Self.insertPassEvent(
+                    db, .removed, passTypeIdentifier, serialNumber, at: self.clock(),
+                    deviceHash: try self.deviceHash(db, deviceLibraryIdentifier))
+            }
             try db.query(SQLiteSchema.removeDeviceWithoutRegistrations, [.text(deviceLibraryIdentifier), .text(deviceLibraryIdentifier)])
             return removed
         }

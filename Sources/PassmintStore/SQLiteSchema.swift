@@ -38,6 +38,28 @@ enum SQLiteSchema {
             CREATE INDEX IF NOT EXISTS passes_by_template ON passes (template, pass_type_id, serial_number);
             """
         ),
+        (
+            5, "pass events, daily aggregates, devices per pass, the store's settings",
+            """
+            CREATE TABLE IF NOT EXISTS pass_events (
+                id INTEGER PRIMARY KEY, kind TEXT NOT NULL, pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL,
+                template TEXT NOT NULL, at INTEGER NOT NULL, device_hash TEXT, change_at INTEGER);
+            CREATE INDEX IF NOT EXISTS pass_events_by_time ON pass_events (at);
+            CREATE TABLE IF NOT EXISTS event_days (
+                day INTEGER NOT NULL, kind TEXT NOT NULL, pass_type_id TEXT NOT NULL, template TEXT NOT NULL,
+                count INTEGER NOT NULL, within_hour INTEGER NOT NULL, within_day INTEGER NOT NULL,
+                PRIMARY KEY (day, kind, pass_type_id, template));
+            CREATE TABLE IF NOT EXISTS pass_devices (
+                pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, devices INTEGER NOT NULL,
+                PRIMARY KEY (pass_type_id, serial_number));
+            INSERT OR IGNORE INTO pass_devices (pass_type_id, serial_number, devices)
+                SELECT pass_type_id, serial_number, COUNT(*) FROM registrations GROUP BY pass_type_id, serial_number;
+            INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at)
+                SELECT 'installed', p.pass_type_id, p.serial_number, p.template, CAST(strftime('%s', 'now') AS INTEGER) * 1000
+                FROM pass_devices d JOIN passes p ON p.pass_type_id = d.pass_type_id AND p.serial_number = d.serial_number;
+            CREATE TABLE IF NOT EXISTS store_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

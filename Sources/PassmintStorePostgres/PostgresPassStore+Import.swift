@@ -29,6 +29,11 @@ extension PostgresPassStore {
                 """, logger: logger)
             var new: Set<[String]> = []
             for try await (type, serial) in inserted.decode((String, String).self) { new.insert([type, serial]) }
+            let issued = stored.filter { new.contains([$0.passTypeIdentifier, $0.serialNumber]) }.map {
+                PassEvent(
+                    kind: .issued, passTypeIdentifier: $0.passTypeIdentifier, serialNumber: $0.serialNumber, template: $0.template, at: now)
+            }
+            try await Self.insertEvents(connection, issued, logger)
             var tokens: [[String]: String] = [:]
             let others = passes.filter { !new.contains([$0.passTypeIdentifier, $0.serialNumber]) }
             if !others.isEmpty {

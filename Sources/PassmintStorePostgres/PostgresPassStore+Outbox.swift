@@ -75,6 +75,7 @@ extension PostgresPassStore {
             }
             let retry = settlement.retry
             if !retry.isEmpty {
+                try await recordFailedPushes(connection, retry.map(\.push))
                 let rows = try await connection.query(
                     """
                     UPDATE push_outbox o SET due_at = d.due, lease_until = 0, attempts = o.attempts + 1
@@ -95,6 +96,7 @@ extension PostgresPassStore {
             }
             let gone = Array(Set(settlement.unregistered.map(\.pushToken)))
             if !gone.isEmpty {
+                try await recordDeadTokens(connection, gone)
                 try await connection.query(
                     """
                     DELETE FROM registrations WHERE device_library_id IN (
@@ -115,6 +117,43 @@ extension PostgresPassStore {
                     """, logger: logger)
             }
         }
+    }
+
+    /// `push.failed` for each push to retry, its device named by hash.
+    private func recordFailedPushes(_ connection: PostgresConnection, _ pushes: [OwedPush]) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT DISTINCT ON (push_token) push_token, device_library_id FROM devices
+            WHERE push_token = ANY(\(Array(Set(pushes.map(\.pushToken))))::text[]) ORDER BY push_token, device_library_id
+            """, logger: logger)
+        var devices: [String: String] = [:]
+        for try await (token, device) in rows.decode((String, String).self) { devices[token] = device }
+        var events: [PassEvent] = []
+        let now = clock()
+        for push in pushes {
+            var hash: String?
+            if let device = devices[push.pushToken] { hash = try await deviceHash(device) }
+            events.append(
+                PassEvent(
+                    kind: .pushFailed, passTypeIdentifier: push.passTypeIdentifier, serialNumber: "", template: "", at: now,
+                    deviceHash: hash))
+        }
+        try await Self.insertEvents(connection, events, logger)
+    }
+
+    /// Before dead tokens' registrations go: `token.dead` for each, and `removed` for the passes they were the last
+    /// devices of.
+    private func recordDeadTokens(_ connection: PostgresConnection, _ tokens: [String]) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT r.device_library_id, r.pass_type_id, r.serial_number FROM registrations r
+            JOIN devices d ON d.device_library_id = r.device_library_id WHERE d.push_token = ANY(\(tokens)::text[])
+            """, logger: logger)
+        var lost: [(type: String, serial: String, hash: String)] = []
+        for try await (device, type, serial) in rows.decode((String, String, String).self) {
+            lost.append((type, serial, try await deviceHash(device)))
+        }
+        try await Self.countDevicesDown(connection, lost, kind: .tokenDead, at: clock(), logger)
     }
 
     /// A row of the queue: push token and pass type.

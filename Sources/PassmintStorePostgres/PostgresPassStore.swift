@@ -17,6 +17,8 @@ public final class PostgresPassStore: PassStore {
     public let endpoint: PostgresEndpoint?
     /// The time the store writes (`Last-Modified`, push due times and leases): the wall clock, or a test's.
     let clock: @Sendable () -> Date
+    /// Names devices in events (salted, see `DeviceHasher`).
+    let deviceHasher = DeviceHasher()
 
     /// A store on `client`; `url` is what the client was made from, `endpoint` bounds reaching it at start-up, `clock`
     /// is the time the store writes.
@@ -117,6 +119,16 @@ public final class PostgresPassStore: PassStore {
                 }
                 stored.append(version)
             }
+            if !stored.isEmpty {
+                let now = clock()
+                try await Self.insertEvents(
+                    connection,
+                    stored.map {
+                        PassEvent(
+                            kind: .issued, passTypeIdentifier: $0.passTypeIdentifier, serialNumber: $0.serialNumber, template: $0.template,
+                            at: now)
+                    }, logger)
+            }
             return stored
         }
     }
@@ -158,6 +170,10 @@ public final class PostgresPassStore: PassStore {
                     update_tag = \(pass.updateTag), updated_at = \(updatedAt)
                     WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                     """, logger: logger)
+                let updated = PassEvent(
+                    kind: .updated, passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, template: pass.template,
+                    at: clock())
+                try await Self.insertEvents(connection, [updated], logger)
             }
             let registrations = try await Self.registrations(connection, passTypeIdentifier, serialNumber, logger)
             if edited != nil {
@@ -173,9 +189,11 @@ public final class PostgresPassStore: PassStore {
     ) async throws -> RegistrationResult {
         // Devices register far more often than anything else is written, so this is one prepared statement. No NOTIFY
         // (see `write`).
+        let hash = try await deviceHash(deviceLibraryIdentifier)
         defer { changeFeed.noteCommit() }
         let statement = RegisterDeviceStatement(
-            device: deviceLibraryIdentifier, pushToken: pushToken, passType: passTypeIdentifier, serial: serialNumber)
+            device: deviceLibraryIdentifier, pushToken: pushToken, passType: passTypeIdentifier, serial: serialNumber,
+            at: PassEvent.milliseconds(clock()), deviceHash: hash)
         var created = false
         for try await count in try await client.execute(statement, logger: logger) { created = count > 0 }
         return created ? .created : .alreadyRegistered
@@ -190,6 +208,11 @@ public final class PostgresPassStore: PassStore {
                 """, logger: logger)
             var removed = false
             for try await _ in rows.decode(Int.self) { removed = true }
+            if removed {
+                let hash = try await deviceHash(deviceLibraryIdentifier)
+                try await Self.countDevicesDown(
+                    connection, [(passTypeIdentifier, serialNumber, hash)], kind: nil, at: clock(), logger)
+            }
             try await connection.query(
                 """
                 DELETE FROM devices WHERE device_library_id = \(deviceLibraryIdentifier)

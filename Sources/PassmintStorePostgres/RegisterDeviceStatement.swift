@@ -2,7 +2,9 @@ import PostgresNIO
 
 /// A registration as one prepared statement (its own transaction, one round trip, parsed and planned once per
 /// connection): the device row (its push token updated when it changed) and the registration commit together; the
-/// row count says whether the registration is new.
+/// row count says whether the registration is new. A new registration counts a device more for its pass
+/// (`pass_devices`, whose row lock orders two registrations of one pass on two nodes), and the first records `installed`:
+/// of two devices registering at once, exactly one.
 struct RegisterDeviceStatement: PostgresPreparedStatement {
     static let sql = """
         WITH device AS (
@@ -10,23 +12,35 @@ struct RegisterDeviceStatement: PostgresPreparedStatement {
             ON CONFLICT (device_library_id) DO UPDATE SET push_token = EXCLUDED.push_token WHERE devices.push_token <> EXCLUDED.push_token),
         registration AS (
             INSERT INTO registrations (device_library_id, pass_type_id, serial_number) VALUES ($1, $3, $4)
-            ON CONFLICT DO NOTHING RETURNING 1)
+            ON CONFLICT DO NOTHING RETURNING 1),
+        counted AS (
+            INSERT INTO pass_devices (pass_type_id, serial_number, devices) SELECT $3, $4, 1 FROM registration
+            ON CONFLICT (pass_type_id, serial_number) DO UPDATE SET devices = pass_devices.devices + 1 RETURNING devices),
+        installed AS (
+            INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at, device_hash)
+            SELECT 'installed', p.pass_type_id, p.serial_number, p.template, $5, $6 FROM counted c, passes p
+            WHERE c.devices = 1 AND p.pass_type_id = $3 AND p.serial_number = $4)
         SELECT count(*) FROM registration
         """
-    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text]
+    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .int8, .text]
     typealias Row = Int64
 
     var device: String
     var pushToken: String
     var passType: String
     var serial: String
+    /// When (milliseconds since 1970), and the device's hash, for the `installed` event.
+    var at: Int64
+    var deviceHash: String
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 4)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(device)
         bindings.append(pushToken)
         bindings.append(passType)
         bindings.append(serial)
+        bindings.append(at)
+        bindings.append(deviceHash)
         return bindings
     }
 

@@ -69,6 +69,7 @@ extension ServerConfiguration {
         fastPath = try settings.value(declared.fastPath) ?? fastPath
         linkLifetime = try settings.value(declared.linkLifetime)
         pushLease = try settings.value(declared.pushLease) ?? pushLease
+        eventRetention = try settings.value(declared.eventsRetention) ?? eventRetention
         connections.headerTimeout = try settings.value(declared.headerTimeout) ?? connections.headerTimeout
         connections.idleTimeout = try settings.value(declared.idleTimeout) ?? connections.idleTimeout
         connections.bodyTimeout = try settings.value(declared.bodyTimeout) ?? connections.bodyTimeout

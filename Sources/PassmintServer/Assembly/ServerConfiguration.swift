@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: [IPNetwork] = []
     /// How many device log messages are kept for the operator.
     public var deviceLogLimit = 1000
+    /// How long events are kept one by one (`PASSMINT_EVENTS_RETENTION`, e.g. `90d`); older days are kept as daily
+    /// aggregates (``EventPruner``).
+    public var eventRetention: Duration = .seconds(90 * 86_400)
     public var logLevel: Logger.Level = .info
 
     public init(publicURL: String, identities: SigningIdentities) {

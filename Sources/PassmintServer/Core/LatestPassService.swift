@@ -6,10 +6,19 @@ public import PassmintStore
 public struct LatestPassService: Sendable {
     let renderer: PassRenderer
     let signedPasses: SignedPassCache
+    let events: PassEventLog
 
     /// The signed bytes of a stored pass at its current tag, in the buffer the cache keeps (answers share it).
     public func latestPass(_ pass: StoredPass) async throws(ServiceFailure) -> ByteBuffer {
         if let bytes = signedPasses.bytes(for: pass) { return bytes }
         return signedPasses.remember(try await renderer.build(pass).archive, for: pass)
+    }
+
+    /// What a device fetching its pass gets: ``latestPass(_:)``, recorded as `fetched` (with when that version was
+    /// made) before it is answered.
+    public func deviceFetch(_ pass: StoredPass) async throws -> ByteBuffer {
+        let bytes = try await latestPass(pass)
+        try await events.record(.fetched, pass, changeAt: pass.updatedAt)
+        return bytes
     }
 }

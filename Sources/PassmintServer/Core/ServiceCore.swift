@@ -29,6 +29,12 @@ public struct ServiceCore: Sendable {
     public let metrics: ServiceMetrics
     /// Bulk changes and template-wide changes, in the background (run it as a service too).
     public let jobs: UpdateJobService
+    /// Keeps events for the configured retention (run it as a service too).
+    public let eventPruner: EventPruner
+    /// Install and removal statistics.
+    public let stats: StatsService
+    /// Who may open the statistics dashboard: the API key, or a login link it made.
+    public let dashboardLogin: DashboardLogin
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -57,15 +63,20 @@ public struct ServiceCore: Sendable {
         registrations = RegistrationService(store: store, metrics: metrics)
         self.metrics = metrics
         deviceReads = DeviceReadCache(store: store)
-        downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses)
+        let events = PassEventLog(store: store, clock: clock)
+        downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses, events: events)
         lookup = PassLookupService(store: store)
         previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
             links: configuration.linkSecret.map {
                 PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
-            }, store: store, renderer: renderer, downloads: downloads)
+            }, store: store, renderer: renderer, downloads: downloads, events: events)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
+        stats = StatsService(store: store, clock: clock)
+        dashboardLogin = DashboardLogin(apiKey: configuration.apiKey, lifetime: .seconds(12 * 3600), clock: clock)
+        eventPruner = EventPruner(
+            store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
             templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)

@@ -45,6 +45,7 @@ public struct SharingService: Sendable {
     let store: any PassStore
     let renderer: PassRenderer
     let downloads: LatestPassService
+    let events: PassEventLog
 
     /// Both links of a stored pass; nil without a link secret.
     public func links(for pass: StoredPass) -> PassLinks.Links? {
@@ -65,7 +66,9 @@ public struct SharingService: Sendable {
     /// The signed `.pkpass` a valid link names, and the pass.
     public func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
         let pass = try await pass(for: link)
-        return (pass, try await downloads.latestPass(pass))
+        let archive = try await downloads.latestPass(pass)
+        try await events.record(.downloaded, pass)
+        return (pass, archive)
     }
 
     /// What the landing page of a valid link shows.
@@ -75,6 +78,7 @@ public struct SharingService: Sendable {
         let prepared = try await renderer.prepare(pass)
         guard let json = try? JSONParser.value(prepared.passJSON).objectValue else { throw ServiceFailure.notFound }
         let logo = ["logo@2x.png", "logo.png"].lazy.compactMap { name in prepared.files.first { $0.path == name } }.first
+        try await events.record(.linkViewed, pass)
         let path = PassLinks.path(
             passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
             signature: link.signature ?? "")

@@ -72,7 +72,7 @@ struct AppleWebServiceRoutes {
             response.headers[.contentLength] = nil
             return response
         }
-        let bytes = try await core.downloads.latestPass(view.pass)
+        let bytes = try await core.downloads.deviceFetch(view.pass)
         return RouteSupport.bytes(bytes, type: BuiltPass.mimeType, headers: [.lastModified: view.lastModified])
     }
 

@@ -14,7 +14,6 @@ struct IssuingAPIRoutes {
         api.post("bundles") { request, context in try await issueBundle(request, context) }
         api.getAndHead("passes/:type/:serial") { request, context in try await metadata(request, context) }
         api.get("logs") { _, _ in RouteSupport.json(.ok, .array(core.deviceLogs.recent.map(JSONValue.string))) }
-        api.get("stats") { _, _ in RouteSupport.json(.ok, statistics()) }
     }
 
     private var bodyLimit: Int { core.configuration.maxBodySize }
@@ -98,19 +97,5 @@ struct IssuingAPIRoutes {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
         return metadataAnswer(.ok, try await core.lookup.metadata(passTypeIdentifier: type, serialNumber: serial))
-    }
-
-    /// What the service has done since it started: pushes counted by outcome, answers from the fast path.
-    private func statistics() -> JSONValue {
-        let pushes = core.pushQueue.statistics
-        func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
-        return [
-            "pushes": [
-                "updates": number(pushes.updates), "devices": number(pushes.devices), "delivered": number(pushes.delivered),
-                "unregistered": number(pushes.unregistered), "failed": number(pushes.failed), "attempts": number(pushes.attempts),
-            ],
-            "fastPathAnswers": number(core.deviceReads.fastPathAnswers),
-            "deviceLogsKept": number(core.deviceLogs.recent.count),
-        ]
     }
 }

@@ -55,13 +55,14 @@ extension ServeSetting where Value == Int {
 extension ServeSetting where Value == Duration {
     /// Seconds, or a number followed by `s`, `m`, `h` or `d`; `0` too when `zero` is allowed.
     static func duration(
-        _ name: String, example: String, zero: Bool = false, default defaultValue: SettingDeclaration.Default = .none, help: String
+        _ name: String, example: String, zero: Bool = false, atLeast minimum: (duration: Duration, text: String)? = nil,
+        default defaultValue: SettingDeclaration.Default = .none, help: String
     ) -> Self {
         let units = "seconds, or a number followed by s, m, h or d (e.g. \(example))"
-        return Self(
-            name, "duration", default: defaultValue, allowed: zero ? "0 or a duration: " + units : "a duration: " + units, help: help
-        ) { text in
-            zero && text == "0" ? .zero : ServerConfiguration.duration(text)
+        let kind = (zero ? "0 or a duration" : "a duration") + (minimum.map { " of at least \($0.text)" } ?? "")
+        return Self(name, "duration", default: defaultValue, allowed: kind + ": " + units, help: help) { text in
+            guard let duration = zero && text == "0" ? .zero : ServerConfiguration.duration(text) else { return nil }
+            return duration >= (minimum?.duration ?? .zero) ? duration : nil
         }
     }
 }

@@ -71,6 +71,9 @@ public struct ServeSettings: Sendable {
     public let maxValueSize = ServeSetting.size(
         "max-value-size", example: "64k", minimum: 1, maximum: (Int64(JSONLinesReader.maximumLineBytes), "16m"), default: .value("64k"),
         help: "Longest text value of a pass's data a bulk change takes; a longer one fails its line.")
+    public let eventsRetention = ServeSetting.duration(
+        "events-retention", example: "90d", atLeast: (.seconds(86_400), "a day"), default: .value("90d"),
+        help: "How long single events (issues, installs, removals, fetches…) are kept; older ones are folded into daily counts, kept for ever.")
     public let jobFailuresKept = ServeSetting.count(
         "job-failures-kept", of: "failures", from: 0, default: .value("10000"),
         help: "Failures written to a job's failures file; the rest are counted only.")

@@ -1,0 +1,35 @@
+import Foundation
+import Logging
+import PassmintStore
+public import ServiceLifecycle
+
+/// Keeps events for ``ServerConfiguration/eventRetention``: once the store is ready and then every hour, the events
+/// of the days before that are added to the store's daily aggregates and deleted (``PassStore/pruneEvents(before:)``),
+/// so the statistics still count them, a day at a time. Several nodes may prune at once: the store lets one at a time.
+public struct EventPruner: Service {
+    let store: any PassStore
+    let retention: Duration
+    let ready: StoreReadiness
+    let logger: Logger
+    let clock: @Sendable () -> Date
+
+    /// Prunes once, now: the number of events deleted.
+    @discardableResult
+    public func prune() async throws -> Int {
+        let seconds = Double(retention.components.seconds)
+        return try await store.pruneEvents(before: clock().addingTimeInterval(-seconds))
+    }
+
+    public func run() async throws {
+        if await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                let deleted = try await prune()
+                if deleted > 0 { logger.info("events pruned into daily aggregates", metadata: ["events": "\(deleted)"]) }
+            } catch {
+                logger.error("cannot prune events; trying again in an hour", metadata: ["error": "\(error)"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}

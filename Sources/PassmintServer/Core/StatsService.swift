@@ -1,0 +1,129 @@
+public import Foundation
+public import PassmintStore
+
+/// Install and removal statistics: the store's events counted per day or hour (``PassStore/eventCounts(_:)``), with
+/// the passes active at the end of each interval (installed minus removed, since the first event) and the devices per
+/// pass now.
+public struct StatsService: Sendable {
+    /// The length of an interval.
+    public enum Interval: String, Sendable, CaseIterable {
+        case day, hour
+        var milliseconds: Int64 { self == .day ? 86_400_000 : 3_600_000 }
+    }
+
+    /// What to count: `from` and `to` are rounded out to whole intervals (UTC).
+    public struct Query: Sendable, Equatable {
+        public var from: Date
+        public var to: Date
+        public var interval: Interval
+        public var template: String?
+        public var passTypeIdentifier: String?
+
+        public init(from: Date, to: Date, interval: Interval, template: String? = nil, passTypeIdentifier: String? = nil) {
+            self.from = from
+            self.to = to
+            self.interval = interval
+            self.template = template
+            self.passTypeIdentifier = passTypeIdentifier
+        }
+    }
+
+    /// One interval's counts.
+    public struct Row: Sendable, Equatable {
+        public var start: Date
+        public var issued = 0
+        public var linkViews = 0
+        public var downloads = 0
+        public var installs = 0
+        public var removals = 0
+        /// Passes on at least one device at the end of the interval.
+        public var activePasses = 0
+        public var updates = 0
+        public var fetched = 0
+        /// Fetches of a new version within an hour, and within 24 hours, of the change that made it.
+        public var fetchedWithin1h = 0
+        public var fetchedWithin24h = 0
+        public var pushFailures = 0
+        public var deadTokens = 0
+
+        public init(start: Date) { self.start = start }
+    }
+
+    /// The answer: a row per interval, and the devices per pass now.
+    public struct Report: Sendable, Equatable {
+        public var query: Query
+        public var rows: [Row]
+        public var devices: DeviceCounts
+        /// Devices per pass on at least one device, now (0 when none is).
+        public var devicesPerPass: Double { devices.passes == 0 ? 0 : Double(devices.devices) / Double(devices.passes) }
+    }
+
+    /// The most intervals one query may span.
+    public static let maximumIntervals = 5000
+
+    let store: any PassStore
+    let clock: @Sendable () -> Date
+
+    /// The default query: the last 30 days, a row per day.
+    public func defaultQuery() -> Query {
+        let now = clock()
+        return Query(from: now.addingTimeInterval(-30 * 86_400), to: now, interval: .day)
+    }
+
+    public func report(_ query: Query) async throws -> Report {
+        let step = query.interval.milliseconds
+        let first = PassEvent.milliseconds(query.from) / step * step
+        let end = (PassEvent.milliseconds(query.to) + step - 1) / step * step
+        guard end > first else { throw ServiceFailure.badRequest("from must be before to") }
+        guard (end - first) / step <= Int64(Self.maximumIntervals) else {
+            throw ServiceFailure.badRequest(
+                "from … to spans \((end - first) / step) \(query.interval.rawValue)s; ask for at most \(Self.maximumIntervals) (a shorter range, or interval=day)"
+            )
+        }
+        let start = PassEvent.date(milliseconds: first)
+        func counts(from: Date, to: Date, interval: Int64) async throws -> [EventCount] {
+            try await store.eventCounts(
+                EventCountQuery(
+                    from: from, to: to, intervalMilliseconds: interval, template: query.template,
+                    passTypeIdentifier: query.passTypeIdentifier))
+        }
+        // Everything before the first interval, in one bucket: where the active passes start from.
+        let before = try await counts(from: Date(timeIntervalSince1970: 0), to: start, interval: 1 << 60)
+        var active = before.reduce(0) { total, count in
+            total + (count.kind == .installed ? count.count : count.kind == .removed ? -count.count : 0)
+        }
+        var byStart: [Int64: [EventCount]] = [:]
+        for count in try await counts(from: start, to: PassEvent.date(milliseconds: end), interval: step) {
+            byStart[PassEvent.milliseconds(count.start), default: []].append(count)
+        }
+        var rows: [Row] = []
+        for bucket in stride(from: first, to: end, by: Int(step)) {
+            var row = Row(start: PassEvent.date(milliseconds: bucket))
+            for count in byStart[bucket] ?? [] { row.add(count) }
+            active += row.installs - row.removals
+            row.activePasses = active
+            rows.append(row)
+        }
+        let devices = try await store.deviceCounts(template: query.template, passTypeIdentifier: query.passTypeIdentifier)
+        return Report(query: query, rows: rows, devices: devices)
+    }
+}
+
+extension StatsService.Row {
+    mutating func add(_ count: EventCount) {
+        switch count.kind {
+        case .issued: issued += count.count
+        case .linkViewed: linkViews += count.count
+        case .downloaded: downloads += count.count
+        case .installed: installs += count.count
+        case .removed: removals += count.count
+        case .updated: updates += count.count
+        case .fetched:
+            fetched += count.count
+            fetchedWithin1h += count.withinHour
+            fetchedWithin24h += count.withinDay
+        case .pushFailed: pushFailures += count.count
+        case .tokenDead: deadTokens += count.count
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import Passmint
+import PassmintStore
+
+/// `GET /api/v1/stats?from=&to=&template=&passType=&interval=day|hour`: install and removal statistics
+/// (``StatsService``), as JSON, or as CSV when the request accepts `text/csv`. The JSON also holds this node's push
+/// outcomes since it started (`pushes`), its fast-path answers and the device logs it keeps.
+struct StatsRoutes {
+    let core: ServiceCore
+
+    /// Adds the route to `api`, the `/api/v1` group behind ``APIKeyMiddleware`` (``buildRouter(core:)``).
+    func register(on api: RouterGroup<ServiceRequestContext>) {
+        api.getAndHead("stats") { request, _ in
+            let report = try await core.stats.report(try Self.query(request.uri.queryParameters, defaults: core.stats.defaultQuery()))
+            if request.headers[.accept]?.contains("text/csv") == true {
+                return RouteSupport.bytes(Array(Self.csv(report).utf8), type: "text/csv; charset=utf-8")
+            }
+            var json = Self.json(report)
+            for member in process() { json[member.key] = member.value }
+            return RouteSupport.json(.ok, .object(json))
+        }
+    }
+
+    /// This node's counters since it started.
+    private func process() -> JSONObject {
+        let pushes = core.pushQueue.statistics
+        func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+        return [
+            "pushes": [
+                "updates": number(pushes.updates), "devices": number(pushes.devices), "delivered": number(pushes.delivered),
+                "unregistered": number(pushes.unregistered), "failed": number(pushes.failed), "attempts": number(pushes.attempts),
+            ],
+            "fastPathAnswers": number(core.deviceReads.fastPathAnswers),
+            "deviceLogsKept": number(core.deviceLogs.recent.count),
+        ]
+    }
+
+    /// A date of the query: an ISO 8601 date-time (`2026-11-01T00:00:00Z`) or a day (`2026-11-01`, UTC).
+    static func date(_ name: String, _ text: String) throws(ServiceFailure) -> Date {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+        if let day = try? Date(text + "T00:00:00Z", strategy: Date.ISO8601FormatStyle()) { return day }
+        throw .badRequest("\(name)=\(text) is not a date: give 2026-11-01 or 2026-11-01T00:00:00Z")
+    }
+
+    static func query(_ parameters: Parameters, defaults: StatsService.Query) throws(ServiceFailure) -> StatsService.Query {
+        var query = defaults
+        if let text = parameters.get("interval") {
+            guard let interval = StatsService.Interval(rawValue: text) else {
+                throw .badRequest("interval=\(text) is not an interval: give day or hour")
+            }
+            query.interval = interval
+        }
+        if let text = parameters.get("to") { query.to = try date("to", text) }
+        if let text = parameters.get("from") {
+            query.from = try date("from", text)
+        } else if parameters.get("to") != nil {
+            query.from = query.to.addingTimeInterval(-30 * 86_400)
+        }
+        query.template = parameters.get("template").flatMap { $0.isEmpty ? nil : $0 }
+        query.passTypeIdentifier = parameters.get("passType").flatMap { $0.isEmpty ? nil : $0 }
+        return query
+    }
+
+    /// The columns of a row, in the order of the CSV.
+    static var columns: [(name: String, value: (StatsService.Row) -> Int)] {
+        [
+            ("issued", \.issued), ("linkViews", \.linkViews), ("downloads", \.downloads), ("installs", \.installs),
+            ("removals", \.removals), ("activePasses", \.activePasses), ("updates", \.updates), ("fetched", \.fetched),
+            ("fetchedWithin1h", \.fetchedWithin1h), ("fetchedWithin24h", \.fetchedWithin24h), ("pushFailures", \.pushFailures),
+            ("deadTokens", \.deadTokens),
+        ]
+    }
+
+    static func timestamp(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle()) }
+
+    static func json(_ report: StatsService.Report) -> JSONObject {
+        let rows: [JSONValue] = report.rows.map { row in
+            var object = JSONObject()
+            object["start"] = .string(timestamp(row.start))
+            for column in columns { object[column.name] = .number(JSONNumber(column.value(row))) }
+            return .object(object)
+        }
+        let query = report.query
+        return [
+            "from": .string(timestamp(report.rows.first?.start ?? query.from)),
+            "to": .string(
+                timestamp(report.rows.last.map { $0.start.addingTimeInterval(query.interval == .day ? 86_400 : 3600) } ?? query.to)),
+            "interval": .string(query.interval.rawValue), "template": query.template.map(JSONValue.string) ?? .null,
+            "passType": query.passTypeIdentifier.map(JSONValue.string) ?? .null,
+            "passesOnDevices": .number(JSONNumber(report.devices.passes)), "devices": .number(JSONNumber(report.devices.devices)),
+            "devicesPerPass": .number(JSONNumber((report.devicesPerPass * 100).rounded() / 100)), "intervals": .array(rows),
+        ]
+    }
+
+    static func csv(_ report: StatsService.Report) -> String {
+        var text = (["start"] + columns.map(\.name)).joined(separator: ",") + "\r\n"
+        for row in report.rows {
+            text += ([timestamp(row.start)] + columns.map { String($0.value(row)) }).joined(separator: ",") + "\r\n"
+        }
+        return text
+    }
+}
