@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "PassmintCLI",
             dependencies: [
-                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush", "PassmintGoogle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
