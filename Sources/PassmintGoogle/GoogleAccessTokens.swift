@@ -62,9 +62,14 @@ public actor GoogleAccessTokens {
             let lifetime = body?["expires_in"]?.numberValue?.intValue
         else {
             let reason = body?["error_description"]?.stringValue ?? body?["error"]?.stringValue ?? "HTTP \(response.status)"
-            let code: GoogleWalletError.Code = GoogleRetry.retries(response.status) ? .unavailable : .authenticationFailed
+            if GoogleRetry.retries(response.status) {
+                throw GoogleWalletError(
+                    .unavailable,
+                    "Google's token endpoint \(key.tokenURI.absoluteString) is busy (HTTP \(response.status)): try again later",
+                    status: response.status)
+            }
             throw GoogleWalletError(
-                code,
+                .authenticationFailed,
                 "Google's token endpoint \(key.tokenURI.absoluteString) refused the service account \(key.clientEmail): \(reason). "
                     + "Check that the key file is current (not deleted in Google Cloud console) and the machine's clock is right.",
                 status: response.status)

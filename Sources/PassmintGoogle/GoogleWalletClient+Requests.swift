@@ -2,8 +2,9 @@ import Foundation
 import Passmint
 
 extension GoogleWalletClient {
-    /// Sends one API request with a bearer token, retrying 429 and 5xx and an unreachable Google after the wait
-    /// ``GoogleRetry`` gives, and once with a new token after a 401. Other answers are returned as they are.
+    /// Sends one API request with a bearer token, retrying 429 and 5xx (from the API or the token endpoint) and an
+    /// unreachable Google after the wait ``GoogleRetry`` gives, and once with a new token after a 401. Other answers
+    /// are returned as they are.
     func request(_ method: String, path: String, body: JSONObject?) async throws(GoogleWalletError) -> GoogleHTTP.Response {
         let url = apiURL.appendingPathComponent("walletobjects/v1").appendingPathComponent(path, isDirectory: false)
         let bytes = body.map { JSONWriter.data(.object($0), style: .compact) }
@@ -11,13 +12,13 @@ extension GoogleWalletClient {
         var attempt = 0
         while true {
             attempt += 1
-            let token = try await tokens.token()
-            var headers = [("authorization", "Bearer \(token)")]
-            if bytes != nil { headers.append(("content-type", "application/json; charset=utf-8")) }
-            let response: GoogleHTTP.Response
             var retryAfter: String?
             do throws(GoogleWalletError) {
-                response = try await http.send(method, url, headers: headers, body: bytes)
+                // A token endpoint answering 429 or 5xx is waited for like the API.
+                let token = try await tokens.token()
+                var headers = [("authorization", "Bearer \(token)")]
+                if bytes != nil { headers.append(("content-type", "application/json; charset=utf-8")) }
+                let response = try await http.send(method, url, headers: headers, body: bytes)
                 if response.status == 401, !renewedToken {
                     renewedToken = true
                     await tokens.invalidate()

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import Synchronization
 import Testing
 
 @testable import PassmintGoogle
@@ -81,6 +82,32 @@ import Testing
             harness.standIn.failNext([.init(status: 429, retryAfter: date)])
             try await harness.client.upsertClass(GoogleHarness.loyaltyClass(), style: .loyalty)
             #expect(harness.recordedWaits == [.seconds(30)])
+        }
+    }
+
+    @Test func aBusyTokenEndpointIsWaitedForLikeTheAPI() async throws {
+        try await GoogleHarness.with { harness async throws in
+            harness.standIn.failNextTokens([.init(status: 503), .init(status: 429)])
+            #expect(try await harness.client.upsertClass(GoogleHarness.loyaltyClass(), style: .loyalty) == .inserted)
+            #expect(harness.recordedWaits == [.milliseconds(500), .seconds(1)])
+            #expect(harness.standIn.issuedTokens == 1)
+        }
+    }
+
+    @Test func aRefusedAssertionIsNotRetried() async throws {
+        try await GoogleHarness.with { harness async throws in
+            let stranger = try TestServiceAccount(folder: TestEnvironment.temporaryFolder("stranger"))
+            let keyFile = try stranger.writeKeyFile(tokenURI: harness.standIn.tokenURL.absoluteString)
+            let tokens = GoogleAccessTokens(
+                key: try ServiceAccountKey(contentsOf: keyFile.path), http: harness.http, now: harness.clock.today)
+            let waits = WaitLog()
+            let retry = GoogleRetry { duration in waits.list.withLock { $0.append(duration) } }
+            let client = GoogleWalletClient(apiURL: harness.standIn.url, tokens: tokens, http: harness.http, retry: retry)
+            let error = await #expect(throws: GoogleWalletError.self) {
+                try await client.upsertClass(GoogleHarness.loyaltyClass(), style: .loyalty)
+            }
+            #expect(error?.code == .authenticationFailed && error?.status == 400)
+            #expect(waits.list.withLock { $0.isEmpty })
         }
     }
 
