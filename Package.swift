@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "PassmintBatch", targets: ["PassmintBatch"]),
         // The web service, for embedding it in another Swift server (and for the fuzz targets of its request bodies).
         .library(name: "PassmintServer", targets: ["PassmintServer"]),
+        // Google Wallet: classes and objects from the same templates, OAuth for a service account, save links.
+        .library(name: "PassmintGoogle", targets: ["PassmintGoogle"]),
         .executable(name: "passmint", targets: ["PassmintCLI"]),
         // Signs one pass with the Passmint product alone: the test script checks what it links.
         .executable(name: "passmint-example-sign", targets: ["PassmintExampleSign"]),
@@ -126,6 +128,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "PassmintGoogle",
+            dependencies: [
+                "Passmint",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PassmintServer",
             dependencies: [
                 "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
@@ -147,7 +159,7 @@ let package = Package(
         .executableTarget(
             name: "PassmintCLI",
             dependencies: [
-                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush", "PassmintGoogle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -206,6 +218,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassmintGoogleTests",
+            dependencies: ["Passmint", "PassmintGoogle", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -23,3 +23,9 @@ if ! python3 -c 'import zxingcpp, websocket, PIL' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check zxing-cpp websocket-client pillow \
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages zxing-cpp websocket-client pillow
 fi
+# Google Wallet save links are checked by an independent JWT library (PyJWT, with cryptography for RS256).
+if ! python3 -c 'import jwt, cryptography' 2>/dev/null; then
+    echo "installing (pip): pyjwt cryptography"
+    python3 -m pip install --quiet --disable-pip-version-check pyjwt cryptography \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pyjwt cryptography
+fi

@@ -22,9 +22,14 @@ struct LintCommand: AsyncParsableCommand {
     @Flag(help: "Accept an http:// webServiceURL (development devices only) as a warning.")
     var allowHTTP = false
 
+    @Flag(help: "Also list what will not carry over to Google Wallet (warnings with code google-not-carried).")
+    var google = false
+
     func run() async throws {
         let options = LintOptions(allowHTTPWebService: allowHTTP)
-        let linted = try Self.loadAll(path).map { contents in (contents.source, PassLinter.lint(contents, options: options)) }
+        let linted = try Self.loadAll(path).map { contents in
+            (contents.source, PassLinter.lint(contents, options: options) + (google ? Self.googleFindings(contents) : []))
+        }
         let errors = linted.map { $0.1.filter { $0.severity == .error }.count }.reduce(0, +)
         let total = linted.map(\.1.count).reduce(0, +)
         if json {

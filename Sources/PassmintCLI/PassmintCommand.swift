@@ -14,7 +14,7 @@ struct PassmintCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             CreateCommand.self, BatchCommand.self, BundleCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self,
-            ServeCommand.self, UpdateCommand.self, StatsCommand.self, BenchCommand.self, PreviewCommand.self,
+            ServeCommand.self, UpdateCommand.self, StatsCommand.self, BenchCommand.self, PreviewCommand.self, GoogleCommand.self,
         ]
     )
 }

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Passmint
+import PassmintGoogle
+
+/// `passmint google link TEMPLATE --data …`: inserts or patches the Google class and object and prints the save link.
+struct GoogleLinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link",
+        abstract: "Insert or update a pass's Google Wallet class and object, and print its \"Add to Google Wallet\" link.",
+        discussion: """
+            The template and data are those of passmint create. The class is {issuerId}.{template} (or --class-suffix), \
+            the object {issuerId}.{template}.{serialNumber}; each is inserted when Google does not have it and patched \
+            when it differs. What does not carry over to Google Wallet is printed as warnings (passmint lint --google \
+            lists it too). The link (https://pay.google.com/gp/v/save/…) goes to standard output.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Template folder (Name.pass/).", valueName: "template"))
+    var template: String
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var google: GoogleOptions
+
+    func run() async throws {
+        let options = try google.mappingOptions()
+        let passTemplate = try PassTemplate(folder: template)
+        let values = try data.load()
+        let pass = try passTemplate.render(data: values)
+        let files = try passTemplate.renderFiles(data: values).map { PassContents.File(path: $0.path, bytes: $0.bytes) }
+        let name = URL(fileURLWithPath: template).deletingPathExtension().lastPathComponent
+        let mapped = try GoogleMapping(options: options).map(pass: pass, files: files, templateName: name)
+        for finding in mapped.findings { FileHandle.standardError.write(Data("\(finding)\n".utf8)) }
+
+        let key = try ServiceAccountKey(contentsOf: google.serviceAccount)
+        let http = GoogleHTTP()
+        do {
+            let client = GoogleWalletClient(apiURL: try google.api(), tokens: GoogleAccessTokens(key: key, http: http), http: http)
+            let classOutcome = try await client.upsertClass(mapped.classBody, style: mapped.style)
+            let objectOutcome = try await client.upsertObject(mapped.objectBody, style: mapped.style)
+            let report = "class \(mapped.classID): \(classOutcome.rawValue); object \(mapped.objectID): \(objectOutcome.rawValue)\n"
+            FileHandle.standardError.write(Data(report.utf8))
+            print(try GoogleSaveLink(key: key).link(objectID: mapped.objectID, style: mapped.style, origins: google.origins))
+            try await http.shutdown()
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+}

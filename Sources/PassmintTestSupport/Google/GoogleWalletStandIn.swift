@@ -1,0 +1,122 @@
+public import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+public import Passmint
+import Synchronization
+
+/// A local HTTP server that answers like Google's OAuth token endpoint (`POST /token`) and the Wallet REST API
+/// (`/walletobjects/v1/<collection>[/<id>]`), for tests. It verifies each JWT-bearer assertion with
+/// ``GoogleAssertionVerifier``, requires a bearer token it issued (and that has not expired) on every API call,
+/// checks every class and object body against Google's discovery document (400 for an unknown property, a wrong
+/// type or a value outside an enum), keeps classes and objects in memory (insert: 409 when the id exists; get and
+/// patch: 404 when it does not; an object's `classId` must name a stored class), and answers faults on demand
+/// (429 with `Retry-After`, 5xx). Listens on a free loopback port.
+public final class GoogleWalletStandIn: Sendable {
+    /// One request the stand-in received.
+    public struct Received: Sendable, Equatable {
+        public var method: String
+        public var path: String
+        public var body: String
+        /// The status it was answered with.
+        public var status: Int
+    }
+
+    /// A fault answered instead of the real answer.
+    public struct Fault: Sendable {
+        public var status: Int
+        public var retryAfter: String?
+        public init(status: Int, retryAfter: String? = nil) {
+            self.status = status
+            self.retryAfter = retryAfter
+        }
+    }
+
+    struct State {
+        var received: [Received] = []
+        /// Stored resources by collection (`loyaltyClass`) and id.
+        var resources: [String: [String: JSONObject]] = [:]
+        var tokens: [String: Date] = [:]
+        var issuedTokens = 0
+        var faults: [Fault] = []
+        var tokenFaults: [Fault] = []
+    }
+
+    let state = Mutex(State())
+    let discovery: DiscoveryDocument
+    let verifier: GoogleAssertionVerifier
+    let issuerID: String
+    let now: @Sendable () -> Date
+    /// Seconds an access token lives (Google: 3599).
+    public let tokenLifetime: Int
+    private let box: StandInReference
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    public let port: Int
+
+    public init(
+        account: TestServiceAccount, issuerID: String, discovery: DiscoveryDocument? = nil, tokenLifetime: Int = 3599,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
+        self.discovery = try discovery ?? DiscoveryDocument()
+        verifier = try GoogleAssertionVerifier(account: account)
+        self.issuerID = issuerID
+        self.now = now
+        self.tokenLifetime = tokenLifetime
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let box = StandInReference()
+        self.box = box
+        channel = try ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
+                    try channel.pipeline.syncOperations.addHandler(GoogleStandInHandler(answer: { box.standIn?.answer($0) }))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).wait()
+        port = channel.localAddress?.port ?? 0
+        box.set(self)
+    }
+
+    /// The base URL to give a Wallet API client (`--google-api-url`).
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// The token endpoint (a key file's `token_uri`).
+    public var tokenURL: URL { url.appendingPathComponent("token") }
+
+    /// Every request received, in order.
+    public var received: [Received] { state.withLock { $0.received } }
+
+    /// Requests to the Wallet API (not the token endpoint) with `method`, e.g. `PATCH`.
+    public func count(_ method: String) -> Int {
+        state.withLock { $0.received.filter { $0.method == method && $0.path.hasPrefix("/walletobjects/") }.count }
+    }
+
+    /// How many access tokens the token endpoint issued.
+    public var issuedTokens: Int { state.withLock { $0.issuedTokens } }
+
+    /// The stored class or object.
+    public func stored(_ collection: String, id: String) -> JSONObject? { state.withLock { $0.resources[collection]?[id] } }
+
+    /// Answers the next API requests with these faults, one each, before answering normally again.
+    public func failNext(_ faults: [Fault]) { state.withLock { $0.faults.append(contentsOf: faults) } }
+
+    /// Answers the next token requests with these faults.
+    public func failNextTokens(_ faults: [Fault]) { state.withLock { $0.tokenFaults.append(contentsOf: faults) } }
+
+    /// Forgets every token issued (as when Google revokes them): the next API call gets 401.
+    public func revokeTokens() { state.withLock { $0.tokens = [:] } }
+
+    public func shutdown() {
+        box.set(nil)
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// The handlers reach the stand-in through this box: set once the server is bound, emptied at shutdown.
+final class StandInReference: Sendable {
+    private let reference = Mutex<GoogleWalletStandIn?>(nil)
+    var standIn: GoogleWalletStandIn? { reference.withLock { $0 } }
+    func set(_ standIn: GoogleWalletStandIn?) { reference.withLock { $0 = standIn } }
+}
