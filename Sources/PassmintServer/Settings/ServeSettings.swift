@@ -1,4 +1,5 @@
 public import Foundation
+import Passmint
 
 /// Every setting of `passmint serve`, each declared once: its flag (`--name`), variable (`PASSMINT_NAME`), config-file
 /// key (`name`), default, help and check come from its line here. Adding a setting is adding a line here and reading it
