@@ -4,7 +4,7 @@ import PassmintStore
 
 /// Turns a stored pass into a signed `.pkpass`: its template (``TemplateCatalog``) filled with its data, the
 /// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up. Rendering and checking
-/// run on ``CPUWork``'s threads, off the pool that answers devices.
+/// run on `CPUWork`'s threads, off the pool that answers devices.
 public struct PassRenderer: Sendable {
     public let builder: PassBuilder
     let templates: TemplateCatalog
