@@ -193,7 +193,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintTests",
-            dependencies: ["Passmint", "PassmintBatch", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -209,7 +209,8 @@ let package = Package(
         .testTarget(
             name: "PassmintServerTests",
             dependencies: [
-                "Passmint", "PassmintTestSupport", "PassmintStore", "PassmintStorePostgres", "PassmintPush", "PassmintServer",
+                "Passmint", "PassmintBatch", "PassmintTestSupport", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
+                "PassmintServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -24,7 +24,7 @@ for pair in arguments.dropFirst(5) {
 do {
     let identity = try SigningIdentity(
         certificatePath: arguments[1], keyPath: arguments[2], passphrase: nil, wwdrPath: arguments[3])
-    let pass = try PassBuilder(identity: identity).build(template: try PassTemplate(folder: arguments[0]), data: data)
+    let pass = try PassBuilder(identity: identity).sign(PassInput(template: try PassTemplate(folder: arguments[0]), data: data))
     for warning in pass.warnings { print("warning: \(warning)") }
     try FileIO.writeAtomically(pass.archive, to: arguments[4])
     print("wrote \(arguments[4]) (\(pass.archive.count) bytes)")

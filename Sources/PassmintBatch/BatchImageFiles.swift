@@ -9,7 +9,7 @@ import Synchronization
 /// A data file comes from anyone, so a cell may name only a regular file inside the data file's folder (after its
 /// symbolic links are followed) or inside a folder the run allows (``allowedFolders``, `--images-from`), at most
 /// ``maximumBytes`` large by its size on disk, read no further than that: `/dev/zero`, a FIFO, `../secret.png` or an
-/// absolute path elsewhere is refused with the cell's column and path before a byte of it is read (``ImageFileReader``).
+/// absolute path elsewhere is refused with the cell's column and path before a byte of it is read.
 public final class BatchImageFiles: Sendable {
     /// Columns whose name starts with this hold an image's file path.
     public static let columnPrefix = "image:"

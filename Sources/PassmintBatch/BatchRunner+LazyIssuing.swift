@@ -3,20 +3,17 @@ import Passmint
 /// Lazy issuing (`passmint batch --register … --no-files`): rows are checked as for a pass and recorded in chunks,
 /// and nothing is signed.
 extension BatchRunner {
-    /// Lazy issuing: renders and checks the row's pass exactly as ``process(_:images:)`` would before signing it,
-    /// and hands it on to be recorded.
+    /// Lazy issuing: renders and checks the row's pass exactly as ``process(_:images:kept:)`` would before signing
+    /// it, and hands it on to be recorded.
     func recordOnly(_ job: Job, data: JSONObject, images: PassImages) -> BatchResult {
-        var overrides: JSONObject = ["serialNumber": .string(job.serial)]
-        if !job.token.isEmpty { overrides["authenticationToken"] = .string(job.token) }
-        if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
         do {
-            let passTypeIdentifier = try builder.check(template: template, data: data, overrides: overrides, images: images)
+            let passTypeIdentifier = try builder.check(input(job, data: data, images: images, token: job.token))
             var result = BatchResult(
                 row: job.row, serialNumber: job.serial, status: .recorded, file: "", sha256: "", authenticationToken: job.token,
                 error: "", bytes: 0)
             result.issued = IssuedPass(
-                passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: job.token, data: data,
-                images: images)
+                passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: job.token,
+                data: stamp(job, token: job.token).stamped(data: data), images: images)
             return result
         } catch {
             return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")

@@ -20,20 +20,11 @@ extension BatchRunner {
         return EarlierPass(result: result, passTypeIdentifier: type, passJSON: nil)
     }
 
-    /// True when the row's data makes another `pass.json` than the earlier pass's (with the earlier token, so only the
-    /// row's values count).
-    func changed(_ passJSON: JSONValue?, data: JSONObject, images: PassImages, token: String) -> Bool {
+    /// True when the row's data makes another `pass.json` than the earlier pass's (`input` is stamped with the earlier
+    /// token, so only the row's values count).
+    func changed(_ passJSON: JSONValue?, input: PassInput) -> Bool {
         guard let passJSON else { return false }
-        var data = data
-        var overrides: JSONObject = ["serialNumber": passJSON["serialNumber"] ?? .null]
-        if !token.isEmpty {
-            data["authenticationToken"] = .string(token)
-            overrides["authenticationToken"] = .string(token)
-        }
-        if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
-        guard let prepared = try? builder.prepare(template: template, data: data, overrides: overrides, images: images),
-            let rendered = try? JSONParser.value(prepared.passJSON)
-        else { return true }
+        guard let prepared = try? builder.prepare(input), let rendered = try? JSONParser.value(prepared.passJSON) else { return true }
         return rendered != passJSON
     }
 }

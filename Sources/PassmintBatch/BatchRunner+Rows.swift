@@ -103,3 +103,15 @@ extension BatchRunner {
         }
     }
 }
+
+/// A row's pass: the template filled with the row's data, stamped with its serial, its token and the batch's web
+/// service URL. Issuing, lazy issuing and `--resume` all build it here.
+extension BatchRunner {
+    func stamp(_ job: Job, token: String) -> PassStamp {
+        PassStamp(serialNumber: job.serial, authenticationToken: token, webServiceURL: options.webServiceURL)
+    }
+
+    func input(_ job: Job, data: JSONObject, images: PassImages, token: String) -> PassInput {
+        PassInput(template: template, data: data, images: images, stamp: stamp(job, token: token))
+    }
+}

@@ -180,29 +180,23 @@ public struct BatchRunner: Sendable {
         } catch {
             return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
         }
-        var data = template.typed(JSONObject(job.values.members.filter { !$0.key.hasPrefix(BatchImageFiles.columnPrefix) }))
-        if data["serialNumber"] == nil { data["serialNumber"] = .string(job.serial) }
-        if !job.token.isEmpty { data["authenticationToken"] = .string(job.token) }
+        let data = template.typed(JSONObject(job.values.members.filter { !$0.key.hasPrefix(BatchImageFiles.columnPrefix) }))
+        if options.recordOnly { return recordOnly(job, data: data, images: passImages) }
         var result: BatchResult
         var passTypeIdentifier = ""
-        let earlier = options.resume && !options.recordOnly ? earlierPass(at: path, job: job, kept: kept) : nil
-        if options.recordOnly {
-            return recordOnly(job, data: data, images: passImages)
-        } else if let existing = earlier,
-            !changed(existing.passJSON, data: data, images: passImages, token: existing.result.authenticationToken)
+        let token: String
+        let earlier = options.resume ? earlierPass(at: path, job: job, kept: kept) : nil
+        if let existing = earlier,
+            !changed(existing.passJSON, input: input(job, data: data, images: passImages, token: existing.result.authenticationToken))
         {
             (result, passTypeIdentifier) = (existing.result, existing.passTypeIdentifier)
-            if !result.authenticationToken.isEmpty { data["authenticationToken"] = .string(result.authenticationToken) }
+            token = result.authenticationToken
         } else {
             // A pass of an earlier run whose row changed is issued again with its token (devices registered with it).
             let earlierToken = earlier?.result.authenticationToken
-            let token = earlierToken.flatMap { $0.isEmpty ? nil : $0 } ?? job.token
-            if !token.isEmpty { data["authenticationToken"] = .string(token) }
-            var overrides: JSONObject = ["serialNumber": .string(job.serial)]
-            if !token.isEmpty { overrides["authenticationToken"] = .string(token) }
-            if let webServiceURL = options.webServiceURL { overrides["webServiceURL"] = .string(webServiceURL) }
+            token = earlierToken.flatMap { $0.isEmpty ? nil : $0 } ?? job.token
             do {
-                let prepared = try builder.prepare(template: template, data: data, overrides: overrides, images: passImages)
+                let prepared = try builder.prepare(input(job, data: data, images: passImages, token: token))
                 let archive = try builder.signArchive(prepared).archive
                 if options.output == .folder { try FileIO.writeAtomically(archive, to: path, durable: false, startWriteback: true) }
                 passTypeIdentifier = prepared.passTypeIdentifier
@@ -216,8 +210,8 @@ public struct BatchRunner: Sendable {
             }
         }
         let issued = IssuedPass(
-            passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: result.authenticationToken, data: data,
-            images: passImages)
+            passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: result.authenticationToken,
+            data: stamp(job, token: token).stamped(data: data), images: passImages)
         result.issued = issued
         if let register {
             do {

@@ -52,7 +52,7 @@ struct BenchCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(atPath: folder) } }
         let rows = try Self.writeRows(sample: sample, count: passes, folder: folder)
-        let passSize = try builder.build(template: template, data: Self.row(sample, 0)).archive.count
+        let passSize = try builder.sign(PassInput(template: template, data: Self.row(sample, 0))).archive.count
 
         // The limits, then the batch, then the signing rate again: this machine's speed drifts.
         let rawBefore = SigningSpeed.measure(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)

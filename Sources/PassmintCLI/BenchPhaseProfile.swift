@@ -24,14 +24,14 @@ enum PhaseProfile {
             return rows[next]
         }
         let rendered = try template.render(data: sample)
-        let prepared = try builder.prepare(template: template, data: sample)
+        let prepared = try builder.prepare(PassInput(template: template, data: sample))
         let pass = try builder.sign(prepared)
         var results: [(String, Double)] = []
         results.append(("render", try time { _ = try template.render(data: row()) }))
         results.append(("lint (whole pass.json)", time { _ = PassLinter.lintJSON(rendered) }))
-        results.append(("check (render, lint, identity)", try time { _ = try builder.check(template: template, data: row()) }))
+        results.append(("check (render, lint, identity)", try time { _ = try builder.check(PassInput(template: template, data: row())) }))
         results.append(("JSON", time { _ = JSONWriter.data(.object(rendered)) }))
-        results.append(("prepare (check, JSON)", try time { _ = try builder.prepare(template: template, data: row()) }))
+        results.append(("prepare (check, JSON)", try time { _ = try builder.prepare(PassInput(template: template, data: row())) }))
         results.append(
             ("raw signature", 1e6 * SigningSpeed.measure(key: builder.identity.privateKey, threads: 1, seconds: 0.5).cpuSecondsPerSignature)
         )
@@ -48,7 +48,8 @@ enum PhaseProfile {
                     try FileIO.writeAtomically(archive, to: files + "/\(counter).pkpass", durable: false, startWriteback: true)
                 }
             ))
-        results.append(("whole pass", try time { _ = try builder.signArchive(try builder.prepare(template: template, data: row())) }))
+        results.append(
+            ("whole pass", try time { _ = try builder.signArchive(try builder.prepare(PassInput(template: template, data: row()))) }))
         return results
     }
 }

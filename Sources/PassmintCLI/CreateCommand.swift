@@ -43,7 +43,7 @@ struct CreateCommand: AsyncParsableCommand {
         let template = try PassTemplate(folder: template)
         let values = try data.load()
         let builder = PassBuilder(identities: try signing.loadIdentities(), options: .init(allowExpired: allowExpired))
-        let pass = try builder.build(template: template, data: values)
+        let pass = try builder.sign(PassInput(template: template, data: values))
         let identity = try builder.identities.identity(for: pass.passTypeIdentifier)
         if allowExpired && Date() > identity.certificate.notAfter {
             printError("warning: the signing certificate expired on \(identity.certificate.notAfter); Wallet will refuse this pass")

@@ -35,7 +35,7 @@ enum PreviewScreenshot {
 
     /// Renders `html` (a file) to `png` at `size` CSS pixels, `scale` device pixels each.
     ///
-    /// - Throws: ``PassmintError/Code/fileSystem`` saying how to install Chromium when there is none, or what the
+    /// - Throws: `PassmintError` `.fileSystem` saying how to install Chromium when there is none, or what the
     ///   browser said when it wrote no picture.
     static func capture(html: String, png: String, size: (width: Int, height: Int), scale: Int = 2) throws {
         guard let browser = browser() else {

@@ -69,7 +69,7 @@ struct SigningOptions: ParsableArguments {
     private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     /// Loads the identities: the explicit files (one identity), or else every identity in the certificates folder
-    /// (see ``CertificatesFolder``), and says on stderr when Passmint chose a WWDR intermediate itself.
+    /// (see `CertificatesFolder`), and says on stderr when Passmint chose a WWDR intermediate itself.
     func loadIdentities() throws -> SigningIdentities {
         let identities = try loadIdentityFiles()
         for identity in identities.all {

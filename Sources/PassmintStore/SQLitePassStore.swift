@@ -4,7 +4,7 @@ import Synchronization
 
 /// The embedded store: one SQLite file in WAL mode.
 ///
-/// Writes go through one connection on a dedicated thread that commits them in groups (``GroupCommitWriter``, with
+/// Writes go through one connection on a dedicated thread that commits them in groups (with
 /// `synchronous=FULL`, so an acknowledged registration survives a power cut). Reads use a small pool of read-only
 /// connections, which WAL lets run beside the writer.
 public final class SQLitePassStore: PassStore, @unchecked Sendable {

@@ -6,10 +6,10 @@ import Synchronization
 /// Follows the changes every node of a fleet makes to the PostgreSQL database, so that each node can cache the
 /// device endpoints' reads between changes.
 ///
-/// It `LISTEN`s on ``channel`` (every change to a pass `NOTIFY`s on commit, and shows here as soon as the
+/// It `LISTEN`s on `channel` (`passmint_changes`) (every change to a pass `NOTIFY`s on commit, and shows here as soon as the
 /// notification arrives, normally well under a millisecond on a LAN), and reads the server's WAL insert position every
 /// ``walPollInterval`` (it moves with every commit, registrations included, which do not notify: they show here within
-/// two intervals). While it is not following (starting, or reconnecting after a lost connection) ``generation`` is nil
+/// two intervals). While it is not following (starting, or reconnecting after a lost connection) `generation` is nil
 /// and nothing is cached. Run it as a service beside the client.
 public final class PostgresChangeFeed: Service {
     private let client: PostgresClient

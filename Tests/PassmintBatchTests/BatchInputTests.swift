@@ -110,4 +110,16 @@ import Testing
         #expect(typed["memberName"] == "007")
         #expect(typed["pointsToNextReward"] == "lots")
     }
+
+    @Test func aLoneCRendsACSVRow() throws {
+        let url = TestEnvironment.temporaryFolder().appendingPathComponent("mac.csv")
+        try Data("serialNumber,name\r1,Ann\r2,Bob\r\n3,\"C\rD\"\r".utf8).write(to: url)
+        var input = try BatchInput(path: url.path)
+        var rows: [BatchRow] = []
+        while let row = input.next() { rows.append(row) }
+        #expect(rows.count == 3, "\(rows.map(\.values))")
+        #expect(try rows[0].values.get()["name"] == "Ann")
+        #expect(try rows[1].values.get()["serialNumber"] == "2")
+        #expect(try rows[2].values.get()["name"] == "C\rD", "a CR inside quotes stays in the field")
+    }
 }

@@ -123,4 +123,19 @@ import Testing
         #expect(extracted.status == 0, "\(extracted.stderr)")
         #expect(extracted.stdout == text)
     }
+
+    @Test func aBatchArchivePastSixtyFiveThousandEntriesIsZip64() throws {
+        let path = TestEnvironment.temporaryFolder("zip64").appendingPathComponent("cards.zip").path
+        let writer = try PassArchiveWriter(path: path, resume: false)
+        let count = 0x1_0000 + 10
+        for index in 0..<count { try writer.append(name: "p\(index).pkpass", bytes: [UInt8(index & 0xFF)]) }
+        try writer.finish()
+        let names = try TestEnvironment.pythonZipNames(path: path)
+        #expect(names.count == count)
+        #expect(names.last == "p\(count - 1).pkpass")
+        let limits = ZipLimits(maximumEntries: count, maximumEntryBytes: 16, maximumTotalBytes: 1 << 20, maximumRatio: .max)
+        let entries = try ZipArchive.read(try FileIO.read(path, what: "archive"), source: path, limits: limits)
+        #expect(entries.count == count)
+        #expect(entries[0x1_0005].bytes == [0x05])
+    }
 }

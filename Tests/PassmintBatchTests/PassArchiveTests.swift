@@ -10,7 +10,7 @@ import Testing
     @Test func anArchiveInPartsIsOneValidZipWithTheTemplatesEntriesFirst() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let builder = try PassBuilder(identity: TestTemplates.identity())
-        let prepared = try builder.prepare(template: template, data: TestTemplates.data)
+        let prepared = try builder.prepare(PassInput(template: template, data: TestTemplates.data))
         let archive = try builder.signArchive(prepared).archive
         #expect(archive.prefix != nil, "the template's entries are shared, not copied")
         let bytes = archive.bytes
@@ -36,7 +36,7 @@ import Testing
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let builder = try PassBuilder(identity: TestTemplates.identity())
         let icon = try PassImages([(key: "icon", bytes: TestTemplates.png(width: 38, height: 38), label: "member icon")])
-        let prepared = try builder.prepare(template: template, data: TestTemplates.data, images: icon)
+        let prepared = try builder.prepare(PassInput(template: template, data: TestTemplates.data, images: icon))
         let archive = try builder.signArchive(prepared).archive
         #expect(archive.prefix == nil, "the pass does not begin with the template's entries")
         let entries = try ZipArchive.read(archive.bytes, source: "own-icon.pkpass")

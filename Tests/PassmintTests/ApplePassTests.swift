@@ -25,7 +25,7 @@ import Testing
 
         let template = try PassTemplate(folder: folder.path)
         let identity = try TestTemplates.identity(uid: "pass.com.apple.devpubs.example", team: "A93A5CM278")
-        let pass = try PassBuilder(identity: identity).build(template: template, data: [:])
+        let pass = try PassBuilder(identity: identity).sign(PassInput(template: template, data: [:]))
         let ours = try JSONParser.value(pass.manifest).objectValue!
 
         #expect(Set(ours.keys) == Set(appleManifest.keys))

@@ -21,7 +21,7 @@ import Testing
     @Test func signaturesVerifyAndDifferOnlyWhereTheyShould() throws {
         let identity = try TestTemplates.identity()
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: identity).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: identity).sign(PassInput(template: template, data: TestTemplates.data))
         #expect(PassVerifier().verify(pass.archive, source: "fast.pkpass").isValid)
         // Two manifests signed at the same second share everything but the digest and the RSA signature.
         let signer = try #require(

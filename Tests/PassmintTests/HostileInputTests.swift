@@ -3,7 +3,6 @@ import PassmintTestSupport
 import Testing
 
 @testable import Passmint
-@testable import PassmintBatch
 
 /// Templates, data and files shaped by a careless user or an attacker (the hardening issue's items 5 to 7).
 @Suite struct HostileInputTests {
@@ -74,18 +73,6 @@ import Testing
     }
 
     // MARK: 7. Small things
-
-    @Test func aLoneCRendsACSVRow() throws {
-        let url = TestEnvironment.temporaryFolder().appendingPathComponent("mac.csv")
-        try Data("serialNumber,name\r1,Ann\r2,Bob\r\n3,\"C\rD\"\r".utf8).write(to: url)
-        var input = try BatchInput(path: url.path)
-        var rows: [BatchRow] = []
-        while let row = input.next() { rows.append(row) }
-        #expect(rows.count == 3, "\(rows.map(\.values))")
-        #expect(try rows[0].values.get()["name"] == "Ann")
-        #expect(try rows[1].values.get()["serialNumber"] == "2")
-        #expect(try rows[2].values.get()["name"] == "C\rD", "a CR inside quotes stays in the field")
-    }
 
     @Test func aNULInAZipEntryNameIsShownNotCut() throws {
         var archive = try ZipArchive.make([

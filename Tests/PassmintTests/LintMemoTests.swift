@@ -151,12 +151,12 @@ import Testing
         let root = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
         let (template, sample, _) = try Self.rendered("Loyalty")
         let builder = PassBuilder(identity: try TestTemplates.identity())
-        _ = try builder.prepare(template: template, data: sample)
+        _ = try builder.prepare(PassInput(template: template, data: sample))
         var bad = sample
         bad["nfcMessage"] = .string(String(repeating: "x", count: 65))
         let fresh = try PassTemplate(folder: root.appendingPathComponent("Loyalty.pass").path)
-        let alone = #expect(throws: PassmintError.self) { try builder.prepare(template: fresh, data: bad) }
-        let afterGood = #expect(throws: PassmintError.self) { try builder.prepare(template: template, data: bad) }
+        let alone = #expect(throws: PassmintError.self) { try builder.prepare(PassInput(template: fresh, data: bad)) }
+        let afterGood = #expect(throws: PassmintError.self) { try builder.prepare(PassInput(template: template, data: bad)) }
         #expect(alone?.description.contains("nfc-message-length") == true)
         #expect(alone?.description == afterGood?.description)
     }

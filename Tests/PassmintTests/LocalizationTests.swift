@@ -3,7 +3,6 @@ import PassmintTestSupport
 import Testing
 
 @testable import Passmint
-@testable import PassmintBatch
 
 /// `pass.strings` files, placeholders in translations, the `strings.json` template convention and the localization
 /// lint rules.
@@ -56,8 +55,9 @@ import Testing
         let template = try PassTemplate(folder: TestTemplates.write(passJSON: Self.passJSON, files: files).path)
         #expect(template.placeholders == ["serialNumber", "points", "name"], "pass.strings placeholders are listed after pass.json's")
 
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
-            template: template, data: ["serialNumber": "S-1", "points": 1250, "name": "Zoë"])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(
+            PassInput(
+                template: template, data: ["serialNumber": "S-1", "points": 1250, "name": "Zoë"]))
         let entries = try ZipArchive.read(pass.archive, source: "x")
         let french = try #require(entries.first { $0.name == "fr.lproj/pass.strings" })
         #expect(Array(french.bytes.prefix(2)) == [0xFF, 0xFE])
@@ -79,7 +79,8 @@ import Testing
         #expect(template.sha256Hex(ofArchive: pass.archive) == Digest.sha256Hex(pass.archive))
 
         let missing = #expect(throws: PassmintError.self) {
-            try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 1])
+            try PassBuilder(identity: TestTemplates.identity()).sign(
+                PassInput(template: template, data: ["serialNumber": "S-1", "points": 1]))
         }
         #expect(missing?.code == .invalidData)
         #expect(missing?.message.contains("{{name}}") == true)
@@ -114,8 +115,9 @@ import Testing
         // Done at load: every pass reuses the template's re-encoded, hashed and compressed file.
         let rendered = try template.renderFiles(data: [:])
         #expect(zip(rendered, template.files).allSatisfy { $0.compressed === $1.compressed })
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
-            template: template, data: ["serialNumber": "S-1", "points": 3])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(
+            PassInput(
+                template: template, data: ["serialNumber": "S-1", "points": 3]))
         let shipped = try #require(try ZipArchive.read(pass.archive, source: "x").first { $0.name == "fr.lproj/pass.strings" })
         #expect(shipped.bytes == StringsFileTests.utf16LittleEndian(french))
         #expect(try JSONParser.value(pass.manifest)["fr.lproj/pass.strings"]?.stringValue == Digest.sha1Hex(shipped.bytes))
@@ -139,7 +141,8 @@ import Testing
         #expect(found.map(\.severity) == [.error])
         #expect(found.first?.message.contains("line 1") == true, "\(found.map(\.description))")
         #expect(throws: PassmintError.self) {
-            try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: ["serialNumber": "S-1", "points": 3])
+            try PassBuilder(identity: TestTemplates.identity()).sign(
+                PassInput(template: template, data: ["serialNumber": "S-1", "points": 3]))
         }
     }
 
@@ -168,8 +171,9 @@ import Testing
                 "en.lproj/pass.strings", "fr.lproj/pass.strings", "zh-Hans.lproj/pass.strings",
             ])
 
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
-            template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(
+            PassInput(
+                template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"]))
         let entries = try ZipArchive.read(pass.archive, source: "x")
         #expect(!entries.contains { $0.name == "strings.json" })
         #expect(try JSONParser.value(pass.manifest)["strings.json"] == nil)
@@ -218,8 +222,9 @@ import Testing
         #expect(translations.languages.map(\.code) == ["en", "fr", "zh-Hans"], "a dictionary's languages are sorted")
         #expect(translations.text(for: "POINTS", in: "zh-Hans") == "积分")
         let template = try PassTemplate(folder: "memory", passJSON: passJSON, files: memoryFiles, translations: translations)
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(
-            template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"])
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(
+            PassInput(
+                template: template, data: ["serialNumber": "S-1", "points": 5, "name": "Zoë"]))
         let entries = try ZipArchive.read(pass.archive, source: "x")
         func strings(_ language: String) throws -> [StringsFile.Entry] {
             let file = try #require(entries.first { $0.name == "\(language).lproj/pass.strings" })
@@ -237,46 +242,5 @@ import Testing
         let error = #expect(throws: PassmintError.self) { try Translations(["french": ["A": "a"]]) }
         #expect(error?.code == .invalidTemplate)
         #expect(error?.message.contains("\"french\" is not a language code") == true)
-    }
-
-    /// A batch with one data column per language (`offer.en`, `offer.fr`): `strings.json` points each language's
-    /// translation at its column, so every pass carries its own text in every language.
-    @Test func perLanguageBatchColumnsFillTheTranslations() async throws {
-        var files = Self.icons
-        files["strings.json"] = Array(
-            """
-            {"en": {"ORG": "Mint Café", "DESCRIPTION": "Mint Café card", "POINTS": "Points", "WELCOME": "{{offer.en}}"},
-             "fr": {"ORG": "Café Menthe", "DESCRIPTION": "Carte Café Menthe", "POINTS": "Points", "WELCOME": "{{offer.fr}}"}}
-            """.utf8)
-        let folder = try TestTemplates.write(passJSON: Self.passJSON, files: files)
-        let work = TestEnvironment.temporaryFolder("columns")
-        let data = work.appendingPathComponent("offers.csv")
-        try Data(
-            """
-            serialNumber,points,offer.en,offer.fr
-            C-1,5,"Free coffee, today","Café offert, aujourd'hui"
-            C-2,7,Two for one,Deux pour un
-
-            """.utf8
-        ).write(to: data)
-        let output = work.appendingPathComponent("out")
-        let result = try await BatchRunner(
-            template: try PassTemplate(folder: folder.path), builder: PassBuilder(identity: try TestTemplates.identity()),
-            options: BatchOptions(outputFolder: output.path)
-        ).run(try BatchInput(path: data.path))
-        #expect(result.issued == 2)
-        for (serial, english, french) in [
-            ("C-1", "Free coffee, today", "Café offert, aujourd'hui"), ("C-2", "Two for one", "Deux pour un"),
-        ] {
-            let entries = try ZipArchive.read(
-                Array(try Data(contentsOf: output.appendingPathComponent("\(serial).pkpass"))), source: serial)
-            func welcome(_ language: String) throws -> String? {
-                try StringsFile.parse(try #require(entries.first { $0.name == "\(language).lproj/pass.strings" }).bytes).first {
-                    $0.key == "WELCOME"
-                }?.value
-            }
-            #expect(try welcome("en") == english)
-            #expect(try welcome("fr") == french)
-        }
     }
 }

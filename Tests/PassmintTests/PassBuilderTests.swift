@@ -7,7 +7,7 @@ import Testing
 @Suite struct PassBuilderTests {
     @Test func buildsAPassThatIndependentToolsAccept() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: TestTemplates.data))
 
         let entries = try ZipArchive.read(pass.archive, source: "test.pkpass")
         // Template files first (every pass of a template starts with the same bytes), then the per-pass files.
@@ -32,8 +32,8 @@ import Testing
     @Test func sameTemplateAndDataGiveTheSamePassJSONAndManifest() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let builder = try PassBuilder(identity: TestTemplates.identity())
-        let first = try builder.build(template: template, data: TestTemplates.data)
-        let second = try builder.build(template: try PassTemplate(folder: template.folder), data: TestTemplates.data)
+        let first = try builder.sign(PassInput(template: template, data: TestTemplates.data))
+        let second = try builder.sign(PassInput(template: try PassTemplate(folder: template.folder), data: TestTemplates.data))
         #expect(first.passJSON == second.passJSON)
         #expect(first.manifest == second.manifest)
         let manifest = try JSONParser.value(first.manifest).objectValue!
@@ -54,7 +54,7 @@ import Testing
 
     @Test func archiveSHA256WithTheTemplatePrefixMatchesAFullHash() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: TestTemplates.data))
         #expect(template.archivePrefix != nil)
         #expect(template.sha256Hex(ofArchive: pass.archive) == Digest.sha256Hex(pass.archive))
         let other = Array("not an archive of this template".utf8)
@@ -75,7 +75,7 @@ import Testing
         files[".DS_Store"] = [0, 1, 2]
         let template = try PassTemplate(folder: TestTemplates.write(files: files).path)
         #expect(template.files.map(\.path) == ["fr.lproj/logo.png", "fr.lproj/pass.strings", "icon.png"])
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: TestTemplates.data))
         let manifest = try JSONParser.value(pass.manifest).objectValue!
         #expect(manifest["fr.lproj/pass.strings"] != nil)
         #expect(manifest[".DS_Store"] == nil)
@@ -90,7 +90,7 @@ import Testing
         pass.nfc = NFC(message: "hello", encryptionPublicKey: TestTemplates.p256PublicKey, requiresAuthentication: false)
         pass.barcodes = [Barcode(format: .qr, message: "M-1")]
         let icon = try PassFile(path: "icon.png", bytes: TestTemplates.png(width: 38, height: 38))
-        let built = try PassBuilder(identity: TestTemplates.identity()).build(pass: pass, files: [icon])
+        let built = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(pass: pass, files: [icon]))
         let json = try JSONParser.value(built.passJSON)
         #expect(json["sharingProhibited"] == true)
         #expect(json["nfc"]?["message"]?.stringValue == "hello")
@@ -106,7 +106,7 @@ import Testing
     {
         do {
             let template = try PassTemplate(folder: try TestTemplates.write(passJSON: passJSON, files: files).path)
-            _ = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: data)
+            _ = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: data))
         } catch let error as PassmintError {
             return error
         }

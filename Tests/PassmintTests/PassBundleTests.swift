@@ -12,7 +12,7 @@ import Testing
         return try (1...count).map { index in
             var data = TestTemplates.data
             data["serialNumber"] = .string("S-\(index)")
-            return try builder.build(template: template, data: data)
+            return try builder.sign(PassInput(template: template, data: data))
         }
     }
 

@@ -159,7 +159,7 @@ import Testing
         let root = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
         let template = try PassTemplate(folder: root.appendingPathComponent("\(name).pass").path)
         let data = try JSONParser.value(try FileIO.read(root.appendingPathComponent("\(name).json").path, what: "data")).objectValue!
-        let built = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: data)
+        let built = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: data))
         let pass = try Pass(json: try #require(try JSONParser.value(built.passJSON).objectValue))
         #expect(JSONWriter.data(.object(try pass.jsonObject())) == built.passJSON)
     }

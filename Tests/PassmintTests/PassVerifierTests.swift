@@ -49,7 +49,7 @@ import Testing
 
     func build() throws -> Built {
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: TestTemplates.data))
         var files: [String: [UInt8]] = [:]
         for entry in try ZipArchive.read(pass.archive, source: "built") { files[entry.name] = entry.bytes }
         return Built(files: files, chain: try TestEnvironment.devChain())

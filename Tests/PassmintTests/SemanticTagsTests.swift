@@ -40,7 +40,7 @@ import Testing
         let template = try PassTemplate(folder: root.appendingPathComponent("SemanticBoardingPass.pass").path)
         let data = try JSONParser.value(try FileIO.read(root.appendingPathComponent("SemanticBoardingPass.json").path, what: ""))
             .objectValue!
-        let built = try PassBuilder(identity: identity).build(template: template, data: data)
+        let built = try PassBuilder(identity: identity).sign(PassInput(template: template, data: data))
         let json = try JSONParser.value(built.passJSON).objectValue!
         let pass = try Pass(json: json)
         let tags = try #require(pass.semantics)

@@ -34,7 +34,7 @@ import Testing
         let builder = PassBuilder(identities: identities)
         let root = try Certificate(contentsOf: try Self.folder().appendingPathComponent("root.pem").path)
         for type in [Self.loyalty, Self.tickets] {
-            let pass = try builder.build(template: try Self.template(type: type), data: TestTemplates.data)
+            let pass = try builder.sign(PassInput(template: try Self.template(type: type), data: TestTemplates.data))
             #expect(pass.passTypeIdentifier == type)
             let report = PassVerifier(root: root).verify(pass.archive, source: type)
             #expect(report.isValid, "\(report.checks.filter { $0.status == .failed })")
@@ -46,7 +46,7 @@ import Testing
         let folder = try Self.folder().path
         let builder = PassBuilder(identities: try CertificatesFolder(path: folder).load(passphrase: nil))
         #expect {
-            try builder.build(template: try Self.template(type: "pass.dev.passmint.lounge"), data: TestTemplates.data)
+            try builder.sign(PassInput(template: try Self.template(type: "pass.dev.passmint.lounge"), data: TestTemplates.data))
         } throws: { error in
             let message = (error as? PassmintError)?.message ?? ""
             return message.contains("\"pass.dev.passmint.lounge\"") && message.contains(folder + "/pass.dev.passmint.lounge/")
@@ -56,7 +56,7 @@ import Testing
     @Test func aPassWithoutATypeNeedsOneWhenThereAreSeveral() throws {
         let builder = PassBuilder(identities: try CertificatesFolder(path: try Self.folder().path).load(passphrase: nil))
         #expect {
-            try builder.build(template: try Self.template(type: nil), data: TestTemplates.data)
+            try builder.sign(PassInput(template: try Self.template(type: nil), data: TestTemplates.data))
         } throws: { error in
             (error as? PassmintError)?.message.contains("set passTypeIdentifier") == true
         }
@@ -66,7 +66,7 @@ import Testing
         let chain = try TestEnvironment.devChain()
         let identities = try CertificatesFolder(path: chain.path).load(passphrase: nil)
         #expect(identities.passTypeIdentifiers == ["pass.dev.passmint.example"])
-        let pass = try PassBuilder(identities: identities).build(template: try Self.template(type: nil), data: TestTemplates.data)
+        let pass = try PassBuilder(identities: identities).sign(PassInput(template: try Self.template(type: nil), data: TestTemplates.data))
         #expect(pass.passTypeIdentifier == "pass.dev.passmint.example")
     }
 

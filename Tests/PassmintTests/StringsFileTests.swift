@@ -119,7 +119,7 @@ import Testing
         let root = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
         let template = try PassTemplate(folder: root.appendingPathComponent("Festival.pass").path)
         let data = try JSONParser.value(try FileIO.read(root.appendingPathComponent("Festival.json").path, what: "data")).objectValue!
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: data)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: data))
         let shipped = try ZipArchive.read(pass.archive, source: "Festival")
         for language in ["en", "fr", "zh-Hans"] {
             let path = "\(language).lproj/pass.strings"

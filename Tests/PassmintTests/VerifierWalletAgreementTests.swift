@@ -69,8 +69,9 @@ import Testing
     @Test func signerExpiredAtTheSigningTimeFailsWithoutARoot() throws {
         let identity = try TestTemplates.identity(expired: true)
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: identity, options: .init(allowExpired: true)).build(
-            template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: identity, options: .init(allowExpired: true)).sign(
+            PassInput(
+                template: template, data: TestTemplates.data))
         let report = PassVerifier().verify(pass.archive, source: "expired.pkpass")
         let check = try #require(report.check("signer-validity"))
         #expect(check.status == .failed)

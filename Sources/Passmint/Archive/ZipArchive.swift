@@ -1,7 +1,7 @@
 internal import CPassmintZip
 import Foundation
 
-/// In-memory ZIP archives: written by Passmint's own ``ZipWriter``, read through libzip.
+/// In-memory ZIP archives: written by Passmint's own ZIP writer (``make(_:)``), read through libzip.
 public enum ZipArchive {
     /// One file of an archive.
     public struct Entry: Sendable {

@@ -1,6 +1,6 @@
 /// The signing identities a tool or service holds, one per pass type identifier: each Pass Type ID certificate signs
 /// only passes of its own type, so a service issuing a venue's tickets and its loyalty cards holds two. Load them once
-/// (``init(folder:passphrase:)`` reads a certificates folder) and share them; they are immutable.
+/// (``CertificatesFolder/load(passphrase:)`` reads a certificates folder) and share them; they are immutable.
 public struct SigningIdentities: Sendable {
     /// Every identity, in the order they were loaded (the certificates folder's own identity first, then its
     /// `pass.*` sub-folders by name).

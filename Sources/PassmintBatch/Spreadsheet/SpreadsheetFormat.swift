@@ -113,7 +113,7 @@ public struct SpreadsheetFormat: Sendable {
     }
 
     /// A date as ISO 8601 with its time zone (`2023-05-17T00:00:00+02:00`): an ISO date with a time zone is kept as it
-    /// is; other forms are read with ``datePatterns`` or as ISO without a zone, in ``timeZone``.
+    /// is; other forms are read with ``datePatterns`` or as ISO without a zone, in ``timeZoneName``.
     public func date(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if DatePattern.isISOWithZone(trimmed) { return trimmed }

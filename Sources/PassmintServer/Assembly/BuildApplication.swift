@@ -6,9 +6,9 @@ import PassmintPush
 import PassmintStore
 public import ServiceLifecycle
 
-/// Builds the whole service from its configuration: opens the store (``openPassStore(url:logger:)``) and the APNs
-/// client, assembles the ``ServiceCore``, mounts the routes (and ``DeviceFastPath``), and runs beside the server what
-/// the store needs (the PostgreSQL client and change feed) and what ends it cleanly (``ServiceShutdown``). Migrations
+/// Builds the whole service from its configuration: opens the store (``openPassStore(url:logger:clock:)``) and the APNs
+/// client, assembles the ``ServiceCore``, mounts the routes (and `DeviceFastPath`), and runs beside the server what
+/// the store needs (the PostgreSQL client and change feed) and what ends it cleanly (`ServiceShutdown`). Migrations
 /// run before the server starts. `onListening` is called with the port the server listens on, once it does (with
 /// `port` 0 in the configuration, the free port the system gave).
 public func buildApplication(

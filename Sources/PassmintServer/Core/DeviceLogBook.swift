@@ -3,11 +3,11 @@ public import Logging
 import Synchronization
 
 /// What devices report to `POST …/v1/log` (unauthenticated, by Apple's design): written to the service log and the
-/// newest kept for the operator (`GET /api/v1/logs`). Each message is cut at ``maximumMessageBytes`` bytes of UTF-8 (on
+/// newest kept for the operator (`GET /api/v1/logs`). Each message is cut at 2,000 bytes of UTF-8 (on
 /// a scalar boundary, however many combining marks a character has) and its control characters, line and paragraph
 /// separators and bidirectional controls are escaped (`\n`, `\u{1B}`, `\u{202E}` …), so a message can neither forge
 /// log lines, send terminal escapes, nor reorder what a reader sees.
-/// Each client (by its address, see ``ClientAddress``) may send `clientRate` messages a second (bursts up to
+/// Each client (by its address, see `ClientAddress`) may send `clientRate` messages a second (bursts up to
 /// `clientBurst`), and all clients together `rate` (bursts up to `burst`), so one noisy client cannot use up what the
 /// others may send. Beside that shared budget a reserve (a tenth of it) keeps room for devices that send little: a
 /// client whose own budget is full (it sent nothing lately) may take one message a request from it when the shared

@@ -2,7 +2,7 @@ public import PassmintStore
 import Synchronization
 
 /// The reads devices repeat most — the serial-number poll and the pass row behind the latest-pass endpoint — kept
-/// between two changes of the store (see ``ReadCache``), and what ``DeviceFastPath`` answers from memory.
+/// between two changes of the store (see `ReadCache`), and what `DeviceFastPath` answers from memory.
 public final class DeviceReadCache: Sendable {
     struct PollKey: Hashable, Sendable {
         var device: String

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// A stored pass's data names each of its own images by content, under the key its batch column has:
 /// `"image:thumbnail@2x": "sha256:<hex>"`. The bytes are stored once however many passes use them, in the
-/// transaction of the pass version that names them (``PassEdit/images``, ``PassStore/insert(order:images:)``), read
+/// transaction of the pass version that names them (`PassEdit.images`, `PassStore.insert(order:images:)`), read
 /// back when a pass is rendered, and kept in memory (bounded) after that.
 public final class PassImageLibrary: Sendable {
     /// Data keys naming a per-pass image start with this (no placeholder name can hold a `:`).
@@ -39,7 +39,7 @@ public final class PassImageLibrary: Sendable {
     }
 
     /// Decodes `"images": {"thumbnail@2x": "<base64 PNG>", "strip": null}`, checking each image like a template image
-    /// (a slot Wallet shows, a PNG whose header declares a size the slot may have, a whole PNG), on ``CPUWork``'s
+    /// (a slot Wallet shows, a PNG whose header declares a size the slot may have, a whole PNG), on `CPUWork`'s
     /// threads. Errors name the JSON path (`images.thumbnail@2x`).
     public func decode(_ images: JSONObject, path: String = "images") async throws(ServiceFailure) -> Upload {
         var upload = Upload(members: JSONObject(), images: [])

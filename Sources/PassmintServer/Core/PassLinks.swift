@@ -23,6 +23,7 @@ public struct PassLinks: Sendable {
     /// - Parameters:
     ///   - secret: the server secret (at least 32 characters; `PASSMINT_LINK_SECRET`). Changing it voids every link.
     ///   - publicURL: the service's public URL, without a trailing slash.
+    ///   - lifetime: how long a new link lasts; nil: for ever (until the secret changes).
     public init(secret: String, publicURL: String, lifetime: Duration? = nil) {
         self.secret = Array(secret.utf8)
         baseURL = publicURL

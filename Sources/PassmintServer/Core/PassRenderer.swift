@@ -4,7 +4,7 @@ import PassmintStore
 
 /// Turns a stored pass into a signed `.pkpass`: its template (``TemplateCatalog``) filled with its data, the
 /// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up. Rendering and checking
-/// run on ``CPUWork``'s threads, off the pool that answers devices.
+/// run on `CPUWork`'s threads, off the pool that answers devices.
 public struct PassRenderer: Sendable {
     public let builder: PassBuilder
     let templates: TemplateCatalog
@@ -29,11 +29,11 @@ public struct PassRenderer: Sendable {
     /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
     func prepare(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> PreparedPass {
         let start = ContinuousClock.now
-        let (template, values, overrides, passImages) = try await inputs(pass, data: data)
+        let input = try await self.input(pass, data: data)
         defer { metrics?.time("render", ContinuousClock.now - start) }
         return try await CPUWork.run { () throws(ServiceFailure) in
             do throws(PassmintError) {
-                return try builder.prepare(template: template, data: values, overrides: overrides, images: passImages)
+                return try builder.prepare(input)
             } catch {
                 throw .building(error, templates.redacted)
             }
@@ -46,20 +46,20 @@ public struct PassRenderer: Sendable {
     /// `version`: a template version to check against instead of the one the pass is served at (a new version
     /// before it is published).
     func check(_ pass: StoredPass, data: JSONObject? = nil, version: PassTemplate? = nil) async throws(ServiceFailure) {
-        let (template, values, overrides, passImages) = try await inputs(pass, data: data, version: version)
+        let input = try await self.input(pass, data: data, version: version)
         try await CPUWork.run { () throws(ServiceFailure) in
             do throws(PassmintError) {
-                _ = try builder.check(template: template, data: values, overrides: overrides, images: passImages)
+                _ = try builder.check(input)
             } catch {
                 throw .building(error, templates.redacted)
             }
         }
     }
 
-    /// The template, data, overrides and images a stored pass is built from.
-    private func inputs(
-        _ pass: StoredPass, data: JSONObject?, version: PassTemplate? = nil
-    ) async throws(ServiceFailure) -> (PassTemplate, JSONObject, JSONObject, PassImages) {
+    /// What a stored pass is built from: its template, data and images, stamped with its serial, token and voided
+    /// flag and the service's `webServiceURL`.
+    private func input(_ pass: StoredPass, data: JSONObject? = nil, version: PassTemplate? = nil) async throws(ServiceFailure) -> PassInput
+    {
         let template: PassTemplate
         if let version {
             template = try personalized(version, for: pass)
@@ -69,13 +69,9 @@ public struct PassRenderer: Sendable {
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
             throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
         }
-        var overrides: JSONObject = [
-            "serialNumber": .string(pass.serialNumber), "authenticationToken": .string(pass.authenticationToken),
-            "webServiceURL": .string(webServiceURL),
-        ]
-        if pass.voided { overrides["voided"] = true }
-        values["serialNumber"] = .string(pass.serialNumber)
-        values["authenticationToken"] = .string(pass.authenticationToken)
+        let stamp = PassStamp(
+            serialNumber: pass.serialNumber, authenticationToken: pass.authenticationToken, webServiceURL: webServiceURL,
+            voided: pass.voided)
         if template.isPersonalizable || pass.personalizationJSON != nil {
             // `{{personalization.fullName}}` …: what the user gave, or (before sign-up) the data's value or "".
             let info = pass.personalizationJSON.flatMap { try? JSONParser.value(Array($0.utf8)).objectValue }
@@ -84,7 +80,7 @@ public struct PassRenderer: Sendable {
                 values[member.key] = member.value
             }
         }
-        return (template, values, overrides, try await images.images(in: values))
+        return PassInput(template: template, data: values, images: try await images.images(in: values), stamp: stamp)
     }
 
     /// `version`, or its personalized variant once the pass's user signed up.

@@ -5,7 +5,7 @@ import PassmintStore
 
 /// Preview pages for the issuer's back office: a stored pass as its holder sees it, or a template with its sample
 /// data (`<templates>/<Name>.json` beside `<Name>.pass`) or posted data. The same HTML `passmint preview` writes,
-/// with the server's folders left out of it. Pages are rendered on ``CPUWork``'s threads, off the pool that answers
+/// with the server's folders left out of it. Pages are rendered on `CPUWork`'s threads, off the pool that answers
 /// devices.
 public struct PreviewService: Sendable {
     let store: any PassStore

@@ -6,7 +6,7 @@ public import PassmintStore
 public import ServiceLifecycle
 import Synchronization
 
-/// Delivers the pushes the store owes (``OwedPush``), in the background: a change commits what it owes in its own
+/// Delivers the pushes the store owes (`OwedPush`), in the background: a change commits what it owes in its own
 /// transaction and answers at once; this drains the queue. Each round claims a batch (leased, so several service
 /// nodes share one PostgreSQL queue without sending a push twice), pushes each pass type's tokens concurrently over
 /// the sender's HTTP/2 connections, and settles the batch in one write: delivered pushes leave the queue, gone tokens

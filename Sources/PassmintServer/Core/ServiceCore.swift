@@ -20,9 +20,9 @@ public struct ServiceCore: Sendable {
     public let previews: PreviewService
     public let sharing: SharingService
     public let deviceLogs: DeviceLogBook
-    /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:)`` does).
+    /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:onListening:)`` does).
     public let pushQueue: PushQueue
-    /// Opens once the store is migrated (``buildApplication(core:services:logger:)`` opens it before the server
+    /// Opens once the store is migrated (``buildApplication(core:services:logger:onListening:)`` opens it before the server
     /// starts); the push queue and the jobs wait for it.
     public let storeReady = StoreReadiness()
     /// What `GET /metrics` shows.

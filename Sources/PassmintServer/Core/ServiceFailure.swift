@@ -24,7 +24,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
             .preconditionFailed,
             "the pass changed since the version named in If-Match\(now): GET it again, redo the change and send it with the new ETag")
     }
-    /// A pass that kept changing while a change to it was being made (``UpdateService/attempts`` times): 409.
+    /// A pass that kept changing while a change to it was being made (100 times): 409.
     public static func busy(_ serialNumber: String) -> ServiceFailure {
         .conflict("pass \(serialNumber) kept changing while this change was being made; nothing was changed: send it again")
     }

@@ -3,7 +3,7 @@ import PassmintStore
 import Synchronization
 
 /// The signed bytes of each pass's latest version, shared by every request (devices fetch the same version many
-/// times, and the version just issued or updated was signed already): at most `byteLimit` bytes (``PassCache``).
+/// times, and the version just issued or updated was signed already): at most `byteLimit` bytes (`PassCache`).
 public final class SignedPassCache: Sendable {
     private let cache: Mutex<PassCache>
 

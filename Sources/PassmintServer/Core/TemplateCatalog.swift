@@ -6,7 +6,7 @@ import Synchronization
 /// The templates the service issues from, by name (`Loyalty` → `<folder>/Loyalty.pass`; `Loyalty.pass` names the same
 /// template), each loaded once, and the personalized variant of a personalizable template (without
 /// `personalization.json`), made once. A pass a newly published version does not fit keeps its last good version
-/// (``install(_:named:keeping:)``).
+/// (`install(_:named:keeping:)`).
 public final class TemplateCatalog: Sendable {
     /// The folder holding the `<Name>.pass/` templates.
     public let folder: String

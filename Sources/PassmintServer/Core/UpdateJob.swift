@@ -3,7 +3,7 @@ public import Passmint
 public import PassmintStore
 
 /// A bulk change the service applies in the background: the lines of a `POST /api/v1/updates` upload, or every pass
-/// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the jobs folder (``JobFolder``) and written
+/// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the jobs folder (`JobFolder`) and written
 /// after every committed chunk, so a restarted service goes on where the last one stopped.
 public struct UpdateJob: Sendable, Equatable {
     public enum Kind: String, Sendable {

@@ -9,9 +9,9 @@ import Synchronization
 /// (``UpdateJob/Kind/updates``) or every pass of a republished template (``UpdateJob/Kind/template``). Each line is
 /// the change a `PATCH` makes (``UpdateService``, without signing: the new version is signed when asked for), a
 /// chunk of lines at a time with several in flight (the store commits them together), the lines of one pass in
-/// order. After each chunk the job's state is saved (``JobFolder``); a restarted service goes on from there, and
+/// order. After each chunk the job's state is saved (`JobFolder`); a restarted service goes on from there, and
 /// lines done again change nothing the second time (they count as they did the first). A bad line is reported and
-/// skipped. Jobs run on a thread of their own (``JobThread``), never on the pool that answers devices.
+/// skipped. Jobs run on a thread of their own (`JobThread`), never on the pool that answers devices.
 public final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
     let updates: UpdateService
