@@ -105,4 +105,19 @@ import Testing
         let forward = try passmint(["verify", done.path, "--previous", reopened.path])
         #expect(forward.stdout.contains("order-updated-at"), "12:00 is not later than 13:00: \(forward.stdout)")
     }
+
+    @Test func previewDrawsAnOrderTemplateAndABuiltOrder() throws {
+        let page = TestEnvironment.temporaryFolder().appendingPathComponent("order.html")
+        try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let result = try passmint([
+            "preview", "OrderTemplates/Shipment.order", "--data", "OrderTemplates/Shipment.json", "--lang", "de", "--output", page.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Studiokopfhörer"))
+        let (order, created) = try create("StorePickup.order")
+        #expect(created.status == 0)
+        let built = try passmint(["preview", order.path, "--output", page.path])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(try String(contentsOf: page, encoding: .utf8).contains("Ready for pickup"))
+    }
 }
