@@ -4,7 +4,7 @@ public import Foundation
 /// payment, line items, fulfillments (shipping and pickup, each with its own status), customer, returns, associated
 /// apps and the order provider. Dates are RFC 3339 strings (``RFC3339Date``); `updatedAt` must grow with every change.
 ///
-/// Read with ``init(json:)`` and written with ``jsonObject()``, an order keeps its member order, its number literals
+/// Read with ``init(json:source:)`` and written with ``jsonObject()``, an order keeps its member order, its number literals
 /// and the keys this model does not know (at the top level in ``additionalProperties``, inside nested objects as they
 /// were). Build one in code and ``OrderBuilder`` signs it into an `.order` package.
 public struct Order: Codable, Sendable, Hashable {
