@@ -20,7 +20,8 @@ Usage: $PROG [--out DIR] [--uid PASS_TYPE_ID] [--team TEAM_ID] [--org NAME] [--i
 Create a development root CA, a WWDR-G4-shaped intermediate and a Pass Type ID signer certificate.
 
   --out DIR        output directory (default: $SCRIPT_DIR/dev)
-  --uid ID         pass type identifier (default: pass.dev.passmint.example)
+  --uid ID         pass type identifier (default: pass.dev.passmint.example); an order type identifier
+                   (order.…) makes an Order Type ID certificate (CN "Order Type ID: <uid>")
   --team ID        team identifier, written as the signer's OU (default: DEVTEAM123)
   --org NAME       organization name of the signer (default: "Passmint Development")
   --issuer DIR     sign with the root and WWDR-shaped CA of an earlier chain in DIR (root.pem, root.key, wwdr.pem,
@@ -100,7 +101,9 @@ mkdir -p "$stage" "$work/newcerts"
 # Escape characters that are special in openssl's -subj syntax (\ / + =).
 escape_dn() { printf '%s' "$1" | sed -e 's/[\\/+=]/\\&/g'; }
 
-if [[ "$nfc" == true ]]; then
+if [[ "$uid" == order.* ]]; then
+    signer_cn="Order Type ID: $uid"
+elif [[ "$nfc" == true ]]; then
     signer_cn="Pass Type ID with NFC: $uid"
 else
     signer_cn="Pass Type ID: $uid"

@@ -4,9 +4,12 @@
 // A package of its own, so that the main package's build never needs the fuzzer runtime.
 import PackageDescription
 
-let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "preview", "links", "service"]
+let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "order", "preview", "links", "service"]
 /// The products a target needs besides `Passmint` (batch input, the preview, the service's request parts).
-let moreProducts = ["csv": ["PassmintBatch"], "preview": ["PassmintPreview"], "links": ["PassmintPreview"], "service": ["PassmintServer"]]
+let moreProducts = [
+    "csv": ["PassmintBatch"], "order": ["PassmintPreview"], "preview": ["PassmintPreview"], "links": ["PassmintPreview"],
+    "service": ["PassmintServer"],
+]
 
 let package = Package(
     name: "passmint-fuzz",

@@ -12,6 +12,8 @@ public struct PassmintError: Error, Sendable, CustomStringConvertible, CustomDeb
         public static let invalidData = Code("invalid-data")
         /// `pass.json` breaks a rule Wallet enforces (missing key, wrong type, …).
         public static let invalidPass = Code("invalid-pass")
+        /// `order.json` breaks a rule Wallet enforces (missing key, wrong type, a status that cannot follow the last).
+        public static let invalidOrder = Code("invalid-order")
         /// An image is missing or is not a PNG.
         public static let invalidImage = Code("invalid-image")
         /// The certificate, key, `.p12` or WWDR file cannot be used for signing.

@@ -5,7 +5,7 @@ import Passmint
 struct CreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Build one signed .pkpass from a template folder and its data.",
+        abstract: "Build one signed .pkpass (or Wallet .order) from a template folder and its data.",
         discussion: """
             Placeholders: a pass.json string that is exactly "{{name}}" takes the data value with its JSON type; \
             {{name}} inside a longer string is replaced by the value's text. A placeholder with no value is an error. \
@@ -14,16 +14,24 @@ struct CreateCommand: AsyncParsableCommand {
             passTypeIdentifier and teamIdentifier, when absent from pass.json, come from the certificate (UID and OU). \
             The output is written atomically: nothing is written when anything fails.
 
+            Orders: a template folder holding order.json (e.g. OrderTemplates/Shipment.order) makes a Wallet order \
+            package (.order, MIME application/vnd.apple.finance.order): order.json is checked (passmint lint rules for \
+            orders), the manifest holds SHA-256 hashes, strings.json becomes <lang>.lproj/order.strings, and the \
+            signature is made with an Order Type ID certificate (UID order.…, e.g. a sub-folder order.com.example/ of \
+            --certificates); orderTypeIdentifier, when absent, comes from the certificate's UID.
+
             Example:
               passmint create PassTemplates/Loyalty.pass --data PassTemplates/Loyalty.json \\
                 --set name="Zoë Müller" --set points:=1250 --certificates Certificates/dev --output card.pkpass
             """
     )
 
-    @Argument(help: ArgumentHelp("Template folder (e.g. PassTemplates/Loyalty.pass).", valueName: "template-folder"))
+    @Argument(
+        help: ArgumentHelp(
+            "Template folder (e.g. PassTemplates/Loyalty.pass, or OrderTemplates/Shipment.order).", valueName: "template-folder"))
     var template: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the .pkpass.", valueName: "file.pkpass"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the .pkpass (or .order).", valueName: "file.pkpass"))
     var output: String
 
     @OptionGroup var data: DataOptions
@@ -40,6 +48,7 @@ struct CreateCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw ValidationError("--output \(output): the folder \(folder) does not exist; create it first (mkdir -p \(folder))")
         }
+        if FileManager.default.fileExists(atPath: template + "/order.json") { return try createOrder() }
         let template = try PassTemplate(folder: template)
         let values = try data.load()
         let builder = PassBuilder(identities: try signing.loadIdentities(), options: .init(allowExpired: allowExpired))

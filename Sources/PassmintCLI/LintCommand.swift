@@ -5,15 +5,22 @@ import Passmint
 struct LintCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check a template folder, a .pkpass (or each pass of a .pkpasses) or a pass.json against every rule Wallet enforces.",
+        abstract:
+            "Check a template folder, a .pkpass (or each pass of a .pkpasses), a pass.json, or a Wallet order (.order, order.json, order template) against every rule Wallet enforces.",
         discussion: """
             Each finding has a severity (error or warning), a stable code, the file and JSON path, a message and a fix. \
             Exit status 1 when there is any error, 0 otherwise. In a template folder, passTypeIdentifier and \
             teamIdentifier may be absent and a value that is exactly one {{placeholder}} passes type checks.
+
+            Orders (a folder holding order.json, an order.json, or a .order package) are checked against the order \
+            rules: required keys, types, allowed values (statuses, fulfillment types, barcode formats), RFC 3339 dates, \
+            https URLs, the authentication token, the images order.json names (present, PNG, square). The rules between \
+            two versions of an order (statuses that cannot go back, updatedAt that must grow) are run by \
+            passmint verify --previous.
             """
     )
 
-    @Argument(help: ArgumentHelp("Template folder, .pkpass or .pkpasses file, or pass.json.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Template folder, .pkpass or .pkpasses file, pass.json, or .order / order.json.", valueName: "path"))
     var path: String
 
     @Flag(help: "Print the findings as JSON.")
@@ -27,9 +34,12 @@ struct LintCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = LintOptions(allowHTTPWebService: allowHTTP)
-        let linted = try Self.loadAll(path).map { contents in
-            (contents.source, PassLinter.lint(contents, options: options) + (google ? Self.googleFindings(contents) : []))
-        }
+        let linted =
+            try Self.isOrder(path)
+            ? [(path, Self.lintOrder(path))]
+            : Self.loadAll(path).map { contents in
+                (contents.source, PassLinter.lint(contents, options: options) + (google ? Self.googleFindings(contents) : []))
+            }
         let errors = linted.map { $0.1.filter { $0.severity == .error }.count }.reduce(0, +)
         let total = linted.map(\.1.count).reduce(0, +)
         if json {

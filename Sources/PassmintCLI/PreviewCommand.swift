@@ -22,11 +22,16 @@ struct PreviewCommand: AsyncParsableCommand {
             Given a folder of templates (PassTemplates/), preview draws each Name.pass with the sample data in Name.json \
             beside it into --output as a folder: index.html and one page per template.
 
+            A Wallet order (an order template folder holding order.json, or a .order) is drawn as Wallet's order \
+            screen: merchant, status, each fulfillment's progress with tracking, delivery or pickup window and pickup \
+            code, line items and payment, translated with --lang (HTML only; --png is not available for orders yet).
+
             Examples:
               passmint preview PassTemplates/Loyalty.pass --data PassTemplates/Loyalty.json --output card.html --png card.png
               passmint preview PassTemplates/Festival.pass --data PassTemplates/Festival.json --lang fr --side both --output fr.html
               passmint preview card.pkpass --output card.html
               passmint preview PassTemplates/ --output site/
+              passmint preview OrderTemplates/Shipment.order --data OrderTemplates/Shipment.json --lang de --output order.html
             """
     )
 
@@ -72,6 +77,7 @@ struct PreviewCommand: AsyncParsableCommand {
             }
             options.timeZone = zone
         }
+        if Self.isOrder(path) { return try writeOrderPreview(timeZone: options.timeZone) }
         if Self.isGallery(path) {
             guard data.data == nil && data.assignments.isEmpty else {
                 throw ValidationError(

@@ -6,7 +6,7 @@ struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract:
-            "Check a finished .pkpass (or every pass of a .pkpasses bundle): archive, manifest, signature, certificates, chain, then lint.",
+            "Check a finished .pkpass (or every pass of a .pkpasses bundle, or a Wallet .order): archive, manifest, signature, certificates, chain, then lint.",
         discussion: """
             A .pkpasses bundle must hold only .pkpass files, at most 10 and 150 MB in all; each pass in it is verified \
             and reported under its entry name.
@@ -15,6 +15,12 @@ struct VerifyCommand: AsyncParsableCommand {
             With --ca the chain must verify to that root at the signing time, so a pass signed while its certificate \
             was valid still verifies after the certificate expired. For passes signed by Apple-issued certificates use \
             --ca Certificates/apple/AppleRootCA.pem. Exit status 1 when any check fails or lint finds an error.
+
+            Orders (.order, or an archive holding order.json): the manifest must hold SHA-256 hashes (a SHA-1 manifest \
+            fails), the signer must be an Order Type ID certificate whose UID (order.…) is the orderTypeIdentifier, of \
+            the team given with --team; then the order lint rules. With --previous (the earlier .order or its \
+            order.json) the changes are checked too: a completed or cancelled order cannot be open again, a delivered \
+            or picked-up fulfillment cannot go back, updatedAt must be later.
             """
     )
 
@@ -23,6 +29,12 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Trusted root certificate (PEM or DER).", valueName: "root.pem"))
     var ca: String?
+
+    @Option(help: ArgumentHelp("Orders: the version before this one (.order or order.json), to check the changes.", valueName: "file"))
+    var previous: String?
+
+    @Option(help: ArgumentHelp("Orders: the team identifier the signing certificate's OU must be.", valueName: "team-id"))
+    var team: String?
 
     @Flag(help: "Print every check and finding as JSON.")
     var json = false
@@ -33,6 +45,7 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let bytes = try FileIO.readArchive(file, what: "pass")
         let root = try ca.map { try Certificate(contentsOf: $0) }
+        if Self.isOrder(bytes, file: file) { return try verifyOrder(bytes, root: root) }
         let verifier = PassVerifier(
             root: root, knownIntermediates: AppleCertificates.wwdrIntermediates.map(\.certificate),
             lintOptions: LintOptions(allowHTTPWebService: allowHTTP))

@@ -175,6 +175,21 @@ public enum TestEnvironment {
         }
     }
 
+    /// The order type identifier of ``orderChain()``.
+    public static let devOrderType = "order.dev.passmint.example"
+
+    /// A development chain whose leaf is an Order Type ID certificate (UID ``devOrderType``, CN "Order Type ID: …"),
+    /// made at test time by `Certificates/make-dev-chain.sh` like ``devChain(uid:team:expired:nfc:)``.
+    public static func orderChain(team: String = "DEVTEAM123", expired: Bool = false) throws -> URL {
+        try devChain(uid: devOrderType, team: team, expired: expired)
+    }
+
+    /// Runs `scripts/check-order.sh`: Python's zipfile, manifest SHA-256s recomputed by hashlib, `openssl cms -verify`
+    /// (detached, SHA-256) to `root`, signing time, intermediate and an `order.` UID present.
+    public static func independentlyCheckOrder(_ order: URL, root: URL) throws -> ProcessResult {
+        try run(repositoryRoot.appendingPathComponent("scripts/check-order.sh").path, [order.path, root.path])
+    }
+
     /// The passphrase of the development chain's encrypted key and `.p12` files.
     public static let devPassphrase = "passmint-dev"
 

@@ -10,7 +10,7 @@ import Foundation
 ///   wwdr.pem                    (used by the sub-folders that have none)
 /// ```
 ///
-/// Only sub-folders whose names start with `pass.` are read, so other folders (Apple's certificates, a development
+/// Only sub-folders whose names start with `pass.` (or `order.`, Order Type IDs) are read, so other folders (Apple's certificates, a development
 /// chain) can live beside them. A sub-folder's certificate must carry its folder's name as UID.
 public struct CertificatesFolder: Sendable {
     /// One place an identity is read from.
@@ -64,7 +64,8 @@ public struct CertificatesFolder: Sendable {
         let topWWDR = exists(path + "/wwdr.pem") ? path + "/wwdr.pem" : nil
         var entries: [Entry] = []
         if let top = entry(in: path, wwdr: topWWDR, expected: nil) { entries.append(top) }
-        let names = ((try? files.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("pass.") }.sorted()
+        let names = ((try? files.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("pass.") || $0.hasPrefix("order.") }
+            .sorted()
         for name in names {
             let folder = path + "/" + name
             guard files.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else { continue }

@@ -1,0 +1,79 @@
+import Foundation
+
+extension OrderVerifier {
+    /// The detached signature over the manifest, its signing time, the intermediate, the signer (an Order Type ID
+    /// certificate for this order's type and the expected team) and the chain.
+    func checkSignature(_ bytes: [UInt8]?, manifest: [UInt8], order: JSONObject?, now: Date, report: inout VerificationReport) {
+        guard let bytes else {
+            report.add("signature-format", .failed, "no signature file")
+            return
+        }
+        guard let inspection = PassSignature.inspect(bytes, content: manifest), inspection.contentType == "pkcs7-data" else {
+            report.add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData over data (PEM instead of DER? damaged?)")
+            return
+        }
+        report.signature = inspection
+        report.add(
+            "signature-format", .passed,
+            "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)"
+        )
+        report.add(
+            "signature-detached", inspection.isDetached ? .passed : .failed,
+            inspection.isDetached
+                ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
+        report.add(
+            "signature-valid", inspection.verifies ? .passed : .failed,
+            inspection.verifies
+                ? "the signature verifies over manifest.json"
+                : "the signature does not verify over manifest.json (\(inspection.verificationError ?? "unknown reason"))")
+        let formatter = ISO8601DateFormatter()
+        if let time = inspection.signingTime {
+            report.add("signing-time", .passed, "signed at \(formatter.string(from: time))")
+        } else {
+            report.add("signing-time", .failed, "no signing-time attribute; sign with the signing time (never with -noattr)")
+        }
+        guard let signer = inspection.signer else {
+            report.add("intermediate", .failed, "the signer's certificate is not in the signature")
+            return
+        }
+        if inspection.otherCertificates.contains(where: { PassSignature.issued($0, signer) }) {
+            report.add("intermediate", .passed, "carries the WWDR intermediate that issued the signer")
+        } else {
+            report.add(
+                "intermediate", .failed,
+                "the signature does not carry the intermediate that issued the signer (\(signer.issuerCommonName ?? signer.issuer)); include the WWDR intermediate"
+            )
+        }
+        report.add(PassVerifier.signerValidity(signer, signingTime: inspection.signingTime, now: now))
+        report.add(signerIdentity(signer, order: order))
+        guard let root else {
+            report.add("chain", .skipped, "no --ca given")
+            return
+        }
+        if let failure = PassSignature.verifyChain(
+            leaf: signer, intermediates: inspection.otherCertificates, root: root, at: inspection.signingTime)
+        {
+            report.add("chain", .failed, "does not verify to \(root.commonName ?? "the root"): \(failure)")
+        } else {
+            report.add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
+        }
+    }
+
+    /// An Order Type ID certificate (UID `order.…`) for the order's `orderTypeIdentifier`, of the expected team.
+    private func signerIdentity(_ signer: Certificate, order: JSONObject?) -> VerificationReport.Check {
+        let uid = signer.userID ?? "(none)"
+        let ou = signer.organizationalUnit ?? "(none)"
+        let type = order?["orderTypeIdentifier"]?.stringValue ?? "(none)"
+        var problems: [String] = []
+        if !uid.hasPrefix("order.") {
+            problems.append(
+                "the signer's UID is \"\(uid)\", not an Order Type ID (order.…): \(uid.hasPrefix("pass.") ? "a Pass Type ID certificate cannot sign orders; " : "")sign with the Order Type ID certificate"
+            )
+        } else if uid != type {
+            problems.append("the signer's UID is \"\(uid)\" but order.json has orderTypeIdentifier \"\(type)\"")
+        }
+        if let team, team != ou { problems.append("the signer's OU (team) is \"\(ou)\", expected \"\(team)\"") }
+        guard problems.isEmpty else { return .init(name: "signer-identity", status: .failed, detail: problems.joined(separator: "; ")) }
+        return .init(name: "signer-identity", status: .passed, detail: "Order Type ID certificate \(uid) of team \(ou) matches the order")
+    }
+}
