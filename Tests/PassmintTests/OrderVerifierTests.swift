@@ -99,7 +99,7 @@ import Testing
 
     @Test func aPassIsNotAnOrder() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
-        let pass = try PassBuilder(identity: TestTemplates.identity()).build(template: template, data: TestTemplates.data)
+        let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: TestTemplates.data))
         let report = OrderVerifier().verify(pass.archive, source: "card.pkpass")
         #expect(report.check("order-json")?.detail.contains("this is a pass") == true)
         #expect(report.check("manifest-algorithm")?.status == .failed)
