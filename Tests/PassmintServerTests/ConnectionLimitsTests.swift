@@ -147,8 +147,7 @@ import Testing
             }
             #expect(await (try RawConnection(port: port)).get("/health") == "HTTP/1.1 200 OK")
             // Connections 9 to 20 and the request each closed the oldest idle one: at least the first 12 are gone.
-            var closed = 0
-            for connection in idle.prefix(12) where await connection.closedByServer(within: 2_000) { closed += 1 }
+            let closed = await Self.closedCount(idle.prefix(12), atLeast: 12)
             #expect(closed == 12, "20 idle connections and a request with room for 8: \(closed) of the oldest 12 closed")
             #expect(!(await idle.last!.closedByServer(within: 10)), "the newest idle connection stays")
         }

@@ -20,9 +20,11 @@ final class JobThread: TaskExecutor, @unchecked Sendable {
         if !started {
             started = true
             let thread = Thread { [self] in
-                // Named from inside: on Linux a name given before start is not applied, and the thread would show
-                // (in `top -H`, stack dumps and `Thread.current.name`) the name of the pool thread that started it.
-                Thread.current.name = name
+                // Named from inside, by the kernel's name: on Linux a name given to Foundation's Thread before start
+                // is not applied, and the thread would show (in `top -H`, stack dumps) the name of the pool thread
+                // that started it.
+                // The kernel keeps 15 bytes; Linux only (elsewhere there is no such file and nothing happens).
+                try? String(name.prefix(15)).write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
                 loop()
             }
             thread.start()
@@ -43,5 +45,13 @@ final class JobThread: TaskExecutor, @unchecked Sendable {
             condition.unlock()
             for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
         }
+    }
+}
+
+extension JobThread {
+    /// Runs `work`, which blocks (a write, an fsync), on this thread and waits for it without holding a thread of
+    /// the caller's pool: a task of its own starts here, whatever the caller's executor.
+    func perform<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Task(executorPreference: self) { try work() }.value
     }
 }

@@ -8,24 +8,24 @@ extension UpdateJobService {
     /// their own: a slow or full disk never holds a thread of the pool that answers devices. Nothing of an upload
     /// that breaks off is kept.
     public func receive<Body: AsyncSequence>(_ body: Body) async throws -> UpdateJob where Body.Element == ByteBuffer {
-        try await withTaskExecutorPreference(files) {
-            let upload = try newUpload()
-            do {
-                for try await buffer in body {
-                    beforeEachUploadWrite.withLock { $0 }?()
+        let upload = try await files.perform { try self.newUpload() }
+        do {
+            for try await buffer in body {
+                try await files.perform {
+                    self.beforeEachUploadWrite.withLock { $0 }?()
                     try buffer.readableBytesView.withUnsafeBytes { bytes throws(ServiceFailure) in try upload.write(bytes) }
                 }
-                guard upload.bytes > 0 else { throw ServiceFailure.badRequest("the body is empty: send one JSON object per line") }
-                return try submit(upload)
-            } catch {
-                upload.discard()
-                throw error
             }
+            guard upload.bytes > 0 else { throw ServiceFailure.badRequest("the body is empty: send one JSON object per line") }
+            return try await files.perform { try self.submit(upload) }
+        } catch {
+            upload.discard()
+            throw error
         }
     }
 
     /// ``publish(template:data:)`` with the template's files read and the job's first state written on ``files``.
     public func publishing(template: String, data: JSONObject?) async throws -> UpdateJob {
-        try await withTaskExecutorPreference(files) { try publish(template: template, data: data) }
+        try await files.perform { try self.publish(template: template, data: data) }
     }
 }
