@@ -26,6 +26,7 @@ import Testing
     /// The done-when case: 10,000 rows, a few deliberately bad ones, every good row one verified pass.
     @Test func tenThousandRowsWithBadOnes() async throws {
         let folder = TestEnvironment.temporaryFolder("batch")
+        defer { try? FileManager.default.removeItem(at: folder) }  // 1.5 GB of passes in the largest case
         var csv = Self.header()
         var bad: [Int: String] = [:]
         for index in 1...10_000 {
@@ -110,6 +111,7 @@ import Testing
 
     @Test func webServiceTemplatesGetAFreshTokenPerPassUnlessTheRowHasOne() async throws {
         let scratch = TestEnvironment.temporaryFolder("batch")
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let template = scratch.appendingPathComponent("Loyalty.pass")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: Self.loyalty), to: template)
         var json = try JSONParser.value(try FileIO.read(template.appendingPathComponent("pass.json").path, what: "")).objectValue!
@@ -146,6 +148,7 @@ import Testing
 
     @Test func resumeKeepsValidPassesAndRebuildsDamagedOnes() async throws {
         let folder = TestEnvironment.temporaryFolder("batch")
+        defer { try? FileManager.default.removeItem(at: folder) }  // 1.5 GB of passes in the largest case
         var csv = Self.header()
         for index in 1...30 { csv += Self.row(index) }
         let data = folder.appendingPathComponent("m.csv")

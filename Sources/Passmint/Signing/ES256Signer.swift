@@ -23,22 +23,7 @@ public struct ES256Signer: Sendable {
 
     /// Signs `message`: 64 bytes, `r` then `s`, each big-endian and left-padded to 32 bytes.
     public func sign(_ message: [UInt8]) throws(PassmintError) -> [UInt8] {
-        ERR_clear_error()
-        guard let context = EVP_MD_CTX_new() else { throw PassmintError(.signingFailed, "OpenSSL could not allocate a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        var length = 0
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key.pointer) == 1,
-            message.withUnsafeBytes({ EVP_DigestSign(context, nil, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) })
-                == 1
-        else { throw PassmintError(.signingFailed, "ES256 signing failed", libraryErrors: OpenSSL.drainErrors()) }
-        var der = [UInt8](repeating: 0, count: length)
-        guard
-            message.withUnsafeBytes({ EVP_DigestSign(context, &der, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) })
-                == 1
-        else {
-            throw PassmintError(.signingFailed, "ES256 signing failed", libraryErrors: OpenSSL.drainErrors())
-        }
-        der.removeSubrange(length...)
+        let der = try key.signSHA256(message, algorithm: "ES256")
         guard let raw = Self.rawSignature(fromDER: der) else {
             throw PassmintError(.signingFailed, "OpenSSL returned an ECDSA signature Passmint cannot read")
         }

@@ -18,21 +18,6 @@ package struct RS256Signer: Sendable {
 
     /// Signs `message` (the JWT's `header.claims`): the raw RSA signature, as long as the key's modulus.
     package func sign(_ message: [UInt8]) throws(PassmintError) -> [UInt8] {
-        ERR_clear_error()
-        guard let context = EVP_MD_CTX_new() else { throw PassmintError(.signingFailed, "OpenSSL could not allocate a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        var length = 0
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key.pointer) == 1,
-            message.withUnsafeBytes({ EVP_DigestSign(context, nil, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count) })
-                == 1
-        else { throw PassmintError(.signingFailed, "RS256 signing failed", libraryErrors: OpenSSL.drainErrors()) }
-        var signature = [UInt8](repeating: 0, count: length)
-        guard
-            message.withUnsafeBytes({
-                EVP_DigestSign(context, &signature, &length, $0.bindMemory(to: UInt8.self).baseAddress, message.count)
-            }) == 1
-        else { throw PassmintError(.signingFailed, "RS256 signing failed", libraryErrors: OpenSSL.drainErrors()) }
-        signature.removeSubrange(length...)
-        return signature
+        try key.signSHA256(message, algorithm: "RS256")
     }
 }

@@ -125,25 +125,8 @@ public struct PassVerifier: Sendable {
             if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
             return report
         }
-        report.add(
-            "signature-format", .passed,
-            "PKCS#7 SignedData, \(inspection.encoding), digest \(inspection.digestAlgorithm), signer identified by \(inspection.signerIdentifier)"
-        )
-        report.add(
-            "signature-detached", inspection.isDetached ? .passed : .failed,
-            inspection.isDetached
-                ? "detached (no embedded content)" : "the manifest is embedded in the signature; Wallet needs a detached signature")
-        report.add(
-            "signature-valid", inspection.verifies ? .passed : .failed,
-            inspection.verifies
-                ? "the signature verifies over manifest.json"
-                : "the signature does not verify over manifest.json (\(inspection.verificationError ?? "unknown reason"))")
+        report.addSignatureChecks(inspection)
         let formatter = ISO8601DateFormatter()
-        if let time = inspection.signingTime {
-            report.add("signing-time", .passed, "signed at \(formatter.string(from: time))")
-        } else {
-            report.add("signing-time", .failed, "no signing-time attribute; Wallet requires one (never sign with -noattr)")
-        }
 
         // certificates
         if let signer = inspection.signer {
