@@ -2,7 +2,7 @@ import Foundation
 public import Logging
 public import Passmint
 
-/// How the service runs: one value, from which ``buildApplication(configuration:)`` builds everything. `passmint serve`
+/// How the service runs: one value, from which ``buildApplication(configuration:onListening:)`` builds everything. `passmint serve`
 /// reads it from its settings in one place (``init(settings:environment:apiKeyVariable:identities:)``);
 /// tests set its fields.
 public struct ServerConfiguration: Sendable {
@@ -49,7 +49,7 @@ public struct ServerConfiguration: Sendable {
     /// Largest request body accepted (413 beyond).
     public var maxBodySize = 64 * 1024
     /// The proxies (TLS terminators, load balancers) whose `Forwarded`/`X-Forwarded-For` headers name the client
-    /// (``ClientAddress``); a request from any other peer is that peer's. Empty: no header is believed.
+    /// (`ClientAddress`); a request from any other peer is that peer's. Empty: no header is believed.
     public var trustedProxies: [IPNetwork] = []
     /// How many device log messages are kept for the operator.
     public var deviceLogLimit = 1000
