@@ -16,15 +16,9 @@ import Testing
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
     static let day: TimeInterval = 86_400
 
+    /// Issues a pass through the API, as the protocol tests do: its serial and token.
     func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
-        let serial = unique("S")
-        let response = try await client.execute(
-            uri: "/api/v1/passes", method: .post,
-            headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
-            body: try ServiceHarness.issueBody(serial: serial))
-        #expect(response.status == .created)
-        let json = try JSONParser.value(Array(response.body.readableBytesView))
-        return (serial, try #require(json["authenticationToken"]?.stringValue))
+        try await WebServiceProtocolTests().issue(client)
     }
 
     @Test(arguments: StoreKind.allCases)
