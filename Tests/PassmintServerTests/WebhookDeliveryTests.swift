@@ -167,9 +167,10 @@ import Testing
                 try await core.webhookDeliverer.drain()
                 let received = receiver.received
                 #expect(received.map(\.status) == [500, 200])
-                #expect(received[0].eventId == received[1].eventId && received[0].body == received[1].body)
+                #expect(
+                    received.count == 2 && received.first?.eventId == received.last?.eventId && received.first?.body == received.last?.body)
                 #expect(received.allSatisfy { $0.signatureProblem == nil })
-                #expect(receiver.acknowledged == [received[0].eventId] && receiver.duplicates == 0)
+                #expect(receiver.acknowledged == [received.first?.eventId ?? ""] && receiver.duplicates == 0)
                 #expect(generated.received.count == 1, "delivered once to the receiver that answered 200")
             }
         }
