@@ -91,7 +91,11 @@ extension SQLitePassStore {
                     within_hour = within_hour + excluded.within_hour, within_day = within_day + excluded.within_day
                 """, [.integer(cut)])
             try db.query("DELETE FROM pass_events WHERE at < ?", [.integer(cut)])
-            return db.changes
+            let deleted = db.changes
+            // Settled webhook deliveries go with their events; owed ones stay until they are settled.
+            try db.query(
+                "DELETE FROM webhook_deliveries WHERE at < ? AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)", [.integer(cut)])
+            return deleted
         }
     }
 

@@ -60,6 +60,29 @@ enum SQLiteSchema {
             CREATE TABLE IF NOT EXISTS store_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
             """
         ),
+        (
+            6, "webhooks and their durable deliveries, owed by a trigger in each event's transaction",
+            """
+            CREATE TABLE IF NOT EXISTS webhooks (
+                id TEXT PRIMARY KEY, url TEXT NOT NULL, events TEXT NOT NULL, secret TEXT NOT NULL, created_at INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS webhook_deliveries (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, webhook_id TEXT NOT NULL, kind TEXT NOT NULL,
+                pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, template TEXT NOT NULL, at INTEGER NOT NULL,
+                device_hash TEXT, change_at INTEGER, due_at INTEGER NOT NULL, lease_until INTEGER NOT NULL DEFAULT 0,
+                attempts INTEGER NOT NULL DEFAULT 0, delivered_at INTEGER, failed_at INTEGER, last_error TEXT);
+            CREATE INDEX IF NOT EXISTS webhook_deliveries_owed ON webhook_deliveries (due_at)
+                WHERE delivered_at IS NULL AND failed_at IS NULL;
+            CREATE INDEX IF NOT EXISTS webhook_deliveries_by_pass ON webhook_deliveries (webhook_id, pass_type_id, serial_number, id)
+                WHERE delivered_at IS NULL AND failed_at IS NULL;
+            CREATE TRIGGER IF NOT EXISTS pass_events_owe_webhooks AFTER INSERT ON pass_events BEGIN
+                INSERT INTO webhook_deliveries (event_id, webhook_id, kind, pass_type_id, serial_number, template, at, device_hash,
+                    change_at, due_at)
+                SELECT 'evt_' || lower(hex(randomblob(16))), w.id, NEW.kind, NEW.pass_type_id, NEW.serial_number, NEW.template,
+                    NEW.at, NEW.device_hash, NEW.change_at, NEW.at
+                FROM webhooks w WHERE instr(w.events, ',' || NEW.kind || ',') > 0;
+            END;
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

@@ -122,6 +122,9 @@ extension PostgresPassStore {
             let rows = try await connection.query("DELETE FROM pass_events WHERE at < \(cut) RETURNING 1", logger: logger)
             var deleted = 0
             for try await _ in rows { deleted += 1 }
+            // Settled webhook deliveries go with their events; owed ones stay until they are settled.
+            try await connection.query(
+                "DELETE FROM webhook_deliveries WHERE at < \(cut) AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)", logger: logger)
             return deleted
         }
     }

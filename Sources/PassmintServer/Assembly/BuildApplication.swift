@@ -67,7 +67,7 @@ public func buildApplication(
                     + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : []),
                 idleTimeout: .init(configuration.connections.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
-        services: services + [core.pushQueue, core.jobs, core.eventPruner],
+        services: services + [core.pushQueue, core.jobs, core.eventPruner, core.webhookDeliverer],
         onServerRunning: { [port = configuration.port] channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger)
     app.beforeServerStarts { [store = core.store, ready = core.storeReady] in
@@ -97,6 +97,7 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     JobRoutes(core: core).register(on: api)
     TemplateRoutes(core: core).register(on: api)
     StatsRoutes(core: core).register(on: api)
+    WebhookRoutes(core: core).register(on: api)
     DashboardRoutes(core: core).register(on: router, api: api)
     SharingRoutes(core: core).register(on: router)
     return router

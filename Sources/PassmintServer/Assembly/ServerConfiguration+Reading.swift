@@ -70,6 +70,8 @@ extension ServerConfiguration {
         linkLifetime = try settings.value(declared.linkLifetime)
         pushLease = try settings.value(declared.pushLease) ?? pushLease
         eventRetention = try settings.value(declared.eventsRetention) ?? eventRetention
+        webhooks.allowHTTP = try settings.value(declared.webhooksAllowHTTP) ?? webhooks.allowHTTP
+        webhooks.allowPrivate = try settings.value(declared.webhooksAllowPrivate) ?? webhooks.allowPrivate
         connections.headerTimeout = try settings.value(declared.headerTimeout) ?? connections.headerTimeout
         connections.idleTimeout = try settings.value(declared.idleTimeout) ?? connections.idleTimeout
         connections.bodyTimeout = try settings.value(declared.bodyTimeout) ?? connections.bodyTimeout

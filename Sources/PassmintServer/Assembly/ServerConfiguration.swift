@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
     /// How long events are kept one by one (`PASSMINT_EVENTS_RETENTION`, e.g. `90d`); older days are kept as daily
     /// aggregates (``EventPruner``).
     public var eventRetention: Duration = .seconds(90 * 86_400)
+    /// What webhook receivers may be and how deliveries are retried (``WebhookPolicy``).
+    public var webhooks = WebhookPolicy()
     public var logLevel: Logger.Level = .info
 
     public init(publicURL: String, identities: SigningIdentities) {

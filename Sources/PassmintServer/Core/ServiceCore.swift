@@ -33,6 +33,10 @@ public struct ServiceCore: Sendable {
     public let eventPruner: EventPruner
     /// Install and removal statistics.
     public let stats: StatsService
+    /// Registers, lists and removes webhooks.
+    public let webhooks: WebhookService
+    /// Delivers what events owe webhooks, in the background (run it as a service too).
+    public let webhookDeliverer: WebhookDeliverer
     /// Who may open the statistics dashboard: the API key, or a login link it made.
     public let dashboardLogin: DashboardLogin
     /// For the assembly (migrations); the routes reach the store only through the services above.
@@ -74,6 +78,9 @@ public struct ServiceCore: Sendable {
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)
+        webhooks = WebhookService(store: store, policy: configuration.webhooks, clock: clock)
+        webhookDeliverer = WebhookDeliverer(
+            store: store, policy: configuration.webhooks, logger: logger, ready: storeReady, clock: clock)
         dashboardLogin = DashboardLogin(apiKey: configuration.apiKey, lifetime: .seconds(12 * 3600), clock: clock)
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)

@@ -75,6 +75,15 @@ public struct ServeSettings: Sendable {
     public let eventsRetention = ServeSetting.duration(
         "events-retention", example: "90d", atLeast: (.seconds(86_400), "a day"), default: .value("90d"),
         help: "How long single events (issues, installs, removals, fetches…) are kept; older ones become daily counts, kept for ever.")
+    public let webhooksAllowHTTP = ServeSetting.switch(
+        "webhooks-allow-http", default: false,
+        help: "Accept http webhook receivers (tests, a receiver beside the service); otherwise https only.")
+    public let webhooksAllowPrivate = ServeSetting.switch(
+        "webhooks-allow-private", default: false,
+        help: """
+            Accept webhook receivers whose name resolves to a loopback, private or link-local address (tests, in-cluster \
+            receivers); otherwise they are refused when registered and before every delivery.
+            """)
     public let jobFailuresKept = ServeSetting.count(
         "job-failures-kept", of: "failures", from: 0, default: .value("10000"),
         help: "Failures written to a job's failures file; the rest are counted only.")

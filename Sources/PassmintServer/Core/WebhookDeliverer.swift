@@ -1,0 +1,138 @@
+import AsyncHTTPClient
+public import Foundation
+public import Logging
+import NIOCore
+import NIOHTTP1
+import Passmint
+public import PassmintStore
+public import ServiceLifecycle
+
+/// Delivers what the store owes webhooks (`webhook_deliveries`, written in each event's transaction), in the
+/// background: each round claims a batch for a lease (so several nodes share one PostgreSQL outbox, and what a killed
+/// node held goes out again when its lease ends), checks each receiver's address again, POSTs each event as JSON
+/// signed with `Passmint-Signature` (``WebhookSignature``) and carrying `Passmint-Event-Id`, and settles the batch in
+/// one write: a 2xx is done, anything else is retried with a back-off until ``WebhookPolicy/retryWindow`` has passed.
+/// Delivery is at least once: receivers dedupe by the event id.
+public final class WebhookDeliverer: Service, Sendable {
+    let store: any PassStore
+    let policy: WebhookPolicy
+    let logger: Logger
+    let batchSize: Int
+    /// How often it looks for deliveries.
+    let idlePoll: Duration
+    let ready: StoreReadiness?
+    /// The time signatures and retries are computed from: the wall clock, or a test's (with the store's).
+    let clock: @Sendable () -> Date
+
+    public init(
+        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, idlePoll: Duration = .seconds(1),
+        ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.policy = policy
+        self.logger = logger
+        self.batchSize = batchSize
+        self.idlePoll = idlePoll
+        self.ready = ready
+        self.clock = clock
+    }
+
+    public func run() async throws {
+        if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            var claimed = 0
+            do {
+                claimed = try await round()
+            } catch {
+                logger.error("the webhook deliverer cannot reach the store; trying again", metadata: ["error": "\(error)"])
+            }
+            if claimed == 0 { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.idlePoll) } }
+        }
+    }
+
+    /// Claims, delivers and settles one batch; the number claimed.
+    @discardableResult
+    public func round() async throws -> Int {
+        let claimed = try await store.claimWebhookDeliveries(limit: batchSize, lease: policy.lease)
+        guard !claimed.isEmpty else { return 0 }
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, connectionPool: .init()))
+        let outcomes = await withTaskGroup(of: (WebhookDelivery, String?).self) { group in
+            for delivery in claimed {
+                group.addTask { (delivery, await self.deliver(delivery, client: client)) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        try? await client.shutdown()
+        let now = clock()
+        var settlement = WebhookSettlement()
+        for (delivery, failure) in outcomes {
+            guard let failure else {
+                settlement.delivered.append(delivery.id)
+                continue
+            }
+            let window = Double(policy.retryWindow.components.seconds)
+            let wait = Double(WebhookPolicy.backOff(afterAttempts: delivery.attempts).components.seconds)
+            if now.addingTimeInterval(wait).timeIntervalSince(delivery.event.at) > window {
+                settlement.failed.append((delivery.id, failure))
+            } else {
+                settlement.retry.append((delivery.id, now.addingTimeInterval(wait), failure))
+            }
+        }
+        try await store.settleWebhookDeliveries(settlement)
+        if !settlement.retry.isEmpty || !settlement.failed.isEmpty {
+            logger.warning(
+                "webhook deliveries failed; they are tried again",
+                metadata: [
+                    "failed": "\(settlement.retry.count + settlement.failed.count)", "givenUp": "\(settlement.failed.count)",
+                    "reason": "\(settlement.retry.first?.error ?? settlement.failed.first?.error ?? "")",
+                ])
+        }
+        return claimed.count
+    }
+
+    /// Delivers every delivery that is due now, round after round; for tests and the end of a run.
+    public func drain() async throws {
+        while try await round() > 0 {}
+    }
+
+    /// The body of a delivery: the event, with its id.
+    static func body(_ delivery: WebhookDelivery) -> [UInt8] {
+        let event = delivery.event
+        let stamp = { (date: Date) in date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        var object: JSONObject = [
+            "id": .string(delivery.eventId), "type": .string(event.kind.rawValue), "webhook": .string(delivery.webhookId),
+            "createdAt": .string(stamp(event.at)), "passTypeIdentifier": .string(event.passTypeIdentifier),
+            "serialNumber": .string(event.serialNumber), "template": .string(event.template),
+        ]
+        if let hash = event.deviceHash { object["deviceHash"] = .string(hash) }
+        if let change = event.changeAt { object["changeAt"] = .string(stamp(change)) }
+        return Array(JSONWriter.string(.object(object), style: .compact).utf8)
+    }
+
+    /// POSTs one delivery; nil when the receiver answered 2xx, else why not.
+    private func deliver(_ delivery: WebhookDelivery, client: HTTPClient) async -> String? {
+        do {
+            _ = try await WebhookAddress.check(delivery.url, policy: policy)
+        } catch {
+            return error.message ?? "\(error)"
+        }
+        let body = Self.body(delivery)
+        var request = HTTPClientRequest(url: delivery.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "passmint-webhooks")
+        request.headers.add(name: "Passmint-Event-Id", value: delivery.eventId)
+        request.headers.add(
+            name: WebhookSignature.headerName, value: WebhookSignature.header(payload: body, secret: delivery.secret, timestamp: clock()))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await client.execute(request, timeout: .seconds(policy.timeout.components.seconds))
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            return (200..<300).contains(response.status.code) ? nil : "the receiver answered HTTP \(response.status.code)"
+        } catch {
+            return "the receiver could not be reached: \(error)"
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+public import PassmintStore
+
+/// Registers, lists and removes webhooks (`/api/v1/webhooks`): checks the receiver's URL (``WebhookAddress``), the
+/// events named and the secret, or makes one.
+public struct WebhookService: Sendable {
+    let store: any PassStore
+    let policy: WebhookPolicy
+    let clock: @Sendable () -> Date
+
+    /// Registers a webhook; its secret (given or made) is in the answer, and never shown again.
+    public func create(url: String, events: [String], secret: String?) async throws(ServiceFailure) -> Webhook {
+        _ = try await WebhookAddress.check(url, policy: policy)
+        guard !events.isEmpty else { throw .badRequest("\"events\" is empty: name at least one of \(Self.kindList)") }
+        var kinds: [PassEventKind] = []
+        for (index, name) in events.enumerated() {
+            guard let kind = PassEventKind(rawValue: name) else {
+                throw .badRequest("\"events\"[\(index)]: \(name) is not an event: give some of \(Self.kindList)")
+            }
+            if !kinds.contains(kind) { kinds.append(kind) }
+        }
+        if let secret, secret.utf8.count < 16 || secret.utf8.count > 200 {
+            throw .badRequest("\"secret\" must have 16 to 200 characters (or leave it out: one is made and shown once)")
+        }
+        let webhook = Webhook(
+            id: "wh_" + Self.randomHex(12), url: url, events: kinds, secret: secret ?? "whsec_" + Self.randomHex(24), createdAt: clock())
+        do {
+            try await store.addWebhook(webhook)
+        } catch {
+            throw .storage("the webhook could not be stored: \(error)")
+        }
+        return webhook
+    }
+
+    /// Every webhook (their secrets are not shown).
+    public func list() async throws(ServiceFailure) -> [Webhook] {
+        do { return try await store.webhooks() } catch { throw .storage("the webhooks could not be read: \(error)") }
+    }
+
+    /// Removes a webhook and what is still owed to it; `.notFound` when there is none.
+    public func remove(id: String) async throws(ServiceFailure) {
+        let removed: Bool
+        do { removed = try await store.removeWebhook(id: id) } catch { throw .storage("the webhook could not be removed: \(error)") }
+        guard removed else { throw ServiceFailure(.notFound, "no webhook \(id): GET /api/v1/webhooks lists them") }
+    }
+
+    static var kindList: String { PassEventKind.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    static func randomHex(_ bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 0x0f, radix: 16)
+        }.joined()
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+public import PassmintStore
+import PostgresNIO
+
+/// Webhooks on PostgreSQL: deliveries are owed by the `pass_events_owe_webhooks` trigger (migration 6) in the event's
+/// transaction; a claim takes due rows with `FOR UPDATE SKIP LOCKED` and leases them, so two nodes never deliver the
+/// same row at once, and a node that dies holding a lease loses it when the lease ends.
+extension PostgresPassStore {
+    public func addWebhook(_ webhook: Webhook) async throws {
+        try await write(notify: false) { connection in
+            _ = try await connection.query(
+                """
+                INSERT INTO webhooks (id, url, events, secret, created_at)
+                VALUES (\(webhook.id), \(webhook.url), \(webhook.storedEvents), \(webhook.secret), \(Self.milliseconds(webhook.createdAt)))
+                """, logger: logger)
+        }
+    }
+
+    public func webhooks() async throws -> [Webhook] {
+        let rows = try await client.query(
+            "SELECT id, url, events, secret, created_at FROM webhooks ORDER BY created_at, id", logger: logger)
+        var found: [Webhook] = []
+        for try await (id, url, events, secret, created) in rows.decode((String, String, String, String, Int64).self) {
+            found.append(
+                Webhook(
+                    id: id, url: url, events: Webhook.events(stored: events), secret: secret,
+                    createdAt: PassEvent.date(milliseconds: created)))
+        }
+        return found
+    }
+
+    public func removeWebhook(id: String) async throws -> Bool {
+        try await write(notify: false) { connection in
+            let rows = try await connection.query("DELETE FROM webhooks WHERE id = \(id) RETURNING 1", logger: logger)
+            var removed = false
+            for try await _ in rows { removed = true }
+            try await connection.query(
+                "DELETE FROM webhook_deliveries WHERE webhook_id = \(id) AND delivered_at IS NULL AND failed_at IS NULL", logger: logger)
+            return removed
+        }
+    }
+
+    public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery] {
+        let due = try await client.withConnection { connection in
+            let now = Self.milliseconds(clock())
+            let rows = try await connection.query(
+                """
+                SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= \(now)
+                    AND lease_until <= \(now) LIMIT 1
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+        guard due else { return [] }
+        return try await write(notify: false) { connection in
+            let now = Self.milliseconds(clock())
+            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+            let rows = try await connection.query(
+                """
+                UPDATE webhook_deliveries o SET lease_until = \(until) FROM (
+                    SELECT d.id FROM webhook_deliveries d WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= \(now)
+                        AND d.lease_until <= \(now) AND NOT EXISTS (
+                            SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.pass_type_id = d.pass_type_id
+                                AND e.serial_number = d.serial_number AND e.id < d.id AND e.delivered_at IS NULL AND e.failed_at IS NULL)
+                    ORDER BY d.id LIMIT \(limit) FOR UPDATE SKIP LOCKED) c, webhooks w
+                WHERE o.id = c.id AND w.id = o.webhook_id
+                RETURNING o.id, o.event_id, o.webhook_id, w.url, w.secret, o.kind, o.pass_type_id, o.serial_number, o.template, o.at,
+                    o.device_hash, o.change_at, o.attempts
+                """, logger: logger)
+            var claimed: [WebhookDelivery] = []
+            for try await row in rows.decode(
+                (Int64, String, String, String, String, String, String, String, String, Int64, String?, Int64?, Int32).self)
+            {
+                guard let kind = PassEventKind(rawValue: row.5) else { continue }
+                let event = PassEvent(
+                    kind: kind, passTypeIdentifier: row.6, serialNumber: row.7, template: row.8, at: PassEvent.date(milliseconds: row.9),
+                    deviceHash: row.10, changeAt: row.11.map(PassEvent.date(milliseconds:)))
+                claimed.append(
+                    WebhookDelivery(
+                        id: row.0, eventId: row.1, webhookId: row.2, url: row.3, secret: row.4, event: event, attempts: Int(row.12)))
+            }
+            return claimed.sorted { $0.id < $1.id }
+        }
+    }
+
+    public func settleWebhookDeliveries(_ settlement: WebhookSettlement) async throws {
+        try await write(notify: false) { connection in
+            let now = Self.milliseconds(clock())
+            if !settlement.delivered.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE webhook_deliveries SET delivered_at = \(now), lease_until = 0, last_error = NULL
+                    WHERE id = ANY(\(settlement.delivered)::int8[]) AND delivered_at IS NULL
+                    """, logger: logger)
+            }
+            let retry = settlement.retry
+            if !retry.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE webhook_deliveries o SET due_at = r.a, lease_until = 0, attempts = o.attempts + 1, last_error = r.e
+                    FROM UNNEST(\(retry.map(\.id))::int8[], \(retry.map { Self.milliseconds($0.at) })::int8[],
+                        \(retry.map(\.error))::text[]) AS r(i, a, e)
+                    WHERE o.id = r.i AND o.delivered_at IS NULL
+                    """, logger: logger)
+            }
+            let failed = settlement.failed
+            if !failed.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE webhook_deliveries o SET failed_at = \(now), lease_until = 0, attempts = o.attempts + 1, last_error = f.e
+                    FROM UNNEST(\(failed.map(\.id))::int8[], \(failed.map(\.error))::text[]) AS f(i, e)
+                    WHERE o.id = f.i AND o.delivered_at IS NULL
+                    """, logger: logger)
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintServer
+import PassmintStore
+import PassmintTestSupport
+import Testing
+
+/// Webhooks end to end over real HTTP: registered through the API, fed by devices registering and leaving through
+/// Apple's protocol, delivered to a local receiver that checks every signature (with `WebhookSignature` and with
+/// Python's `hmac`), retried with the same event id after a 500, and not lost by a node that dies holding them.
+@Suite struct WebhookDeliveryTests {
+    static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .contentType: "application/json"]
+    static let secret = "whsec_test_0123456789abcdef"
+
+    static func policy(allowPrivate: Bool = true) -> WebhookPolicy {
+        var policy = WebhookPolicy()
+        policy.allowHTTP = true
+        policy.allowPrivate = allowPrivate
+        return policy
+    }
+
+    static func core(_ store: any PassStore, _ clock: ManualClock, policy: WebhookPolicy = policy()) throws -> ServiceCore {
+        var configuration = try ServiceHarness.configuration()
+        configuration.webhooks = policy
+        return ServiceCore(
+            configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "test.webhooks"),
+            clock: clock.today)
+    }
+
+    static func receiver(_ clock: ManualClock) async throws -> WebhookReceiver {
+        try await ConnectionLimitsTests.offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }.get()
+    }
+
+    static func subscribe(_ client: some TestClientProtocol, _ url: String, _ events: [String], secret: String? = secret)
+        async throws -> JSONValue
+    {
+        let names = events.map { "\"\($0)\"" }.joined(separator: ",")
+        let secretMember = secret.map { #","secret":"\#($0)""# } ?? ""
+        let response = try await client.execute(
+            uri: "/api/v1/webhooks", method: .post, headers: bearer,
+            body: ByteBuffer(string: #"{"url":"\#(url)","events":[\#(names)]\#(secretMember)}"#))
+        #expect(response.status == .created, "\(String(buffer: response.body))")
+        return try JSONParser.value(Array(response.body.readableBytesView))
+    }
+
+    /// A pass issued through the API, and a device's registration for it through Apple's protocol.
+    static func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
+        let serial = unique("H")
+        let response = try await client.execute(
+            uri: "/api/v1/passes", method: .post,
+            headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+            body: try ServiceHarness.issueBody(serial: serial))
+        #expect(response.status == .created)
+        let json = try JSONParser.value(Array(response.body.readableBytesView))
+        return (serial, try #require(json["authenticationToken"]?.stringValue))
+    }
+
+    static func device(
+        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ device: String, _ pass: (serial: String, token: String)
+    ) async throws {
+        let response = try await client.execute(
+            uri: "/wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType)/\(pass.serial)", method: method,
+            headers: [.authorization: "ApplePass \(pass.token)", .contentType: "application/json"],
+            body: method == .post ? ByteBuffer(string: #"{"pushToken":"\#(pushToken())"}"#) : nil)
+        #expect(response.status == (method == .post ? .created : .ok))
+    }
+
+    /// Python's hmac check of one delivery, as docs/insights.md shows it.
+    static func pythonAccepts(_ received: WebhookReceiver.Received) throws -> Bool {
+        let file = TestEnvironment.temporaryFolder("webhook").appendingPathComponent("body.json")
+        try Data(received.body).write(to: file)
+        let script = """
+            import hmac, hashlib, sys
+            body, secret, header = open(sys.argv[1], "rb").read(), sys.argv[2], sys.argv[3]
+            t, v1 = (p.split("=", 1)[1] for p in header.split(","))
+            print(hmac.compare_digest(v1, hmac.new(secret.encode(), t.encode() + b"." + body, hashlib.sha256).hexdigest()))
+            """
+        return try TestEnvironment.run("python3", ["-c", script, file.path, secret, received.signature]).stdout == "True\n"
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func devicesThroughTheProtocolDeliverInstalledAndRemovedSigned(_ kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let receiver = try await Self.receiver(clock)
+        defer { receiver.shutdown() }
+        try await withStore(kind, clock: clock) { store in
+            let core = try Self.core(store, clock)
+            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+                let made = try await Self.subscribe(client, receiver.url, ["installed", "removed"])
+                let id = try #require(made["id"]?.stringValue)
+                #expect(made["secret"]?.stringValue == Self.secret && made["events"] == ["installed", "removed"])
+                let listed = try JSONParser.value(
+                    Array(try await client.execute(uri: "/api/v1/webhooks", method: .get, headers: Self.bearer).body.readableBytesView))
+                #expect(listed["webhooks"]?.arrayValue?.map { $0["id"]?.stringValue } == [id])
+                #expect(listed["webhooks"]?.arrayValue?.first?["secret"] == nil, "the secret is shown once")
+
+                let pass = try await Self.issue(client)
+                try await Self.device(client, .post, "phone", pass)
+                try await Self.device(client, .post, "watch", pass)
+                try await Self.device(client, .delete, "phone", pass)
+                try await Self.device(client, .delete, "watch", pass)
+                // Delivered by this drain or by the service's own deliverer, running beside it.
+                try await core.webhookDeliverer.drain()
+                #expect(await eventually { receiver.received.count >= 2 })
+
+                let received = receiver.received
+                #expect(received.map { $0.json["type"]?.stringValue } == ["installed", "removed"], "issued is not wanted; once each")
+                for delivery in received {
+                    #expect(delivery.signatureProblem == nil, "\(delivery.signatureProblem ?? "")")
+                    #expect(try Self.pythonAccepts(delivery))
+                    #expect(delivery.contentType == "application/json")
+                    #expect(delivery.json["id"]?.stringValue == delivery.eventId && delivery.eventId.hasPrefix("evt_"))
+                    #expect(delivery.json["serialNumber"]?.stringValue == pass.serial)
+                    #expect(delivery.json["passTypeIdentifier"]?.stringValue == ServiceHarness.passType)
+                    #expect(delivery.json["deviceHash"]?.stringValue?.count == 32)
+                }
+                #expect(Set(received.map(\.eventId)).count == 2)
+
+                // Removed: later events are owed to nobody.
+                try await client.execute(uri: "/api/v1/webhooks/\(id)", method: .delete, headers: Self.bearer) {
+                    #expect($0.status == .noContent)
+                }
+                try await client.execute(uri: "/api/v1/webhooks/\(id)", method: .delete, headers: Self.bearer) {
+                    #expect($0.status == .notFound)
+                }
+                try await Self.device(client, .post, "tablet", pass)
+                try await core.webhookDeliverer.drain()
+                #expect(receiver.received.count == 2)
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aReceiverAnswering500GetsTheSameEventAgain(_ kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let receiver = try await Self.receiver(clock)
+        defer { receiver.shutdown() }
+        try await withStore(kind, clock: clock) { store in
+            let core = try Self.core(store, clock)
+            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+                let made = try await Self.subscribe(client, receiver.url, ["issued"], secret: nil)
+                #expect(made["secret"]?.stringValue?.hasPrefix("whsec_") == true && made["secret"]?.stringValue?.count == 54)
+                let secret = try #require(made["secret"]?.stringValue)
+                let generated = try await ConnectionLimitsTests.offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }
+                    .get()
+                defer { generated.shutdown() }
+                try await client.execute(
+                    uri: "/api/v1/webhooks/\(try #require(made["id"]?.stringValue))", method: .delete, headers: Self.bearer
+                ) {
+                    #expect($0.status == .noContent)
+                }
+                _ = try await Self.subscribe(client, generated.url, ["issued"], secret: secret)
+                _ = try await Self.subscribe(client, receiver.url, ["issued"])
+
+                receiver.answerNext([500])
+                _ = try await Self.issue(client)
+                // Delivered by this drain or by the service's own deliverer, running beside it.
+                try await core.webhookDeliverer.drain()
+                #expect(await eventually { receiver.received.count == 1 && generated.received.count == 1 })
+                #expect(receiver.received.map(\.status) == [500])
+                #expect(generated.received.map(\.signatureProblem) == [nil], "a generated secret signs too")
+                clock.advance(by: .seconds(9))
+                try await core.webhookDeliverer.drain()
+                #expect(receiver.received.count == 1, "not before its back-off")
+                clock.advance(by: .seconds(1))
+                try await core.webhookDeliverer.drain()
+                #expect(await eventually { receiver.received.count == 2 })
+                let received = receiver.received
+                #expect(received.map(\.status) == [500, 200])
+                #expect(
+                    received.count == 2 && received.first?.eventId == received.last?.eventId && received.first?.body == received.last?.body)
+                #expect(received.allSatisfy { $0.signatureProblem == nil })
+                #expect(receiver.acknowledged == [received.first?.eventId ?? ""] && receiver.duplicates == 0)
+                #expect(generated.received.count == 1, "delivered once to the receiver that answered 200")
+            }
+        }
+    }
+}
