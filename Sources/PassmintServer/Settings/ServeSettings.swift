@@ -18,6 +18,9 @@ public struct ServeSettings: Sendable {
         help: "SQLite file or postgres:// URL (a URL with a password belongs in the variable, out of `ps`).")
     public let templates = ServeSetting.text(
         "templates", "dir", default: .value("PassTemplates"), help: "Folder with the templates the issuing API names.")
+    public let orderTemplates = ServeSetting.text(
+        "order-templates", "dir", default: .described("the templates folder"),
+        help: "Folder with the order templates (<Name>.order) that POST /api/v1/orders names.")
     public let apnsURL = ServeSetting.url(
         "apns-url", example: "https://api.push.apple.com", default: .value("https://api.push.apple.com"),
         help: "APNs endpoint (default: Apple's production service).")
@@ -74,7 +77,7 @@ public struct ServeSettings: Sendable {
         help: "Longest text value of a pass's data a bulk change takes; a longer one fails its line.")
     public let eventsRetention = ServeSetting.duration(
         "events-retention", example: "90d", atLeast: (.seconds(86_400), "a day"), default: .value("90d"),
-        help: "How long single events (issues, installs, removals, fetches…) are kept; older ones are folded into daily counts, kept for ever.")
+        help: "How long single events (issues, installs, removals, fetches…) are kept; older ones become daily counts, kept for ever.")
     public let jobFailuresKept = ServeSetting.count(
         "job-failures-kept", of: "failures", from: 0, default: .value("10000"),
         help: "Failures written to a job's failures file; the rest are counted only.")
