@@ -14,6 +14,13 @@ enum OrderHarness {
     static let type = TestEnvironment.devOrderType
     static let orderTemplates = TestEnvironment.repositoryRoot.appendingPathComponent("OrderTemplates").path
 
+    /// A test clock at now, made after the certificate chains: a chain made later would not be valid yet at its time.
+    static func clock() throws -> ManualClock {
+        _ = try TestEnvironment.devChain()
+        _ = try TestEnvironment.orderChain()
+        return ManualClock()
+    }
+
     static func orderIdentity() throws -> SigningIdentity {
         let chain = try TestEnvironment.orderChain()
         return try SigningIdentity(

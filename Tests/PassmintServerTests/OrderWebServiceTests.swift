@@ -21,7 +21,7 @@ import Testing
     func aDeviceRegistersIsPushedListsTheChangedOrderAndFetchesIt(_ kind: StoreKind) async throws {
         let (apnsServer, sender) = try OrderHarness.apns()
         defer { apnsServer.shutdown() }
-        let clock = ManualClock()  // stands still: each version's updatedAt must still move a second on
+        let clock = try OrderHarness.clock()  // stands still: each version's updatedAt must still move a second on
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: sender, clock: clock)
             try await buildApplication(core: service, logger: .init(label: "orders")).test(.live) { client in
@@ -99,6 +99,12 @@ import Testing
                 #expect(json["webServiceURL"]?.stringValue == ServiceHarness.publicURL)
 
                 // The issuer reads the order with its push state; the device leaves and is pushed no more.
+                // The pusher records the outcome once APNs answered: after the stand-in saw the push, not before.
+                let settled = try await eventually {
+                    let read = try await client.execute(uri: "/api/v1/orders/\(type)/\(id)", method: .get, headers: bearer)
+                    return try Self.json(read)["pushes"]?["pending"] == 0
+                }
+                #expect(settled)
                 let read = try await client.execute(uri: "/api/v1/orders/\(type)/\(id)", method: .get, headers: bearer)
                 #expect(
                     try Self.json(read)["pushes"]?["delivered"] == 1 && Self.json(read)["registrations"] == 1,
@@ -114,9 +120,33 @@ import Testing
         try await sender.shutdown()
     }
 
+    @Test func aCompletedOrderIsNotOpenedAgainAndTheServiceKeepsItsOwnKeys() async throws {
+        let clock = try OrderHarness.clock()
+        try await withStore(.sqlite, clock: clock) { store in
+            let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
+            let id = unique("NW")
+            let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
+            let type = issued.metadata.order.orderTypeIdentifier
+            let completed = try await service.orders.update(
+                orderTypeIdentifier: type, orderIdentifier: id, data: ["status": "completed"], ifMatch: nil)
+            #expect(completed.changed == true)
+            let reopened = await #expect(throws: ServiceFailure.self) {
+                _ = try await service.orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: ["status": "open"], ifMatch: nil)
+            }
+            #expect(reopened?.status == .unprocessableContent && reopened?.message?.contains("order-status-transition") == true)
+            let stored = try await service.orders.metadata(orderTypeIdentifier: type, orderIdentifier: id)
+            #expect(stored.order.updateTag == completed.order.updateTag && stored.data["status"] == "completed", "nothing was changed")
+            let owned = await #expect(throws: ServiceFailure.self) {
+                _ = try await service.orders.update(
+                    orderTypeIdentifier: type, orderIdentifier: id, data: ["authenticationToken": "mine-0123456789abcdef"], ifMatch: nil)
+            }
+            #expect(owned?.status == .badRequest && owned?.message?.contains("data.authenticationToken") == true)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func patchesRacingForOneOrderAreAllKept(_ kind: StoreKind) async throws {
-        let clock = ManualClock()
+        let clock = try OrderHarness.clock()
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")

@@ -20,14 +20,22 @@ struct OrderRenderer: Sendable {
     /// The signed order of `order`'s identity and version, with `data`.
     func build(_ order: StoredOrder, data: JSONObject) throws(ServiceFailure) -> BuiltOrder {
         let template = try templates.template(named: order.template)
-        var json = try render(template, order: order, data: data)
-        json["orderTypeIdentifier"] = .string(order.orderTypeIdentifier)
+        let json = try orderJSON(order, data: data, template: template)
         do {
             let builder = OrderBuilder(identities: identities, options: .init(now: clock()))
             return try builder.build(orderJSON: json, files: template.files, source: "\(order.template).order/order.json")
         } catch {
             throw .unprocessable(error.message)
         }
+    }
+
+    /// The `order.json` of `order`'s version with `data`, as it is signed.
+    func orderJSON(_ order: StoredOrder, data: JSONObject, template: OrderTemplate? = nil) throws(ServiceFailure) -> JSONObject {
+        let chosen: OrderTemplate
+        if let template { chosen = template } else { chosen = try templates.template(named: order.template) }
+        var json = try render(chosen, order: order, data: data)
+        json["orderTypeIdentifier"] = .string(order.orderTypeIdentifier)
+        return json
     }
 
     /// The order type a new order of `template` with `data` gets: the template's `orderTypeIdentifier` (after its

@@ -84,7 +84,7 @@ public struct OrderService: Sendable {
                 return OrderMetadata(order: current, data: original, registrations: registrations.count, changed: false, queuedPushes: 0)
             }
             let text = JSONWriter.string(.object(merged), style: .compact)
-            _ = try renderer.build(current.nextVersion(dataJSON: text, tag: current.updateTag + 1, now: clock()), data: merged)
+            try check(current.nextVersion(dataJSON: text, tag: current.updateTag + 1, now: clock()), data: merged, after: current)
             let change: OrderChange?
             do {
                 change = try await store.changeOrder(
@@ -102,6 +102,19 @@ public struct OrderService: Sendable {
                 order: change.order, data: merged, registrations: change.registrations.count, changed: change.changed, queuedPushes: queued)
         }
         throw ServiceFailure.conflict("order \(id) kept changing while this change was being made; nothing was changed: send it again")
+    }
+
+    /// Refuses (422) a next version that does not build, or that cannot follow `previous` (a completed or cancelled
+    /// order open again, a delivered shipment back on its way: ``OrderLinter/lint(json:previous:)``).
+    private func check(_ next: StoredOrder, data: JSONObject, after previous: StoredOrder) throws(ServiceFailure) {
+        _ = try renderer.build(next, data: data)
+        let before = try renderer.orderJSON(previous, data: OrderRenderer.data(previous.dataJSON))
+        let errors = OrderLinter.lint(json: try renderer.orderJSON(next, data: data), previous: before).filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            let lines = errors.map { "\($0.path): \($0.message) [\($0.code)] (fix: \($0.fix))" }
+            throw .unprocessable(
+                "order \(next.orderIdentifier) cannot change this way; nothing was changed:\n" + lines.joined(separator: "\n"))
+        }
     }
 
     /// The order with its data, registrations and each device's push state; 404 when there is none.
