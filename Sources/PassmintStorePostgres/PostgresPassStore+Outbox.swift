@@ -103,6 +103,12 @@ extension PostgresPassStore {
                         SELECT device_library_id FROM devices WHERE push_token = ANY(\(gone)::text[]))
                     """, logger: logger)
                 try await connection.query("DELETE FROM devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
+                try await connection.query(
+                    """
+                    DELETE FROM order_registrations WHERE device_library_id IN (
+                        SELECT device_library_id FROM order_devices WHERE push_token = ANY(\(gone)::text[]))
+                    """, logger: logger)
+                try await connection.query("DELETE FROM order_devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
                 try await connection.query("DELETE FROM push_outbox WHERE push_token = ANY(\(gone)::text[])", logger: logger)
             }
             let results = settlement.results

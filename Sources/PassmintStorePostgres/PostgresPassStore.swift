@@ -88,7 +88,7 @@ public final class PostgresPassStore: PassStore {
         try await PostgresSchema.migrate(client, logger: logger)
     }
 
-    private static func nextTag(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
+    static func nextTag(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
         let rows = try await connection.query(
             "UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value", logger: logger)
         for try await value in rows.decode(Int64.self) { return value }

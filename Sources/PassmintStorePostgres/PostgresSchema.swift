@@ -121,6 +121,24 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            7, "wallet orders, their devices and registrations",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS orders (
+                    order_type_id TEXT NOT NULL, order_id TEXT NOT NULL, authentication_token TEXT NOT NULL, template TEXT NOT NULL,
+                    data TEXT NOT NULL, update_tag BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (order_type_id, order_id))
+                """,
+                "CREATE TABLE IF NOT EXISTS order_devices (device_library_id TEXT PRIMARY KEY, push_token TEXT NOT NULL)",
+                "CREATE INDEX IF NOT EXISTS order_devices_by_token ON order_devices (push_token)",
+                """
+                CREATE TABLE IF NOT EXISTS order_registrations (
+                    device_library_id TEXT NOT NULL, order_type_id TEXT NOT NULL, order_id TEXT NOT NULL,
+                    PRIMARY KEY (device_library_id, order_type_id, order_id))
+                """,
+                "CREATE INDEX IF NOT EXISTS order_registrations_by_order ON order_registrations (order_type_id, order_id)",
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

@@ -93,6 +93,7 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     // The issuer's API: one API-key check in front of every route under /api/v1.
     let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
     IssuingAPIRoutes(core: core).register(on: api)
+    OrderAPIRoutes(core: core).register(on: api)
     PreviewRoutes(core: core).register(on: api)
     JobRoutes(core: core).register(on: api)
     TemplateRoutes(core: core).register(on: api)

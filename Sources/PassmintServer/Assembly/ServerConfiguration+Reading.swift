@@ -60,6 +60,7 @@ extension ServerConfiguration {
         port = try settings.value(declared.port) ?? port
         databaseURL = try settings.value(declared.databaseURL) ?? databaseURL
         templatesFolder = try settings.value(declared.templates) ?? templatesFolder
+        orderTemplatesFolder = try settings.value(declared.orderTemplates) ?? orderTemplatesFolder
         if let jobs = try settings.value(declared.jobsFolder) { jobsFolder = jobs }
         apns.endpoint = try settings.value(declared.apnsURL) ?? apns.endpoint
         apns.trustRootsFile = try settings.value(declared.apnsCA)

@@ -14,6 +14,9 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL = "passmint.sqlite"
     /// The folder holding the templates (`<Name>.pass/`) that the issuing API names.
     public var templatesFolder = "PassTemplates"
+    /// The folder holding the order templates (`<Name>.order/`) that `POST /api/v1/orders` names; nil: the
+    /// ``templatesFolder``. Orders are signed with the Order Type ID identity (UID `order.…`) of ``identities``.
+    public var orderTemplatesFolder: String?
     /// The Pass Type ID certificates and keys, one per pass type: each pass is signed with its type's, and (by
     /// default) pushes for a type authenticate to APNs with it.
     public var identities: SigningIdentities

@@ -13,6 +13,9 @@ public struct ServiceCore: Sendable {
     public let updates: UpdateService
     public let personalization: PersonalizationService
     public let registrations: RegistrationService
+    /// Wallet orders: issuing and changing them (``OrderService``), and the devices' side (``OrderDeviceService``).
+    public let orders: OrderService
+    public let orderDevices: OrderDeviceService
     public let deviceReads: DeviceReadCache
     public let downloads: LatestPassService
     public let lookup: PassLookupService
@@ -65,6 +68,11 @@ public struct ServiceCore: Sendable {
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store, metrics: metrics)
+        let orderRenderer = OrderRenderer(
+            templates: OrderTemplateCatalog(folder: configuration.orderTemplatesFolder ?? configuration.templatesFolder),
+            identities: configuration.identities, webServiceURL: configuration.publicURL, clock: clock)
+        orders = OrderService(store: store as? any OrderStore, renderer: orderRenderer, pushQueue: pushQueue, clock: clock, logger: logger)
+        orderDevices = OrderDeviceService(issuing: orders, renderer: orderRenderer)
         self.metrics = metrics
         deviceReads = DeviceReadCache(store: store)
         let events = PassEventLog(store: store, clock: clock)

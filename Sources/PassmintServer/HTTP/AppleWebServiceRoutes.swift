@@ -16,7 +16,11 @@ struct AppleWebServiceRoutes {
         apple.getAndHead("passes/:type/:serial") { request, context in try await latestPass(request, context) }
         apple.post("passes/:type/:serial/personalize") { request, context in try await personalize(request, context) }
         apple.post("log") { request, context in try await log(request, context) }
+        orders.register(on: apple)
     }
+
+    /// The order web service, on the registration paths it shares with passes when the type is an order type.
+    private var orders: AppleOrderRoutes { AppleOrderRoutes(core: core) }
 
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
@@ -31,6 +35,7 @@ struct AppleWebServiceRoutes {
         let device = try RouteSupport.component("device", context)
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
+        if OrderDeviceService.isOrderType(type) { return try await orders.registerDevice(request, device: device, type: type, id: serial) }
         _ = try await authorizedPass(request, type: type, serial: serial)
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let pushToken = object["pushToken"]?.stringValue, PathComponent.isValid(pushToken) else {
@@ -44,6 +49,7 @@ struct AppleWebServiceRoutes {
     private func updatedSerials(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component("device", context)
         let type = try RouteSupport.component("type", context)
+        if OrderDeviceService.isOrderType(type) { return try await orders.updatedOrders(request, device: device, type: type) }
         let sinceText = request.uri.queryParameters.get("passesUpdatedSince").map { Substring($0) }
         guard case .success(let since) = DeviceAnswers.since(sinceText) else {
             throw ServiceFailure.badRequest("passesUpdatedSince must be a tag this service returned")
@@ -57,6 +63,9 @@ struct AppleWebServiceRoutes {
         let device = try RouteSupport.component("device", context)
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
+        if OrderDeviceService.isOrderType(type) {
+            return try await orders.unregisterDevice(request, device: device, type: type, id: serial)
+        }
         _ = try await authorizedPass(request, type: type, serial: serial)
         try await core.registrations.unregister(device: device, passTypeIdentifier: type, serialNumber: serial)
         return Response(status: .ok)

@@ -87,7 +87,8 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponse, ByteBuffer?)? {
-        guard PathComponent.isValid(device), PathComponent.isValid(type) else { return nil }
+        // An order type's list is the order web service's (AppleOrderRoutes), answered by the router.
+        guard PathComponent.isValid(device), PathComponent.isValid(type), !type.hasPrefix("order.") else { return nil }
         var sinceText: Substring?
         if let query, !query.isEmpty {
             let name = "passesUpdatedSince="

@@ -18,6 +18,9 @@ public struct ServeSettings: Sendable {
         help: "SQLite file or postgres:// URL (a URL with a password belongs in the variable, out of `ps`).")
     public let templates = ServeSetting.text(
         "templates", "dir", default: .value("PassTemplates"), help: "Folder with the templates the issuing API names.")
+    public let orderTemplates = ServeSetting.text(
+        "order-templates", "dir", default: .described("the templates folder"),
+        help: "Folder with the order templates (<Name>.order) that POST /api/v1/orders names.")
     public let apnsURL = ServeSetting.url(
         "apns-url", example: "https://api.push.apple.com", default: .value("https://api.push.apple.com"),
         help: "APNs endpoint (default: Apple's production service).")

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Passmint
+import PassmintStore
+
+/// Apple's order web service (v1), beside the pass one under the same path: the registration paths are shared with
+/// passes and come here when their type is an order type (`order.…`, ``OrderDeviceService/isOrderType(_:)``);
+/// `orders/{type}/{id}` is the order's own.
+struct AppleOrderRoutes {
+    let core: ServiceCore
+
+    func register(on apple: RouterGroup<ServiceRequestContext>) {
+        apple.getAndHead("orders/:type/:id") { request, context in try await latestOrder(request, context) }
+    }
+
+    private var devices: OrderDeviceService { core.orderDevices }
+
+    func registerDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
+        let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
+        let object = try await RouteSupport.jsonObject(request, limit: core.configuration.maxBodySize)
+        guard let pushToken = object["pushToken"]?.stringValue, PathComponent.isValid(pushToken) else {
+            throw ServiceFailure.badRequest("the body must be {\"pushToken\": \"<hex token>\"}")
+        }
+        let result = try await devices.register(device: device, pushToken: pushToken, order: order)
+        return Response(status: result == .created ? .created : .ok)
+    }
+
+    func unregisterDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
+        let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
+        try await devices.unregister(device: device, order: order)
+        return Response(status: .ok)
+    }
+
+    /// `{"orderIdentifiers": [...], "lastModified": "<tag>"}`, or 204 when none changed since `ordersModifiedSince`.
+    func updatedOrders(_ request: Request, device: String, type: String) async throws -> Response {
+        let sinceText = request.uri.queryParameters.get("ordersModifiedSince").map { Substring($0) }
+        guard case .success(let since) = DeviceAnswers.since(sinceText) else {
+            throw ServiceFailure.badRequest("ordersModifiedSince must be a lastModified this service returned")
+        }
+        let result = try await devices.updatedOrders(device: device, type: type, since: since)
+        guard !result.orderIdentifiers.isEmpty else { return Response(status: .noContent) }
+        let body: JSONValue = [
+            "orderIdentifiers": .array(result.orderIdentifiers.map(JSONValue.string)), "lastModified": .string(String(result.lastUpdated)),
+        ]
+        return RouteSupport.json(.ok, body)
+    }
+
+    private func latestOrder(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let type = try RouteSupport.component("type", context)
+        let id = try RouteSupport.component("id", context)
+        let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
+        let lastModified = HTTPDate.string(order.updatedAt)
+        if let since = request.headers[.ifModifiedSince], since == lastModified || Self.notModified(order, since) {
+            var response = Response(status: .notModified, headers: [.lastModified: lastModified])
+            response.headers[.contentLength] = nil  // a 304 carries no length of its own (RFC 9110 §8.6)
+            return response
+        }
+        return RouteSupport.bytes(try devices.latestOrder(order), type: BuiltOrder.mimeType, headers: [.lastModified: lastModified])
+    }
+
+    /// An `If-Modified-Since` date not older than the order's last change; a date that does not parse or lies ahead of
+    /// now is ignored (the order is sent).
+    private static func notModified(_ order: StoredOrder, _ header: String) -> Bool {
+        let now = Date()
+        guard let date = HTTPDate.parse(header, now: now), date <= now else { return false }
+        return date >= order.updatedAt
+    }
+}

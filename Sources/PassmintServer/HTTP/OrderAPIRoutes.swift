@@ -1,0 +1,56 @@
+import Hummingbird
+import Passmint
+import PassmintStore
+
+/// The issuing API's orders, under `/api/v1` behind ``APIKeyMiddleware``: issue an order, change it (its data merged,
+/// `If-Match` as for passes), read it with where its pushes stand.
+struct OrderAPIRoutes {
+    let core: ServiceCore
+
+    func register(on api: RouterGroup<ServiceRequestContext>) {
+        api.post("orders") { request, context in try await issue(request, context) }
+        api.patch("orders/:type/:id") { request, context in try await update(request, context) }
+        api.getAndHead("orders/:type/:id") { request, context in try await metadata(request, context) }
+    }
+
+    private var bodyLimit: Int { core.configuration.maxBodySize }
+
+    /// The order's metadata as JSON, with its version's `ETag` (its update tag, quoted, as for passes).
+    private func answer(_ status: HTTPResponse.Status, _ metadata: OrderMetadata) -> Response {
+        var response = RouteSupport.json(status, metadata.json(publicURL: core.configuration.publicURL))
+        response.headers[.eTag] = "\"\(metadata.order.updateTag)\""
+        return response
+    }
+
+    /// `{"template": "Shipment", "data": {…}}` → 201 with the signed `.order` (or its metadata with
+    /// `Accept: application/json`).
+    private func issue(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
+        guard let template = object["template"]?.stringValue else { throw ServiceFailure.badRequest("give \"template\": \"<name>\"") }
+        guard let data = (object["data"] ?? .object(JSONObject())).objectValue else {
+            throw ServiceFailure.badRequest("\"data\" must be an object")
+        }
+        let issued = try await core.orders.issue(template: template, data: data)
+        if request.headers[.accept]?.contains("application/json") == true { return answer(.created, issued.metadata) }
+        return RouteSupport.bytes(
+            issued.archive, type: BuiltOrder.mimeType, headers: [.lastModified: HTTPDate.string(issued.metadata.order.updatedAt)],
+            status: .created)
+    }
+
+    /// `{"data": {…}}`: merged into the order's data (null removes a member).
+    private func update(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let type = try RouteSupport.component("type", context)
+        let id = try RouteSupport.component("id", context)
+        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
+        guard let data = object["data"]?.objectValue else { throw ServiceFailure.badRequest("give {\"data\": {…}}") }
+        let updated = try await core.orders.update(
+            orderTypeIdentifier: type, orderIdentifier: id, data: data, ifMatch: EntityTags.ifMatch(request.headers))
+        return answer(.ok, updated)
+    }
+
+    private func metadata(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let type = try RouteSupport.component("type", context)
+        let id = try RouteSupport.component("id", context)
+        return answer(.ok, try await core.orders.metadata(orderTypeIdentifier: type, orderIdentifier: id))
+    }
+}

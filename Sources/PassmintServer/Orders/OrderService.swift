@@ -1,0 +1,134 @@
+import Foundation
+import HTTPTypes
+import Logging
+public import Passmint
+import PassmintStore
+
+/// The issuer's side of Wallet orders: issue an order from a template and data, change it (its data merged, made
+/// from the version read and committed only if the order is still at it, with a push owed to every registered device
+/// in the same transaction), and read it with where its pushes stand. Changes racing for one order are each made
+/// again from the version now stored until they commit, so none is lost.
+public struct OrderService: Sendable {
+    let store: (any OrderStore)?
+    let renderer: OrderRenderer
+    let pushQueue: PushQueue
+    let clock: @Sendable () -> Date
+    let logger: Logger
+
+    /// Keys of the data the service writes itself: they cannot be given.
+    static let ownedKeys = ["orderTypeIdentifier", "authenticationToken", "updatedAt"]
+
+    func orders() throws(ServiceFailure) -> any OrderStore {
+        guard let store else { throw ServiceFailure(.notImplemented, "this service's store does not keep orders") }
+        return store
+    }
+
+    /// An order as issued: stored, with its signed bytes.
+    public struct Issued: Sendable {
+        public var metadata: OrderMetadata
+        public var archive: [UInt8]
+    }
+
+    /// Issues an order of `template` with `data`; its `orderIdentifier` comes from the data (or is generated), its token
+    /// is generated, `createdAt` is now unless the data gives it. Checked and signed before it is stored.
+    public func issue(template name: String, data: JSONObject) async throws -> Issued {
+        let store = try orders()
+        if let key = Self.ownedKeys.first(where: { data[$0] != nil }) {
+            throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
+        }
+        var values = data
+        let id = values["orderIdentifier"]?.stringValue ?? UUID().uuidString.lowercased()
+        guard PathComponent.isValid(id) else { throw ServiceFailure.badRequest("orderIdentifier must be 1–128 URL-safe characters") }
+        values["orderIdentifier"] = nil
+        if values["createdAt"] == nil {
+            values["createdAt"] = .string(RFC3339Date.string(from: StoredPass.nextUpdateDate(after: nil, now: clock())))
+        }
+        let type = try renderer.orderType(template: name, data: values)
+        let dataJSON = JSONWriter.string(.object(values), style: .compact)
+        let draft = StoredOrder(
+            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: AuthenticationToken.make(),
+            template: OrderTemplateCatalog.canonicalName(name), dataJSON: dataJSON
+        ).firstVersion(tag: 0, now: clock())
+        var built = try renderer.build(draft, data: values)  // data that does not make a valid order is never stored
+        let stored: StoredOrder
+        do {
+            stored = try await store.insertOrder(draft)
+        } catch let error as PassStoreError where error.kind == .duplicate {
+            throw ServiceFailure.conflict("an order \(type) / \(id) already exists; PATCH it to change it")
+        }
+        if stored.updatedAt != draft.updatedAt { built = try renderer.build(stored, data: values) }
+        logger.info("order issued", metadata: ["orderTypeIdentifier": "\(type)", "orderIdentifier": "\(id)"])
+        return Issued(metadata: OrderMetadata(order: stored, data: values, registrations: 0), archive: built.archive)
+    }
+
+    /// How many times a change is made again because the order changed under it; then it is refused (409).
+    static let attempts = 100
+
+    /// Merges `data` into the order's data (a member set to null is removed). With `ifMatch` (the tags of an
+    /// `If-Match` header) the change is made only while the order is at one of these versions (412 otherwise).
+    public func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
+        -> OrderMetadata
+    {
+        let store = try orders()
+        for key in Self.ownedKeys + ["orderIdentifier"] where data[key] != nil {
+            throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
+        }
+        for _ in 0..<Self.attempts {
+            guard let current = try await store.order(orderTypeIdentifier: type, orderIdentifier: id) else { throw ServiceFailure.notFound }
+            if let ifMatch, !ifMatch.contains(current.updateTag) { throw Self.preconditionFailed(current) }
+            let original = OrderRenderer.data(current.dataJSON)
+            var merged = original
+            for member in data { merged[member.key] = member.value == .null ? nil : member.value }
+            if merged == original {
+                let registrations = try await store.orderRegistrations(orderTypeIdentifier: type, orderIdentifier: id)
+                return OrderMetadata(order: current, data: original, registrations: registrations.count, changed: false, queuedPushes: 0)
+            }
+            let text = JSONWriter.string(.object(merged), style: .compact)
+            try check(current.nextVersion(dataJSON: text, tag: current.updateTag + 1, now: clock()), data: merged, after: current)
+            let change: OrderChange?
+            do {
+                change = try await store.changeOrder(
+                    orderTypeIdentifier: type, orderIdentifier: id, dataJSON: text, basedOn: current.updateTag)
+            } catch let error as PassStoreError where error.kind == .stale {
+                if ifMatch != nil { throw Self.preconditionFailed(nil) }
+                continue  // another change committed after this one read the order: make it again from the one stored
+            }
+            guard let change else { throw ServiceFailure.notFound }
+            let queued = Set(change.registrations.map(\.pushToken)).count
+            if change.changed && queued > 0 { pushQueue.wake() }
+            logger.info(
+                "order updated", metadata: ["orderIdentifier": "\(id)", "tag": "\(change.order.updateTag)", "pushesOwed": "\(queued)"])
+            return OrderMetadata(
+                order: change.order, data: merged, registrations: change.registrations.count, changed: change.changed, queuedPushes: queued)
+        }
+        throw ServiceFailure.conflict("order \(id) kept changing while this change was being made; nothing was changed: send it again")
+    }
+
+    /// Refuses (422) a next version that does not build, or that cannot follow `previous` (a completed or cancelled
+    /// order open again, a delivered shipment back on its way: ``OrderLinter/lint(json:previous:)``).
+    private func check(_ next: StoredOrder, data: JSONObject, after previous: StoredOrder) throws(ServiceFailure) {
+        _ = try renderer.build(next, data: data)
+        let before = try renderer.orderJSON(previous, data: OrderRenderer.data(previous.dataJSON))
+        let errors = OrderLinter.lint(json: try renderer.orderJSON(next, data: data), previous: before).filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            let lines = errors.map { "\($0.path): \($0.message) [\($0.code)] (fix: \($0.fix))" }
+            throw .unprocessable(
+                "order \(next.orderIdentifier) cannot change this way; nothing was changed:\n" + lines.joined(separator: "\n"))
+        }
+    }
+
+    /// The order with its data, registrations and each device's push state; 404 when there is none.
+    public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> OrderMetadata {
+        let store = try orders()
+        guard let order = try await store.order(orderTypeIdentifier: type, orderIdentifier: id) else { throw ServiceFailure.notFound }
+        let pushes = try await store.orderPushStates(orderTypeIdentifier: type, orderIdentifier: id)
+        return OrderMetadata(order: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
+    }
+
+    static func preconditionFailed(_ current: StoredOrder?) -> ServiceFailure {
+        let now = current.map { " (it is at ETag \"\($0.updateTag)\")" } ?? ""
+        return ServiceFailure(
+            .preconditionFailed,
+            "the order changed since the version named in If-Match\(now): GET it again, redo the change and send it with the new ETag")
+    }
+}
