@@ -57,6 +57,8 @@ public struct ServerConfiguration: Sendable {
     /// aggregates (``EventPruner``).
     public var eventRetention: Duration = .seconds(90 * 86_400)
     public var logLevel: Logger.Level = .info
+    /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.
+    public var google: GoogleConfiguration?
 
     public init(publicURL: String, identities: SigningIdentities) {
         base = ""
