@@ -36,7 +36,7 @@ public func buildApplication(
         ])
     // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),
     // then ServiceShutdown, then the change feed and the client.
-    let shutdown = ServiceShutdown(push: push, logger: logger)
+    let shutdown = ServiceShutdown(push: push, google: core.google, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     return buildApplication(core: core, services: services, logger: logger, onListening: onListening)
 }

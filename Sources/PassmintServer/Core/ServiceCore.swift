@@ -35,6 +35,8 @@ public struct ServiceCore: Sendable {
     public let stats: StatsService
     /// Who may open the statistics dashboard: the API key, or a login link it made.
     public let dashboardLogin: DashboardLogin
+    /// Google Wallet save links, when the configuration names a Google account.
+    public let google: GoogleWalletService?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -74,6 +76,9 @@ public struct ServiceCore: Sendable {
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)
+        google = configuration.google.map {
+            GoogleWalletService(configuration: $0, publicURL: configuration.publicURL, renderer: renderer, now: clock)
+        }
         dashboardLogin = DashboardLogin(apiKey: configuration.apiKey, lifetime: .seconds(12 * 3600), clock: clock)
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)

@@ -1,0 +1,78 @@
+import Foundation
+import Passmint
+public import PassmintGoogle
+public import PassmintStore
+import Synchronization
+
+/// Puts the service's passes in Google Wallet beside Apple Wallet: a pass's "Add to Google Wallet" link, with its
+/// class (one per template version) and its object sent to Google the first time a link to it is made. What is sent
+/// is the pass as the service renders it (its template, data and stamp), mapped by ``GoogleMapping``.
+public final class GoogleWalletService: Sendable {
+    let renderer: PassRenderer
+    let client: GoogleWalletClient
+    let http: GoogleHTTP
+    let saveLink: GoogleSaveLink
+    let mapping: GoogleMapping
+    /// The web origin of the public URL, allowed to show the save button.
+    let origins: [String]
+    /// What was last sent for each class and object id: one is sent again only when it would differ (a new template
+    /// version for a class, a change for an object).
+    private let sent = Mutex<[String: JSONObject]>([:])
+
+    init(
+        configuration: GoogleConfiguration, publicURL: String, renderer: PassRenderer, now: @escaping @Sendable () -> Date,
+        retry: GoogleRetry = GoogleRetry()
+    ) {
+        let http = GoogleHTTP()
+        self.renderer = renderer
+        self.http = http
+        client = GoogleWalletClient(
+            apiURL: configuration.apiURL, tokens: GoogleAccessTokens(key: configuration.key, http: http, now: now), http: http,
+            retry: retry, now: now)
+        saveLink = GoogleSaveLink(key: configuration.key, now: now)
+        mapping = GoogleMapping(options: .init(issuerID: configuration.issuerID))
+        origins = URL(string: publicURL).flatMap(Self.origin).map { [$0] } ?? []
+    }
+
+    /// The pass's "Add to Google Wallet" link (`https://pay.google.com/gp/v/save/…`). Its class is inserted or patched
+    /// first when this service has not sent the class its template makes now, and its object when it has not sent
+    /// the object the pass makes now, so the link saves what the pass shows.
+    public func saveURL(for pass: StoredPass) async throws(GoogleWalletError) -> String {
+        let mapped = try await map(pass)
+        try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
+        try await send(mapped.objectBody, id: mapped.objectID, collection: mapped.style.objectCollection)
+        return try saveLink.link(objectID: mapped.objectID, style: mapped.style, origins: origins)
+    }
+
+    /// Closes the connections to Google (at shutdown).
+    public func shutdown() async { try? await http.shutdown() }
+
+    /// The pass as the service renders it, mapped to a Google class and object.
+    func map(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleMapping.Mapped {
+        let prepared: PreparedPass
+        do {
+            prepared = try await renderer.prepare(pass)
+        } catch {
+            throw GoogleWalletError(
+                .refused, "pass \(pass.serialNumber) cannot be rendered for Google Wallet: \(error.message ?? "it cannot be built")")
+        }
+        guard let json = (try? JSONParser.value(prepared.passJSON))?.objectValue else {
+            throw GoogleWalletError(.refused, "pass \(pass.serialNumber): its pass.json is not a JSON object")
+        }
+        let files = prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }
+        return try mapping.map(pass: json, files: files, templateName: pass.template)
+    }
+
+    /// Upserts `body` unless it is what was last sent for `id`.
+    private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) {
+        if sent.withLock({ $0[id] }) == body { return }
+        _ = try await client.upsert(body, collection: collection)
+        sent.withLock { $0[id] = body }
+    }
+
+    /// `https://passes.example.com` for `https://passes.example.com/wallet`.
+    static func origin(_ url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+}
