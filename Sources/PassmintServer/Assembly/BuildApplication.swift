@@ -67,7 +67,7 @@ public func buildApplication(
                     + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : []),
                 idleTimeout: .init(configuration.connections.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
-        services: services + [core.pushQueue, core.jobs, core.eventPruner],
+        services: services + [core.pushQueue, core.jobs, core.eventPruner] + (core.googleUpdates.map { [$0 as any Service] } ?? []),
         onServerRunning: { [port = configuration.port] channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger)
     app.beforeServerStarts { [store = core.store, ready = core.storeReady] in

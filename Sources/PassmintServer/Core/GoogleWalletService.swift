@@ -9,6 +9,7 @@ import Synchronization
 /// is the pass as the service renders it (its template, data and stamp), mapped by ``GoogleMapping``.
 public final class GoogleWalletService: Sendable {
     let renderer: PassRenderer
+    let store: any PassStore
     let client: GoogleWalletClient
     let http: GoogleHTTP
     let saveLink: GoogleSaveLink
@@ -20,11 +21,13 @@ public final class GoogleWalletService: Sendable {
     private let sent = Mutex<[String: JSONObject]>([:])
 
     init(
-        configuration: GoogleConfiguration, publicURL: String, renderer: PassRenderer, now: @escaping @Sendable () -> Date,
+        configuration: GoogleConfiguration, publicURL: String, renderer: PassRenderer, store: any PassStore,
+        now: @escaping @Sendable () -> Date,
         retry: GoogleRetry = GoogleRetry()
     ) {
         let http = GoogleHTTP()
         self.renderer = renderer
+        self.store = store
         self.http = http
         client = GoogleWalletClient(
             apiURL: configuration.apiURL, tokens: GoogleAccessTokens(key: configuration.key, http: http, now: now), http: http,
@@ -36,12 +39,31 @@ public final class GoogleWalletService: Sendable {
 
     /// The pass's "Add to Google Wallet" link (`https://pay.google.com/gp/v/save/…`). Its class is inserted or patched
     /// first when this service has not sent the class its template makes now, and its object when it has not sent
-    /// the object the pass makes now, so the link saves what the pass shows.
+    /// the object the pass makes now, so the link saves what the pass shows. From then on every change of the pass
+    /// owes its object a patch (``GoogleUpdateQueue``).
     public func saveURL(for pass: StoredPass) async throws(GoogleWalletError) -> String {
+        let (mapped, sentObject) = try await sendMapped(pass)
+        if sentObject {
+            do {
+                try await store.noteGoogleObject(
+                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, updateTag: pass.updateTag)
+            } catch {
+                throw GoogleWalletError(.unavailable, "the store cannot note the Google object of \(pass.serialNumber): \(error)")
+            }
+        }
+        return try saveLink.link(objectID: mapped.objectID, style: mapped.style, origins: origins)
+    }
+
+    /// Sends the pass's class and object as the service renders the pass now, each only when it differs from what
+    /// was last sent (what the Google update queue does for a change).
+    public func send(_ pass: StoredPass) async throws(GoogleWalletError) { _ = try await sendMapped(pass) }
+
+    /// The pass mapped and sent; true when its object was sent (not what was last sent).
+    private func sendMapped(_ pass: StoredPass) async throws(GoogleWalletError) -> (GoogleMapping.Mapped, Bool) {
         let mapped = try await map(pass)
         try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
-        try await send(mapped.objectBody, id: mapped.objectID, collection: mapped.style.objectCollection)
-        return try saveLink.link(objectID: mapped.objectID, style: mapped.style, origins: origins)
+        let sent = try await send(mapped.objectBody, id: mapped.objectID, collection: mapped.style.objectCollection)
+        return (mapped, sent)
     }
 
     /// Closes the connections to Google (at shutdown).
@@ -63,11 +85,13 @@ public final class GoogleWalletService: Sendable {
         return try mapping.map(pass: json, files: files, templateName: pass.template)
     }
 
-    /// Upserts `body` unless it is what was last sent for `id`.
-    private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) {
-        if sent.withLock({ $0[id] }) == body { return }
+    /// Upserts `body` unless it is what was last sent for `id`; true when it was sent.
+    @discardableResult
+    private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) -> Bool {
+        if sent.withLock({ $0[id] }) == body { return false }
         _ = try await client.upsert(body, collection: collection)
         sent.withLock { $0[id] = body }
+        return true
     }
 
     /// `https://passes.example.com` for `https://passes.example.com/wallet`.

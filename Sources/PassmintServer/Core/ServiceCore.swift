@@ -37,6 +37,8 @@ public struct ServiceCore: Sendable {
     public let dashboardLogin: DashboardLogin
     /// Google Wallet save links, when the configuration names a Google account.
     public let google: GoogleWalletService?
+    /// Patches the Google objects changes owe, in the background (run it as a service too), when there is a Google account.
+    public let googleUpdates: GoogleUpdateQueue?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -59,7 +61,16 @@ public struct ServiceCore: Sendable {
             store: store, sender: push, logger: logger, lease: configuration.pushLease, ready: storeReady, clock: clock)
         self.templates = templates
         issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
-        let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue)
+        let google = configuration.google.map {
+            GoogleWalletService(configuration: $0, publicURL: configuration.publicURL, renderer: renderer, store: store, now: clock)
+        }
+        let ready = storeReady
+        let googleUpdates = google.map {
+            GoogleUpdateQueue(store: store, google: $0, logger: logger, lease: configuration.pushLease, ready: ready, clock: clock)
+        }
+        self.google = google
+        self.googleUpdates = googleUpdates
+        let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue, googleUpdates: googleUpdates)
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store, metrics: metrics)
@@ -76,9 +87,6 @@ public struct ServiceCore: Sendable {
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)
-        google = configuration.google.map {
-            GoogleWalletService(configuration: $0, publicURL: configuration.publicURL, renderer: renderer, now: clock)
-        }
         dashboardLogin = DashboardLogin(apiKey: configuration.apiKey, lifetime: .seconds(12 * 3600), clock: clock)
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)

@@ -90,7 +90,7 @@ public struct ServeSettings: Sendable {
         "google-service-account", "file",
         help: """
             A Google Cloud service account's JSON key file: issuing answers then carry googleSaveURL ("Add to Google \
-            Wallet"). Needs google-issuer-id.
+            Wallet") and changes patch the passes' Google objects. Needs google-issuer-id.
             """)
     public let googleIssuerID = ServeSetting.text(
         "google-issuer-id", "id", help: "The issuer id from Google Pay & Wallet console (digits). Needs google-service-account.")
