@@ -62,6 +62,7 @@ struct GoogleServeHarness: Sendable {
     /// A service core on `store` that issues for the stand-in, on the harness's clock (the store's too).
     func core(on store: any PassStore) throws -> ServiceCore {
         var configuration = try ServiceHarness.configuration()
+        configuration.linkSecret = PassLinksTests.secret
         configuration.google = GoogleConfiguration(
             key: try ServiceAccountKey(contentsOf: keyFile.path), issuerID: Self.issuerID, apiURL: standIn.url)
         return ServiceCore(

@@ -83,7 +83,7 @@ public struct ServiceCore: Sendable {
         sharing = SharingService(
             links: configuration.linkSecret.map {
                 PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
-            }, store: store, renderer: renderer, downloads: downloads, events: events)
+            }, store: store, renderer: renderer, downloads: downloads, events: events, google: google)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)
