@@ -16,9 +16,11 @@ public final class GoogleWalletService: Sendable {
     let mapping: GoogleMapping
     /// The web origin of the public URL, allowed to show the save button.
     let origins: [String]
-    /// What was last sent for each class and object id: one is sent again only when it would differ (a new template
-    /// version for a class, a change for an object).
-    private let sent = Mutex<[String: JSONObject]>([:])
+    /// The SHA-256 of what was last sent for each class and object id: one is sent again only when it would differ
+    /// (a new template version for a class, a change for an object). Emptied past ``memoLimit`` ids, which costs only
+    /// a read at Google for each id sent again.
+    private let sent = Mutex<[String: String]>([:])
+    static let memoLimit = 100_000
 
     init(
         configuration: GoogleConfiguration, publicURL: String, renderer: PassRenderer, store: any PassStore,
@@ -88,9 +90,13 @@ public final class GoogleWalletService: Sendable {
     /// Upserts `body` unless it is what was last sent for `id`; true when it was sent.
     @discardableResult
     private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) -> Bool {
-        if sent.withLock({ $0[id] }) == body { return false }
+        let digest = Digest.sha256Hex(Array(JSONWriter.string(.object(body), style: .compact).utf8))
+        if sent.withLock({ $0[id] }) == digest { return false }
         _ = try await client.upsert(body, collection: collection)
-        sent.withLock { $0[id] = body }
+        sent.withLock { memo in
+            if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
+            memo[id] = digest
+        }
         return true
     }
 
