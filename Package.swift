@@ -141,6 +141,7 @@ let package = Package(
             name: "PassmintServer",
             dependencies: [
                 "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
+                "PassmintGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -212,7 +213,7 @@ let package = Package(
             name: "PassmintServerTests",
             dependencies: [
                 "Passmint", "PassmintBatch", "PassmintTestSupport", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
-                "PassmintServer",
+                "PassmintServer", "PassmintGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -26,7 +26,8 @@ public protocol PassStore: WebhookStore {
     /// (``PassEdit/applied(to:basedOn:)``: with `basedOn`, throws `.stale` when the pass is no longer at that tag),
     /// stores the edit's images, gives the edited pass its next version (``StoredPass/nextVersion(tag:now:)``) and
     /// writes it, reads the devices registered for it, and owes each of their push tokens a push (``OwedPush``,
-    /// coalesced per token and pass type). When the edit leaves the pass as it is, nothing is written. Nil when the
+    /// coalesced per token and pass type), and its Google Wallet object a patch when Google holds one
+    /// (``OwedGoogleUpdate``). When the edit leaves the pass as it is, nothing is written. Nil when the
     /// pass does not exist.
     func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange?
 
@@ -54,6 +55,20 @@ public protocol PassStore: WebhookStore {
 
     /// How many pushes are owed, and since when.
     func pushQueueStatus() async throws -> PushQueueStatus
+
+    /// Notes that Google Wallet holds the pass's object as of `updateTag`: from then on every change owes the object a
+    /// patch (``OwedGoogleUpdate``, in the change's transaction), and one is owed at once when the pass changed since
+    /// `updateTag`.
+    func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, updateTag: Int64) async throws
+
+    /// Claims up to `limit` owed Google patches that are due and not claimed by another worker, for `lease`.
+    func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate]
+
+    /// Writes what became of claimed Google patches, in one transaction.
+    func settleGoogleUpdates(_ settlement: GoogleUpdateSettlement) async throws
+
+    /// How many Google patches are owed, and since when.
+    func googleQueueStatus() async throws -> PushQueueStatus
 
     /// Where the push stands for each device registered for a pass.
     func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState]

@@ -106,6 +106,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             let registrations = try Self.registrations(db, passTypeIdentifier, serialNumber)
             if edited != nil {
                 try Self.owePushes(db, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, now: self.clock())
+                try Self.oweGoogleUpdate(db, passTypeIdentifier, serialNumber, now: self.clock())
             }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }

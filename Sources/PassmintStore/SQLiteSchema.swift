@@ -97,6 +97,18 @@ enum SQLiteSchema {
             CREATE INDEX IF NOT EXISTS order_registrations_by_order ON order_registrations (order_type_id, order_id);
             """
         ),
+        (
+            8, "Google Wallet objects and their durable patch queue",
+            """
+            CREATE TABLE IF NOT EXISTS google_objects (
+                pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, PRIMARY KEY (pass_type_id, serial_number));
+            CREATE TABLE IF NOT EXISTS google_outbox (
+                pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, generation INTEGER NOT NULL, due_at INTEGER NOT NULL,
+                lease_until INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, enqueued_at INTEGER NOT NULL,
+                PRIMARY KEY (pass_type_id, serial_number));
+            CREATE INDEX IF NOT EXISTS google_outbox_by_due ON google_outbox (due_at);
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

@@ -179,6 +179,7 @@ public final class PostgresPassStore: PassStore {
             if edited != nil {
                 try await Self.owePushes(
                     connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger, now: clock())
+                try await Self.oweGoogleUpdate(connection, passTypeIdentifier, serialNumber, logger, now: clock())
             }
             return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
         }

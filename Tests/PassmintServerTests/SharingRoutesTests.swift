@@ -38,6 +38,12 @@ import Testing
         return (serial, download, add)
     }
 
+    /// Issues a Loyalty pass with a JSON answer: its serial and its add page's link.
+    static func issueForLinks(_ client: some TestClientProtocol) async throws -> (serial: String, add: String) {
+        let (serial, _, add) = try await issue(client)
+        return (serial, add)
+    }
+
     /// The path and query of a public link (the router sees no host).
     static func local(_ link: String) -> String { String(link.dropFirst("https://passes.example.test".count)) }
 

@@ -36,7 +36,7 @@ public func buildApplication(
         ])
     // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),
     // then ServiceShutdown, then the change feed and the client.
-    let shutdown = ServiceShutdown(push: push, logger: logger)
+    let shutdown = ServiceShutdown(push: push, google: core.google, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     return buildApplication(core: core, services: services, logger: logger, onListening: onListening)
 }
@@ -67,7 +67,8 @@ public func buildApplication(
                     + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : []),
                 idleTimeout: .init(configuration.connections.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
-        services: services + [core.pushQueue, core.jobs, core.eventPruner, core.webhookDeliverer],
+        services: services + [core.pushQueue, core.jobs, core.eventPruner, core.webhookDeliverer]
+            + (core.googleUpdates.map { [$0 as any Service] } ?? []),
         onServerRunning: { [port = configuration.port] channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger)
     app.beforeServerStarts { [store = core.store, ready = core.storeReady] in

@@ -84,6 +84,7 @@ extension ServerConfiguration {
         jobLimits.failuresKept = try settings.value(declared.jobFailuresKept) ?? jobLimits.failuresKept
         jobLimits.uploadRetention = try settings.value(declared.jobUploadRetention) ?? jobLimits.uploadRetention
         jobLimits.diskReserve = try settings.value(declared.jobsDiskReserve) ?? jobLimits.diskReserve
+        google = try GoogleConfiguration.read(settings)
     }
 
     /// `3600`, `90m`, `12h` or `30d`: a positive whole number of seconds, minutes, hours or days.

@@ -62,6 +62,8 @@ public struct ServerConfiguration: Sendable {
     /// What webhook receivers may be and how deliveries are retried (``WebhookPolicy``).
     public var webhooks = WebhookPolicy()
     public var logLevel: Logger.Level = .info
+    /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.
+    public var google: GoogleConfiguration?
 
     public init(publicURL: String, identities: SigningIdentities) {
         base = ""

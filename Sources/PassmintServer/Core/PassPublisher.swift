@@ -7,6 +7,8 @@ import PassmintStore
 struct PassPublisher: Sendable {
     let signedPasses: SignedPassCache
     let pushQueue: PushQueue
+    /// Woken when a change may owe a Google Wallet patch (the store knows whether it does).
+    let googleUpdates: GoogleUpdateQueue?
 
     /// Keeps `archive` (the new version, signed while the store committed) and starts the pushes the change owes.
     func publish(_ change: PassChange, signed archive: [UInt8]) {
@@ -17,5 +19,6 @@ struct PassPublisher: Sendable {
     /// Starts the pushes the change owes; the new version is signed when a device or a link asks for it (bulk changes).
     func publish(_ change: PassChange) {
         if change.changed && !change.registrations.isEmpty { pushQueue.wake() }
+        if change.changed { googleUpdates?.wake() }
     }
 }

@@ -42,6 +42,10 @@ public struct ServiceCore: Sendable {
     public let webhookDeliverer: WebhookDeliverer
     /// Who may open the statistics dashboard: the API key, or a login link it made.
     public let dashboardLogin: DashboardLogin
+    /// Google Wallet save links, when the configuration names a Google account.
+    public let google: GoogleWalletService?
+    /// Patches the Google objects changes owe, in the background (run it as a service too), when there is a Google account.
+    public let googleUpdates: GoogleUpdateQueue?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -64,7 +68,16 @@ public struct ServiceCore: Sendable {
             store: store, sender: push, logger: logger, lease: configuration.pushLease, ready: storeReady, clock: clock)
         self.templates = templates
         issuing = IssuingService(templates: templates, renderer: renderer, store: store, signedPasses: signedPasses, logger: logger)
-        let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue)
+        let google = configuration.google.map {
+            GoogleWalletService(configuration: $0, publicURL: configuration.publicURL, renderer: renderer, store: store, now: clock)
+        }
+        let ready = storeReady
+        let googleUpdates = google.map {
+            GoogleUpdateQueue(store: store, google: $0, logger: logger, lease: configuration.pushLease, ready: ready, clock: clock)
+        }
+        self.google = google
+        self.googleUpdates = googleUpdates
+        let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue, googleUpdates: googleUpdates)
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store, metrics: metrics)
@@ -82,7 +95,7 @@ public struct ServiceCore: Sendable {
         sharing = SharingService(
             links: configuration.linkSecret.map {
                 PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
-            }, store: store, renderer: renderer, downloads: downloads, events: events)
+            }, store: store, renderer: renderer, downloads: downloads, events: events, google: google)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)

@@ -38,6 +38,8 @@ public struct SharingService: Sendable {
         /// works whatever host name the page was reached by.
         public var relativeDownloadURL: String
         public var voided: Bool
+        /// The pass's "Add to Google Wallet" link, when the service issues for Google Wallet and Google answered.
+        public var googleSaveURL: String? = nil
     }
 
     /// nil when the service has no link secret: then there are no links, and every link answers 404.
@@ -46,6 +48,8 @@ public struct SharingService: Sendable {
     let renderer: PassRenderer
     let downloads: LatestPassService
     let events: PassEventLog
+    /// Google Wallet links for the page, when there is a Google account.
+    let google: GoogleWalletService?
 
     /// Both links of a stored pass; nil without a link secret.
     public func links(for pass: StoredPass) -> PassLinks.Links? {
@@ -71,8 +75,9 @@ public struct SharingService: Sendable {
         return (pass, archive)
     }
 
-    /// What the landing page of a valid link shows.
-    public func page(_ link: Link) async throws -> Page {
+    /// What the landing page of a valid link shows; with `google`, the pass's Google Wallet link too (none when the
+    /// service has no Google account, the pass is voided or Google cannot be reached: the page offers Apple Wallet).
+    public func page(_ link: Link, google wantsGoogle: Bool = false) async throws -> Page {
         let pass = try await pass(for: link)
         guard let links else { throw ServiceFailure.notFound }
         let prepared = try await renderer.prepare(pass)
@@ -82,6 +87,8 @@ public struct SharingService: Sendable {
         let path = PassLinks.path(
             passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
             signature: link.signature ?? "")
+        var googleSaveURL: String?
+        if wantsGoogle, !pass.voided, let google { googleSaveURL = try? await google.saveURL(for: pass) }
         return Page(
             organizationName: json["organizationName"]?.stringValue ?? "",
             description: json["description"]?.stringValue ?? "",
@@ -91,6 +98,6 @@ public struct SharingService: Sendable {
             logoPNG: logo?.bytes,
             downloadURL: links.downloadURL(of: link),
             relativeDownloadURL: "../../download/" + path,
-            voided: pass.voided)
+            voided: pass.voided, googleSaveURL: googleSaveURL)
     }
 }

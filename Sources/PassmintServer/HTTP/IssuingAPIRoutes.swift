@@ -18,13 +18,20 @@ struct IssuingAPIRoutes {
 
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
-    /// The pass's metadata as JSON, with its version's `ETag` (see ``EntityTags``).
-    private func metadataAnswer(_ status: HTTPResponse.Status, _ metadata: PassMetadata) -> Response {
-        var response = RouteSupport.json(
-            status,
-            .object(
-                PassMetadataJSON.object(
-                    metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))))
+    /// The pass's metadata as JSON, with its version's `ETag` (see ``EntityTags``); with `google`, its
+    /// `googleSaveURL` when the service issues for Google Wallet (or `googleError` when Google could not be reached:
+    /// the pass is stored all the same, and a later GET makes the link).
+    private func metadataAnswer(_ status: HTTPResponse.Status, _ metadata: PassMetadata, google: Bool = false) async -> Response {
+        var object = PassMetadataJSON.object(
+            metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))
+        if google, let service = core.google {
+            do {
+                object["googleSaveURL"] = .string(try await service.saveURL(for: metadata.pass))
+            } catch {
+                object["googleError"] = .string("\(error)")  // GoogleWalletError: its message
+            }
+        }
+        var response = RouteSupport.json(status, .object(object))
         response.headers[.eTag] = EntityTags.value(metadata.pass)
         return response
     }
@@ -39,7 +46,7 @@ struct IssuingAPIRoutes {
         let issued = try await core.issuing.issue(
             template: template, data: object["data"]?.objectValue ?? JSONObject(), images: images?.objectValue)
         if request.headers[.accept]?.contains("application/json") == true {
-            return metadataAnswer(.created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0))
+            return await metadataAnswer(.created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0), google: true)
         }
         return RouteSupport.bytes(
             issued.archive, type: BuiltPass.mimeType, headers: [.lastModified: HTTPDate.string(issued.pass.updatedAt)], status: .created)
@@ -90,12 +97,12 @@ struct IssuingAPIRoutes {
         let updated = try await core.updates.update(
             passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue,
             images: images?.objectValue, ifMatch: EntityTags.ifMatch(request.headers))
-        return metadataAnswer(.ok, updated)
+        return await metadataAnswer(.ok, updated)
     }
 
     private func metadata(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component("type", context)
         let serial = try RouteSupport.component("serial", context)
-        return metadataAnswer(.ok, try await core.lookup.metadata(passTypeIdentifier: type, serialNumber: serial))
+        return await metadataAnswer(.ok, try await core.lookup.metadata(passTypeIdentifier: type, serialNumber: serial), google: true)
     }
 }

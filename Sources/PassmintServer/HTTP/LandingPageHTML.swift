@@ -4,13 +4,16 @@ import PassmintPreview
 
 /// The "Add to Apple Wallet" page of a pass: the organization and the description on the pass's colours, a button that
 /// downloads the pass (on an iPhone, Safari hands it to Wallet), and for a desktop a QR code of the same link to scan
-/// with the phone. Server-rendered, no script, readable without images and without styles; the page's policy allows
+/// with the phone. With a Google Wallet link, an Android phone gets "Add to Google Wallet" instead, and a computer
+/// both buttons and both QR codes (``LandingPlatform``). Server-rendered, no script, readable without images and without styles; the page's policy allows
 /// no script and no request except its inline images.
 enum LandingPageHTML {
     /// `Content-Security-Policy` of the page: nothing but inline styles and `data:` images.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
-    static func html(_ page: SharingService.Page, qrCode: QRCode) -> String {
+    static func html(_ page: SharingService.Page, qrCode: QRCode, platform: LandingPlatform = .desktop, googleQRCode: QRCode? = nil)
+        -> String
+    {
         let organization = escape(page.organizationName)
         let title = [page.organizationName, page.description].filter { !$0.isEmpty }.joined(separator: " – ")
         let background = cssColor(page.backgroundColor) ?? "rgb(28, 28, 30)"
@@ -19,17 +22,35 @@ enum LandingPageHTML {
             "<img class=\"logo\" src=\"data:image/png;base64,\(Data($0).base64EncodedString())\" alt=\"\(organization)\">"
         }
         let heading = logo ?? ""
-        let action =
-            page.voided
-            ? "<p class=\"voided\">This pass is no longer valid.</p>"
-            : """
+        let apple = """
             <p><a class="add" id="add-to-wallet" href="\(escape(page.relativeDownloadURL))">Add to Apple Wallet</a></p>
+            """
+        let google = page.googleSaveURL.map {
+            "<p><a class=\"add\" id=\"add-to-google-wallet\" href=\"\(escape($0))\">Add to Google Wallet</a></p>"
+        }
+        let appleCode = """
             <section class="desktop" aria-labelledby="scan">
             <h2 id="scan">On a computer?</h2>
             <p>Scan this code with your iPhone's camera to add the pass to Wallet.</p>
             <div class="qr" id="qr">\(qrCode.svg(title: "QR code of the link to this pass"))</div>
             </section>
             """
+        let googleCode = googleQRCode.map {
+            """
+            <section class="desktop" aria-labelledby="scan-google">
+            <h2 id="scan-google">With an Android phone?</h2>
+            <p>Scan this code with your Android phone's camera to add the pass to Google Wallet.</p>
+            <div class="qr" id="qr-google">\($0.svg(title: "QR code of the Google Wallet link to this pass"))</div>
+            </section>
+            """
+        }
+        let action: String
+        switch (page.voided, platform, google) {
+        case (true, _, _): action = "<p class=\"voided\">This pass is no longer valid.</p>"
+        case (false, .android, let google?): action = google
+        case (false, .desktop, let google?): action = apple + "\n" + google + "\n" + appleCode + "\n" + (googleCode ?? "")
+        default: action = apple + "\n" + appleCode
+        }
         return """
             <!doctype html>
             <html lang="en">

@@ -39,16 +39,21 @@ struct SharingRoutes {
     }
 
     private func page(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let page = try await core.sharing.page(try link(request, context))
+        let platform = LandingPlatform(userAgent: request.headers[.userAgent])
+        let page = try await core.sharing.page(try link(request, context), google: platform != .apple)
         let qrCode: QRCode
+        var googleQRCode: QRCode?
         do {
             qrCode = try QRCode(page.downloadURL)
+            if platform == .desktop, let url = page.googleSaveURL { googleQRCode = try QRCode(url) }
         } catch {
             throw ServiceFailure.unprocessable(error.message)
         }
+        let html = LandingPageHTML.html(page, qrCode: qrCode, platform: platform, googleQRCode: googleQRCode)
         return RouteSupport.bytes(
-            Array(LandingPageHTML.html(page, qrCode: qrCode).utf8), type: "text/html; charset=utf-8",
+            Array(html.utf8), type: "text/html; charset=utf-8",
             headers: [
+                .vary: "User-Agent",
                 .contentSecurityPolicy: LandingPageHTML.contentSecurityPolicy, .cacheControl: "private, no-cache",
                 HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Content-Type-Options")!: "nosniff",
             ])

@@ -96,6 +96,17 @@ public struct ServeSettings: Sendable {
     public let jobsDiskReserve = ServeSetting.size(
         "jobs-disk-reserve", example: "256m", default: .value("256m"),
         help: "Free disk space kept for the store on the jobs folder's disk: below it uploads are refused with 507.")
+    public let googleServiceAccount = ServeSetting.text(
+        "google-service-account", "file",
+        help: """
+            A Google Cloud service account's JSON key file: issuing answers then carry googleSaveURL ("Add to Google \
+            Wallet") and changes patch the passes' Google objects. Needs google-issuer-id.
+            """)
+    public let googleIssuerID = ServeSetting.text(
+        "google-issuer-id", "id", help: "The issuer id from Google Pay & Wallet console (digits). Needs google-service-account.")
+    public let googleAPIURL = ServeSetting.url(
+        "google-api-url", example: "https://walletobjects.googleapis.com", default: .value("https://walletobjects.googleapis.com"),
+        help: "Google Wallet API endpoint (default: Google's), for a stand-in or staging.")
     public let configFile = ServeSetting.text(
         "config-file", "file",
         help: "A JSON file of settings, keyed by their names (`{\"port\": 8080}`); the command line and the environment win over it.",

@@ -1,0 +1,108 @@
+import Foundation
+import Passmint
+public import PassmintGoogle
+public import PassmintStore
+import Synchronization
+
+/// Puts the service's passes in Google Wallet beside Apple Wallet: a pass's "Add to Google Wallet" link, with its
+/// class (one per template version) and its object sent to Google the first time a link to it is made. What is sent
+/// is the pass as the service renders it (its template, data and stamp), mapped by ``GoogleMapping``.
+public final class GoogleWalletService: Sendable {
+    let renderer: PassRenderer
+    let store: any PassStore
+    let client: GoogleWalletClient
+    let http: GoogleHTTP
+    let saveLink: GoogleSaveLink
+    let mapping: GoogleMapping
+    /// The web origin of the public URL, allowed to show the save button.
+    let origins: [String]
+    /// The SHA-256 of what was last sent for each class and object id: one is sent again only when it would differ
+    /// (a new template version for a class, a change for an object). Emptied past ``memoLimit`` ids, which costs only
+    /// a read at Google for each id sent again.
+    private let sent = Mutex<[String: String]>([:])
+    static let memoLimit = 100_000
+
+    init(
+        configuration: GoogleConfiguration, publicURL: String, renderer: PassRenderer, store: any PassStore,
+        now: @escaping @Sendable () -> Date,
+        retry: GoogleRetry = GoogleRetry()
+    ) {
+        let http = GoogleHTTP()
+        self.renderer = renderer
+        self.store = store
+        self.http = http
+        client = GoogleWalletClient(
+            apiURL: configuration.apiURL, tokens: GoogleAccessTokens(key: configuration.key, http: http, now: now), http: http,
+            retry: retry, now: now)
+        saveLink = GoogleSaveLink(key: configuration.key, now: now)
+        mapping = GoogleMapping(options: .init(issuerID: configuration.issuerID))
+        origins = URL(string: publicURL).flatMap(Self.origin).map { [$0] } ?? []
+    }
+
+    /// The pass's "Add to Google Wallet" link (`https://pay.google.com/gp/v/save/…`). Its class is inserted or patched
+    /// first when this service has not sent the class its template makes now, and its object when it has not sent
+    /// the object the pass makes now, so the link saves what the pass shows. From then on every change of the pass
+    /// owes its object a patch (``GoogleUpdateQueue``).
+    public func saveURL(for pass: StoredPass) async throws(GoogleWalletError) -> String {
+        let (mapped, sentObject) = try await sendMapped(pass)
+        if sentObject {
+            do {
+                try await store.noteGoogleObject(
+                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, updateTag: pass.updateTag)
+            } catch {
+                throw GoogleWalletError(.unavailable, "the store cannot note the Google object of \(pass.serialNumber): \(error)")
+            }
+        }
+        return try saveLink.link(objectID: mapped.objectID, style: mapped.style, origins: origins)
+    }
+
+    /// Sends the pass's class and object as the service renders the pass now, each only when it differs from what
+    /// was last sent (what the Google update queue does for a change).
+    public func send(_ pass: StoredPass) async throws(GoogleWalletError) { _ = try await sendMapped(pass) }
+
+    /// The pass mapped and sent; true when its object was sent (not what was last sent).
+    private func sendMapped(_ pass: StoredPass) async throws(GoogleWalletError) -> (GoogleMapping.Mapped, Bool) {
+        let mapped = try await map(pass)
+        try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
+        let sent = try await send(mapped.objectBody, id: mapped.objectID, collection: mapped.style.objectCollection)
+        return (mapped, sent)
+    }
+
+    /// Closes the connections to Google (at shutdown).
+    public func shutdown() async { try? await http.shutdown() }
+
+    /// The pass as the service renders it, mapped to a Google class and object.
+    func map(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleMapping.Mapped {
+        let prepared: PreparedPass
+        do {
+            prepared = try await renderer.prepare(pass)
+        } catch {
+            throw GoogleWalletError(
+                .refused, "pass \(pass.serialNumber) cannot be rendered for Google Wallet: \(error.message ?? "it cannot be built")")
+        }
+        guard let json = (try? JSONParser.value(prepared.passJSON))?.objectValue else {
+            throw GoogleWalletError(.refused, "pass \(pass.serialNumber): its pass.json is not a JSON object")
+        }
+        let files = prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }
+        return try mapping.map(pass: json, files: files, templateName: pass.template)
+    }
+
+    /// Upserts `body` unless it is what was last sent for `id`; true when it was sent.
+    @discardableResult
+    private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) -> Bool {
+        let digest = Digest.sha256Hex(Array(JSONWriter.string(.object(body), style: .compact).utf8))
+        if sent.withLock({ $0[id] }) == digest { return false }
+        _ = try await client.upsert(body, collection: collection)
+        sent.withLock { memo in
+            if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
+            memo[id] = digest
+        }
+        return true
+    }
+
+    /// `https://passes.example.com` for `https://passes.example.com/wallet`.
+    static func origin(_ url: URL) -> String? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+}
