@@ -74,4 +74,8 @@ public protocol WebhookStore: Sendable {
     /// only when every earlier delivery of that pass to that webhook is settled (in order per pass).
     func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery]
     func settleWebhookDeliveries(_ settlement: WebhookSettlement) async throws
+    /// A webhook's deliveries, newest first: at most `limit`, with ids below `before` when given (the next page).
+    func webhookDeliveries(webhookId: String, limit: Int, before: Int64?) async throws -> [WebhookDeliveryRecord]
+    /// Owes a delivered or given-up delivery again, due now, attempts reset, same event id.
+    func replayWebhookDelivery(webhookId: String, id: Int64) async throws -> WebhookReplay
 }

@@ -4,8 +4,9 @@ import Passmint
 import PassmintStore
 
 /// `POST /api/v1/webhooks` (`{"url": …, "events": […], "secret": …}` → 201 with the webhook and its secret, shown
-/// this once), `GET /api/v1/webhooks` (without secrets) and `DELETE /api/v1/webhooks/{id}`, behind the API key
-/// (``WebhookService``).
+/// this once), `GET /api/v1/webhooks` (without secrets), `DELETE /api/v1/webhooks/{id}`,
+/// `GET /api/v1/webhooks/{id}/deliveries?limit=&before=` and `POST /api/v1/webhooks/{id}/deliveries/{delivery}/replay`,
+/// behind the API key (``WebhookService``).
 struct WebhookRoutes {
     let core: ServiceCore
 
@@ -30,6 +31,33 @@ struct WebhookRoutes {
             try await core.webhooks.remove(id: context.parameters.get("id") ?? "")
             return Response(status: .noContent)
         }
+        api.get("webhooks/:id/deliveries") { request, context in
+            let query = request.uri.queryParameters
+            let limit = try Self.number(query.get("limit"), name: "limit") ?? 100
+            let before = try Self.number(query.get("before"), name: "before")
+            let id = context.parameters.get("id") ?? ""
+            let records = try await core.webhooks.deliveries(webhookId: id, limit: Int(limit), before: before)
+            var answer: JSONObject = ["deliveries": .array(records.map { .object(WebhookDeliveryJSON.object($0)) })]
+            if records.count == Int(limit), let last = records.last {
+                answer["next"] = .string("/api/v1/webhooks/\(id)/deliveries?limit=\(limit)&before=\(last.id)")
+            }
+            return RouteSupport.json(.ok, .object(answer))
+        }
+        api.post("webhooks/:id/deliveries/:delivery/replay") { _, context in
+            let text = context.parameters.get("delivery") ?? ""
+            guard let delivery = Int64(text) else {
+                throw ServiceFailure(.notFound, "\(text) is not a delivery id: GET …/deliveries lists them")
+            }
+            try await core.webhooks.replay(webhookId: context.parameters.get("id") ?? "", deliveryId: delivery)
+            return Response(status: .accepted)
+        }
+    }
+
+    /// A whole-number query parameter, or nil when absent.
+    static func number(_ text: String?, name: String) throws(ServiceFailure) -> Int64? {
+        guard let text else { return nil }
+        guard let value = Int64(text), value >= 0 else { throw .badRequest("\(name)=\(text.prefix(40)): give a whole number") }
+        return value
     }
 
     static func json(_ webhook: Webhook, showingSecret: Bool) -> JSONObject {
