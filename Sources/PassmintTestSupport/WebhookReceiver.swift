@@ -31,6 +31,7 @@ public final class WebhookReceiver: Sendable {
         var statuses: [Int] = []
         var acknowledged: [String] = []
         var duplicates = 0
+        var withholding = false
     }
 
     private let state = Mutex(State())
@@ -74,6 +75,9 @@ public final class WebhookReceiver: Sendable {
     /// Answers the next requests with these statuses, one each, then 200 again.
     public func answerNext(_ statuses: [Int]) { state.withLock { $0.statuses.append(contentsOf: statuses) } }
 
+    /// While on, requests are recorded (status 0) and never answered: they stay in flight at the sender.
+    public func withholdAnswers(_ on: Bool) { state.withLock { $0.withholding = on } }
+
     func answer(_ request: StandInRequest) -> StandInAnswer {
         let signature = request.headers.first(name: WebhookSignature.headerName) ?? ""
         var problem: String?
@@ -84,7 +88,8 @@ public final class WebhookReceiver: Sendable {
         }
         let eventId = request.headers.first(name: "Passmint-Event-Id") ?? ""
         return state.withLock { state in
-            let status = state.statuses.isEmpty ? 200 : state.statuses.removeFirst()
+            let withheld = state.withholding
+            let status = withheld ? 0 : state.statuses.isEmpty ? 200 : state.statuses.removeFirst()
             state.received.append(
                 Received(
                     eventId: eventId, signature: signature, contentType: request.headers.first(name: "content-type") ?? "",
@@ -92,7 +97,7 @@ public final class WebhookReceiver: Sendable {
             if (200..<300).contains(status) {
                 if state.acknowledged.contains(eventId) { state.duplicates += 1 } else { state.acknowledged.append(eventId) }
             }
-            return StandInAnswer(status: status, body: "{}")
+            return StandInAnswer(status: status, body: "{}", withheld: withheld)
         }
     }
 

@@ -73,6 +73,7 @@ extension ServerConfiguration {
         eventRetention = try settings.value(declared.eventsRetention) ?? eventRetention
         webhooks.allowHTTP = try settings.value(declared.webhooksAllowHTTP) ?? webhooks.allowHTTP
         webhooks.allowPrivate = try settings.value(declared.webhooksAllowPrivate) ?? webhooks.allowPrivate
+        webhooks.lease = pushLease
         connections.headerTimeout = try settings.value(declared.headerTimeout) ?? connections.headerTimeout
         connections.idleTimeout = try settings.value(declared.idleTimeout) ?? connections.idleTimeout
         connections.bodyTimeout = try settings.value(declared.bodyTimeout) ?? connections.bodyTimeout

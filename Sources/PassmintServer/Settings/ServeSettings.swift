@@ -47,7 +47,10 @@ public struct ServeSettings: Sendable {
         help: "How long new public download links last.")
     public let pushLease = ServeSetting.duration(
         "push-lease", example: "60s", default: .value("60s"),
-        help: "How long this node holds the pushes it claimed: after a crash, what it held goes out once this has passed.")
+        help: """
+            How long this node holds the pushes, webhook deliveries and Google updates it claimed: after a crash, what it \
+            held goes out once this has passed.
+            """)
     public let jobsFolder = ServeSetting.text(
         "jobs-folder", "dir", default: .described("beside the SQLite file, or ./passmint-jobs with PostgreSQL"),
         help: "Where bulk changes keep their uploads and progress.")

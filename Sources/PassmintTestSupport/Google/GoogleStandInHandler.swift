@@ -14,6 +14,8 @@ struct StandInAnswer: Sendable {
     var status: Int
     var headers: [(String, String)] = []
     var body: String
+    /// No answer at all: the request stays in flight until the client gives up or dies (kill -9 tests).
+    var withheld = false
 }
 
 /// Gathers an HTTP/1.1 request's head and body, asks the stand-in for the answer and writes it.
@@ -38,8 +40,9 @@ final class GoogleStandInHandler: ChannelInboundHandler, @unchecked Sendable {
             let request = StandInRequest(
                 method: head.method.rawValue, path: head.uri, headers: head.headers, body: body)
             let reply = answer(request) ?? StandInAnswer(status: 503, body: "{}")
-            write(reply, keepAlive: head.isKeepAlive, context: context)
             self.head = nil
+            if reply.withheld { return }
+            write(reply, keepAlive: head.isKeepAlive, context: context)
         }
     }
 
