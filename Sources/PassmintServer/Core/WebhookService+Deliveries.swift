@@ -33,7 +33,7 @@ extension WebhookService {
         switch outcome {
         case .replayed: return
         case .stillOwed:
-            throw ServiceFailure(.conflict, "delivery \(deliveryId) is still owed: it goes out on its own; replay it once delivered or failed")
+            throw .conflict("delivery \(deliveryId) is still owed: it goes out on its own; replay it once delivered or failed")
         case .notFound:
             throw ServiceFailure(
                 .notFound, "webhook \(webhookId) has no delivery \(deliveryId): GET /api/v1/webhooks/\(webhookId)/deliveries lists them")
