@@ -2,13 +2,14 @@
 # Load benchmark of `passmint serve` with wrk on loopback, beside nginx serving a small static file as this
 # machine's HTTP ceiling. Every run is bounded in time; the server and wrk share the machine's cores.
 #   scripts/bench-service.sh [seconds per endpoint, default 10] [connections, default 64]
+# PASSMINT_BENCH_BIN=<passmint binary> measures another build (e.g. an older commit's, for before/after figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 connections=${2:-64}
 command -v wrk >/dev/null && command -v nginx >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk nginx-light >/dev/null; }
-swift build -c release --product passmint >/dev/null
-bin=.build/release/passmint
+bin=${PASSMINT_BENCH_BIN:-.build/release/passmint}
+[ -n "${PASSMINT_BENCH_BIN:-}" ] || swift build -c release --product passmint >/dev/null
 [ -f Certificates/dev/signer.pem ] || Certificates/make-dev-chain.sh >/dev/null
 
 work=$(mktemp -d)
