@@ -111,6 +111,6 @@ public struct ServiceCore: Sendable {
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
-            templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
+            orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
     }
 }
