@@ -16,7 +16,9 @@ struct BenchCommand: AsyncParsableCommand {
             passes are issued from the template through the same code as `passmint batch` (JSON Lines rows, report, \
             durable output) into --out-dir (into one archive with --out-archive), and the batch's rate is printed \
             with its ratio to each limit, with peak RSS and the time of each step of one pass on one thread. Rows are the \
-            template's sample data (<template>.json next to the folder) with a new serial number each.
+            template's sample data (<template>.json next to the folder) with a new serial number each. With --orders N \
+            and --order-certificates, N Wallet orders of --order-template are built in memory on --jobs threads, then \
+            N passes the same way, and both rates are printed.
             """
     )
 
@@ -34,7 +36,18 @@ struct BenchCommand: AsyncParsableCommand {
     var outDir: String?
     @Flag(help: "Print the figures as JSON.") var json = false
     @Flag(help: "Issue into one archive of passes (as batch --out-archive) instead of a file per pass.") var outArchive = false
+    @Option(help: "Wallet orders to build beside passes (in memory, as many passes after them; 0: none).") var orders = 0
+    @Option(help: ArgumentHelp("Order template folder (its sample data beside it).", valueName: "dir"))
+    var orderTemplate = "OrderTemplates/Shipment.order"
+    @Option(help: ArgumentHelp("Folder with the Order Type ID certificate (as --certificates).", valueName: "dir"))
+    var orderCertificates: String?
     @OptionGroup(title: "Signing") var signing: SigningOptions
+
+    func validate() throws {
+        if orders > 0 && orderCertificates == nil {
+            throw ValidationError("--orders needs --order-certificates <dir>: the folder of the Order Type ID certificate")
+        }
+    }
 
     func run() async throws {
         MemoryAllocator.keepPassSizedBuffersOffMmap()
@@ -67,13 +80,29 @@ struct BenchCommand: AsyncParsableCommand {
         let result = try await runner.run(try BatchInput(path: rows))
         let cpu = Self.cpuSeconds() - cpuBefore
         let rawAfter = SigningSpeed.measure(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
+        var orderFigures: BenchOrders.Figures?
+        if orders > 0 {
+            guard let orderCertificates else { throw ValidationError("--orders needs --order-certificates <dir>") }  // see validate()
+            let orderTemplate = try OrderTemplate(folder: orderTemplate)
+            let orderSample =
+                try JSONParser.value(
+                    try FileIO.read(String(orderTemplate.folder.dropLast(".order".count)) + ".json", what: "order sample data")
+                ).objectValue ?? JSONObject()
+            var orderSigning = signing
+            orderSigning.certificatesOption = orderCertificates
+            (orderSigning.signerCert, orderSigning.signerKey, orderSigning.p12, orderSigning.wwdr) = (nil, nil, nil, nil)
+            let bench = BenchOrders(
+                template: orderTemplate, sample: orderSample, builder: OrderBuilder(identities: try orderSigning.loadIdentities()))
+            orderFigures = try bench.measure(
+                count: orders, jobs: jobs, passTemplate: template, passSample: sample, passBuilder: builder)
+        }
 
         let figures = Figures(
             jobs: jobs, rawBefore: rawBefore.perSecond, rawAfter: rawAfter.perSecond,
             cpuPerSignature: (rawBefore.cpuSecondsPerSignature + rawAfter.cpuSecondsPerSignature) / 2, openssl: openssl, fileRate: fileRate,
             fileSystem: Self.fileSystemName(folder), result: result, cpuPerPass: result.issued > 0 ? cpu / Double(result.issued) : 0,
             peakMB: Self.peakRSSMegabytes(), bytesPerPass: result.issued > 0 ? result.bytes / result.issued : 0, phases: phases,
-            sink: outArchive ? "into one archive" : "into files")
+            sink: outArchive ? "into one archive" : "into files", orders: orderFigures)
         if json {
             print(JSONWriter.string(figures.json), terminator: "")
         } else {
@@ -166,6 +195,8 @@ struct Figures {
     var phases: [(String, Double)]
     /// Where the batch put its passes.
     var sink: String
+    /// Orders and passes built in memory, when asked.
+    var orders: BenchOrders.Figures?
 
     var raw: Double { (rawBefore + rawAfter) / 2 }
     /// The faster of the two signing figures: the key's speed.
@@ -205,6 +236,7 @@ struct Figures {
         for (name, micros) in phases {
             print("  \(name.padding(toLength: 34, withPad: " ", startingAt: 0))\(String(format: "%8.1f", micros))")
         }
+        orders?.printText(jobs: jobs)
     }
 
     var json: JSONValue {
@@ -220,6 +252,7 @@ struct Figures {
             "peakRSSMB": number(peakMB, 10), "bytesPerPass": .number(JSONNumber(bytesPerPass)),
             "phasesMicroseconds": .object(JSONObject(phases.map { JSONObject.Member(key: $0.0, value: number($0.1, 10)) })),
         ]
+        if let orders { object["orders"] = orders.json }
         if let openssl {
             object["opensslSpeed"] = number(openssl.rate)
             object["opensslAlgorithm"] = .string(openssl.algorithm)

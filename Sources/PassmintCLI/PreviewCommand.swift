@@ -24,7 +24,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
             A Wallet order (an order template folder holding order.json, or a .order) is drawn as Wallet's order \
             screen: merchant, status, each fulfillment's progress with tracking, delivery or pickup window and pickup \
-            code, line items and payment, translated with --lang (HTML only; --png is not available for orders yet).
+            code, line items and payment, translated with --lang (and --png as for passes).
 
             Examples:
               passmint preview PassTemplates/Loyalty.pass --data PassTemplates/Loyalty.json --output card.html --png card.png
@@ -32,6 +32,7 @@ struct PreviewCommand: AsyncParsableCommand {
               passmint preview card.pkpass --output card.html
               passmint preview PassTemplates/ --output site/
               passmint preview OrderTemplates/Shipment.order --data OrderTemplates/Shipment.json --lang de --output order.html
+              passmint preview OrderTemplates/StorePickup.order --data OrderTemplates/StorePickup.json --output pickup.html --png pickup.png
             """
     )
 

@@ -15,16 +15,16 @@ extension UpdateCommand {
         if !json { printError("reading \(path): \(input.formatDescription)") }
         let template = try (self.template ?? project?.template).map { try PassTemplate(folder: $0) }
         let (mapping, source) = try spreadsheet.mapping(project: project)
-        var names = ["serialNumber", "passTypeIdentifier", "voided"]
+        var names = ["serialNumber", "passTypeIdentifier", "voided", "orderIdentifier", "orderTypeIdentifier"]
         for name in template?.placeholders ?? mapping.entries.map(\.placeholder) where !names.contains(name) { names.append(name) }
         var columns: SpreadsheetColumns?
         if let header = input.columns {
             let resolved = try SpreadsheetColumns(columns: header, names: names, mapping: mapping, mappingSource: source)
-            if resolved.missing.contains("serialNumber") {
+            if resolved.missing.contains("serialNumber") && resolved.missing.contains("orderIdentifier") {
                 throw ValidationError(
                     """
                     data file \(path) has no column for the serial numbers (its columns: \(header.joined(separator: ", "))): \
-                    name it with --map "Column=serialNumber"
+                    name it with --map "Column=serialNumber" (or --map "Column=orderIdentifier" for orders)
                     """)
             }
             if !json {
@@ -36,12 +36,20 @@ extension UpdateCommand {
         let plan = SpreadsheetPlan(
             columns: columns, mapping: mapping, format: try spreadsheet.format(project: project),
             kinds: template?.placeholderKinds ?? [:], required: spreadsheet.required(project: project))
+        let namesOrders = columns.map { !$0.missing.contains("orderIdentifier") && $0.missing.contains("serialNumber") } ?? false
         var passType = self.passType ?? project?.passType ?? template?.passJSON["passTypeIdentifier"]?.stringValue
-        if passType == nil, columns.map({ $0.missing.contains("passTypeIdentifier") }) ?? true {
+        var orderType = self.orderType
+        if namesOrders {
+            if orderType == nil, columns?.missing.contains("orderTypeIdentifier") ?? true {
+                orderType = try await servicePassType(client, required: true, orders: true)
+                if let orderType, !json { printError("order type: \(orderType) (the only one the service signs)") }
+            }
+        } else if passType == nil, columns.map({ $0.missing.contains("passTypeIdentifier") }) ?? true {
             passType = try await servicePassType(client, required: columns != nil)
             if let passType, !json { printError("pass type: \(passType) (the only one the service signs)") }
         }
-        let upload = UpdateUpload(input: try input.reopened(), plan: plan, passType: passType)
+        let upload = UpdateUpload(
+            input: try input.reopened(), plan: plan, passType: passType, orderType: orderType, namesOrders: namesOrders)
         let rows = try upload.check()
         if !json {
             let failed = upload.failures.count
@@ -52,23 +60,26 @@ extension UpdateCommand {
         return upload
     }
 
-    /// The service's pass type, when it signs exactly one; throws when `required` and it signs none or several.
-    private func servicePassType(_ client: UpdateClient, required: Bool) async throws -> String? {
+    /// The service's pass type (order type with `orders`), when it signs exactly one; throws when `required` and it
+    /// signs none or several.
+    private func servicePassType(_ client: UpdateClient, required: Bool, orders: Bool = false) async throws -> String? {
         let types: [String]
+        let (kind, option, column) =
+            orders ? ("order type", "--order-type", "orderTypeIdentifier") : ("pass type", "--pass-type", "passTypeIdentifier")
         do {
-            types = try await client.passTypes()
+            types = try await client.passTypes().filter { $0.hasPrefix("order.") == orders }
         } catch let refused as UpdateClient.Refused where refused.unreachable {
             throw refused
         } catch {
             if !required { return nil }
-            throw ValidationError("the rows name no pass type, and the service did not say which it signs (\(error)): give --pass-type")
+            throw ValidationError("the rows name no \(kind), and the service did not say which it signs (\(error)): give \(option)")
         }
         if types.count == 1 { return types[0] }
         if !required { return nil }
         throw ValidationError(
             types.isEmpty
-                ? "the rows name no pass type, and the service has no certificate: give --pass-type"
-                : "the rows name no pass type, and the service signs \(types.count) (\(types.joined(separator: ", "))): give --pass-type, or a passTypeIdentifier column"
+                ? "the rows name no \(kind), and the service has no certificate for one: give \(option)"
+                : "the rows name no \(kind), and the service signs \(types.count) (\(types.joined(separator: ", "))): give \(option), or a \(column) column"
         )
     }
 
@@ -79,7 +90,9 @@ extension UpdateCommand {
         let failed = local.count + remote.count
         let path = report ?? ((data ?? file).map { $0 + ".failures.csv" } ?? "update-failures.csv")
         if failed > 0 || upload != nil {
-            try UpdateReport.write(to: path, local: local, remote: remote, lines: upload?.lines ?? [])
+            try UpdateReport.write(
+                to: path, local: local, remote: remote, lines: upload?.lines ?? [],
+                identifier: upload?.namesOrders == true ? "orderIdentifier" : "serialNumber")
         }
         if json {
             var object = finished.objectValue ?? [:]

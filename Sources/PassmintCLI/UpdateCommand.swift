@@ -18,6 +18,12 @@ struct UpdateCommand: AsyncParsableCommand {
             --pass-type, else the template's, else the service's when it has one. The whole file is checked before \
             anything is sent: a file in another encoding is refused, and rows that fail here are not sent.
 
+            Orders: a CSV with an orderIdentifier column (and no serial number column) changes Wallet orders, each \
+            row as PATCH /api/v1/orders merges it: every other column is a value of the order's data (an empty cell \
+            changes nothing), the order type comes from an orderTypeIdentifier column, --order-type or the service's \
+            only one; a status an order cannot go back to is refused for that row. JSON Lines rows are \
+            {"orderTypeIdentifier", "orderIdentifier", "data": {…}}.
+
             --publish <template>: the service loads the template's folder again and gives every pass issued from it \
             a new version (a new look, texts, images), pushing their devices; --set key=value sets a data value on \
             every one of them.
@@ -48,6 +54,12 @@ struct UpdateCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The pass type of CSV rows without a passTypeIdentifier column.", valueName: "id"))
     var passType: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The order type of CSV rows naming orders (an orderIdentifier column) without an orderTypeIdentifier column.",
+            valueName: "id"))
+    var orderType: String?
 
     @Option(help: ArgumentHelp("The template folder, to convert values as it needs them and to name its pass type.", valueName: "folder"))
     var template: String?

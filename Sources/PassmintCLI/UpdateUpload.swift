@@ -22,18 +22,24 @@ final class UpdateUpload: @unchecked Sendable {
     let formatDescription: String
     let plan: SpreadsheetPlan
     let passType: String?
+    /// The order type of rows naming orders without an `orderTypeIdentifier` column.
+    let orderType: String?
+    /// The rows name orders (an `orderIdentifier` column, no serial number column).
+    let namesOrders: Bool
     /// Rows that failed here, with why.
     private(set) var failures: [Failure] = []
     private var failedRows: Set<Int> = []
     /// The file line each data row starts on (index: row - 1).
     private(set) var lines: [Int] = []
 
-    init(input: BatchInput, plan: SpreadsheetPlan, passType: String?) {
+    init(input: BatchInput, plan: SpreadsheetPlan, passType: String?, orderType: String? = nil, namesOrders: Bool = false) {
         self.input = input
         path = input.path
         formatDescription = input.formatDescription
         self.plan = plan
         self.passType = passType
+        self.orderType = orderType
+        self.namesOrders = namesOrders
     }
 
     /// Reads the whole file once, before anything is sent: a file in another encoding is refused (throws); rows that
@@ -72,7 +78,7 @@ final class UpdateUpload: @unchecked Sendable {
         return bytes.isEmpty ? nil : ByteBuffer(bytes: bytes)
     }
 
-    private func change(_ row: BatchRow) -> Result<JSONObject, Failure> {
+    func change(_ row: BatchRow) -> Result<JSONObject, Failure> {
         let values: JSONObject
         switch row.values {
         case .failure(let error):
@@ -82,10 +88,15 @@ final class UpdateUpload: @unchecked Sendable {
         }
         if values["data"] != nil || values["voided"]?.boolValue != nil || values["images"] != nil {
             var line = values
-            if line["passTypeIdentifier"] == nil, let passType { line["passTypeIdentifier"] = .string(passType) }
+            if line["orderIdentifier"] != nil {
+                if line["orderTypeIdentifier"] == nil, let orderType { line["orderTypeIdentifier"] = .string(orderType) }
+            } else if line["passTypeIdentifier"] == nil, let passType {
+                line["passTypeIdentifier"] = .string(passType)
+            }
             return .success(line)
         }
         let renamed = plan.renamed(values)
+        if namesOrders { return orderChange(renamed, row: row) }
         let serial =
             switch renamed["serialNumber"] {
             case .string(let text)?: text.trimmingCharacters(in: .whitespaces)

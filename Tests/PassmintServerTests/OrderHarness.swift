@@ -42,13 +42,14 @@ enum OrderHarness {
     }
 
     /// A service core on `store` holding both identities, its time `clock`'s.
-    static func service(store: any PassStore, push: any PushSender, clock: ManualClock) throws -> ServiceCore {
+    static func service(store: any PassStore, push: any PushSender, clock: ManualClock, linkSecret: String? = nil) throws -> ServiceCore {
         let identities = try SigningIdentities([ServiceHarness.identity(), orderIdentity()], source: "the test identities")
         var configuration = ServerConfiguration(publicURL: ServiceHarness.publicURL, identities: identities)
         configuration.templatesFolder = ServiceHarness.templates
         configuration.orderTemplatesFolder = orderTemplates
         configuration.apiKey = ServiceHarness.apiKey
         configuration.jobsFolder = TestEnvironment.temporaryFolder("jobs").path
+        configuration.linkSecret = linkSecret
         return ServiceCore(configuration: configuration, store: store, push: push, logger: Logger(label: "test.orders"), clock: clock.today)
     }
 

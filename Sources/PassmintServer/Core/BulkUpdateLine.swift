@@ -1,10 +1,15 @@
 import Passmint
 
 /// One line of a bulk change (`POST /api/v1/updates`): `{"passTypeIdentifier", "serialNumber", "data": {…},
-/// "voided": true, "images": {…}}`, the same change a `PATCH` of that pass makes.
+/// "voided": true, "images": {…}}`, the same change a `PATCH` of that pass makes; or `{"orderTypeIdentifier",
+/// "orderIdentifier", "data": {…}}`, the same change a `PATCH` of that order makes.
 struct BulkUpdateLine: Sendable {
+    /// The pass type, or the order type of an order line.
     var passTypeIdentifier: String
+    /// The serial number, or the order identifier of an order line.
     var serialNumber: String
+    /// The line names an order.
+    var isOrder = false
     var data: JSONObject?
     var voided: Bool?
     var images: JSONObject?
@@ -20,6 +25,9 @@ struct BulkUpdateLine: Sendable {
             object = parsed
         } catch {
             return .failure(LineFailure("the line is not JSON: \(error)"))
+        }
+        if object["orderIdentifier"] != nil || object["orderTypeIdentifier"] != nil {
+            return parseOrder(object, maximumValue: maximumValue)
         }
         guard let type = object["passTypeIdentifier"]?.stringValue, PathComponent.isValid(type) else {
             return .failure(LineFailure("give \"passTypeIdentifier\": the pass's type, e.g. \"pass.com.example.loyalty\""))
@@ -54,6 +62,34 @@ struct BulkUpdateLine: Sendable {
         return .success(line)
     }
 
+    /// An order line: both identifiers and `data`, nothing else of a pass's.
+    private static func parseOrder(_ object: JSONObject, maximumValue: Int) -> Result<BulkUpdateLine, LineFailure> {
+        guard let type = object["orderTypeIdentifier"]?.stringValue, type.hasPrefix("order."), PathComponent.isValid(type) else {
+            return .failure(LineFailure("give \"orderTypeIdentifier\": the order's type, e.g. \"order.com.example.shop\""))
+        }
+        guard let id = object["orderIdentifier"]?.stringValue, PathComponent.isValid(id) else {
+            return .failure(LineFailure("give \"orderIdentifier\": 1–128 characters of letters, digits and . _ - : ~"))
+        }
+        if let key = ["passTypeIdentifier", "serialNumber", "voided", "images"].first(where: { object[$0] != nil }) {
+            return .failure(
+                LineFailure(
+                    "an order line has no \"\(key)\": give \"data\" (an order is cancelled with \"data\": {\"status\": \"cancelled\"})",
+                    order: id))
+        }
+        guard let data = object["data"]?.objectValue else {
+            return .failure(LineFailure("give \"data\": {…}, the values to change in the order", order: id))
+        }
+        if let (path, length) = ValueSize.longest(in: .object(data), path: "data", over: maximumValue) {
+            return .failure(
+                LineFailure(
+                    "\"\(path)\" is \(length) bytes long; a value may be at most \(maximumValue) bytes (--max-value-size)", order: id))
+        }
+        var line = BulkUpdateLine(passTypeIdentifier: type, serialNumber: id)
+        line.isOrder = true
+        line.data = data
+        return .success(line)
+    }
+
     private init(passTypeIdentifier: String, serialNumber: String) {
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
@@ -64,9 +100,12 @@ struct BulkUpdateLine: Sendable {
 struct LineFailure: Error, Sendable {
     var reason: String
     var serialNumber: String?
+    /// The order identifier of an order line.
+    var orderIdentifier: String?
 
-    init(_ reason: String, serial: String? = nil) {
+    init(_ reason: String, serial: String? = nil, order: String? = nil) {
         self.reason = reason
         serialNumber = serial
+        orderIdentifier = order
     }
 }

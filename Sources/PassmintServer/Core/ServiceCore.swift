@@ -16,6 +16,8 @@ public struct ServiceCore: Sendable {
     /// Wallet orders: issuing and changing them (``OrderService``), and the devices' side (``OrderDeviceService``).
     public let orders: OrderService
     public let orderDevices: OrderDeviceService
+    /// Orders' public links: the signed order and its "Add to Apple Wallet" page.
+    public let orderSharing: OrderSharingService
     public let deviceReads: DeviceReadCache
     public let downloads: LatestPassService
     public let lookup: PassLookupService
@@ -86,6 +88,10 @@ public struct ServiceCore: Sendable {
             identities: configuration.identities, webServiceURL: configuration.publicURL, clock: clock)
         orders = OrderService(store: store as? any OrderStore, renderer: orderRenderer, pushQueue: pushQueue, clock: clock, logger: logger)
         orderDevices = OrderDeviceService(issuing: orders, renderer: orderRenderer)
+        let links = configuration.linkSecret.map {
+            PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
+        }
+        orderSharing = OrderSharingService(links: links, issuing: orders, renderer: orderRenderer)
         self.metrics = metrics
         deviceReads = DeviceReadCache(store: store)
         let events = PassEventLog(store: store, clock: clock)
@@ -93,9 +99,7 @@ public struct ServiceCore: Sendable {
         lookup = PassLookupService(store: store)
         previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
-            links: configuration.linkSecret.map {
-                PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
-            }, store: store, renderer: renderer, downloads: downloads, events: events, google: google)
+            links: links, store: store, renderer: renderer, downloads: downloads, events: events, google: google)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)
@@ -107,6 +111,6 @@ public struct ServiceCore: Sendable {
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
-            templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
+            orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
     }
 }

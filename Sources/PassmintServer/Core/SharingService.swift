@@ -40,6 +40,10 @@ public struct SharingService: Sendable {
         public var voided: Bool
         /// The pass's "Add to Google Wallet" link, when the service issues for Google Wallet and Google answered.
         public var googleSaveURL: String? = nil
+        /// What the link gives: a pass, or a Wallet order (``OrderSharingService``).
+        public var kind: Kind = .pass
+
+        public enum Kind: String, Sendable { case pass, order }
     }
 
     /// nil when the service has no link secret: then there are no links, and every link answers 404.

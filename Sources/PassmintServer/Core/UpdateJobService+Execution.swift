@@ -108,7 +108,15 @@ extension UpdateJobService {
             replaying = nil
             outcomes += await BoundedConcurrency.map(Array(byPass.values), width: concurrency) { group in
                 var results: [(Int, String?, Outcome)] = []
-                for (number, line) in group { results.append((number, line.serialNumber, await self.apply(line, replayingSince: since))) }
+                for (number, line) in group {
+                    let outcome: Outcome
+                    if line.isOrder {
+                        outcome = await self.applyOrder(line, replayingSince: since)
+                    } else {
+                        outcome = await self.apply(line, replayingSince: since)
+                    }
+                    results.append((number, line.isOrder ? nil : line.serialNumber, outcome))
+                }
                 return results
             }.flatMap { $0 }
             record(outcomes, in: &job)
@@ -152,7 +160,8 @@ extension UpdateJobService {
             case .failed(let failure):
                 job.failed += 1
                 var entry: JSONObject = ["line": .number(JSONNumber(line)), "reason": .string(Self.cut(failure.reason))]
-                if let serial { entry["serialNumber"] = .string(serial) }
+                if let serial = serial ?? failure.serialNumber { entry["serialNumber"] = .string(serial) }
+                if let order = failure.orderIdentifier { entry["orderIdentifier"] = .string(order) }
                 if job.firstFailures.count < limits.failuresInState { job.firstFailures.append(.object(entry)) }
                 if job.failuresWritten + failures.count < limits.failuresKept { failures.append(.object(entry)) }
             }

@@ -15,6 +15,8 @@ import Synchronization
 public final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
     let updates: UpdateService
+    /// Lines naming an order (`orderTypeIdentifier`, `orderIdentifier`) are the change a `PATCH` of the order makes.
+    let orders: OrderService?
     let templates: TemplateCatalog
     let store: any PassStore
     let logger: Logger
@@ -41,9 +43,10 @@ public final class UpdateJobService: Service, Sendable {
     let beforeEachItem = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(
-        folder: JobFolder, updates: UpdateService, templates: TemplateCatalog, store: any PassStore, logger: Logger,
-        ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64
+        folder: JobFolder, updates: UpdateService, orders: OrderService? = nil, templates: TemplateCatalog, store: any PassStore,
+        logger: Logger, ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64
     ) {
+        self.orders = orders
         self.ready = ready
         self.folder = folder
         self.updates = updates

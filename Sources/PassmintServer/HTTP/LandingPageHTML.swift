@@ -2,7 +2,7 @@ import Foundation
 import Passmint
 import PassmintPreview
 
-/// The "Add to Apple Wallet" page of a pass: the organization and the description on the pass's colours, a button that
+/// The "Add to Apple Wallet" page of a pass (or of a Wallet order, ``SharingService/Page/kind``): the organization and the description on the pass's colours, a button that
 /// downloads the pass (on an iPhone, Safari hands it to Wallet), and for a desktop a QR code of the same link to scan
 /// with the phone. With a Google Wallet link, an Android phone gets "Add to Google Wallet" instead, and a computer
 /// both buttons and both QR codes (``LandingPlatform``). Server-rendered, no script, readable without images and without styles; the page's policy allows
@@ -15,6 +15,7 @@ enum LandingPageHTML {
         -> String
     {
         let organization = escape(page.organizationName)
+        let noun = page.kind.rawValue
         let title = [page.organizationName, page.description].filter { !$0.isEmpty }.joined(separator: " – ")
         let background = cssColor(page.backgroundColor) ?? "rgb(28, 28, 30)"
         let foreground = cssColor(page.foregroundColor) ?? "rgb(255, 255, 255)"
@@ -31,8 +32,8 @@ enum LandingPageHTML {
         let appleCode = """
             <section class="desktop" aria-labelledby="scan">
             <h2 id="scan">On a computer?</h2>
-            <p>Scan this code with your iPhone's camera to add the pass to Wallet.</p>
-            <div class="qr" id="qr">\(qrCode.svg(title: "QR code of the link to this pass"))</div>
+            <p>Scan this code with your iPhone's camera to add the \(noun) to Wallet.</p>
+            <div class="qr" id="qr">\(qrCode.svg(title: "QR code of the link to this \(noun)"))</div>
             </section>
             """
         let googleCode = googleQRCode.map {

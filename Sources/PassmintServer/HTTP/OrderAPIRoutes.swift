@@ -17,7 +17,8 @@ struct OrderAPIRoutes {
 
     /// The order's metadata as JSON, with its version's `ETag` (its update tag, quoted, as for passes).
     private func answer(_ status: HTTPResponse.Status, _ metadata: OrderMetadata) -> Response {
-        var response = RouteSupport.json(status, metadata.json(publicURL: core.configuration.publicURL))
+        let links = core.orderSharing.links(for: metadata.order)
+        var response = RouteSupport.json(status, metadata.json(publicURL: core.configuration.publicURL, links: links))
         response.headers[.eTag] = "\"\(metadata.order.updateTag)\""
         return response
     }

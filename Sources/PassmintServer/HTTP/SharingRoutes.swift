@@ -6,7 +6,8 @@ import PassmintPreview
 import PassmintStore
 
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
-/// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page. Anything wrong answers the same bare 404.
+/// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page. A type beginning with `order.` names a Wallet
+/// order (``OrderSharingService``): the signed `.order` and its page. Anything wrong answers the same bare 404.
 struct SharingRoutes {
     let core: ServiceCore
 
@@ -29,7 +30,18 @@ struct SharingRoutes {
     }
 
     private func download(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let (pass, archive) = try await core.sharing.download(try link(request, context))
+        let presented = try link(request, context)
+        if OrderDeviceService.isOrderType(presented.passTypeIdentifier) {
+            let (order, archive) = try await core.orderSharing.download(presented)
+            let name = SerialFileName.fileName(for: order.orderIdentifier).dropLast(".pkpass".count) + "." + BuiltOrder.fileExtension
+            return RouteSupport.bytes(
+                archive, type: BuiltOrder.mimeType,
+                headers: [
+                    .contentDisposition: "attachment; filename=\"\(name)\"",
+                    .cacheControl: "private, no-cache", .lastModified: HTTPDate.string(order.updatedAt),
+                ])
+        }
+        let (pass, archive) = try await core.sharing.download(presented)
         return RouteSupport.bytes(
             archive, type: BuiltPass.mimeType,
             headers: [
@@ -40,7 +52,10 @@ struct SharingRoutes {
 
     private func page(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let platform = LandingPlatform(userAgent: request.headers[.userAgent])
-        let page = try await core.sharing.page(try link(request, context), google: platform != .apple)
+        let presented = try link(request, context)
+        let page =
+            OrderDeviceService.isOrderType(presented.passTypeIdentifier)
+            ? try await core.orderSharing.page(presented) : try await core.sharing.page(presented, google: platform != .apple)
         let qrCode: QRCode
         var googleQRCode: QRCode?
         do {

@@ -16,8 +16,9 @@ public struct OrderMetadata: Sendable {
 
     /// As JSON: `orderTypeIdentifier`, `orderIdentifier`, `authenticationToken`, `template`, `updateTag` (a string),
     /// `updatedAt` (RFC 3339), `lastModified` (HTTP date), `url`, `data`, `registrations`; `changed` and `push`
-    /// (`{"queued": n}`) for a change; `pushes` (`{"pending", "delivered", "failed", "devices": [...]}`) for a read.
-    func json(publicURL: String) -> JSONValue {
+    /// (`{"queued": n}`) for a change; `pushes` (`{"pending", "delivered", "failed", "devices": [...]}`) for a read;
+    /// `links` (`download`, `add`) when the service has a link secret.
+    func json(publicURL: String, links: PassLinks.Links? = nil) -> JSONValue {
         var object: JSONObject = [
             "orderTypeIdentifier": .string(order.orderTypeIdentifier), "orderIdentifier": .string(order.orderIdentifier),
             "authenticationToken": .string(order.authenticationToken), "template": .string(order.template),
@@ -26,6 +27,7 @@ public struct OrderMetadata: Sendable {
             "url": .string(publicURL + "/v1/orders/\(order.orderTypeIdentifier)/\(order.orderIdentifier)"),
             "data": .object(data), "registrations": .number(JSONNumber(registrations)),
         ]
+        if let links { object["links"] = ["download": .string(links.download), "add": .string(links.add)] }
         if let changed { object["changed"] = .bool(changed) }
         if let queuedPushes { object["push"] = ["queued": .number(JSONNumber(queuedPushes))] }
         if let pushes {
