@@ -29,6 +29,8 @@ public struct BatchResult: Sendable {
     /// The pass's public download link and "Add to Apple Wallet" page, when the batch makes links.
     public var downloadURL = ""
     public var addURL = ""
+    /// The pass's "Add to Google Wallet" link, with `--google`.
+    public var googleSaveURL = ""
     /// The pass as the store records it.
     var issued: BatchRunner.IssuedPass?
     /// Why the row failed, the same for every row with this problem (for ``FailureSummary``).
@@ -61,15 +63,19 @@ public final class BatchReportWriter {
     public static let columns = ["row", "serialNumber", "status", "file", "sha256", "authenticationToken", "error"]
     /// The columns added when the batch makes links.
     public static let linkColumns = ["downloadURL", "addURL"]
+    /// The column added with `--google`.
+    public static let googleColumn = "googleSaveURL"
     /// This report's columns.
     public let columns: [String]
 
     /// With a `shard`, the report is `batch-report.shard-3-of-8.csv`, and only shard 0 writes the CSV header, so that
     /// `cat batch-report.shard-*` makes the whole report.
-    public init(folder: String, format: Format, links: Bool = false, shard: BatchShard? = nil) throws(PassmintError) {
+    public init(folder: String, format: Format, links: Bool = false, google: Bool = false, shard: BatchShard? = nil)
+        throws(PassmintError)
+    {
         path = Self.path(folder: folder, format: format, shard: shard)
         self.format = format
-        columns = Self.columns + (links ? Self.linkColumns : [])
+        columns = Self.columns + (links ? Self.linkColumns : []) + (google ? [Self.googleColumn] : [])
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw PassmintError(.fileSystem, "cannot write \(path): \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)
@@ -88,7 +94,8 @@ public final class BatchReportWriter {
             String(result.row), result.serialNumber, result.status.rawValue, result.file, result.sha256, result.authenticationToken,
             result.error,
         ]
-        if columns.count > Self.columns.count { values += [result.downloadURL, result.addURL] }
+        if columns.contains(Self.linkColumns[0]) { values += [result.downloadURL, result.addURL] }
+        if columns.last == Self.googleColumn { values.append(result.googleSaveURL) }
         switch format {
         case .csv:
             pending.append(contentsOf: (values.map(CSVReader.escape).joined(separator: ",") + "\n").utf8)

@@ -44,6 +44,11 @@ public struct BatchRunner: Sendable {
     /// `downloadURL` and `addURL` columns.
     public var links: (@Sendable (_ passTypeIdentifier: String, _ serialNumber: String) -> (download: String, add: String))?
 
+    /// The pass's "Add to Google Wallet" link (`passmint batch --google`), written into the report's `googleSaveURL`
+    /// column; called from the worker that made the pass. A thrown error leaves the column empty and its message in
+    /// the row's `error` (the Apple pass is issued all the same).
+    public var googleLink: (@Sendable (IssuedPass) async throws -> String)?
+
     /// Rows recorded per transaction with ``registerMany``.
     static let recordChunk = 1000
 
@@ -73,7 +78,8 @@ public struct BatchRunner: Sendable {
         let plan = try plan ?? self.plan(for: input)
         try prepareFolder()
         let report = try BatchReportWriter(
-            folder: options.outputFolder, format: options.reportFormat, links: links != nil, shard: options.shard)
+            folder: options.outputFolder, format: options.reportFormat, links: links != nil, google: googleLink != nil,
+            shard: options.shard)
         let sink = try BatchPassSink(output: options.output, resume: options.resume)
         let kept = sink.kept
         let start = ContinuousClock.now
@@ -167,6 +173,13 @@ public struct BatchRunner: Sendable {
         // The links are made here, on the workers: an HMAC per row.
         if let links, let issued = result.issued, result.status != .failed {
             (result.downloadURL, result.addURL) = links(issued.passTypeIdentifier, issued.serialNumber)
+        }
+        if let googleLink, let issued = result.issued, result.status != .failed {
+            do {
+                result.googleSaveURL = try await googleLink(issued)
+            } catch {
+                result.error = "Google Wallet: \(error)"
+            }
         }
         return result
     }

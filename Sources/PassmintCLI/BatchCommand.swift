@@ -170,6 +170,7 @@ struct BatchCommand: AsyncParsableCommand {
     var linkLifetime: String?
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
+    @OptionGroup(title: "Google Wallet") var google: BatchGoogleOptions
 
     func run() async throws {
         let project = try ProjectFile.load(project)
@@ -244,14 +245,23 @@ struct BatchCommand: AsyncParsableCommand {
             }
             runner.links = try links(publicURL: webServiceURL ?? template.passJSON["webServiceURL"]?.stringValue)
         }
+        let googleClient = try googleLink(template: template, folder: templateFolder, publicURL: webServiceURL, registered: database != nil)
+        if let googleClient { runner.googleLink = { issued in try await googleClient.link(issued) } }
 
         let display = ProgressDisplay(
             mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
             total: quiet || json ? nil : BatchInput.estimatedRowCount(path: data))
         let batch = runner
         let run = { try await batch.run(input, plan: plan, stop: stop) { display.update($0) } }
-        let result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
+        let result: BatchProgress
+        do {
+            result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
+        } catch {
+            await googleClient?.shutdown()
+            throw error
+        }
         interrupt.cancel()
+        await googleClient?.shutdown()
         display.finish(result)
         let reportPath = BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)
         if !json { summarize(result, report: out != nil && outDir == nil ? nil : reportPath) }
@@ -271,28 +281,5 @@ struct BatchCommand: AsyncParsableCommand {
         }
         if result.stopped { throw ExitCode(130) }
         if result.failed > 0 { throw ExitCode(1) }
-    }
-}
-
-extension BatchCommand {
-    /// The report's links, when `PASSMINT_LINK_SECRET` holds the service's link secret.
-    func links(publicURL: String?) throws -> (@Sendable (String, String) -> (download: String, add: String))? {
-        guard let secret = ProcessInfo.processInfo.environment["PASSMINT_LINK_SECRET"] else {
-            if !quiet && !json {
-                printError("note: no PASSMINT_LINK_SECRET: the report has no download links (set it to the secret `passmint serve` uses)")
-            }
-            return nil
-        }
-        guard secret.count >= 32 else {
-            throw ValidationError("the link secret in PASSMINT_LINK_SECRET must have at least 32 characters, as `passmint serve` requires")
-        }
-        guard let publicURL else { return nil }
-        let links = PassLinks(
-            secret: secret, publicURL: publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL,
-            lifetime: linkLifetime.flatMap(ServerConfiguration.duration))
-        return { type, serial in
-            let made = links.links(passTypeIdentifier: type, serialNumber: serial)
-            return (made.download, made.add)
-        }
     }
 }

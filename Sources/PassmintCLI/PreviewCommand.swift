@@ -15,7 +15,8 @@ struct PreviewCommand: AsyncParsableCommand {
         commandName: "preview",
         abstract: "Draw a pass as Wallet lays it out, as one self-contained HTML page (and a PNG through headless Chromium).",
         discussion: """
-            The page shows the front and back on an iPhone and the Apple Watch view beside them, with real barcodes \
+            The page shows the front and back on an iPhone and the Apple Watch view beside them (and with --google the \
+            Google Wallet card the pass becomes), with real barcodes \
             (QR, PDF417, Aztec, Code 128) drawn in-process, images inlined, no script and no network access; lint's \
             findings are listed under the picture. A pass with a broken image or an unknown key still previews.
 
@@ -65,6 +66,12 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(name: .customLong("ios27"), help: "Draw the barcode an iOS 27 device shows (Code 39, Codabar, EAN-13 or ITF when listed first).")
     var iOS27 = false
 
+    @Flag(
+        help:
+            "Draw the Google Wallet card the pass becomes (as passmint google link maps it) beside the Apple one; passmint lint --google lists what does not carry over."
+    )
+    var google = false
+
     @Option(help: ArgumentHelp("Time zone for dates, e.g. Europe/Paris (default: this machine's).", valueName: "identifier"))
     var timeZone: String?
 
@@ -88,13 +95,14 @@ struct PreviewCommand: AsyncParsableCommand {
             return
         }
         let preview = try Self.load(path, data: try data.load())
+        if google { options.googleCard = try Self.googleCard(preview, path: path) }
         try FileIO.writeAtomically(Array(preview.html(options).utf8), to: output)
         let errors = preview.diagnostics.filter { $0.severity == .error }.count
         print(
             "\(output): preview of \(path) (\(errors) error(s), \(preview.diagnostics.count - errors) warning(s) listed under the picture)")
         if let png {
             try PreviewScreenshot.capture(
-                html: output, png: png, size: PreviewScreenshot.size(for: preview, options: options), scale: scale)
+                html: output, png: png, size: PreviewScreenshot.size(for: preview, options: options, google: google), scale: scale)
             print("\(png): screenshot by headless Chromium")
         }
     }

@@ -18,8 +18,8 @@ enum PreviewScreenshot {
     }
 
     /// A window big enough for the page: the phone (and Watch) side by side, the back and the findings below.
-    static func size(for preview: PassPreview, options: PassPreview.Options) -> (width: Int, height: Int) {
-        let width = options.showsWatch ? 640 : 380
+    static func size(for preview: PassPreview, options: PassPreview.Options, google: Bool = false) -> (width: Int, height: Int) {
+        let width = (options.showsWatch ? 640 : 380) + (google ? 380 : 0)
         var height = 150 + (options.side == .back ? 0 : 520)
         if options.side != .front {
             let backText = preview.passJSON.members.compactMap(\.value.objectValue).flatMap { $0["backFields"]?.arrayValue ?? [] }

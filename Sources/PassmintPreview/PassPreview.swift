@@ -39,6 +39,8 @@ public struct PassPreview: Sendable {
         /// Draw the barcode an iOS 27 device shows, which may be one of the new formats (Code 39, Codabar, EAN-13,
         /// ITF); by default the first classic format, as today's devices.
         public var iOS27Barcodes = false
+        /// The Google Wallet card the pass becomes (``GoogleCardPreview/section()``), drawn beside the Apple devices.
+        public var googleCard: String?
 
         /// Options with Wallet's defaults: the first localization, both sides, the Watch view, this machine's time zone, now.
         public init(

@@ -36,6 +36,7 @@ struct PreviewPage {
         if options.side != .front { body += backSide() }
         body += "</section>"
         if options.showsWatch { body += "<section class=\"device watch\" id=\"watch\"><h2>Apple Watch</h2>\(watch())</section>" }
+        if let google = options.googleCard { body += google }
         body += "</main>" + diagnosticsSection()
         return """
             <!DOCTYPE html>

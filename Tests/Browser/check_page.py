@@ -4,7 +4,9 @@ stdout, what the browser itself saw: console errors and uncaught exceptions, fai
 visible text, the rectangles of chosen elements, and the texts of the barcodes zxing-cpp decodes in a screenshot.
 
     check_page.py URL [--screenshot out.png] [--width 1280] [--height 900] [--scale 1] [--mobile] [--element CSS ...]
-                      [--fields]
+                      [--fields] [--user-agent UA]
+
+--user-agent makes the browser send (and navigator.userAgent report) that User-Agent, as a phone's browser would.
 
 --fields also reports every element with a data-key attribute (a pass preview's fields): its key, data-area, the
 closest article's id, its top (y), label and value texts, and whether it is visible.
@@ -113,7 +115,7 @@ FIELDS = """Array.from(document.querySelectorAll("[data-key]")).map(e => { const
             value: part(".value"), visible: st.display !== "none" && st.visibility !== "hidden" && r.width > 0 && r.height > 0}; })"""
 
 
-def check(url, width, height, mobile, elements, screenshot, scale=1, fields=False):
+def check(url, width, height, mobile, elements, screenshot, scale=1, fields=False, user_agent=None):
     browser = Browser()
     try:
         for domain in ("Page", "Runtime", "Log", "Network"):
@@ -121,6 +123,8 @@ def check(url, width, height, mobile, elements, screenshot, scale=1, fields=Fals
         browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
         if mobile:
             browser.call("Emulation.setTouchEmulationEnabled", enabled=True)
+        if user_agent:
+            browser.call("Emulation.setUserAgentOverride", userAgent=user_agent)
         browser.call("Page.navigate", url=url)
         browser.wait_for("Page.loadEventFired")
         time.sleep(0.3)  # late console messages
@@ -162,10 +166,11 @@ def main():
     parser.add_argument("--mobile", action="store_true")
     parser.add_argument("--fields", action="store_true")
     parser.add_argument("--element", action="append", default=[])
+    parser.add_argument("--user-agent")
     arguments = parser.parse_args()
     try:
         report = check(arguments.url, arguments.width, arguments.height, arguments.mobile, arguments.element, arguments.screenshot,
-                       arguments.scale, arguments.fields)
+                       arguments.scale, arguments.fields, arguments.user_agent)
     except (RuntimeError, OSError, websocket.WebSocketException) as error:
         print(f"check_page.py: {error}", file=sys.stderr)
         return 2

@@ -56,6 +56,6 @@ import Testing
         options.imageBaseURL = nil
         let mapped = try SampleTemplates.mapped("Loyalty", options: options)
         #expect(mapped.classBody["programLogo"] == nil && mapped.classBody["heroImage"] == nil)
-        #expect(mapped.findings.contains { $0.path == "logo" && $0.fix.contains("--google-image-base-url") })
+        #expect(mapped.findings.contains { $0.path == "logo" && $0.fix.contains("--image-base-url") })
     }
 }

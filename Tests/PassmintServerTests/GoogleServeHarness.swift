@@ -12,6 +12,8 @@ import PassmintTestSupport
 /// configured to issue for it.
 struct GoogleServeHarness: Sendable {
     static let issuerID = "3388000000022222222"
+    /// Where the service serves the images Google fetches.
+    static let imagePrefix = ServiceHarness.publicURL + "/google/images/"
 
     let folder: URL
     let account: TestServiceAccount
@@ -26,7 +28,8 @@ struct GoogleServeHarness: Sendable {
                 let folder = TestEnvironment.temporaryFolder("google-serve")
                 let account = try TestServiceAccount(folder: folder)
                 let clock = ManualClock()
-                let standIn = try GoogleWalletStandIn(account: account, issuerID: issuerID, now: clock.today)
+                let standIn = try GoogleWalletStandIn(
+                    account: account, issuerID: issuerID, imagePrefix: imagePrefix, now: clock.today)
                 let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
                 return GoogleServeHarness(folder: folder, account: account, standIn: standIn, keyFile: keyFile, clock: clock)
             }

@@ -13,6 +13,9 @@ public struct GoogleMapping: Sendable {
         /// Where the template's images are served (Google fetches images by URL): `<base>/<file>`, e.g.
         /// `https://passes.example.com/google/images/Loyalty/logo@3x.png`. Without it images are reported, not sent.
         public var imageBaseURL: URL?
+        /// Where each image is served, by its path in the pass (`logo@3x.png`), when each has its own address (the
+        /// service's, by content); nil for an image not served. Takes the place of ``imageBaseURL``.
+        public var imageURL: (@Sendable (String) -> URL?)?
         /// A store card as a gift card (true), a loyalty card (false), or by its fields (nil: a primary field with a
         /// currency code is a balance, so a gift card).
         public var storeCardIsGiftCard: Bool?
@@ -52,8 +55,11 @@ public struct GoogleMapping: Sendable {
                 .refused, "pass.json has none of boardingPass, coupon, eventTicket, generic or storeCard: it has no style to map")
         }
         let (style, styleKey) = found
+        var imageURL = options.imageURL
+        if imageURL == nil, let base = options.imageBaseURL { imageURL = { base.appendingPathComponent($0) } }
         var context = GoogleMappingContext(
-            pass: pass, style: style, styleKey: styleKey, files: files, imageBaseURL: options.imageBaseURL,
+            pass: pass, style: style, styleKey: styleKey, files: files,
+            imageURL: imageURL,
             localizer: GoogleLocalizer(files: files, defaultLanguage: options.defaultLanguage))
         let serial = pass["serialNumber"]?.stringValue ?? ""
         let typeOrTemplate = pass["passTypeIdentifier"]?.stringValue ?? templateName

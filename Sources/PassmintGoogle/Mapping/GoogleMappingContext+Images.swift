@@ -2,8 +2,8 @@ import Foundation
 import Passmint
 
 extension GoogleMappingContext {
-    /// Google fetches images by URL: each image the pass has is sent as `<imageBaseURL>/<file>` (its largest
-    /// version, from the default language's `.lproj` when only there), in the slot the style has for it.
+    /// Google fetches images by URL: each image the pass has is sent as its address (``imageURL``) in the slot the
+    /// style has for it: its largest version, from the default language's `.lproj` when only there.
     mutating func mapImages() {
         let slots: [(name: String, slot: String?)] = [
             ("logo", logoSlot as String?), ("strip", "heroImage"), ("artwork", "heroImage"), ("background", "heroImage"),
@@ -18,13 +18,13 @@ extension GoogleMappingContext {
                 report(name, "Google Wallet has no place for \(name).png\(note)", fix: "nothing to do", file: file)
                 continue
             }
-            guard let base = imageBaseURL else {
+            guard let url = imageURL?(file) else {
                 report(
                     name, "\(file) is not sent: Google fetches images by URL",
-                    fix: "give the public base URL the images are served at (--google-image-base-url)", file: file)
+                    fix: "give the public base URL the images are served at (--image-base-url)", file: file)
                 continue
             }
-            let image: JSONValue = ["sourceUri": ["uri": .string(base.appendingPathComponent(file).absoluteString)]]
+            let image: JSONValue = ["sourceUri": ["uri": .string(url.absoluteString)]]
             switch slot {
             case "heroImage":
                 if let heroFrom {

@@ -7,7 +7,8 @@ struct GoogleMappingContext {
     let style: GoogleWalletStyle
     let styleKey: String
     let files: [PassContents.File]
-    let imageBaseURL: URL?
+    /// Where Google fetches an image of the pass, by its path; nil when images are not served.
+    let imageURL: (@Sendable (String) -> URL?)?
     let localizer: GoogleLocalizer
     var classBody = JSONObject()
     var objectBody = JSONObject()
@@ -22,14 +23,14 @@ struct GoogleMappingContext {
     var flightClassSuffix: String?
 
     init(
-        pass: JSONObject, style: GoogleWalletStyle, styleKey: String, files: [PassContents.File], imageBaseURL: URL?,
+        pass: JSONObject, style: GoogleWalletStyle, styleKey: String, files: [PassContents.File], imageURL: (@Sendable (String) -> URL?)?,
         localizer: GoogleLocalizer
     ) {
         self.pass = pass
         self.style = style
         self.styleKey = styleKey
         self.files = files
-        self.imageBaseURL = imageBaseURL
+        self.imageURL = imageURL
         self.localizer = localizer
         fields = GoogleMappedField.all(in: pass[styleKey]?.objectValue ?? JSONObject(), styleKey: styleKey)
         handledKeys.insert(styleKey)

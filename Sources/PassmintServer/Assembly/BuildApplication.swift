@@ -102,5 +102,6 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     WebhookRoutes(core: core).register(on: api)
     DashboardRoutes(core: core).register(on: router, api: api)
     SharingRoutes(core: core).register(on: router)
+    GoogleImageRoutes(core: core).register(on: router)
     return router
 }

@@ -14,6 +14,8 @@ public final class GoogleWalletService: Sendable {
     let http: GoogleHTTP
     let saveLink: GoogleSaveLink
     let mapping: GoogleMapping
+    /// Where Google fetches the passes' images (the service serves them).
+    public let images: GoogleImageService
     /// The web origin of the public URL, allowed to show the save button.
     let origins: [String]
     /// The SHA-256 of what was last sent for each class and object id: one is sent again only when it would differ
@@ -36,6 +38,7 @@ public final class GoogleWalletService: Sendable {
             retry: retry, now: now)
         saveLink = GoogleSaveLink(key: configuration.key, now: now)
         mapping = GoogleMapping(options: .init(issuerID: configuration.issuerID))
+        images = GoogleImageService(renderer: renderer, store: store, publicURL: publicURL)
         origins = URL(string: publicURL).flatMap(Self.origin).map { [$0] } ?? []
     }
 
@@ -71,7 +74,8 @@ public final class GoogleWalletService: Sendable {
     /// Closes the connections to Google (at shutdown).
     public func shutdown() async { try? await http.shutdown() }
 
-    /// The pass as the service renders it, mapped to a Google class and object.
+    /// The pass as the service renders it, mapped to a Google class and object, its images at the service's addresses
+    /// (``GoogleImageService``).
     func map(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleMapping.Mapped {
         let prepared: PreparedPass
         do {
@@ -84,7 +88,9 @@ public final class GoogleWalletService: Sendable {
             throw GoogleWalletError(.refused, "pass \(pass.serialNumber): its pass.json is not a JSON object")
         }
         let files = prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }
-        return try mapping.map(pass: json, files: files, templateName: pass.template)
+        var options = mapping.options
+        options.imageURL = images.addresses(of: pass, files: prepared.files)
+        return try GoogleMapping(options: options).map(pass: json, files: files, templateName: pass.template)
     }
 
     /// Upserts `body` unless it is what was last sent for `id`; true when it was sent.

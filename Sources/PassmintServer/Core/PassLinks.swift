@@ -3,7 +3,8 @@ import Passmint
 
 /// Public links that put a pass in a person's hands, for an email or a text message:
 /// `<public URL>/download/<passTypeIdentifier>/<serial>?expires=…&signature=…` answers the signed `.pkpass`, and
-/// `<public URL>/add/…` (same query) an "Add to Apple Wallet" page. The signature is HMAC-SHA256, under the service's
+/// `<public URL>/add/…` (same query) an "Add to Apple Wallet" page, `<public URL>/google/save/…` the pass's "Add to
+/// Google Wallet" link. The signature is HMAC-SHA256, under the service's
 /// link secret, of the pass type, the serial and the expiry: a link cannot be turned into another pass's, nor made to
 /// last longer, without the secret.
 public struct PassLinks: Sendable {
@@ -13,6 +14,9 @@ public struct PassLinks: Sendable {
         public var download: String
         /// Answers the landing page, whose button and QR code lead to ``download``.
         public var add: String
+        /// Sends the pass to Google Wallet when it is opened and leads on to its "Add to Google Wallet" link (a
+        /// service that issues for Google Wallet; 404 otherwise).
+        public var googleSave: String
     }
 
     private let secret: [UInt8]
@@ -36,7 +40,7 @@ public struct PassLinks: Sendable {
         let path = Self.path(
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, expires: expires,
             signature: signature(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, expires: expires))
-        return Links(download: baseURL + "/download/" + path, add: baseURL + "/add/" + path)
+        return Links(download: baseURL + "/download/" + path, add: baseURL + "/add/" + path, googleSave: baseURL + "/google/save/" + path)
     }
 
     /// The download link of a presented (valid) link: the same pass, expiry and signature.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 public import NIOCore
 import Passmint
 public import PassmintStore
@@ -77,6 +78,20 @@ public struct SharingService: Sendable {
         let archive = try await downloads.latestPass(pass)
         try await events.record(.downloaded, pass)
         return (pass, archive)
+    }
+
+    /// The "Add to Google Wallet" link of the pass a valid link names, its class and object sent to Google first when
+    /// Google does not hold them as the pass is now: what a batch's `googleSaveURL` leads to, so that a pass's object
+    /// is inserted when the link is first followed. 404 without a Google account or for a voided pass; 503 with
+    /// Google's message when Google cannot be reached (the link works again once it can).
+    public func googleSaveURL(_ link: Link) async throws -> String {
+        let pass = try await pass(for: link)
+        guard let google, !pass.voided else { throw ServiceFailure.notFound }
+        do {
+            return try await google.saveURL(for: pass)
+        } catch {
+            throw ServiceFailure(.serviceUnavailable, "Google Wallet did not take the pass; open the link again later: \(error)")
+        }
     }
 
     /// What the landing page of a valid link shows; with `google`, the pass's Google Wallet link too (none when the

@@ -6,8 +6,9 @@ import PassmintPreview
 import PassmintStore
 
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
-/// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page. A type beginning with `order.` names a Wallet
-/// order (``OrderSharingService``): the signed `.order` and its page. Anything wrong answers the same bare 404.
+/// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page, `google/save/<type>/<serial>` a redirect to its
+/// "Add to Google Wallet" link. A type beginning with `order.` names a Wallet order (``OrderSharingService``): the
+/// signed `.order` and its page. Anything wrong answers the same bare 404.
 struct SharingRoutes {
     let core: ServiceCore
 
@@ -17,6 +18,10 @@ struct SharingRoutes {
             try await download(request, context)
         }
         router.group(RouterPath(prefix + "/add")).getAndHead(":type/:serial") { request, context in try await page(request, context) }
+        router.group(RouterPath(prefix + "/google/save")).getAndHead(":type/:serial") { request, context in
+            let saveURL = try await core.sharing.googleSaveURL(try link(request, context))
+            return Response(status: .seeOther, headers: [.location: saveURL, .cacheControl: "private, no-cache"])
+        }
     }
 
     /// The link the request presents; 404 when a path component is not one the service makes.

@@ -55,6 +55,8 @@ extension GoogleWalletStandIn {
             return Self.error(401, "UNAUTHENTICATED", "authError", "Request had invalid authentication credentials.")
         }
         if let fault = state.withLock({ $0.faults.isEmpty ? nil : $0.faults.removeFirst() }) { return Self.fault(fault) }
+        let delay = state.withLock { $0.writeDelay }
+        if delay > 0, request.method != "GET" { Thread.sleep(forTimeInterval: delay) }
         let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
         guard let collection = parts.first, let schema = discovery.collections[collection] else {
             return Self.error(404, "NOT_FOUND", "notFound", "no collection \(path)")
@@ -74,7 +76,7 @@ extension GoogleWalletStandIn {
         guard let value = try? JSONParser.value(body), let object = value.objectValue else {
             return .failure(StandInFailure(Self.error(400, "INVALID_ARGUMENT", "invalid", "Invalid JSON payload received.")))
         }
-        if let problem = discovery.problem(in: value, schema: schema) {
+        if let problem = discovery.problem(in: value, schema: schema) ?? imageProblem(in: value) {
             return .failure(StandInFailure(Self.error(400, "INVALID_ARGUMENT", "invalid", problem)))
         }
         return .success(object)

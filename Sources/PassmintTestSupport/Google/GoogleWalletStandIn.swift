@@ -11,7 +11,7 @@ import Synchronization
 /// checks every class and object body against Google's discovery document (400 for an unknown property, a wrong
 /// type or a value outside an enum), keeps classes and objects in memory (insert: 409 when the id exists; get and
 /// patch: 404 when it does not; an object's `classId` must name a stored class), and answers faults on demand
-/// (429 with `Retry-After`, 5xx). Listens on a free loopback port.
+/// (429 with `Retry-After`, 5xx). With an image prefix, images must be served under it. Listens on a free loopback port.
 public final class GoogleWalletStandIn: Sendable {
     /// One request the stand-in received.
     public struct Received: Sendable, Equatable {
@@ -40,12 +40,17 @@ public final class GoogleWalletStandIn: Sendable {
         var issuedTokens = 0
         var faults: [Fault] = []
         var tokenFaults: [Fault] = []
+        /// Seconds each insert or patch takes before it is answered (a slow Google, so a test can act mid-way).
+        var writeDelay: Double = 0
     }
 
     let state = Mutex(State())
     let discovery: DiscoveryDocument
     let verifier: GoogleAssertionVerifier
     let issuerID: String
+    /// When set, every image a class or object names must be at an absolute `https` address starting with this (the
+    /// service's public URL), as Google fetches images from the internet.
+    let imagePrefix: String?
     let now: @Sendable () -> Date
     /// Seconds an access token lives (Google: 3599).
     public let tokenLifetime: Int
@@ -56,8 +61,9 @@ public final class GoogleWalletStandIn: Sendable {
 
     public init(
         account: TestServiceAccount, issuerID: String, discovery: DiscoveryDocument? = nil, tokenLifetime: Int = 3599,
-        now: @escaping @Sendable () -> Date = { Date() }
+        imagePrefix: String? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
+        self.imagePrefix = imagePrefix
         self.discovery = try discovery ?? DiscoveryDocument()
         verifier = try GoogleAssertionVerifier(account: account)
         self.issuerID = issuerID
@@ -103,6 +109,19 @@ public final class GoogleWalletStandIn: Sendable {
 
     /// Answers the next token requests with these faults.
     public func failNextTokens(_ faults: [Fault]) { state.withLock { $0.tokenFaults.append(contentsOf: faults) } }
+
+    /// Makes each insert and patch take `seconds` (answered in order, one at a time), like a slow Google.
+    public func delayWrites(_ seconds: Double) { state.withLock { $0.writeDelay = seconds } }
+
+    /// The objects and classes that were patched (answered 200), with how many times each.
+    public var patchCounts: [String: Int] {
+        state.withLock { state in
+            Dictionary(state.received.filter { $0.method == "PATCH" && $0.status == 200 }.map { ($0.path, 1) }, uniquingKeysWith: +)
+        }
+    }
+
+    /// Every stored object of a collection (`loyaltyObject`), by id.
+    public func storedAll(_ collection: String) -> [String: JSONObject] { state.withLock { $0.resources[collection] ?? [:] } }
 
     /// Forgets every token issued (as when Google revokes them): the next API call gets 401.
     public func revokeTokens() { state.withLock { $0.tokens = [:] } }

@@ -1,0 +1,85 @@
+public import Foundation
+public import Passmint
+import PassmintStore
+
+/// Google Wallet fetches a pass's images by URL, so the service serves them, each at an address named by its
+/// content (the SHA-1 of its bytes, as in a pass's manifest), under the public URL:
+///
+/// - `google/images/templates/{template}/{sha1}.png`: an image the template holds, one address for every pass of it
+///   (so a class stays the same whichever pass sent it);
+/// - `google/images/passes/{passTypeIdentifier}/{serialNumber}/{sha1}.png`: a pass's own image (a member's photo).
+///
+/// A new image is a new address, so Google never shows a stale copy; an address nobody was given (a pass's own image
+/// is known only from its bytes) answers 404.
+public struct GoogleImageService: Sendable {
+    let renderer: PassRenderer
+    let store: any PassStore
+    /// `{public URL}/google/images`.
+    let base: String
+
+    init(renderer: PassRenderer, store: any PassStore, publicURL: String) {
+        self.renderer = renderer
+        self.store = store
+        base = Self.base(publicURL: publicURL)
+    }
+
+    /// The address of each image of a pass rendered with `files`, by its path in the pass (`logo@3x.png`).
+    func addresses(of pass: StoredPass, files: [PassFile]) -> @Sendable (String) -> URL? {
+        let template = try? renderer.templates.template(named: pass.template)
+        return Self.addresses(
+            base: base, template: pass.template, templateFiles: template?.files ?? [], passTypeIdentifier: pass.passTypeIdentifier,
+            serialNumber: pass.serialNumber, files: files)
+    }
+
+    /// The addresses the service serves a pass's images at, by path: `base` is `{public URL}/google/images`; an image
+    /// among `templateFiles` (same path and bytes) has the template's address, any other the pass's own.
+    public static func addresses(
+        base: String, template: String, templateFiles: [PassFile], passTypeIdentifier: String, serialNumber: String, files: [PassFile]
+    ) -> @Sendable (String) -> URL? {
+        let shared = Set(templateFiles.map { $0.path + "\u{0}" + $0.sha1 })
+        let name = escaped(TemplateCatalog.canonicalName(template))
+        let own = "\(base)/passes/\(passTypeIdentifier)/\(serialNumber)/"
+        var addresses: [String: URL] = [:]
+        for file in files where file.path.hasSuffix(".png") {
+            let folder = shared.contains(file.path + "\u{0}" + file.sha1) ? "\(base)/templates/\(name)/" : own
+            addresses[file.path] = URL(string: folder + file.sha1 + ".png")
+        }
+        return { [addresses] in addresses[$0] }
+    }
+
+    /// `{public URL}/google/images`.
+    public static func base(publicURL: String) -> String {
+        (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/google/images"
+    }
+
+    /// The PNG a template address names, from the template as passes are served now.
+    public func templateImage(template name: String, sha1: String) throws(ServiceFailure) -> [UInt8] {
+        let template: PassTemplate
+        do {
+            template = try renderer.templates.template(named: name)
+        } catch {
+            throw .notFound
+        }
+        return try Self.png(in: template.files, sha1: sha1)
+    }
+
+    /// The PNG a pass address names, from the pass as it renders now.
+    public func passImage(passTypeIdentifier: String, serialNumber: String, sha1: String) async throws -> [UInt8] {
+        guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+            throw ServiceFailure.notFound
+        }
+        return try Self.png(in: try await renderer.prepare(pass).files, sha1: sha1)
+    }
+
+    private static func png(in files: [PassFile], sha1: String) throws(ServiceFailure) -> [UInt8] {
+        guard let file = files.first(where: { $0.sha1 == sha1 && $0.path.hasSuffix(".png") }) else { throw .notFound }
+        return file.bytes
+    }
+
+    /// A template's name as a path component.
+    private static func escaped(_ name: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+    }
+}
