@@ -107,6 +107,10 @@ public struct ServiceCore: Sendable {
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
-            templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
+            templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,
+            shared: store as? any JobStore, lease: configuration.jobLease,
+            sync: (store as? any PublishedTemplateStore).map {
+                TemplateSync(store: $0, templates: templates, signedPasses: signedPasses, logger: logger)
+            })
     }
 }

@@ -48,6 +48,10 @@ public struct ServeSettings: Sendable {
     public let pushLease = ServeSetting.duration(
         "push-lease", example: "60s", default: .value("60s"),
         help: "How long this node holds the pushes it claimed: after a crash, what it held goes out once this has passed.")
+    public let jobLease = ServeSetting.duration(
+        "job-lease", example: "60s", default: .value("60s"),
+        help: "With PostgreSQL, how long a bulk-update job stays with its node after the node's last word: then another node takes it over."
+    )
     public let jobsFolder = ServeSetting.text(
         "jobs-folder", "dir", default: .described("beside the SQLite file, or ./passmint-jobs with PostgreSQL"),
         help: "Where bulk changes keep their uploads and progress.")
