@@ -51,7 +51,7 @@ final class CampaignRun: @unchecked Sendable {
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
             "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
             apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path, "--push-lease", "5s",
-            "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
+            "--job-lease", "5s", "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
         ]
         let node = try CampaignNode(
             binary: options.binary, arguments: arguments, port: port ?? Int.random(in: 20_000..<32_000), apiKey: apiKey, folder: folder)

@@ -11,11 +11,19 @@ import Synchronization
 /// ``walPollInterval`` (it moves with every commit, registrations included, which do not notify: they show here within
 /// two intervals). While it is not following (starting, or reconnecting after a lost connection) `generation` is nil
 /// and nothing is cached. Run it as a service beside the client.
+///
+/// A template version published on any node notifies the same channel with the payload `template`: the feed calls the
+/// handler given to ``onTemplatePublished(_:)`` then, and each time it starts listening (what was announced while it
+/// did not listen was missed).
 public final class PostgresChangeFeed: Service {
     private let client: PostgresClient
     private let logger: Logger
     private let counter = Atomic<UInt64>(0)
     private let listening = Atomic<Bool>(false)
+    private let templateHandlers = Mutex<[@Sendable () -> Void]>([])
+
+    /// The payload of a template version published.
+    static let templatePayload = "template"
 
     /// The channel every change to a pass notifies on commit.
     static let channel = "passmint_changes"
@@ -32,6 +40,15 @@ public final class PostgresChangeFeed: Service {
     /// the feed is not following.
     var generation: UInt64? {
         listening.load(ordering: .acquiring) ? counter.load(ordering: .acquiring) : nil
+    }
+
+    /// Calls `handler` when a node published a template version, and each time the feed starts listening.
+    func onTemplatePublished(_ handler: @escaping @Sendable () -> Void) {
+        templateHandlers.withLock { $0.append(handler) }
+    }
+
+    private func templatePublished() {
+        for handler in templateHandlers.withLock({ $0 }) { handler() }
     }
 
     /// Marks cached reads stale: this node committed.
@@ -52,7 +69,11 @@ public final class PostgresChangeFeed: Service {
                             group.addTask { try await self.followWALPosition() }
                             noteCommit()  // whatever was cached before listening is stale
                             listening.store(true, ordering: .releasing)
-                            for try await _ in notifications { noteCommit() }
+                            templatePublished()
+                            for try await notification in notifications {
+                                noteCommit()
+                                if notification.payload == Self.templatePayload { templatePublished() }
+                            }
                             group.cancelAll()
                         }
                     }

@@ -155,6 +155,32 @@ enum PostgresSchema {
                 "CREATE INDEX IF NOT EXISTS google_outbox_by_due ON google_outbox (due_at)",
             ]
         ),
+        (
+            10, "bulk-update jobs any node finishes, and the template versions every node serves",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS update_jobs (
+                    id TEXT PRIMARY KEY, kind TEXT NOT NULL, running BOOLEAN NOT NULL, state TEXT NOT NULL, owner TEXT,
+                    lease_until BIGINT NOT NULL DEFAULT 0, created_at BIGINT NOT NULL, finished_at BIGINT)
+                """,
+                "CREATE INDEX IF NOT EXISTS update_jobs_running ON update_jobs (kind, lease_until) WHERE running",
+                "CREATE INDEX IF NOT EXISTS update_jobs_by_creation ON update_jobs (created_at)",
+                """
+                CREATE TABLE IF NOT EXISTS update_job_uploads (
+                    job_id TEXT NOT NULL, position BIGINT NOT NULL, bytes BYTEA NOT NULL, PRIMARY KEY (job_id, position))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS update_job_failures (
+                    seq BIGSERIAL PRIMARY KEY, job_id TEXT NOT NULL, phase TEXT NOT NULL, line BIGINT NOT NULL, failure TEXT NOT NULL,
+                    UNIQUE (job_id, phase, line))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS published_templates (
+                    seq BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, node TEXT NOT NULL, version TEXT NOT NULL,
+                    published_at BIGINT NOT NULL)
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

@@ -14,6 +14,7 @@ import Testing
         ("--apns-key-id <id>", "PASSMINT_APNS_KEY_ID"), ("--apns-team-id <id>", "PASSMINT_APNS_TEAM_ID"),
         ("--allow-http", "PASSMINT_ALLOW_HTTP"), ("--no-fast-path", "PASSMINT_FAST_PATH"),
         ("--link-lifetime <duration>", "PASSMINT_LINK_LIFETIME"), ("--push-lease <duration>", "PASSMINT_PUSH_LEASE"),
+        ("--job-lease <duration>", "PASSMINT_JOB_LEASE"),
         ("--jobs-folder <dir>", "PASSMINT_JOBS_FOLDER"), ("--header-timeout <duration>", "PASSMINT_HEADER_TIMEOUT"),
         ("--idle-timeout <duration>", "PASSMINT_IDLE_TIMEOUT"), ("--body-timeout <duration>", "PASSMINT_BODY_TIMEOUT"),
         ("--max-connections <N>", "PASSMINT_MAX_CONNECTIONS"),

@@ -27,7 +27,7 @@ import Testing
     static let jobChanges = jobLines.count + 1
 
     /// Queues the bulk-update job (its upload made durable first) and the template publish job on `node`.
-    static func queueJobs(_ node: ServiceCore, type: String, serial: String) throws -> [String] {
+    static func queueJobs(_ node: ServiceCore, type: String, serial: String) async throws -> [String] {
         let upload = try node.jobs.newUpload()
         var text = ""
         for line in jobLines {
@@ -38,7 +38,7 @@ import Testing
         }
         let bytes = Array(text.utf8)
         try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in try upload.write(raw) }
-        return [try node.jobs.submit(upload).id, try node.jobs.publish(template: "Loyalty", data: nil).id]
+        return [try await node.jobs.submit(upload).id, try await node.jobs.publish(template: "Loyalty", data: nil).id]
     }
 
     /// Runs every change of ``changes`` at once, spread over `nodes`; the tags the changes committed.
@@ -80,7 +80,7 @@ import Testing
                 device: unique("dev"), pushToken: token, passTypeIdentifier: type, serialNumber: serial)
         }
 
-        let jobs = try queueJobs(nodes[0], type: type, serial: serial)
+        let jobs = try await queueJobs(nodes[0], type: type, serial: serial)
         nodes[0].storeReady.open()
         let tags = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await nodes[0].jobs.run() }  // the jobs run while the changes race

@@ -84,7 +84,8 @@ import Testing
             flags == """
                 --host --port --public-url --database-url --templates --order-templates --apns-url --apns-ca --apns-key --apns-key-id \
                 --apns-team-id \
-                --allow-http --no-fast-path --link-lifetime --push-lease --jobs-folder --header-timeout --idle-timeout --body-timeout \
+                --allow-http --no-fast-path --link-lifetime --push-lease --job-lease --jobs-folder --header-timeout --idle-timeout \
+                --body-timeout \
                 --max-connections --max-connections-per-address --trusted-proxy --max-value-size --events-retention \
                 --webhooks-allow-http --webhooks-allow-private --job-failures-kept --job-upload-retention --jobs-disk-reserve \
                 --google-service-account --google-issuer-id --google-api-url --config-file
@@ -95,7 +96,8 @@ import Testing
                 PASSMINT_HOST PASSMINT_PORT PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_TEMPLATES PASSMINT_ORDER_TEMPLATES \
                 PASSMINT_APNS_URL \
                 PASSMINT_APNS_CA PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_ALLOW_HTTP PASSMINT_FAST_PATH \
-                PASSMINT_LINK_LIFETIME PASSMINT_PUSH_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT PASSMINT_IDLE_TIMEOUT \
+                PASSMINT_LINK_LIFETIME PASSMINT_PUSH_LEASE PASSMINT_JOB_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT \
+                PASSMINT_IDLE_TIMEOUT \
                 PASSMINT_BODY_TIMEOUT PASSMINT_MAX_CONNECTIONS PASSMINT_MAX_CONNECTIONS_PER_ADDRESS PASSMINT_TRUSTED_PROXY \
                 PASSMINT_MAX_VALUE_SIZE PASSMINT_EVENTS_RETENTION PASSMINT_WEBHOOKS_ALLOW_HTTP PASSMINT_WEBHOOKS_ALLOW_PRIVATE \
                 PASSMINT_JOB_FAILURES_KEPT PASSMINT_JOB_UPLOAD_RETENTION PASSMINT_JOBS_DISK_RESERVE PASSMINT_GOOGLE_SERVICE_ACCOUNT \

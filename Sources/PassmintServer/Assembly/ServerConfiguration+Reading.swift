@@ -70,6 +70,7 @@ extension ServerConfiguration {
         fastPath = try settings.value(declared.fastPath) ?? fastPath
         linkLifetime = try settings.value(declared.linkLifetime)
         pushLease = try settings.value(declared.pushLease) ?? pushLease
+        jobLease = try settings.value(declared.jobLease) ?? jobLease
         eventRetention = try settings.value(declared.eventsRetention) ?? eventRetention
         webhooks.allowHTTP = try settings.value(declared.webhooksAllowHTTP) ?? webhooks.allowHTTP
         webhooks.allowPrivate = try settings.value(declared.webhooksAllowPrivate) ?? webhooks.allowPrivate

@@ -55,3 +55,11 @@ extension JobThread {
         try await Task(executorPreference: self) { try work() }.value
     }
 }
+
+extension JobThread {
+    /// Runs `work`, which blocks between its awaits (reading a file a block at a time for the database), as a task of
+    /// its own on this thread, and waits for it.
+    func performAsync<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task(executorPreference: self) { try await work() }.value
+    }
+}

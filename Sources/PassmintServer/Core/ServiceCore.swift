@@ -111,6 +111,10 @@ public struct ServiceCore: Sendable {
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
-            orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits)
+            orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,
+            shared: store as? any JobStore, lease: configuration.jobLease,
+            sync: (store as? any PublishedTemplateStore).map {
+                TemplateSync(store: $0, templates: templates, signedPasses: signedPasses, logger: logger)
+            })
     }
 }

@@ -6,8 +6,15 @@ import Synchronization
 /// times, and the version just issued or updated was signed already): at most `byteLimit` bytes (`PassCache`).
 public final class SignedPassCache: Sendable {
     private let cache: Mutex<PassCache>
+    private let byteLimit: Int
 
-    public init(byteLimit: Int = 256 << 20) { cache = Mutex(PassCache(byteLimit: byteLimit)) }
+    public init(byteLimit: Int = 256 << 20) {
+        self.byteLimit = byteLimit
+        cache = Mutex(PassCache(byteLimit: byteLimit))
+    }
+
+    /// Forgets every pass kept (their template changed under them).
+    func removeAll() { cache.withLock { $0 = PassCache(byteLimit: byteLimit) } }
 
     /// The bytes of `pass` at its update tag, if they are kept: a buffer every response shares (no copy per request).
     func bytes(for pass: StoredPass) -> ByteBuffer? { cache.withLock { $0.bytes(for: pass) } }

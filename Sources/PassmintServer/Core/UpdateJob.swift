@@ -3,8 +3,9 @@ public import Passmint
 public import PassmintStore
 
 /// A bulk change the service applies in the background: the lines of a `POST /api/v1/updates` upload, or every pass
-/// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the jobs folder (`JobFolder`) and written
-/// after every committed chunk, so a restarted service goes on where the last one stopped.
+/// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the jobs folder (`JobFolder`), or with
+/// PostgreSQL in the database (`JobStore`), and written after every committed chunk, so a restarted
+/// service (or, with PostgreSQL, another node) goes on where the last one stopped.
 public struct UpdateJob: Sendable, Equatable {
     public enum Kind: String, Sendable {
         /// JSON Lines of `{"passTypeIdentifier", "serialNumber", "data", "voided", "images"}`.

@@ -15,6 +15,7 @@ extension UpdateJobService {
     }
 
     func execute(_ id: String) async {
+        defer { held.withLock { _ = $0.remove(id) } }
         guard var job = job(id), job.state == .running else { return }
         do {
             switch job.kind {
@@ -22,6 +23,10 @@ extension UpdateJobService {
             case .template: try await publish(&job)
             }
             guard !Task.isShuttingDownGracefully else { return }  // unfinished: the next start goes on
+            guard !isLost(id) else {  // another node took it over and goes on
+                live.withLock { $0[id] = nil }
+                return
+            }
             job.state = .finished
         } catch {
             job.state = .failed
@@ -30,11 +35,18 @@ extension UpdateJobService {
         }
         job.finishedAt = Date()
         job.chunkStartedAt = nil
-        finish(job)
+        await finish(job)
     }
 
-    /// Saves the job's progress; a state that cannot be saved (a full disk) is logged and the job goes on.
-    func save(_ job: UpdateJob) {
+    /// Saves the job's progress; a state that cannot be saved (a full disk) is logged and the job goes on. With a
+    /// fleet's store, an upload's job is saved in the database only, and only while this node holds it.
+    func save(_ job: UpdateJob) async {
+        if let shared, job.kind == .updates {
+            await saveShared(job, in: shared)
+            live.withLock { $0[job.id] = job }
+            return
+        }
+        if let shared { await saveShared(job, in: shared) }  // for the status on every node
         do {
             try folder.save(job)
         } catch {
@@ -46,7 +58,12 @@ extension UpdateJobService {
     /// Saves an ended job and removes its upload (unless kept for ``JobLimits/uploadRetention``). A failed job's upload
     /// goes even when its state cannot be saved: the next start then finds the job's upload gone and marks it failed,
     /// instead of running it again.
-    private func finish(_ job: UpdateJob) {
+    private func finish(_ job: UpdateJob) async {
+        if let shared, job.kind == .updates {
+            await finishShared(job, in: shared)
+            return
+        }
+        if let shared { await saveShared(job, in: shared) }
         var saved = true
         do {
             try folder.save(job)
@@ -65,6 +82,7 @@ extension UpdateJobService {
     /// The upload's lines from where the job stands, a chunk at a time (at most ``JobLimits/chunkLines`` lines and
     /// about ``JobLimits/chunkBytes`` bytes of them in memory).
     private func applyUpload(_ job: inout UpdateJob) async throws {
+        if let shared { try await fetchUpload(job.id, from: shared) }
         guard let reader = JSONLinesReader(path: folder.upload(job.id), offset: job.offset) else {
             throw ServiceFailure.storage("the upload is gone from the jobs folder")
         }
@@ -72,9 +90,9 @@ extension UpdateJobService {
         var replaying = job.chunkStartedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
         if job.chunkStartedAt == nil {
             job.chunkStartedAt = Date()
-            save(job)
+            await save(job)
         }
-        while !Task.isShuttingDownGracefully {
+        while !Task.isShuttingDownGracefully && !isLost(job.id) {
             var lines: [(number: Int, line: Result<BulkUpdateLine, LineFailure>)] = []
             var end = job.offset
             var bytes = 0
@@ -119,10 +137,10 @@ extension UpdateJobService {
                 }
                 return results
             }.flatMap { $0 }
-            record(outcomes, in: &job)
+            await record(outcomes, in: &job)
             job.offset = end
             job.chunkStartedAt = Date()
-            save(job)
+            await save(job)
         }
     }
 
@@ -149,8 +167,9 @@ extension UpdateJobService {
     /// Counts a chunk's outcomes and writes its failures (before the state that counts them): the first ones into the
     /// state too, at most ``JobLimits/failuresKept`` into the failures file, and none when the disk is down to its
     /// reserve (then they are counted only).
-    func record(_ outcomes: [(line: Int, serial: String?, outcome: Outcome)], in job: inout UpdateJob) {
+    func record(_ outcomes: [(line: Int, serial: String?, outcome: Outcome)], in job: inout UpdateJob) async {
         var failures: [JSONValue] = []
+        var lines: [Int] = []
         for (line, serial, outcome) in outcomes.sorted(by: { $0.line < $1.line }) {
             switch outcome {
             case .changed(let pushes):
@@ -163,11 +182,18 @@ extension UpdateJobService {
                 if let serial = serial ?? failure.serialNumber { entry["serialNumber"] = .string(serial) }
                 if let order = failure.orderIdentifier { entry["orderIdentifier"] = .string(order) }
                 if job.firstFailures.count < limits.failuresInState { job.firstFailures.append(.object(entry)) }
-                if job.failuresWritten + failures.count < limits.failuresKept { failures.append(.object(entry)) }
+                if job.failuresWritten + failures.count < limits.failuresKept {
+                    failures.append(.object(entry))
+                    lines.append(line)
+                }
             }
         }
         job.done += outcomes.count
         guard !failures.isEmpty else { return }
+        if let shared {
+            await recordShared(failures, lines: lines, of: &job, in: shared)
+            return
+        }
         guard folder.hasRoom(reserve: limits.diskReserve) else {
             logger.warning("the disk is down to its reserve: failures are counted, not written", metadata: ["job": "\(job.id)"])
             return

@@ -9,30 +9,18 @@ import PassmintStore
 extension UpdateJobService {
     /// Writes the version a publish replaced, for the passes it keeps at it.
     func saveKeptVersion(_ template: PassTemplate, job id: String) {
-        let files: [JSONValue] = template.files.map { file in
-            ["path": .string(file.path), "base64": .string(Data(file.bytes).base64EncodedString())]
-        }
-        let object: JSONValue = ["folder": .string(template.folder), "passJSON": template.passJSON, "files": .array(files)]
+        let bytes = JSONWriter.data(.object(TemplateVersionJSON.object(template)), style: .compact)
         do {
-            try FileIO.writeAtomically(JSONWriter.data(object, style: .compact), to: folder.keptVersion(id))
+            try FileIO.writeAtomically(bytes, to: folder.keptVersion(id))
         } catch {
             logger.error("cannot save the version kept passes are served at", metadata: ["job": "\(id)", "error": "\(error)"])
         }
     }
 
     private func loadKeptVersion(job id: String) -> PassTemplate? {
-        guard let bytes = try? FileIO.read(folder.keptVersion(id), what: "kept version"),
-            let object = try? JSONParser.value(bytes), let templateFolder = object["folder"]?.stringValue,
-            let passJSON = object["passJSON"], let entries = object["files"]?.arrayValue
+        guard let bytes = try? FileIO.read(folder.keptVersion(id), what: "kept version"), let object = try? JSONParser.value(bytes)
         else { return nil }
-        var files: [PassFile] = []
-        for entry in entries {
-            guard let path = entry["path"]?.stringValue, let text = entry["base64"]?.stringValue, let bytes = Data(base64Encoded: text),
-                let file = try? PassFile(path: path, bytes: [UInt8](bytes))
-            else { return nil }
-            files.append(file)
-        }
-        return try? PassTemplate(folder: templateFolder, passJSON: passJSON, files: files)
+        return TemplateVersionJSON.template(object)
     }
 
     /// Replays the template-wide changes that got past their check, oldest first, as ``install`` did them: each keeps

@@ -29,10 +29,10 @@ extension UpdateJobService {
                     "the new version of \(name) fits none of its \(job.checked) passes (see the failures); the old version stays: fix the template and publish again"
                 )
             }
-            install(candidate, named: name, job: job)
+            try await install(candidate, named: name, job: job)
             job.phase = .applying
             job.after = nil
-            save(job)
+            await save(job)
         }
         try await republish(&job, name: name)
         if job.checked == 0 {
@@ -56,12 +56,12 @@ extension UpdateJobService {
             }
             let misfits = results.compactMap { result in result.2.map { (result.0, result.1, $0) } }.sorted { $0.0 < $1.0 }
             try folder.appendKept(job.id, misfits.map(\.1))
-            record(misfits.map { ($0.0, $0.1.serialNumber, Outcome.failed($0.2)) }, in: &job)
+            await record(misfits.map { ($0.0, $0.1.serialNumber, Outcome.failed($0.2)) }, in: &job)
             job.done -= misfits.count  // counted as checked, not done
             job.checked += keys.count
             job.kept += misfits.count
             job.after = last
-            save(job)
+            await save(job)
             if job.checked == keys.count && misfits.count == keys.count && keys.count == limit {
                 throw ServiceFailure.unprocessable(
                     "the new version of \(name) fits none of the first \(keys.count) passes checked (see the failures); the old version stays: fix the template and publish again"
@@ -92,13 +92,23 @@ extension UpdateJobService {
     }
 
     /// Makes the checked version the template's; the passes it does not fit stay at their last good version (the one
-    /// in memory; none when no pass of the template was served since the service started).
-    private func install(_ candidate: PassTemplate, named name: String, job: UpdateJob) {
+    /// in memory; none when no pass of the template was served since the service started). With a fleet's store the
+    /// version is recorded for the other nodes first (``TemplateSync``): a version they cannot get fails the job.
+    private func install(_ candidate: PassTemplate, named name: String, job: UpdateJob) async throws {
         let misfits = folder.keptKeys(job.id)
         let old = templates.current(named: name)
         var keeping: [PassKey: PassTemplate] = [:]
         for key in misfits {
             if let last = templates.keptVersion(of: key) ?? old { keeping[key] = last }
+        }
+        if let sync {
+            do {
+                try await sync.published(candidate, named: name, kept: Set(keeping.keys), replaced: old)
+            } catch {
+                logger.error(
+                    "cannot record a template version for the other nodes", metadata: ["template": "\(name)", "error": "\(error)"])
+                throw ServiceFailure.storage("the new version of \(name) cannot be recorded for the other nodes: publish it again")
+            }
         }
         if let old, keeping.values.contains(where: { $0 === old }) { saveKeptVersion(old, job: job.id) }
         templates.install(candidate, named: name, keeping: keeping)
@@ -118,9 +128,9 @@ extension UpdateJobService {
             let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
                 (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data))
             }
-            record(outcomes, in: &job)
+            await record(outcomes, in: &job)
             job.after = last
-            save(job)
+            await save(job)
         }
     }
 

@@ -12,6 +12,10 @@ import Synchronization
 /// order. After each chunk the job's state is saved (`JobFolder`); a restarted service goes on from there, and
 /// lines done again change nothing the second time (they count as they did the first). A bad line is reported and
 /// skipped. Jobs run on a thread of their own (`JobThread`), never on the pool that answers devices.
+///
+/// With a store that keeps jobs (``JobStore``: PostgreSQL, a fleet), an upload and its progress live in the database
+/// instead, under a lease this node renews while it runs the job: when its node is gone, another node takes the job
+/// over where its last chunk left it (see `UpdateJobService+Shared`).
 public final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
     let updates: UpdateService
@@ -20,6 +24,18 @@ public final class UpdateJobService: Service, Sendable {
     let templates: TemplateCatalog
     let store: any PassStore
     let logger: Logger
+    /// The database's copy of the jobs, with a fleet's store; nil: jobs stay in ``folder``.
+    let shared: (any JobStore)?
+    /// This node's name on the jobs it holds.
+    let node = UpdateJobService.newID()
+    /// How long this node holds a job without renewing (``ServerConfiguration/jobLease``).
+    let lease: Duration
+    /// The uploaded jobs this node holds the lease of (queued or running), renewed while they run.
+    let held = Mutex<Set<String>>([])
+    /// Publishes template versions to the other nodes and installs theirs, with a fleet's store.
+    let sync: TemplateSync?
+    /// Jobs another node took over from this one (it stopped renewing in time): this node leaves them.
+    let lost = Mutex<Set<String>>([])
     /// Opens when the store is migrated; jobs start then.
     let ready: StoreReadiness
     let limits: JobLimits
@@ -32,7 +48,7 @@ public final class UpdateJobService: Service, Sendable {
     /// When this service was made: uploads older than this with no job are what a killed service left.
     let startedAt = Date()
     private let pending: AsyncStream<String>
-    private let enqueue: AsyncStream<String>.Continuation
+    let enqueue: AsyncStream<String>.Continuation
     /// The jobs started or resumed here, as they stand after their last chunk.
     let live = Mutex<[String: UpdateJob]>([:])
     /// Template versions being checked before they are published, by job.
@@ -44,9 +60,13 @@ public final class UpdateJobService: Service, Sendable {
 
     init(
         folder: JobFolder, updates: UpdateService, orders: OrderService? = nil, templates: TemplateCatalog, store: any PassStore,
-        logger: Logger, ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64
+        logger: Logger, ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64, shared: (any JobStore)? = nil,
+        lease: Duration = .seconds(60), sync: TemplateSync? = nil
     ) {
         self.orders = orders
+        self.shared = shared
+        self.sync = sync
+        self.lease = lease
         self.ready = ready
         self.folder = folder
         self.updates = updates
@@ -69,37 +89,56 @@ public final class UpdateJobService: Service, Sendable {
         return try JobUpload(id: id, path: folder.upload(id), hasRoom: { folder.hasRoom(reserve: reserve) })
     }
 
-    /// Makes the upload durable and queues its job: once this returns, the job is done even if the service restarts.
-    public func submit(_ upload: JobUpload) throws -> UpdateJob {
-        try upload.finish()
-        return try start(UpdateJob(id: upload.id, kind: .updates))
+    /// Makes the upload durable (in the database too, with a fleet's store) and queues its job: once this returns, the
+    /// job is done even if the service restarts.
+    public func submit(_ upload: JobUpload) async throws -> UpdateJob {
+        try await files.perform { try upload.finish() }
+        let job = UpdateJob(id: upload.id, kind: .updates)
+        if let shared {
+            try await insertShared(job, into: shared)
+        } else {
+            try await files.perform { try self.stage(job) }
+        }
+        queue(job)
+        return job
     }
 
     /// Loads the template's new version from its folder (refused when it does not load) and queues a job that checks
     /// it against every pass issued from the template, then makes it the template's version and gives every pass
     /// that fits it a new version, with `data` merged into each pass's data. Until the check is done the old version
-    /// serves; a pass the new version does not fit keeps its last good version.
-    public func publish(template: String, data: JSONObject?) throws -> UpdateJob {
-        let name = TemplateCatalog.canonicalName(template)
-        let candidate = try templates.candidate(named: name)
-        var job = UpdateJob(id: Self.newID(), kind: .template)
-        job.template = name
-        job.data = data
-        job.phase = .checking
-        candidates.withLock { $0[job.id] = candidate }
-        return try start(job)
-    }
-
-    private func start(_ job: UpdateJob) throws -> UpdateJob {
-        try folder.create()
-        try folder.save(job)
-        live.withLock { $0[job.id] = job }
-        enqueue.yield(job.id)
-        logger.info("job queued", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)"])
+    /// serves; a pass the new version does not fit keeps its last good version. The template's files are read and the
+    /// job's first state written on ``files``.
+    public func publish(template: String, data: JSONObject?) async throws -> UpdateJob {
+        let job = try await files.perform {
+            let name = TemplateCatalog.canonicalName(template)
+            let candidate = try self.templates.candidate(named: name)
+            var job = UpdateJob(id: Self.newID(), kind: .template)
+            job.template = name
+            job.data = data
+            job.phase = .checking
+            try self.stage(job)
+            self.candidates.withLock { $0[job.id] = candidate }
+            return job
+        }
+        if let shared { try await insertShared(job, into: shared) }
+        queue(job)
         return job
     }
 
-    /// A job as it stands now; nil when there is none with this id.
+    /// Writes a new job's first state to the jobs folder.
+    private func stage(_ job: UpdateJob) throws {
+        try folder.create()
+        try folder.save(job)
+    }
+
+    private func queue(_ job: UpdateJob) {
+        live.withLock { $0[job.id] = job }
+        enqueue.yield(job.id)
+        logger.info("job queued", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)"])
+    }
+
+    /// A job this node runs or keeps in its folder, as it stands now; nil when there is none with this id. See
+    /// ``status(_:)`` for any node's jobs.
     public func job(_ id: String) -> UpdateJob? {
         live.withLock { $0[id] } ?? (JobFolder.isJobID(id) ? folder.load(id) : nil)
     }
@@ -123,18 +162,24 @@ public final class UpdateJobService: Service, Sendable {
         for name in folder.removeOrphans(before: startedAt) {
             logger.notice("removed what a stopped service left in the jobs folder", metadata: ["file": "\(name)"])
         }
-        removeExpiredUploads()
+        await removeExpiredUploads()
         for job in folder.all() where job.state == .running {
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
             live.withLock { $0[job.id] = job }
             enqueue.yield(job.id)
         }
         await withGracefulShutdownHandler {
-            await withTaskExecutorPreference(thread) {
-                for await id in pending {
-                    guard !Task.isShuttingDownGracefully else { break }
-                    await execute(id)
+            await withDiscardingTaskGroup { group in
+                // Leases and template versions beside the jobs, off their thread: a long chunk never delays a renewal.
+                if let shared { group.addTask { await self.tend(shared) } }
+                if let sync { group.addTask { await sync.follow() } }
+                await withTaskExecutorPreference(thread) {
+                    for await id in pending {
+                        guard !Task.isShuttingDownGracefully else { break }
+                        await execute(id)
+                    }
                 }
+                group.cancelAll()
             }
         } onGracefulShutdown: { [enqueue] in
             enqueue.finish()
@@ -142,8 +187,15 @@ public final class UpdateJobService: Service, Sendable {
     }
 
     /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.
-    func removeExpiredUploads(now: Date = Date()) {
+    func removeExpiredUploads(now: Date = Date()) async {
         let retention = Double(limits.uploadRetention.components.seconds)
+        if let shared {
+            do {
+                try await shared.removeJobUploads(id: nil, endedBefore: now.addingTimeInterval(-retention))
+            } catch {
+                logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(error)"])
+            }
+        }
         for job in folder.all() where job.state != .running {
             guard let finished = job.finishedAt, now.timeIntervalSince(finished) >= retention else { continue }
             folder.removeUpload(job.id)

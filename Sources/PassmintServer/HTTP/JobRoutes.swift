@@ -13,9 +13,9 @@ struct JobRoutes {
     func register(on api: RouterGroup<ServiceRequestContext>) {
         api.post("updates") { request, _ in try await upload(request) }
         api.post("templates/:name/publish") { request, context in try await publish(request, context) }
-        api.get("jobs") { _, _ in RouteSupport.json(.ok, .array(core.jobs.jobs().map { .object($0.json) })) }
+        api.get("jobs") { _, _ in RouteSupport.json(.ok, .array(await core.jobs.allJobs().map { .object($0.json) })) }
         api.get("jobs/:id") { _, context in try await job(context) }
-        api.get("jobs/:id/failures") { _, context in try failures(context) }
+        api.get("jobs/:id/failures") { _, context in try await failures(context) }
     }
 
     /// The body goes to the jobs folder as it arrives; 202 with the job once the upload is durable.
@@ -38,12 +38,13 @@ struct JobRoutes {
                 data = given
             }
         }
-        return try answer(.accepted, await core.jobs.publishing(template: name, data: data))
+        return try answer(.accepted, await core.jobs.publish(template: name, data: data))
     }
 
-    /// The job's state with its first failures (kept with the state: the failures file is not read).
+    /// The job's state with its first failures (kept with the state: the failures file is not read), whichever node
+    /// runs it.
     private func job(_ context: ServiceRequestContext) async throws -> Response {
-        guard let id = context.parameters.get("id"), let job = core.jobs.job(id) else { throw ServiceFailure.notFound }
+        guard let id = context.parameters.get("id"), let job = await core.jobs.status(id) else { throw ServiceFailure.notFound }
         var object = job.json
         let queue = try await core.pushQueue.status()
         object["pushQueue"] = [
@@ -53,18 +54,13 @@ struct JobRoutes {
         return RouteSupport.json(.ok, .object(object))
     }
 
-    /// Every bad line of a job that was kept (``JobLimits/failuresKept``), as JSON Lines, streamed from its file in
-    /// pieces of 64 KiB.
-    private func failures(_ context: ServiceRequestContext) throws -> Response {
-        guard let id = context.parameters.get("id"), core.jobs.job(id) != nil else { throw ServiceFailure.notFound }
+    /// Every bad line of a job that was kept (``JobLimits/failuresKept``), as JSON Lines, streamed in pieces from its
+    /// file (or from the database, with a fleet's store).
+    private func failures(_ context: ServiceRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id"), await core.jobs.status(id) != nil else { throw ServiceFailure.notFound }
         let jobs = core.jobs
         let body = ResponseBody { writer in
-            if let file = jobs.failures(id) {
-                defer { try? file.close() }
-                while let piece = try file.read(upToCount: 64 << 10), !piece.isEmpty {
-                    try await writer.write(ByteBuffer(bytes: piece))
-                }
-            }
+            try await jobs.forEachFailurePiece(id) { piece in try await writer.write(ByteBuffer(bytes: piece)) }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "application/jsonl"], body: body)

@@ -51,6 +51,10 @@ public struct ServeSettings: Sendable {
             How long this node holds the pushes, webhook deliveries and Google updates it claimed: after a crash, what it \
             held goes out once this has passed.
             """)
+    public let jobLease = ServeSetting.duration(
+        "job-lease", example: "60s", default: .value("60s"),
+        help: "With PostgreSQL, how long a bulk-update job stays with its node after the node's last word: then another node takes it over."
+    )
     public let jobsFolder = ServeSetting.text(
         "jobs-folder", "dir", default: .described("beside the SQLite file, or ./passmint-jobs with PostgreSQL"),
         help: "Where bulk changes keep their uploads and progress.")

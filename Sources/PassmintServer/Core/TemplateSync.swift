@@ -1,0 +1,76 @@
+import Logging
+import Passmint
+import PassmintStore
+import Synchronization
+
+/// Every node of a fleet serves the template version published through any of them: the node that publishes records
+/// the version in the database (``PublishedTemplateStore``) once it is checked and installed, before its passes get
+/// new versions, and the other nodes, told through the change feed, install it from there (their own templates
+/// folders may hold an older version), keeping the passes it does not fit at the version it replaced. A node starting
+/// installs the last version published of each template.
+final class TemplateSync: Sendable {
+    let store: any PublishedTemplateStore
+    let templates: TemplateCatalog
+    let signedPasses: SignedPassCache
+    /// This node's name on what it publishes.
+    let node = UpdateJobService.newID()
+    let logger: Logger
+    /// The number of the last version looked at; nil before the first look.
+    private let seen = Mutex<Int64?>(nil)
+    private let doorbell = Doorbell()
+
+    init(store: any PublishedTemplateStore, templates: TemplateCatalog, signedPasses: SignedPassCache, logger: Logger) {
+        self.store = store
+        self.templates = templates
+        self.signedPasses = signedPasses
+        self.logger = logger
+        store.onTemplatePublished { [doorbell] in doorbell.ring() }
+    }
+
+    /// Records a version this node installed, with the passes it keeps at the version it replaced.
+    func published(_ template: PassTemplate, named name: String, kept: Set<PassKey>, replaced: PassTemplate?) async throws {
+        let version = TemplateVersionJSON.published(template, kept: kept, replaced: replaced)
+        _ = try await store.recordPublishedTemplate(name: name, node: node, version: version)
+    }
+
+    /// Installs the versions other nodes publish, whenever the feed tells, until cancelled.
+    func follow() async {
+        while !Task.isCancelled {
+            await catchUp()
+            await withTaskCancellationHandler {
+                await doorbell.wait(timeout: .seconds(300))
+            } onCancel: { [doorbell] in
+                doorbell.ring()
+            }
+        }
+    }
+
+    /// Installs what other nodes published since the last look (the last version of each template on the first look).
+    func catchUp() async {
+        let after = seen.withLock { $0 }
+        do {
+            let published = try await store.publishedTemplates(after: after ?? 0, latestOnly: after == nil)
+            for version in published where version.node != node { install(version) }
+            seen.withLock { $0 = max($0 ?? 0, published.last?.sequence ?? 0) }
+        } catch {
+            logger.warning("cannot read the template versions other nodes published", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func install(_ version: PublishedTemplate) {
+        let folder = templates.folder + "/" + version.name + ".pass"
+        guard let published = TemplateVersionJSON.published(version.version, folder: folder) else {
+            logger.error("a template version another node published cannot be read", metadata: ["template": "\(version.name)"])
+            return
+        }
+        let (template, kept, replaced) = published
+        var keeping: [PassKey: PassTemplate] = [:]
+        for key in kept {
+            if let last = templates.keptVersion(of: key) ?? replaced { keeping[key] = last }
+        }
+        templates.install(template, named: version.name, keeping: keeping)
+        signedPasses.removeAll()  // a pass signed meanwhile with the version replaced is signed again
+        logger.notice(
+            "template published on another node installed", metadata: ["template": "\(version.name)", "kept": "\(keeping.count)"])
+    }
+}
