@@ -155,6 +155,15 @@ enum PostgresSchema {
                 "CREATE INDEX IF NOT EXISTS google_outbox_by_due ON google_outbox (due_at)",
             ]
         ),
+        (
+            9, "update tags from transaction ids (no counter row every change waits for), above every tag given before",
+            [
+                """
+                INSERT INTO counters (name, value) SELECT 'tag_base', value FROM counters WHERE name = 'update_tag'
+                ON CONFLICT DO NOTHING
+                """
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.
