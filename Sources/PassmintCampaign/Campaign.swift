@@ -15,12 +15,14 @@ import PassmintTestSupport
     static func main() async throws {
         let options = try CampaignOptions(CommandLine.arguments.dropFirst())
         let run = try CampaignRun(options: options)
-        let result: CampaignResult
+        var result: CampaignResult
         let ceiling: Double
         do {
             try await run.seed()
             ceiling = try await run.pushCeiling()
             result = try await run.update()
+            result.patchRate = try await run.patches(count: options.patches)
+            result.signingRate = options.patches > 0 ? try run.signingCeiling() : 0
         } catch {
             run.stop()  // no service left running behind a failed run
             throw error
@@ -46,6 +48,8 @@ struct CampaignOptions {
     var apnsDelay = 0
     /// Tokens pushed by the APNs client alone, for the push ceiling.
     var ceilingTokens = 20_000
+    /// Single PATCHes after the bulk update, from 64 clients over every node (0: none).
+    var patches = 20_000
 
     init(_ arguments: ArraySlice<String>) throws {
         var iterator = arguments.makeIterator()
@@ -60,6 +64,7 @@ struct CampaignOptions {
             case "--kill": kill = value == "1"
             case "--apns-delay-ms": apnsDelay = Int(value) ?? 0
             case "--ceiling-tokens": ceilingTokens = Int(value) ?? ceilingTokens
+            case "--patches": patches = Int(value) ?? patches
             default: throw CampaignError("unknown option \(argument)")
             }
         }

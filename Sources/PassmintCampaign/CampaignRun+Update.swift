@@ -18,6 +18,13 @@ struct CampaignResult {
     var owedLeft: Int
     var killed: Bool
     var failedRows: Int
+    /// The job's node's resident memory (MiB) when the upload began, and the most it held while the job ran (sampled
+    /// every 100 ms; after a kill, of the restarted node).
+    var rssBeforeMiB: Int?
+    var rssPeakMiB: Int?
+    /// Single PATCHes/s after the job, and the raw signing rate of the same run (each PATCH signs once).
+    var patchRate = 0.0
+    var signingRate = 0.0
 
     func print(options: CampaignOptions, pushCeiling: Double, seedRate: Double) {
         let store = options.database == "sqlite" ? "SQLite" : "PostgreSQL"
@@ -37,6 +44,16 @@ struct CampaignResult {
         )
         Swift.print(String(format: "  time to drain         %8.1f s from the upload's start", drainSeconds))
         Swift.print("  pushes lost           \(lost) (devices never pushed after their change)   owed left in the store: \(owedLeft)")
+        Swift.print(
+            "  RSS of the job's node \(rssBeforeMiB.map { "\($0)" } ?? "?") MiB when the upload began, peak \(rssPeakMiB.map { "\($0)" } ?? "?") MiB while the job ran"
+        )
+        if options.patches > 0 {
+            Swift.print(
+                String(
+                    format:
+                        "  single PATCHes        %8.0f /s      (%d from 64 clients over %d node(s))   raw signing, same key, all cores: %.0f /s",
+                    patchRate, options.patches, options.nodes, signingRate))
+        }
     }
 }
 
@@ -63,6 +80,8 @@ extension CampaignRun {
         let expected = Set(all.indices.map(pushToken))
         apns.reset()
         apns.setResponseDelay(.milliseconds(options.apnsDelay))
+        let rssBefore = nodes[0].rssMiB
+        var rssPeak = rssBefore
         let start = ContinuousClock.now
         var request = HTTPClientRequest(url: nodes[0].base + "/api/v1/updates")
         request.method = .POST
@@ -78,6 +97,7 @@ extension CampaignRun {
         var last = JSONValue.null
         while drained == nil, ContinuousClock.now - start < .seconds(1800) {
             try await Task.sleep(for: .milliseconds(100))
+            if committed == nil, let rss = nodes[0].rssMiB { rssPeak = max(rssPeak ?? rss, rss) }
             guard let job = await job(id, on: nodes[0]) else { continue }
             last = job
             if options.kill, !killed, (job["done"]?.numberValue?.intValue ?? 0) >= all.count * 2 / 5 {
@@ -99,6 +119,6 @@ extension CampaignRun {
             distinctTokens: pushed.count, expectedTokens: expected.count, pushSeconds: (lastPush - first).seconds,
             drainSeconds: ((drained ?? .now) - start).seconds, lost: expected.subtracting(pushed).count,
             owedLeft: last["pushQueue"]?["owed"]?.numberValue?.intValue ?? -1, killed: killed,
-            failedRows: last["failed"]?.numberValue?.intValue ?? 0)
+            failedRows: last["failed"]?.numberValue?.intValue ?? 0, rssBeforeMiB: rssBefore, rssPeakMiB: rssPeak)
     }
 }

@@ -9,12 +9,14 @@ public protocol PassStore: WebhookStore {
     func migrate() async throws
 
     /// Records newly issued passes (one, or every pass of a multi-ticket order) and the images they name in one write
-    /// transaction, all or none: each takes the next tag and a date (``StoredPass/firstVersion(tag:now:)``). When a
+    /// transaction, all or none: each takes a new tag (on PostgreSQL the transaction's, shared by the order's passes) and
+    /// a date (``StoredPass/firstVersion(tag:now:)``). When a
     /// serial exists already, nothing is stored and it throws `.duplicate` naming that pass (``PassStoreError/passKey``).
     func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass]
 
     /// Records many new passes and the images they use in one write transaction (an import of a member list): each
-    /// pass takes the next tag, a serial stored already is left as it is. Images are stored once per SHA-256.
+    /// pass takes a new tag (on PostgreSQL the transaction's, shared by the chunk), a serial stored already is left as it
+    /// is. Images are stored once per SHA-256.
     func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome]
 
     /// An image's bytes by the lowercase hex SHA-256 of its bytes; nil when it is not stored.

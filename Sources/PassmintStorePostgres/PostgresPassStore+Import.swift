@@ -10,14 +10,10 @@ extension PostgresPassStore {
         return try await write { connection in
             try await Self.storeImages(connection, images, logger)
             guard !passes.isEmpty else { return [] }
-            // One counter update for the whole chunk: the passes take consecutive tags.
-            let count = Int64(passes.count)
-            var last: Int64 = 0
-            let counter = try await connection.query(
-                "UPDATE counters SET value = value + \(count) WHERE name = 'update_tag' RETURNING value", logger: logger)
-            for try await value in counter.decode(Int64.self) { last = value }
+            // The passes of the chunk share the transaction's tag (see `nextTag`).
+            let tag = try await Self.nextTag(connection, logger)
             let now = clock()
-            let stored = passes.enumerated().map { index, pass in pass.firstVersion(tag: last - count + 1 + Int64(index), now: now) }
+            let stored = passes.map { $0.firstVersion(tag: tag, now: now) }
             let inserted = try await connection.query(
                 """
                 INSERT INTO passes (pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at)

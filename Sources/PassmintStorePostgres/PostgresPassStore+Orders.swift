@@ -122,15 +122,15 @@ extension PostgresPassStore: OrderStore {
         let since = updatedSince ?? -1
         let rows = try await client.query(
             """
-            SELECT o.order_id, o.update_tag FROM order_registrations r
+            SELECT o.order_id, o.update_tag, \(unescaped: Self.settledTagSQL) FROM order_registrations r
             JOIN orders o ON o.order_type_id = r.order_type_id AND o.order_id = r.order_id
             WHERE r.device_library_id = \(deviceLibraryIdentifier) AND r.order_type_id = \(orderTypeIdentifier) AND o.update_tag > \(since)
             ORDER BY o.update_tag
             """, logger: logger)
         var result = UpdatedOrders(orderIdentifiers: [], lastUpdated: updatedSince ?? 0)
-        for try await (id, tag) in rows.decode((String, Int64).self) {
+        for try await (id, tag, settled) in rows.decode((String, Int64, Int64).self) {
             result.orderIdentifiers.append(id)
-            result.lastUpdated = max(result.lastUpdated, tag)
+            result.lastUpdated = max(result.lastUpdated, min(tag, settled))  // see `settledTagSQL`
         }
         return result
     }

@@ -19,6 +19,8 @@ public final class PostgresPassStore: PassStore {
     let clock: @Sendable () -> Date
     /// Names devices in events (salted, see `DeviceHasher`).
     let deviceHasher = DeviceHasher()
+    /// The changes waiting for this node's group commit (see ``change(passTypeIdentifier:serialNumber:_:basedOn:)``).
+    let changes = PostgresChangeQueue()
 
     /// A store on `client`; `url` is what the client was made from, `endpoint` bounds reaching it at start-up, `clock`
     /// is the time the store writes.
@@ -88,20 +90,14 @@ public final class PostgresPassStore: PassStore {
         try await PostgresSchema.migrate(client, logger: logger)
     }
 
-    static func nextTag(_ connection: PostgresConnection, _ logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query(
-            "UPDATE counters SET value = value + 1 WHERE name = 'update_tag' RETURNING value", logger: logger)
-        for try await value in rows.decode(Int64.self) { return value }
-        throw PassStoreError(.database, "the update_tag counter is missing: run the migrations")
-    }
-
     public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
         try await write { connection in
             // One transaction: a serial that exists rolls back the passes and images written before it.
             try await Self.storeImages(connection, images, logger)
             var stored: [StoredPass] = []
+            let tag = try await Self.nextTag(connection, logger)  // one for the order's passes (see `nextTag`)
             for pass in passes {
-                let version = pass.firstVersion(tag: try await Self.nextTag(connection, logger), now: clock())
+                let version = pass.firstVersion(tag: tag, now: clock())
                 let updatedAt = Int64(version.updatedAt.timeIntervalSince1970)
                 let rows = try await connection.query(
                     """
@@ -133,7 +129,7 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
-    private static func selectPass(
+    static func selectPass(
         _ connection: PostgresConnection, _ type: String, _ serial: String, forUpdate: Bool, _ logger: Logger
     ) async throws -> StoredPass? {
         let columns = """
@@ -154,7 +150,8 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
-    public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange? {
+    /// One change in a transaction of its own (see ``change(passTypeIdentifier:serialNumber:_:basedOn:)``).
+    func changeAlone(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange? {
         try await write { connection in
             let locked = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger)
             guard let current = locked else { return nil }
@@ -229,15 +226,15 @@ public final class PostgresPassStore: PassStore {
         let since = updatedSince ?? -1
         let rows = try await client.query(
             """
-            SELECT p.serial_number, p.update_tag FROM registrations r
+            SELECT p.serial_number, p.update_tag, \(unescaped: Self.settledTagSQL) FROM registrations r
             JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number
             WHERE r.device_library_id = \(deviceLibraryIdentifier) AND r.pass_type_id = \(passTypeIdentifier) AND p.update_tag > \(since)
             ORDER BY p.update_tag
             """, logger: logger)
         var result = UpdatedSerials(serialNumbers: [], lastUpdated: updatedSince ?? 0)
-        for try await (serial, tag) in rows.decode((String, Int64).self) {
+        for try await (serial, tag, settled) in rows.decode((String, Int64, Int64).self) {
             result.serialNumbers.append(serial)
-            result.lastUpdated = max(result.lastUpdated, tag)
+            result.lastUpdated = max(result.lastUpdated, min(tag, settled))  // see `settledTagSQL`
         }
         return result
     }
@@ -248,7 +245,7 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
-    private static func registrations(
+    static func registrations(
         _ connection: PostgresConnection, _ type: String, _ serial: String, _ logger: Logger
     ) async throws -> [DeviceRegistration] {
         let rows = try await connection.query(

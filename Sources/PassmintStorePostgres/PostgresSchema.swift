@@ -156,6 +156,15 @@ enum PostgresSchema {
             ]
         ),
         (
+            9, "update tags from transaction ids (no counter row every change waits for), above every tag given before",
+            [
+                """
+                INSERT INTO counters (name, value) SELECT 'tag_base', value FROM counters WHERE name = 'update_tag'
+                ON CONFLICT DO NOTHING
+                """
+            ]
+        ),
+        (
             10, "bulk-update jobs any node finishes, and the template versions every node serves",
             [
                 """

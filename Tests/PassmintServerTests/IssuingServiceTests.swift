@@ -76,9 +76,10 @@ import Testing
             for serial in serials where serial != taken.pass.serialNumber {
                 #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == nil)
             }
-            // Nothing of the order was ever written: the next pass takes the tag right after the one issued before it.
+            // Nothing of the order was ever written: on SQLite the next pass takes the tag right after the one issued
+            // before it (PostgreSQL's tags are transaction ids: the rolled-back order used one).
             let next = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("next")))
-            #expect(next.pass.updateTag == taken.pass.updateTag + 1)
+            #expect(kind == .sqlite ? next.pass.updateTag == taken.pass.updateTag + 1 : next.pass.updateTag > taken.pass.updateTag)
         }
     }
 

@@ -1,0 +1,60 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Passmint
+
+/// Single changes beside the bulk update: `PATCH /api/v1/passes/…` from 64 clients at once, spread over every node,
+/// each signing its pass's new version as a `PATCH` does.
+extension CampaignRun {
+    /// PATCHes/s for `count` PATCHes of passes drawn at random, client `i` on node `i % nodes`; each answered 200.
+    func patches(count: Int) async throws -> Double {
+        guard count > 0 else { return 0 }
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let all = serials
+        let nodes = nodes
+        let apiKey = apiKey
+        let start = ContinuousClock.now
+        do {
+            try await BoundedConcurrency.forEach(0..<count, width: 64) { index in
+                let serial = all[Int.random(in: 0..<all.count)]
+                var request = HTTPClientRequest(url: nodes[index % nodes.count].base + "/api/v1/passes/pass.dev.passmint.example/\(serial)")
+                request.method = .PATCH
+                request.headers.add(name: "Authorization", value: "Bearer \(apiKey)")
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: #"{"data":{"points":\#(10_000 + index % 5000)}}"#))
+                let response = try await client.execute(request, timeout: .seconds(60))
+                _ = try await response.body.collect(upTo: 1 << 16)
+                guard response.status == .ok else { throw CampaignError("PATCH of \(serial) answered \(response.status.code)") }
+            }
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+        let rate = Double(count) / (ContinuousClock.now - start).seconds
+        try await client.shutdown()
+        return rate
+    }
+
+    /// The raw signing rate of the pass type's key on every core (what a signed PATCH needs once).
+    func signingCeiling() throws -> Double {
+        let identity = try SigningIdentity(
+            certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
+            passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
+        return SigningSpeed.measure(key: identity.privateKey, threads: ProcessInfo.processInfo.activeProcessorCount, seconds: 2).perSecond
+    }
+}
+
+extension CampaignNode {
+    /// The node's resident memory now (`VmRSS`), in MiB; nil when it cannot be read.
+    var rssMiB: Int? { status("VmRSS:") }
+
+    /// A memory figure of `/proc/<pid>/status` in MiB.
+    private func status(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field) }
+        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 / 1024 }
+    }
+}
