@@ -1,4 +1,5 @@
 import Logging
+import PassmintStore
 import PostgresNIO
 public import ServiceLifecycle
 import Synchronization
@@ -16,6 +17,8 @@ public final class PostgresChangeFeed: Service {
     private let logger: Logger
     private let counter = Atomic<UInt64>(0)
     private let listening = Atomic<Bool>(false)
+    /// Rung after each move of ``generation``.
+    private let changes = ChangeSignal()
 
     /// The channel every change to a pass notifies on commit.
     static let channel = "passmint_changes"
@@ -35,7 +38,16 @@ public final class PostgresChangeFeed: Service {
     }
 
     /// Marks cached reads stale: this node committed.
-    func noteCommit() { counter.add(1, ordering: .releasing) }
+    func noteCommit() {
+        counter.add(1, ordering: .releasing)
+        changes.ring()
+    }
+
+    /// Returns once ``generation`` differs from `previous` (a commit seen, or the feed started or stopped following),
+    /// or the task is cancelled.
+    func changed(since previous: UInt64?) async {
+        await changes.wait { generation != previous }
+    }
 
     /// Follows until graceful shutdown or cancellation.
     public func run() async throws {
@@ -52,6 +64,7 @@ public final class PostgresChangeFeed: Service {
                             group.addTask { try await self.followWALPosition() }
                             noteCommit()  // whatever was cached before listening is stale
                             listening.store(true, ordering: .releasing)
+                            changes.ring()
                             for try await _ in notifications { noteCommit() }
                             group.cancelAll()
                         }
