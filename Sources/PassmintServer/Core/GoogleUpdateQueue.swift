@@ -3,7 +3,7 @@ public import Logging
 public import PassmintStore
 public import ServiceLifecycle
 
-/// Patches the Google Wallet objects the store owes (``OwedGoogleUpdate``), in the background, like ``PushQueue``: a
+/// Patches the Google Wallet objects the store owes (`OwedGoogleUpdate`), in the background, like ``PushQueue``: a
 /// change commits the patch it owes in its own transaction and answers at once; this drains the queue. Each round
 /// claims a batch (leased, so several nodes share one PostgreSQL queue), reads each pass's latest version, sends it
 /// (``GoogleWalletService/send(_:)``) and settles the batch in one write: done rows leave the queue unless a newer

@@ -4,7 +4,7 @@ import Synchronization
 
 extension UpdateJobService {
     /// Writes a `POST /api/v1/updates` body to the jobs folder as it arrives (any size, constant memory), makes it
-    /// durable and queues its job. The writes, the fsyncs and the job's first state run on ``files``, a thread of
+    /// durable and queues its job. The writes, the fsyncs and the job's first state run on `files`, a thread of
     /// their own: a slow or full disk never holds a thread of the pool that answers devices. Nothing of an upload
     /// that breaks off is kept.
     public func receive<Body: AsyncSequence>(_ body: Body) async throws -> UpdateJob where Body.Element == ByteBuffer {
@@ -24,7 +24,7 @@ extension UpdateJobService {
         }
     }
 
-    /// ``publish(template:data:)`` with the template's files read and the job's first state written on ``files``.
+    /// ``publish(template:data:)`` with the template's files read and the job's first state written on `files`.
     public func publishing(template: String, data: JSONObject?) async throws -> UpdateJob {
         try await files.perform { try self.publish(template: template, data: data) }
     }
