@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A throw-away PostgreSQL server for the test suite, in its own folder, on loopback, with TLS on.
-#   scripts/postgres-test-server.sh start DIR PORT   prints the database URL
+#   scripts/postgres-test-server.sh start DIR PORT   prints the database URL (PORT 0: a free port the server takes)
 #   scripts/postgres-test-server.sh stop DIR
 # The server's certificate (for localhost and 127.0.0.1) is signed by a test authority made at the first start, both
 # in DIR (DIR/ca.pem, never committed); the URL printed asks for sslmode=verify-full against DIR/ca.pem, so every test
@@ -49,9 +49,21 @@ start)
         as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1 && as_postgres "$bin/pg_ctl" -D "$dir/data" reload >/dev/null
     fi
     if ! as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
-        as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null \
-            || { echo "PostgreSQL did not start; its log:" >&2; cat "$dir/server.log" >&2; exit 1; }
+        # Port 0: the server takes the first port from 55432 up that it can bind (the server binds it, so no other
+        # program can take it between a look and the start).
+        try=$port; [ "$port" = 0 ] && try=55432
+        while true; do
+            as_postgres truncate -s 0 "$dir/server.log" 2>/dev/null || true
+            as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $try -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null 2>&1 && break
+            if [ "$port" = 0 ] && [ "$try" -lt 55932 ] && grep -q "could not bind" "$dir/server.log"; then
+                try=$((try + 1))
+                continue
+            fi
+            echo "PostgreSQL did not start; its log:" >&2; cat "$dir/server.log" >&2; exit 1
+        done
     fi
+    # The port the server listens on (the fourth line of postmaster.pid): the one asked for, or the one it took.
+    port=$(as_postgres sed -n 4p "$dir/data/postmaster.pid")
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'passmint_test'" | grep -q 1 \
         || as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres passmint_test
     echo "postgres://postgres@127.0.0.1:$port/passmint_test?sslmode=verify-full&sslrootcert=$dir/ca.pem"

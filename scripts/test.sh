@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 pg_dir="${TMPDIR:-/tmp}/passmint-postgres-$$"
-pg_port=${PASSMINT_TEST_POSTGRES_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+pg_port=${PASSMINT_TEST_POSTGRES_PORT:-0}  # 0: the server takes a free port, and the URL printed names it
 PASSMINT_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")
 export PASSMINT_TEST_POSTGRES_URL
 # Every suite runs here: one needing PostgreSQL or Chromium, which a plain `swift test` skips when they are missing,

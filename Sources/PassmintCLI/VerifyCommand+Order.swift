@@ -25,13 +25,6 @@ extension VerifyCommand {
             previousJSON = object
         }
         let report = OrderVerifier(root: root, team: team).verify(bytes, source: file, previous: previousJSON)
-        if json {
-            print(JSONWriter.string(report.json), terminator: "")
-        } else {
-            for check in report.checks { print(check.line) }
-            for diagnostic in report.lint { print("     \(diagnostic)") }
-            print(report.isValid ? "\(file): valid" : "\(file): INVALID")
-        }
-        if !report.isValid { throw ExitCode(1) }
+        try show(report)
     }
 }

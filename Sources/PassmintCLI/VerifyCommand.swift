@@ -54,6 +54,11 @@ struct VerifyCommand: AsyncParsableCommand {
             return
         }
         let report = verifier.verify(bytes, source: file)
+        try show(report)
+    }
+
+    /// Prints the report (as JSON with `--json`); exit status 1 when the file is not valid.
+    func show(_ report: VerificationReport) throws {
         if json {
             print(JSONWriter.string(report.json), terminator: "")
         } else {

@@ -26,6 +26,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         var stopped = false
         /// Bumped after each commit, before any writer of that commit is answered, and when another process committed.
         let generation = Atomic<UInt64>(0)
+        /// Rung after each move of `generation`.
+        let changes = ChangeSignal()
         /// SQLite's `data_version` of the writer connection when last read (changes only with other connections' commits).
         var dataVersion: Int64?
         var lastExternalCheck = ContinuousClock.now
@@ -37,6 +39,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Bumped after each commit, before the writers in it return: a read that starts after a write returned sees a
     /// different value than one that started before it.
     var generation: UInt64 { state.generation.load(ordering: .acquiring) }
+
+    /// Returns once ``generation`` differs from `previous`, or the task is cancelled.
+    func changed(since previous: UInt64) async {
+        await state.changes.wait { generation != previous }
+    }
 
     init(connection: SQLiteConnection) {
         let state = State(connection: connection)
@@ -91,7 +98,10 @@ final class GroupCommitWriter: @unchecked Sendable {
         var version: Int64?
         try? state.connection.query("PRAGMA data_version") { version = $0.integer(0) }
         guard let version else { return }
-        if let previous = state.dataVersion, previous != version { state.generation.add(1, ordering: .releasing) }
+        if let previous = state.dataVersion, previous != version {
+            state.generation.add(1, ordering: .releasing)
+            state.changes.ring()
+        }
         state.dataVersion = version
     }
 
@@ -123,10 +133,12 @@ final class GroupCommitWriter: @unchecked Sendable {
             do {
                 try connection.execute("COMMIT")
                 state.generation.add(1, ordering: .releasing)
+                state.changes.ring()
                 for outcome in outcomes { outcome.committed() }
             } catch {
                 try? connection.execute("ROLLBACK")
                 state.generation.add(1, ordering: .releasing)
+                state.changes.ring()
                 for outcome in outcomes { outcome.failed(error) }
             }
         }

@@ -29,77 +29,29 @@ extension SQLitePassStore {
         }
     }
 
+    static let googleQueue = Queue(table: "google_outbox", keys: ("pass_type_id", "serial_number"))
+
     public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate] {
-        // Looked at first with a read: a write makes the service's cached device answers stale.
-        let due = try read { db in
-            var found = false
-            let now = Self.milliseconds(self.clock())
-            try db.query("SELECT 1 FROM google_outbox WHERE due_at <= ? AND lease_until <= ? LIMIT 1", [.integer(now), .integer(now)]) {
-                _ in found = true
-            }
-            return found
-        }
-        guard due else { return [] }
-        return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
-            var claimed: [OwedGoogleUpdate] = []
-            try db.query(
-                """
-                UPDATE google_outbox SET lease_until = ? WHERE rowid IN (
-                    SELECT rowid FROM google_outbox WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT ?)
-                RETURNING pass_type_id, serial_number, generation, attempts, enqueued_at
-                """, [.integer(until), .integer(now), .integer(now), .integer(Int64(limit))]
-            ) { row in
-                claimed.append(
-                    OwedGoogleUpdate(
-                        passTypeIdentifier: row.text(0) ?? "", serialNumber: row.text(1) ?? "", generation: row.integer(2),
-                        attempts: Int(row.integer(3)), enqueuedAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000)))
-            }
-            return claimed
+        try await claimRows(of: Self.googleQueue, limit: limit, lease: lease).map {
+            OwedGoogleUpdate(
+                passTypeIdentifier: $0.key.0, serialNumber: $0.key.1, generation: $0.generation, attempts: $0.attempts,
+                enqueuedAt: $0.enqueuedAt)
         }
     }
 
     public func settleGoogleUpdates(_ settlement: GoogleUpdateSettlement) async throws {
         try await writer.write { db in
-            func key(_ update: OwedGoogleUpdate) -> [SQLiteConnection.Value] {
-                [.text(update.passTypeIdentifier), .text(update.serialNumber)]
-            }
-            /// A newer change owes the patch again: free it for the next claim.
-            func releaseIfOwedAgain(_ update: OwedGoogleUpdate) throws {
-                if db.changes == 0 {
-                    try db.query("UPDATE google_outbox SET lease_until = 0 WHERE pass_type_id = ? AND serial_number = ?", key(update))
-                }
-            }
             for update in settlement.done {
-                try db.query(
-                    "DELETE FROM google_outbox WHERE pass_type_id = ? AND serial_number = ? AND generation = ?",
-                    key(update) + [.integer(update.generation)])
-                try releaseIfOwedAgain(update)
+                try Self.settleRow(
+                    db, of: Self.googleQueue, key: (update.passTypeIdentifier, update.serialNumber), generation: update.generation)
             }
             for (update, at) in settlement.retry {
-                try db.query(
-                    """
-                    UPDATE google_outbox SET due_at = ?, lease_until = 0, attempts = attempts + 1
-                    WHERE pass_type_id = ? AND serial_number = ? AND generation = ?
-                    """, [.integer(Self.milliseconds(at))] + key(update) + [.integer(update.generation)])
-                try releaseIfOwedAgain(update)
+                try Self.settleRow(
+                    db, of: Self.googleQueue, key: (update.passTypeIdentifier, update.serialNumber), generation: update.generation,
+                    retryAt: at)
             }
         }
     }
 
-    public func googleQueueStatus() async throws -> PushQueueStatus {
-        try read { db in
-            var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
-            try db.query(
-                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= ?) FROM google_outbox",
-                [.integer(Self.milliseconds(self.clock()))]
-            ) { row in
-                status.depth = Int(row.integer(0))
-                status.due = Int(row.integer(2))
-                if status.depth > 0 { status.oldestEnqueuedAt = Date(timeIntervalSince1970: Double(row.integer(1)) / 1000) }
-            }
-            return status
-        }
-    }
+    public func googleQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: Self.googleQueue) }
 }

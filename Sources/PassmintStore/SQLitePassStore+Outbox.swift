@@ -19,52 +19,21 @@ extension SQLitePassStore {
         }
     }
 
+    static let pushQueue = Queue(table: "push_outbox", keys: ("push_token", "pass_type_id"))
+
     public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
-        // Looked at first with a read: a write, even one that changes nothing, makes the service's cached device
-        // answers stale, and an idle pusher looks several times a second.
-        let due = try read { db in
-            var found = false
-            let now = Self.milliseconds(self.clock())
-            try db.query("SELECT 1 FROM push_outbox WHERE due_at <= ? AND lease_until <= ? LIMIT 1", [.integer(now), .integer(now)]) { _ in
-                found = true
-            }
-            return found
-        }
-        guard due else { return [] }
-        return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
-            var claimed: [OwedPush] = []
-            try db.query(
-                """
-                UPDATE push_outbox SET lease_until = ? WHERE rowid IN (
-                    SELECT rowid FROM push_outbox WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT ?)
-                RETURNING push_token, pass_type_id, generation, attempts, enqueued_at
-                """, [.integer(until), .integer(now), .integer(now), .integer(Int64(limit))]
-            ) { row in
-                claimed.append(
-                    OwedPush(
-                        pushToken: row.text(0) ?? "", passTypeIdentifier: row.text(1) ?? "", generation: row.integer(2),
-                        attempts: Int(row.integer(3)), enqueuedAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000)))
-            }
-            return claimed
+        try await claimRows(of: Self.pushQueue, limit: limit, lease: lease).map {
+            OwedPush(
+                pushToken: $0.key.0, passTypeIdentifier: $0.key.1, generation: $0.generation, attempts: $0.attempts,
+                enqueuedAt: $0.enqueuedAt)
         }
     }
 
     public func settlePushes(_ settlement: PushSettlement) async throws {
         try await writer.write { db in
             func key(_ push: OwedPush) -> [SQLiteConnection.Value] { [.text(push.pushToken), .text(push.passTypeIdentifier)] }
-            /// A newer change owes the push again: free it for the next claim.
-            func releaseIfOwedAgain(_ push: OwedPush) throws {
-                if db.changes == 0 {
-                    try db.query("UPDATE push_outbox SET lease_until = 0 WHERE push_token = ? AND pass_type_id = ?", key(push))
-                }
-            }
             for push in settlement.delivered {
-                try db.query(
-                    "DELETE FROM push_outbox WHERE push_token = ? AND pass_type_id = ? AND generation = ?",
-                    key(push) + [.integer(push.generation)])
-                try releaseIfOwedAgain(push)
+                try Self.settleRow(db, of: Self.pushQueue, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation)
             }
             let failedAt = self.clock()
             for (push, at) in settlement.retry {
@@ -79,12 +48,8 @@ extension SQLitePassStore {
                             kind: .pushFailed, passTypeIdentifier: push.passTypeIdentifier, serialNumber: "", template: "",
                             at: failedAt, deviceHash: try device.flatMap { try self.deviceHash(db, $0) })
                     ])
-                try db.query(
-                    """
-                    UPDATE push_outbox SET due_at = ?, lease_until = 0, attempts = attempts + 1
-                    WHERE push_token = ? AND pass_type_id = ? AND generation = ?
-                    """, [.integer(Self.milliseconds(at))] + key(push) + [.integer(push.generation)])
-                try releaseIfOwedAgain(push)
+                try Self.settleRow(
+                    db, of: Self.pushQueue, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation, retryAt: at)
             }
             for push in settlement.unregistered {
                 let token: [SQLiteConnection.Value] = [.text(push.pushToken)]
@@ -131,20 +96,7 @@ extension SQLitePassStore {
         }
     }
 
-    public func pushQueueStatus() async throws -> PushQueueStatus {
-        try read { db in
-            var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
-            try db.query(
-                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= ?) FROM push_outbox",
-                [.integer(Self.milliseconds(self.clock()))]
-            ) { row in
-                status.depth = Int(row.integer(0))
-                status.due = Int(row.integer(2))
-                if status.depth > 0 { status.oldestEnqueuedAt = Date(timeIntervalSince1970: Double(row.integer(1)) / 1000) }
-            }
-            return status
-        }
-    }
+    public func pushQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: Self.pushQueue) }
 
     public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
         try read { db in

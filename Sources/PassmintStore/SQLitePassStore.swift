@@ -34,6 +34,13 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     /// Changes after every commit, before the writers waiting on it are answered, and when another process committed.
     public var changeGeneration: UInt64? { writer.generation }
 
+    /// Returns once ``changeGeneration`` differs from `previous` (a commit of this store's, or another process's seen),
+    /// or the task is cancelled.
+    public func changed(since previous: UInt64?) async {
+        guard let previous else { return }
+        await writer.changed(since: previous)
+    }
+
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { pool in pool.popLast() } ?? SQLiteConnection(path: path, readOnly: true)
         defer { readers.withLock { pool in if pool.count < 8 { pool.append(connection) } } }

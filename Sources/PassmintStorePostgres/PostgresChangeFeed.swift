@@ -1,4 +1,5 @@
 import Logging
+import PassmintStore
 import PostgresNIO
 public import ServiceLifecycle
 import Synchronization
@@ -24,6 +25,8 @@ public final class PostgresChangeFeed: Service {
 
     /// The payload of a template version published.
     static let templatePayload = "template"
+    /// Rung after each move of ``generation``.
+    private let changes = ChangeSignal()
 
     /// The channel every change to a pass notifies on commit.
     static let channel = "passmint_changes"
@@ -52,7 +55,16 @@ public final class PostgresChangeFeed: Service {
     }
 
     /// Marks cached reads stale: this node committed.
-    func noteCommit() { counter.add(1, ordering: .releasing) }
+    func noteCommit() {
+        counter.add(1, ordering: .releasing)
+        changes.ring()
+    }
+
+    /// Returns once ``generation`` differs from `previous` (a commit seen, or the feed started or stopped following),
+    /// or the task is cancelled.
+    func changed(since previous: UInt64?) async {
+        await changes.wait { generation != previous }
+    }
 
     /// Follows until graceful shutdown or cancellation.
     public func run() async throws {
@@ -70,6 +82,7 @@ public final class PostgresChangeFeed: Service {
                             noteCommit()  // whatever was cached before listening is stale
                             listening.store(true, ordering: .releasing)
                             templatePublished()
+                            changes.ring()
                             for try await notification in notifications {
                                 noteCommit()
                                 if notification.payload == Self.templatePayload { templatePublished() }

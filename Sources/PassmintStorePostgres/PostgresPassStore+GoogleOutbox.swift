@@ -42,17 +42,10 @@ extension PostgresPassStore {
     }
 
     public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate] {
-        let due = try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
-            let rows = try await connection.query(
-                "SELECT 1 FROM google_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1", logger: logger)
-            for try await _ in rows { return true }
-            return false
+        guard try await finds({ now in "SELECT 1 FROM google_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1" }) else {
+            return []
         }
-        guard due else { return [] }
-        return try await write(notify: false) { connection in
-            let now = Self.milliseconds(clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+        return try await claiming(lease: lease) { connection, now, until in
             let rows = try await connection.query(
                 """
                 UPDATE google_outbox o SET lease_until = \(until) FROM (
@@ -108,18 +101,5 @@ extension PostgresPassStore {
         }
     }
 
-    public func googleQueueStatus() async throws -> PushQueueStatus {
-        try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
-            let rows = try await connection.query(
-                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= \(now)) FROM google_outbox", logger: logger)
-            var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
-            for try await (depth, oldest, due) in rows.decode((Int64, Int64?, Int64).self) {
-                status.depth = Int(depth)
-                status.due = Int(due)
-                status.oldestEnqueuedAt = oldest.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-            }
-            return status
-        }
-    }
+    public func googleQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: "google_outbox") }
 }

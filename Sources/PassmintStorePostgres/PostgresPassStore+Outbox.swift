@@ -26,19 +26,10 @@ extension PostgresPassStore {
     }
 
     public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
-        // Looked at first with a read: a write makes this node's cached device answers stale, and an idle pusher
-        // looks several times a second.
-        let due = try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
-            let rows = try await connection.query(
-                "SELECT 1 FROM push_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1", logger: logger)
-            for try await _ in rows { return true }
-            return false
+        guard try await finds({ now in "SELECT 1 FROM push_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1" }) else {
+            return []
         }
-        guard due else { return [] }
-        return try await write(notify: false) { connection in
-            let now = Self.milliseconds(clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+        return try await claiming(lease: lease) { connection, now, until in
             let rows = try await connection.query(
                 """
                 UPDATE push_outbox o SET lease_until = \(until) FROM (
@@ -172,18 +163,7 @@ extension PostgresPassStore {
         }
     }
 
-    public func pushQueueStatus() async throws -> PushQueueStatus {
-        try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
-            let rows = try await connection.query(
-                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= \(now)) FROM push_outbox", logger: logger)
-            for try await (count, oldest, due) in rows.decode((Int64, Int64?, Int64).self) {
-                return PushQueueStatus(
-                    depth: Int(count), due: Int(due), oldestEnqueuedAt: oldest.map { Date(timeIntervalSince1970: Double($0) / 1000) })
-            }
-            return PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
-        }
-    }
+    public func pushQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: "push_outbox") }
 
     public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
         try await client.withConnection { connection in

@@ -42,20 +42,14 @@ extension PostgresPassStore {
     }
 
     public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery] {
-        let due = try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
-            let rows = try await connection.query(
-                """
-                SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= \(now)
-                    AND lease_until <= \(now) LIMIT 1
-                """, logger: logger)
-            for try await _ in rows { return true }
-            return false
+        let due = try await finds { now in
+            """
+            SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= \(now)
+                AND lease_until <= \(now) LIMIT 1
+            """
         }
         guard due else { return [] }
-        return try await write(notify: false) { connection in
-            let now = Self.milliseconds(clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+        return try await claiming(lease: lease) { connection, now, until in
             let rows = try await connection.query(
                 """
                 UPDATE webhook_deliveries o SET lease_until = \(until) FROM (

@@ -53,6 +53,9 @@ public final class PostgresPassStore: PassStore {
     /// change of another node. Nil when the feed is not following: then nothing is cached.
     public var changeGeneration: UInt64? { changeFeed.generation }
 
+    /// Returns once ``changeGeneration`` differs from `previous`, or the task is cancelled.
+    public func changed(since previous: UInt64?) async { await changeFeed.changed(since: previous) }
+
     /// A write transaction; this node's generation moves before it returns. With `notify` (every change to a pass)
     /// it notifies the other nodes on commit. Registrations do not notify: `NOTIFY` serializes the commits that send
     /// it (a database-wide lock held through the WAL flush), which halved registrations/s, and the other nodes see

@@ -9,7 +9,8 @@ import Synchronization
 /// A local HTTP/2 server over TLS that answers like APNs, for tests: it requires a client certificate chaining to
 /// `clientCA` (or, given a ``ProviderTokenVerifier``, a valid provider token: 403 `InvalidProviderToken`,
 /// `ExpiredProviderToken` or `MissingProviderToken` otherwise), checks `POST /3/device/<64 hex>`, `apns-topic` and a JSON body, records every request, and answers
-/// 200, or the status and reason configured for a token (410 `Unregistered`, 400 `BadDeviceToken`, 429, 503…).
+/// 200, or the status and reason configured for a token (410 `Unregistered`, 400 `BadDeviceToken`, 429, 503…). Each
+/// arrival and each answer rings ``TestEvents``.
 public final class MockAPNsServer: Sendable {
     /// One push the server received.
     public struct Received: Sendable, Equatable {
@@ -203,6 +204,7 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
             state.maxInFlight = max(state.maxInFlight, state.inFlight)
             return state.delay
         }
+        TestEvents.ring()  // a test waiting for this push (or for requests in flight) checks again
         self.head = nil
         body.clear()
         guard delay > .zero else { return answer(context: context, status: status, reason: reason) }
@@ -211,6 +213,7 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
 
     private func answer(context: ChannelHandlerContext, status: Int, reason: String?) {
         recorder.state.withLock { $0.inFlight -= 1 }
+        TestEvents.ring()
         var headers = HTTPHeaders()
         headers.add(name: "apns-id", value: UUID().uuidString)
         var responseBody = ByteBuffer()

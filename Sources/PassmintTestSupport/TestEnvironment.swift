@@ -166,7 +166,7 @@ public enum TestEnvironment {
             if let url { return url }
             let result = try run(
                 repositoryRoot.appendingPathComponent("scripts/postgres-test-server.sh").path,
-                ["start", FileManager.default.temporaryDirectory.appendingPathComponent("passmint-postgres-tests").path, "54329"])
+                ["start", FileManager.default.temporaryDirectory.appendingPathComponent("passmint-postgres-tests").path, "0"])
             guard result.status == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot start PostgreSQL: \(result.stderr)"])
             }

@@ -9,7 +9,7 @@ import Synchronization
 /// header and body bytes as received), checks each signature with ``WebhookSignature/verify(payload:header:secret:tolerance:now:)``
 /// under `secret` at `now`, and answers the statuses queued with ``answerNext(_:)`` before answering 200. It counts
 /// an event id it has already acknowledged as a duplicate, as a receiver deduping by `Passmint-Event-Id` would.
-/// Listens on a free loopback port.
+/// Listens on a free loopback port. Each request rings ``TestEvents``.
 public final class WebhookReceiver: Sendable {
     /// One request received.
     public struct Received: Sendable, Equatable {
@@ -87,6 +87,7 @@ public final class WebhookReceiver: Sendable {
             problem = error.description
         }
         let eventId = request.headers.first(name: "Passmint-Event-Id") ?? ""
+        defer { TestEvents.ring() }  // a test waiting for this delivery checks again
         return state.withLock { state in
             let withheld = state.withholding
             let status = withheld ? 0 : state.statuses.isEmpty ? 200 : state.statuses.removeFirst()

@@ -34,9 +34,9 @@ import Testing
             .count
     }
 
-    func waitFor(_ condition: () -> Bool, seconds: Double = 120) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline { usleep(20_000) }
+    /// Waits until at least `count` passes are in `folder`, which the batch is writing (woken at each file it writes).
+    func waitForPasses(_ count: Int, in folder: URL) {
+        _ = FolderWatch.wait(in: folder) { passCount(folder) >= count }
     }
 
     func reportRows(_ folder: URL) throws -> [[String]] {
@@ -57,7 +57,7 @@ import Testing
         ]
 
         let process = try launch(arguments)
-        waitFor { passCount(output) >= 200 }
+        waitForPasses(200, in: output)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
@@ -102,7 +102,7 @@ import Testing
         let process = try launch([
             "batch", "PassTemplates/Loyalty.pass", "--data", data.path, "--out-dir", output.path, "--certificates", chain.path,
         ])
-        waitFor { passCount(output) >= 100 }
+        waitForPasses(100, in: output)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)

@@ -3,18 +3,19 @@ import Passmint
 import PassmintTestSupport
 import Testing
 
-/// A `passmint serve` process, with its output kept in a file. Unless given a port, it binds port 0 and the system
-/// gives it a free one, which it prints (`listening on http://127.0.0.1:PORT`): no other test's server can answer
-/// in its place.
+/// A `passmint serve` process, with its output read as it comes (each piece rings `TestEvents`). Unless given a port,
+/// it binds port 0 and the system gives it a free one, which it prints (`listening on http://127.0.0.1:PORT`): no
+/// other test's server can answer in its place.
 final class ServeProcess {
     static let apiKey = "serve-test-key-0123456789"
     let process = Process()
     private let askedPort: Int
-    let log: URL
+    private let reader: OutputReader
     /// The port asked for, or the one `serve --port 0` printed (waits for its line).
     lazy var port: Int = askedPort != 0 ? askedPort : listeningPort()
     var base: String { "http://127.0.0.1:\(port)" }
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    /// What the process wrote to standard output and error so far; all of it once the process has ended.
+    var output: String { reader.text(whole: !process.isRunning) }
 
     init(arguments: [String], folder: URL, environment: [String: String] = [:], port: Int = 0) throws {
         self.askedPort = port
@@ -25,28 +26,37 @@ final class ServeProcess {
         variables.merge(environment) { $1 }
         if arguments.contains("--port") == false { variables["PASSMINT_PORT"] = String(port) }
         process.environment = variables
-        log = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = process.standardOutput
+        reader = try OutputReader()
+        process.standardOutput = reader.writing
+        process.standardError = reader.writing
         try process.run()
+        reader.started()
     }
 
-    /// The port of serve's `listening on http://…:PORT` line; 0 when the process ends (or a minute passes) without it.
+    /// The port of serve's `listening on http://…:PORT` line; 0 when the process ends without it.
     private func listeningPort() -> Int {
         let prefix = "listening on http://127.0.0.1:"
-        _ = waitFor(seconds: 60) { output.contains(prefix) || !process.isRunning }
-        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
+        guard let line = waitForLine(prefix) else { return 0 }
         return Int(line.dropFirst(prefix.count)) ?? 0
     }
 
+    /// Waits for the first line of the output that starts with `prefix`; nil when the process ends without one.
+    func waitForLine(_ prefix: String) -> Substring? {
+        func line() -> Substring? { output.split(separator: "\n").first { $0.hasPrefix(prefix) } }
+        _ = TestEvents.blockingWait { line() != nil || reader.ended }
+        return line()
+    }
+
+    /// Waits until the output holds `text` (a line of the log, say); whether it did before the process ended.
+    func waitForOutput(_ text: String) -> Bool {
+        _ = TestEvents.blockingWait { output.contains(text) || reader.ended }
+        return output.contains(text)
+    }
+
+    /// Waits until serve listens (its `listening on` line), then asks `/health`: whether it answered `ok`.
     func waitUntilHealthy() -> Bool {
-        for _ in 0..<400 {
-            if (try? ServeCommandTests.curl(["-f", base + "/health"]))?.stdout == "ok\n" { return true }
-            if !process.isRunning { return false }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return false
+        guard waitForLine("listening on ") != nil, port != 0 else { return false }
+        return (try? ServeCommandTests.curl(["-f", base + "/health"]))?.stdout == "ok\n"
     }
 
     /// Issues a Loyalty pass through the API; its token.
@@ -87,14 +97,10 @@ final class ServeProcess {
         return try #require(try JSONParser.value(Array(metadata.stdout.utf8))["pushes"], "\(metadata.stdout)")
     }
 
-    /// Waits until `condition` holds, at most `seconds`; whether it held.
-    func waitFor(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.025)
-        }
-        return condition()
+    /// Waits until `condition` holds, checking it again at each event (`TestEvents`: this or another process wrote
+    /// output, a stand-in received a request); whether it held. `seconds` only bounds a broken test.
+    func waitFor(seconds: Double = TestEvents.bound, _ condition: () -> Bool) -> Bool {
+        TestEvents.blockingWait(atMost: seconds, until: condition)
     }
 
     /// SIGTERM, then waits: the exit status.

@@ -74,7 +74,7 @@ import Testing
         // SIGTERM while it still waits for the database (a long connect_timeout) stops the start-up.
         arguments[index + 1] = "postgres://passmint@127.0.0.1:\(port)/passmint?connect_timeout=600"
         let waiting = try ServeProcess(arguments: arguments, folder: folder)
-        #expect(waiting.waitFor(seconds: 120) { waiting.output.contains("Connection creation failed") }, "\(waiting.output)")
+        #expect(waiting.waitFor { waiting.output.contains("Connection creation failed") }, "\(waiting.output)")
         waiting.process.terminate()
         waiting.process.waitUntilExit()
         #expect(waiting.process.terminationStatus == 0, "\(waiting.output)")

@@ -25,7 +25,8 @@ import Testing
     ) async throws {
         let settled = try configuration ?? ServiceHarness.configuration()
         try await withStore(.sqlite) { store in
-            let service = ServiceCore(configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.jobs"))
+            let service = ServiceCore(
+                configuration: settled, store: store, push: RecordingPushSender(), logger: ringingLogger(label: "test.jobs"))
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 try await body(service, client, settled.jobsFolder)
             }

@@ -50,7 +50,8 @@ enum OrderHarness {
         configuration.apiKey = ServiceHarness.apiKey
         configuration.jobsFolder = TestEnvironment.temporaryFolder("jobs").path
         configuration.linkSecret = linkSecret
-        return ServiceCore(configuration: configuration, store: store, push: push, logger: Logger(label: "test.orders"), clock: clock.today)
+        return ServiceCore(
+            configuration: configuration, store: store, push: push, logger: ringingLogger(label: "test.orders"), clock: clock.today)
     }
 
     /// The Shipment sample data with a fresh order identifier, without the keys the service writes.

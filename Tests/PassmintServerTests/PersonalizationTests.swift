@@ -116,11 +116,7 @@ import Testing
                 }
 
                 // Every registered device is told (in the background, so Wallet does not wait for APNs).
-                var pushed = false
-                for _ in 0..<200 where !pushed {
-                    pushed = push.pushes.withLock { $0.contains { $0.topic == type } }
-                    if !pushed { try await Task.sleep(for: .milliseconds(10)) }
-                }
+                let pushed = await eventually { push.pushes.withLock { $0.contains { $0.topic == type } } }
                 #expect(pushed, "the registered devices get a push after sign-up")
 
                 // The device polls, sees the serial, and fetches the personalized pass: no personalization.json, the name filled in.

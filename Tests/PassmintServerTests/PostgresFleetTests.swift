@@ -27,9 +27,8 @@ import Testing
             #expect(storeA.changeGeneration == nil, "no caching before the feed listens")
             group.addTask { await storeA.changeFeed.follow() }
             group.addTask { await storeB.changeFeed.follow() }
-            for _ in 0..<500 where storeA.changeGeneration == nil || storeB.changeGeneration == nil {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            #expect(await TestEvents.within { await storeA.changed(since: nil) }, "node A's feed listens")
+            #expect(await TestEvents.within { await storeB.changed(since: nil) }, "node B's feed listens")
             #expect(storeA.changeGeneration != nil && storeB.changeGeneration != nil)
 
             let nodeA = try ServiceHarness.service(store: storeA, push: RecordingPushSender())
@@ -46,8 +45,11 @@ import Testing
                 // long as a busy neighbour (the campaign test) may write without a pause.
                 let end = ContinuousClock.now + .seconds(180)
                 while nodeA.deviceReads.fastPathAnswers == 0, ContinuousClock.now < end {
+                    let generation = storeA.changeGeneration
                     try await client.execute(uri: poll, method: .get) { #expect($0.status == .noContent) }
-                    try await Task.sleep(for: .milliseconds(5))
+                    try await client.execute(uri: poll, method: .get) { #expect($0.status == .noContent) }
+                    // A commit fell between the two: poll again once the feed has seen it.
+                    if nodeA.deviceReads.fastPathAnswers == 0 { _ = await TestEvents.within { await storeA.changed(since: generation) } }
                 }
                 #expect(nodeA.deviceReads.fastPathAnswers >= 1, "node A answers a repeated poll from memory")
 
@@ -55,8 +57,7 @@ import Testing
                 let before = try #require(storeA.changeGeneration)
                 _ = try await storeB.register(
                     deviceLibraryIdentifier: device, pushToken: "00ff", passTypeIdentifier: type, serialNumber: serial)
-                for _ in 0..<500 where storeA.changeGeneration == before { try await Task.sleep(for: .milliseconds(2)) }
-                #expect(storeA.changeGeneration != before, "node B's commit reached node A")
+                #expect(await TestEvents.within { await storeA.changed(since: before) }, "node B's commit reached node A")
                 var tag = ""
                 try await client.execute(uri: poll, method: .get) { response in
                     #expect(response.status == .ok)
@@ -68,7 +69,7 @@ import Testing
                 // The issuer updates through node B: node A's poll and pass follow.
                 let generation = try #require(storeA.changeGeneration)
                 _ = try await nodeB.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 77], voided: nil)
-                for _ in 0..<500 where storeA.changeGeneration == generation { try await Task.sleep(for: .milliseconds(2)) }
+                #expect(await TestEvents.within { await storeA.changed(since: generation) }, "node B's update reached node A")
                 try await client.execute(uri: poll + "?passesUpdatedSince=\(tag)", method: .get) { response in
                     #expect(response.status == .ok)
                     let serials = try JSONParser.value(Array(response.body.readableBytesView))["serialNumbers"]

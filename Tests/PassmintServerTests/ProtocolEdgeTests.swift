@@ -17,13 +17,15 @@ import Testing
     static let type = ServiceHarness.passType
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
-    /// Runs `body` against the router of a fresh service on `kind`.
+    /// Runs `body` against the router of a fresh service on `kind`; the store and the service read `clock` when given.
     func withService(
-        _ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(),
+        _ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(), clock: ManualClock? = nil,
         _ body: @escaping @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void
     ) async throws {
-        try await withStore(kind) { store in
-            let service = try ServiceHarness.service(store: store, push: push, logLimit: logLimit)
+        var now: @Sendable () -> Date = { Date() }
+        if let clock { now = clock.today }
+        try await withStore(kind, clock: clock) { [now] store in
+            let service = try ServiceHarness.service(store: store, push: push, logLimit: logLimit, clock: now)
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 try await body(service, store, client)
             }

@@ -14,18 +14,16 @@ final class RecordingPushSender: PushSender {
     let pushes = Mutex<[(topic: String, tokens: [String])]>([])
     func push(topic: String, pushTokens: [String]) async -> [PushOutcome] {
         pushes.withLock { $0.append((topic, pushTokens)) }
+        TestEvents.ring()
         return pushTokens.map { PushOutcome(pushToken: $0, result: .delivered, status: 200, reason: nil, attempts: 1) }
     }
 }
 
-/// Waits (up to 20 s, checking every 10 ms) until `condition` holds, for work the service does in the background
-/// (the push queue); true when it did. A bound against a hang, not a timing requirement.
-func eventually(_ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
-    for _ in 0..<2000 {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return try await condition()
+/// Waits until `condition` holds, for work the service does in the background (the push queue, jobs), checking it
+/// again at each event (`TestEvents`: a stand-in received something, a service under test logged a line); true when
+/// it did. Its bound keeps a broken test from hanging; it is no timing requirement.
+func eventually(_ condition: () async throws -> Bool) async rethrows -> Bool {
+    try await TestEvents.wait(until: condition)
 }
 
 enum ServiceHarness {
@@ -59,7 +57,7 @@ enum ServiceHarness {
     ) throws -> ServiceCore {
         ServiceCore(
             configuration: try configuration(maxBodySize: maxBodySize, logLimit: logLimit), store: store, push: push,
-            logger: Logger(label: "test.service"), clock: clock)
+            logger: ringingLogger(label: "test.service"), clock: clock)
     }
 
     /// Loyalty sample data with a fresh serial.

@@ -50,9 +50,15 @@ import Testing
     @Test func storeReadinessLetsWaitersGoWhenOpenedAndWhenCancelled() async throws {
         let readiness = StoreReadiness()
         let cancelled = Task { await readiness.wait() }
-        try await Task.sleep(for: .milliseconds(50))
+        while readiness.waiting == 0 { await Task.yield() }  // until it waits
         cancelled.cancel()
         #expect(await cancelled.value == false, "a service stopped before the store was ready does not hang")
+        let cancelledFirst = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await readiness.wait()
+        }
+        #expect(await cancelledFirst.value == false, "nor one stopped before it asked")
+        #expect(readiness.waiting == 0)
         let waiting = Task { await readiness.wait() }
         readiness.open()
         #expect(await waiting.value == true)

@@ -95,7 +95,7 @@ import Testing
                     ) { #expect($0.status == .ok) }
                 }
                 // Pushes may go out after the answer: wait (bounded) until both arrived, then check who sent them.
-                for _ in 0..<200 where apnsServer.received.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+                _ = await eventually { apnsServer.received.count >= 2 }
                 let received = apnsServer.received
                 #expect(received.count == 2)
                 for type in [Self.loyalty, Self.tickets] {

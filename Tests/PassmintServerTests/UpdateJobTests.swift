@@ -37,15 +37,15 @@ import Testing
         ) { #expect($0.status == .created) }
     }
 
-    /// Waits for the job to finish; its final state.
+    /// Waits for the job to finish (checking again each time the service logs, as it does when a job ends); its final
+    /// state.
     func finished(_ client: some TestClientProtocol, _ id: String) async throws -> JSONValue {
-        for _ in 0..<2000 {
+        func state() async throws -> JSONValue {
             let response = try await client.execute(uri: "/api/v1/jobs/\(id)", method: .get, headers: Self.bearer)
-            let job = try JSONParser.value(Array(response.body.readableBytesView))
-            if job["state"]?.stringValue != "running" { return job }
-            try await Task.sleep(for: .milliseconds(10))
+            return try JSONParser.value(Array(response.body.readableBytesView))
         }
-        return .null
+        let ended = try await eventually { try await state()["state"]?.stringValue != "running" }
+        return ended ? try await state() : .null
     }
 
     @Test(arguments: StoreKind.allCases)

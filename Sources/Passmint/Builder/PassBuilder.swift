@@ -16,7 +16,7 @@ public import Foundation
 /// ```
 ///
 /// A builder is a value over an immutable identity: share it between threads freely.
-public struct PassBuilder: Sendable {
+public struct PassBuilder: SigningBuilder {
     public struct Options: Sendable {
         /// Sign with a certificate outside its validity period (for tests only; Wallet refuses such passes).
         public var allowExpired: Bool
@@ -36,18 +36,13 @@ public struct PassBuilder: Sendable {
     public let identities: SigningIdentities
     public var options: Options
 
-    /// A builder that signs every pass with `identity`.
-    public init(identity: SigningIdentity, options: Options = .init()) {
-        self.init(identities: SigningIdentities(identity), options: options)
-    }
-
     /// A builder that signs each pass with the identity for its pass type (see ``SigningIdentities``).
     public init(identities: SigningIdentities, options: Options = .init()) {
         self.identities = identities
         self.options = options
     }
 
-    /// The first identity (the only one, for a builder made with ``init(identity:options:)``).
+    /// The first identity (the only one, for a builder made with ``SigningBuilder/init(identity:options:)``).
     package var identity: SigningIdentity { identities.all[0] }
 
     /// Renders and checks the pass: everything before the signature. It throws what ``sign(_:)-(PassInput)`` would
@@ -95,4 +90,8 @@ public struct PassBuilder: Sendable {
         for (path, hash) in hashes { object[path] = .string(hash) }
         return JSONWriter.data(.object(object))
     }
+}
+
+extension PassBuilder {
+    public static var defaultOptions: Options { Options() }
 }

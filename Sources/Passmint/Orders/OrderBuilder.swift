@@ -32,7 +32,7 @@ public struct BuiltOrder: Sendable {
 /// let order = try OrderBuilder(identity: identity).build(template: template, data: ["orderIdentifier": "A1"])
 /// try FileIO.writeAtomically(order.archive, to: "A1.order")
 /// ```
-public struct OrderBuilder: Sendable {
+public struct OrderBuilder: SigningBuilder {
     public struct Options: Sendable {
         /// Sign with a certificate outside its validity period (for tests only; Wallet refuses such orders).
         public var allowExpired: Bool
@@ -48,10 +48,6 @@ public struct OrderBuilder: Sendable {
     /// The identities orders are signed with: each order by the one whose UID is its `orderTypeIdentifier`.
     public let identities: SigningIdentities
     public var options: Options
-
-    public init(identity: SigningIdentity, options: Options = .init()) {
-        self.init(identities: SigningIdentities(identity), options: options)
-    }
 
     public init(identities: SigningIdentities, options: Options = .init()) {
         self.identities = identities
@@ -96,4 +92,8 @@ public struct OrderBuilder: Sendable {
             archive: archive, orderJSON: bytes, manifest: manifest, signature: signature, orderTypeIdentifier: type,
             orderIdentifier: json["orderIdentifier"]?.stringValue ?? "", warnings: diagnostics.filter { $0.severity == .warning })
     }
+}
+
+extension OrderBuilder {
+    public static var defaultOptions: Options { Options() }
 }

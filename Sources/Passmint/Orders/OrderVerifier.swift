@@ -19,14 +19,7 @@ public struct OrderVerifier: Sendable {
     /// signing time is checked at.
     public func verify(_ bytes: [UInt8], source: String, previous: JSONObject? = nil, now: Date = Date()) -> VerificationReport {
         var report = VerificationReport(source: source)
-        let entries: [ZipArchive.Entry]
-        do {
-            entries = try ZipArchive.read(bytes, source: source)
-            report.add("zip", .passed, "\(entries.count) entries, CRCs correct")
-        } catch {
-            report.add("zip", .failed, error.message)
-            return report
-        }
+        guard let entries = report.readArchive(bytes, source: source) else { return report }
         var files: [String: [UInt8]] = [:]
         var stray: [String] = []
         for entry in entries where !entry.name.hasSuffix("/") {

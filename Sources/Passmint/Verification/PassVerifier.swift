@@ -23,14 +23,7 @@ public struct PassVerifier: Sendable {
     /// is checked at.
     public func verify(_ bytes: [UInt8], source: String, lint: Bool = true, now: Date = Date()) -> VerificationReport {
         var report = VerificationReport(source: source)
-        let entries: [ZipArchive.Entry]
-        do {
-            entries = try ZipArchive.read(bytes, source: source)
-            report.add("zip", .passed, "\(entries.count) entries, CRCs correct")
-        } catch {
-            report.add("zip", .failed, error.message)
-            return report
-        }
+        guard let entries = report.readArchive(bytes, source: source) else { return report }
 
         // Entries: files at the root or in <lang>.lproj/, no folders of other names, no OS litter.
         var stray: [String] = []

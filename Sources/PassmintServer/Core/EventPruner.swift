@@ -4,7 +4,7 @@ import PassmintStore
 public import ServiceLifecycle
 
 /// Keeps events for ``ServerConfiguration/eventRetention``: once the store is ready and then every hour, the events
-/// of the days before that are added to the store's daily aggregates and deleted (``PassStore/pruneEvents(before:)``),
+/// of the days before that are added to the store's daily aggregates and deleted (`PassStore.pruneEvents(before:)`),
 /// so the statistics still count them, a day at a time. Several nodes may prune at once: the store lets one at a time.
 public struct EventPruner: Service {
     let store: any PassStore

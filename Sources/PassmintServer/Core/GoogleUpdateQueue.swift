@@ -3,7 +3,7 @@ public import Logging
 public import PassmintStore
 public import ServiceLifecycle
 
-/// Patches the Google Wallet objects the store owes (``OwedGoogleUpdate``), in the background, like ``PushQueue``: a
+/// Patches the Google Wallet objects the store owes (`OwedGoogleUpdate`), in the background, like ``PushQueue``: a
 /// change commits the patch it owes in its own transaction and answers at once; this drains the queue. Each round
 /// claims a batch (leased, so several nodes share one PostgreSQL queue), reads each pass's latest version, sends it
 /// (``GoogleWalletService/send(_:)``) and settles the batch in one write: done rows leave the queue unless a newer
@@ -15,12 +15,9 @@ public final class GoogleUpdateQueue: Service, Sendable {
     let logger: Logger
     let batchSize: Int
     let lease: Duration
-    /// How often an idle worker looks for patches other nodes' changes owe (its own changes wake it at once).
-    let idlePoll: Duration
-    let ready: StoreReadiness?
     /// The time a failed patch's retry is due from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
-    private let doorbell = Doorbell()
+    private let loop: QueueLoop
 
     public init(
         store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, lease: Duration = .seconds(60),
@@ -31,38 +28,19 @@ public final class GoogleUpdateQueue: Service, Sendable {
         self.logger = logger
         self.batchSize = batchSize
         self.lease = lease
-        self.idlePoll = idlePoll
-        self.ready = ready
         self.clock = clock
+        loop = QueueLoop(name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready)
     }
 
     /// How many patches are owed, and since when.
     public func status() async throws -> PushQueueStatus { try await store.googleQueueStatus() }
 
     /// A change committed a patch to send: start a round now.
-    public func wake() { doorbell.ring() }
+    public func wake() { loop.doorbell.ring() }
 
     /// Drains until graceful shutdown; what is left stays owed in the store for the next start.
     public func run() async throws {
-        if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
-        await withGracefulShutdownHandler {
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                let sent = await roundLogged()
-                if sent == 0 { await doorbell.wait(timeout: idlePoll) }
-            }
-        } onGracefulShutdown: { [doorbell] in
-            doorbell.ring()
-        }
-    }
-
-    private func roundLogged() async -> Int {
-        do {
-            return try await round()
-        } catch {
-            logger.error("the Google update queue cannot reach the store; trying again", metadata: ["error": "\(error)"])
-            try? await Task.sleep(for: .seconds(1))
-            return 0
-        }
+        await loop.run(lastRound: false) { try await round() }
     }
 
     /// Claims, sends and settles one batch; the number claimed.
@@ -92,7 +70,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
                     settlement.done.append(update)
                     continue
                 }
-                let wait = Self.backOff(afterAttempts: update.attempts)
+                let wait = QueueLoop.backOff(afterAttempts: update.attempts)
                 settlement.retry.append((update, now.addingTimeInterval(Double(wait.components.seconds))))
                 logger.warning(
                     "a Google Wallet object could not be updated; it stays owed and is tried again",
@@ -107,15 +85,6 @@ public final class GoogleUpdateQueue: Service, Sendable {
     /// Sends until nothing due is left, waiting for rounds another worker has claimed; patches waiting for a retry
     /// after a failure are left owed. For tests and the end of a campaign.
     public func drain() async throws {
-        while true {
-            if try await round() > 0 { continue }
-            if try await store.googleQueueStatus().due == 0 { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
-    /// How long a patch waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
-    static func backOff(afterAttempts attempts: Int) -> Duration {
-        .seconds(min(300, 1 << min(attempts + 1, 9)))
+        try await QueueLoop.drain({ try await round() }, due: { try await store.googleQueueStatus().due })
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Puts the service's passes in Google Wallet beside Apple Wallet: a pass's "Add to Google Wallet" link, with its
 /// class (one per template version) and its object sent to Google the first time a link to it is made. What is sent
-/// is the pass as the service renders it (its template, data and stamp), mapped by ``GoogleMapping``.
+/// is the pass as the service renders it (its template, data and stamp), mapped by `GoogleMapping`.
 public final class GoogleWalletService: Sendable {
     let renderer: PassRenderer
     let store: any PassStore

@@ -20,27 +20,22 @@ public final class PushQueue: Service, Sendable {
     let batchSize: Int
     /// How long a claim holds: a pusher that dies holding pushes loses them after this.
     let lease: Duration
-    /// How often an idle pusher looks for pushes other nodes' changes owe (its own changes wake it at once).
-    let idlePoll: Duration
-    /// Opens when the store is migrated; the pusher starts then.
-    let ready: StoreReadiness?
     /// The time a failed push's retry is due from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
-    private let doorbell = Doorbell()
+    private let loop: QueueLoop
     private let counts = Mutex(PushStatistics())
 
     public init(
         store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, lease: Duration = .seconds(60),
         idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.ready = ready
         self.clock = clock
         self.store = store
         self.sender = sender
         self.logger = logger
         self.batchSize = batchSize
         self.lease = lease
-        self.idlePoll = idlePoll
+        loop = QueueLoop(name: "the push queue", logger: logger, idlePoll: idlePoll, ready: ready)
     }
 
     /// Every push outcome since the service started, counted (`GET /api/v1/stats`).
@@ -50,32 +45,12 @@ public final class PushQueue: Service, Sendable {
     public func status() async throws -> PushQueueStatus { try await store.pushQueueStatus() }
 
     /// A change committed pushes to send: start a round now.
-    public func wake() { doorbell.ring() }
+    public func wake() { loop.doorbell.ring() }
 
     /// Drains until graceful shutdown; then one last round for what is due, and what is left stays owed in the store
     /// for the next start.
     public func run() async throws {
-        // Not before the store is migrated; and a service stopped before that never starts.
-        if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
-        await withGracefulShutdownHandler {
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                let sent = await roundLogged()
-                if sent == 0 { await doorbell.wait(timeout: idlePoll) }
-            }
-        } onGracefulShutdown: { [doorbell] in
-            doorbell.ring()
-        }
-        _ = await roundLogged()
-    }
-
-    private func roundLogged() async -> Int {
-        do {
-            return try await round()
-        } catch {
-            logger.error("the push queue cannot reach the store; trying again", metadata: ["error": "\(error)"])
-            try? await Task.sleep(for: .seconds(1))
-            return 0
-        }
+        await loop.run(lastRound: true) { try await round() }
     }
 
     /// Claims, pushes and settles one batch; the number claimed.
@@ -111,17 +86,11 @@ public final class PushQueue: Service, Sendable {
     /// Pushes until nothing due is left, waiting for rounds another pusher (this node's own, or another node's) has
     /// claimed; pushes waiting for a retry after a failure are left owed. For tests and the end of a campaign.
     public func drain() async throws {
-        while true {
-            if try await round() > 0 { continue }
-            if try await store.pushQueueStatus().due == 0 { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await QueueLoop.drain({ try await round() }, due: { try await store.pushQueueStatus().due })
     }
 
     /// How long a push waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
-    static func backOff(afterAttempts attempts: Int) -> Duration {
-        .seconds(min(300, 1 << min(attempts + 1, 9)))
-    }
+    static func backOff(afterAttempts attempts: Int) -> Duration { QueueLoop.backOff(afterAttempts: attempts) }
 
     static func settlement(_ outcomes: [(OwedPush, PushOutcome)], now: Date = Date()) -> PushSettlement {
         var settlement = PushSettlement()

@@ -1,7 +1,7 @@
 public import Foundation
 public import PassmintStore
 
-/// Install and removal statistics: the store's events counted per day or hour (``PassStore/eventCounts(_:)``), with
+/// Install and removal statistics: the store's events counted per day or hour (`PassStore.eventCounts(_:)`), with
 /// the passes active at the end of each interval (installed minus removed, since the first event) and the devices per
 /// pass now.
 public struct StatsService: Sendable {

@@ -24,6 +24,9 @@ public final class StoreReadiness: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// How many tasks wait for the store now.
+    public var waiting: Int { state.withLock { $0.waiters.count } }
+
     /// Returns true once ``open()`` was called, or false when the task was cancelled first.
     public func wait() async -> Bool {
         let id = state.withLock { state in

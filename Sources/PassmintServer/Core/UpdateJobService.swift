@@ -198,7 +198,8 @@ public final class UpdateJobService: Service, Sendable {
         }
         for job in folder.all() where job.state != .running {
             guard let finished = job.finishedAt, now.timeIntervalSince(finished) >= retention else { continue }
-            folder.removeUpload(job.id)
+            guard folder.removeUpload(job.id) else { continue }
+            logger.info("removed the upload of a job that ended before its retention", metadata: ["job": "\(job.id)"])
         }
     }
 

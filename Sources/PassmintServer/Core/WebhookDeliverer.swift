@@ -10,7 +10,7 @@ public import ServiceLifecycle
 /// Delivers what the store owes webhooks (`webhook_deliveries`, written in each event's transaction), in the
 /// background: each round claims a batch for a lease (so several nodes share one PostgreSQL outbox, and what a killed
 /// node held goes out again when its lease ends), checks each receiver's address again, POSTs each event as JSON
-/// signed with `Passmint-Signature` (``WebhookSignature``) and carrying `Passmint-Event-Id`, and settles the batch in
+/// signed with `Passmint-Signature` (`WebhookSignature`) and carrying `Passmint-Event-Id`, and settles the batch in
 /// one write: a 2xx is done, anything else is retried with a back-off until ``WebhookPolicy/retryWindow`` has passed.
 /// Delivery is at least once: receivers dedupe by the event id.
 public final class WebhookDeliverer: Service, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 public import PassmintStore
 
-/// Registers, lists and removes webhooks (`/api/v1/webhooks`): checks the receiver's URL (``WebhookAddress``), the
+/// Registers, lists and removes webhooks (`/api/v1/webhooks`): checks the receiver's URL (`WebhookAddress`), the
 /// events named and the secret, or makes one.
 public struct WebhookService: Sendable {
     let store: any PassStore

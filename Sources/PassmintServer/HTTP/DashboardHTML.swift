@@ -37,13 +37,7 @@ enum DashboardHTML {
                 """
         }.joined(separator: "\n")
         return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
-            <title>Passmint statistics</title>
+            \(PageHead.lines(title: "Passmint statistics"))
             <style>\(style)</style>
             </head>
             <body>

@@ -53,13 +53,7 @@ enum LandingPageHTML {
         default: action = apple + "\n" + appleCode
         }
         return """
-            <!doctype html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
-            <title>\(escape(title))</title>
+            \(PageHead.lines(title: title))
             <style>
             body { margin: 0; font-family: -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: #f2f2f7; color: #1c1c1e; }
             main { max-width: 30rem; margin: 0 auto; padding: 1.5rem 1rem; text-align: center; }

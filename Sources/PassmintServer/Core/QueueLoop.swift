@@ -1,0 +1,55 @@
+import Logging
+import ServiceLifecycle
+
+/// The loop the background queues share (``PushQueue``, ``GoogleUpdateQueue``): once the store is migrated, one round
+/// after another while rounds find work, and between idle rounds a wait until a change of this node's rings the
+/// doorbell or `idlePoll` passes (for other nodes' changes). A round that cannot reach the store is logged and tried
+/// again a second later.
+struct QueueLoop: Sendable {
+    /// The queue as the log names it ("the push queue").
+    let name: String
+    let logger: Logger
+    let idlePoll: Duration
+    /// Opens when the store is migrated; the loop starts then.
+    let ready: StoreReadiness?
+    let doorbell = Doorbell()
+
+    /// Runs `round` until graceful shutdown, and with `lastRound` once more after it.
+    func run(lastRound: Bool, _ round: () async throws -> Int) async {
+        // Not before the store is migrated; and a service stopped before that never starts.
+        if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
+        await withGracefulShutdownHandler {
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
+            }
+        } onGracefulShutdown: { [doorbell] in
+            doorbell.ring()
+        }
+        if lastRound { _ = await logged(round) }
+    }
+
+    private func logged(_ round: () async throws -> Int) async -> Int {
+        do {
+            return try await round()
+        } catch {
+            logger.error("\(name) cannot reach the store; trying again", metadata: ["error": "\(error)"])
+            try? await Task.sleep(for: .seconds(1))
+            return 0
+        }
+    }
+
+    /// Rounds until `due` finds nothing due, waiting for rounds another worker (this node's own, or another node's)
+    /// has claimed; rows waiting for a retry after a failure are left owed.
+    static func drain(_ round: () async throws -> Int, due: () async throws -> Int) async throws {
+        while true {
+            if try await round() > 0 { continue }
+            if try await due() == 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// How long a row waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
+    static func backOff(afterAttempts attempts: Int) -> Duration {
+        .seconds(min(300, 1 << min(attempts + 1, 9)))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// What a test waits for instead of sleeping: the stand-ins (``MockAPNsServer``, ``WebhookReceiver``), a service's
+/// log and a watched process's output ring it when something happened, and a waiting test checks its
+/// condition again at each ring. The bound of a wait only keeps a broken test from hanging: it is no timing
+/// requirement, and a wait that reaches it returns whatever the condition says then.
+public enum TestEvents {
+    private final class Bell: @unchecked Sendable {
+        // @unchecked: `rings` only under `condition`.
+        let condition = NSCondition()
+        var rings: UInt64 = 0
+    }
+
+    private static let bell = Bell()
+
+    /// How long a wait may last before it gives up, in seconds: a bound against a hang.
+    public static let bound: Double = 120
+
+    /// Something happened: every waiter checks its condition again.
+    public static func ring() {
+        bell.condition.lock()
+        bell.rings &+= 1
+        bell.condition.broadcast()
+        bell.condition.unlock()
+    }
+
+    private static var rings: UInt64 {
+        bell.condition.lock()
+        defer { bell.condition.unlock() }
+        return bell.rings
+    }
+
+    /// Blocks until a ring after `seen`, or the deadline; whether it rang.
+    private static func ringAfter(_ seen: UInt64, deadline: Date) -> Bool {
+        bell.condition.lock()
+        defer { bell.condition.unlock() }
+        while bell.rings == seen {
+            if !bell.condition.wait(until: deadline) { return bell.rings != seen }
+        }
+        return true
+    }
+
+    /// Blocks the calling thread (never call it on the cooperative pool: see `onOwnThread` and the `.offPool` trait)
+    /// until `condition` holds, checking it at each ring; whether it held.
+    public static func blockingWait(atMost seconds: Double = bound, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let seen = rings
+            if condition() { return true }
+            if !ringAfter(seen, deadline: deadline) { return condition() }
+        }
+    }
+
+    /// Suspends until `condition` holds, checking it at each ring; whether it held. Between checks it waits on a
+    /// thread of its own, so the cooperative pool stays free.
+    public static func wait(atMost seconds: Double = bound, until condition: () async throws -> Bool) async rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let seen = rings
+            if try await condition() { return true }
+            let rang = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: ringAfter(seen, deadline: deadline)) }.start()
+            }
+            if !rang { return try await condition() }
+        }
+    }
+
+    /// Runs `operation`, which returns once what it waits for happened (or when cancelled); false when it had not
+    /// returned within the bound, and it is then cancelled.
+    public static func within(atMost seconds: Double = bound, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
+        let alarm = Alarm()
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await operation()
+                alarm.stop()
+                return true
+            }
+            group.addTask {
+                await withTaskCancellationHandler {
+                    let deadline = Date().addingTimeInterval(seconds)
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        Thread {
+                            alarm.wait(until: deadline)
+                            continuation.resume()
+                        }.start()
+                    }
+                } onCancel: {
+                    alarm.stop()
+                }
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Goes off at a deadline unless stopped first.
+    private final class Alarm: @unchecked Sendable {
+        // @unchecked: `stopped` only under `condition`.
+        private let condition = NSCondition()
+        private var stopped = false
+
+        func stop() {
+            condition.lock()
+            stopped = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Blocks until stopped or the deadline.
+        func wait(until deadline: Date) {
+            condition.lock()
+            defer { condition.unlock() }
+            while !stopped && condition.wait(until: deadline) {}
+        }
+    }
+}
