@@ -1,33 +1,28 @@
-import AsyncHTTPClient
 import Foundation
-import Logging
-import NIOCore
-import Passmint
-import PassmintPush
-import PassmintTestSupport
 
 /// The campaign benchmark (`scripts/bench-campaign.sh`): a service (one node on SQLite, or two on PostgreSQL)
-/// holding passes with registered devices, one bulk update touching every pass, pushes drained to a mock APNs server
-/// over HTTP/2 + TLS with client certificates; optionally a `kill -9` of the node running the job in the middle.
-/// Prints rows/s committed, pushes/s, pushes against distinct (device, pass type) pairs, time to drain and pushes
-/// lost, beside what the APNs client and the mock manage on their own in the same run.
+/// holding passes with registered devices, one bulk update touching every pass, pushes drained to an APNs stand-in
+/// over HTTP/2 + TLS; optionally a `kill -9` of the node running the job in the middle. Before the update it measures,
+/// in the same run and against the same stand-in, what the stand-in takes from a bare HTTP/2 client and what the
+/// APNs client pushes on its own; it prints them beside rows/s committed, pushes/s through the service, pushes
+/// against distinct (device, pass type) pairs, time to drain and pushes lost.
 @main struct Campaign {
     static func main() async throws {
         let options = try CampaignOptions(CommandLine.arguments.dropFirst())
         let run = try CampaignRun(options: options)
         let result: CampaignResult
-        let ceiling: Double
+        let ceilings: PushCeilings
         do {
             try await run.seed()
-            ceiling = try await run.pushCeiling()
+            ceilings = try await run.pushCeilings()
             result = try await run.update()
         } catch {
             run.stop()  // no service left running behind a failed run
             throw error
         }
         run.stop()
-        result.print(options: options, pushCeiling: ceiling, seedRate: run.seedRate)
-        if result.lost > 0 { exit(1) }
+        result.print(options: options, ceilings: ceilings, seedRate: run.seedRate)
+        if result.lost > 0 || !result.refused.isEmpty { exit(1) }
     }
 }
 
@@ -42,10 +37,14 @@ struct CampaignOptions {
     var shared = 20_000
     var perDevice = 5
     var kill = false
-    /// How long the mock APNs server waits before each answer: pushes are still in flight when the node is killed.
+    /// How long the APNs stand-in waits before each answer: pushes are still in flight when the node is killed.
     var apnsDelay = 0
-    /// Tokens pushed by the APNs client alone, for the push ceiling.
-    var ceilingTokens = 20_000
+    /// Pushes sent by the bare HTTP/2 client and by the APNs client alone, for the ceilings.
+    var ceilingTokens = 50_000
+    /// Event loops of the APNs stand-in; connections of its bare HTTP/2 client.
+    var standInThreads = 4
+    /// `certificate` (TLS client certificate, the default) or `token` (a .p8 key's provider tokens).
+    var apnsAuthentication = "certificate"
 
     init(_ arguments: ArraySlice<String>) throws {
         var iterator = arguments.makeIterator()
@@ -54,19 +53,25 @@ struct CampaignOptions {
             switch argument {
             case "--binary": binary = value
             case "--database": database = value
-            case "--nodes": nodes = Int(value) ?? 1
-            case "--single": single = Int(value) ?? single
-            case "--shared": shared = Int(value) ?? shared
+            case "--nodes": nodes = try Self.number(value, argument)
+            case "--single": single = try Self.number(value, argument)
+            case "--shared": shared = try Self.number(value, argument)
             case "--kill": kill = value == "1"
-            case "--apns-delay-ms": apnsDelay = Int(value) ?? 0
-            case "--ceiling-tokens": ceilingTokens = Int(value) ?? ceilingTokens
+            case "--apns-delay-ms": apnsDelay = try Self.number(value, argument)
+            case "--ceiling-tokens": ceilingTokens = try Self.number(value, argument)
+            case "--stand-in-threads": standInThreads = try Self.number(value, argument)
+            case "--apns-auth":
+                guard ["certificate", "token"].contains(value) else {
+                    throw CampaignError("--apns-auth \(value): give certificate or token")
+                }
+                apnsAuthentication = value
             default: throw CampaignError("unknown option \(argument)")
             }
         }
     }
-}
 
-struct CampaignError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+    private static func number(_ value: String, _ option: String) throws -> Int {
+        guard let number = Int(value), number >= 0 else { throw CampaignError("\(option) \(value): give a whole number") }
+        return number
+    }
 }
