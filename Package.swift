@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "PassmintServer", targets: ["PassmintServer"]),
         // Google Wallet: classes and objects from the same templates, OAuth for a service account, save links.
         .library(name: "PassmintGoogle", targets: ["PassmintGoogle"]),
+        // The APNs client (HTTP/2, certificate or provider token), for a server that pushes on its own; the campaign
+        // benchmark (Benchmarks/) measures it.
+        .library(name: "PassmintPush", targets: ["PassmintPush"]),
         .executable(name: "passmint", targets: ["PassmintCLI"]),
         // Signs one pass with the Passmint product alone: the test script checks what it links.
         .executable(name: "passmint-example-sign", targets: ["PassmintExampleSign"]),
@@ -168,17 +171,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "PassmintCampaign",
-            dependencies: [
-                "Passmint", "PassmintPush", "PassmintTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -16,6 +16,9 @@ swift build --build-tests
 # A program that only signs passes links none of the preview's or the service's C libraries.
 swift build --product passmint-example-sign
 scripts/check-example-links.sh
+# The container files: hadolint, the Kubernetes schemas, compose's structure, and the image's runtime packages
+# against what the built passmint links (docs/deploy.md).
+scripts/check-deploy.sh
 swift test
 # Each fuzz target briefly (a longer run: scripts/fuzz.sh 600); a crash fails the suite.
 scripts/fuzz.sh "${PASSMINT_FUZZ_SECONDS:-15}"

@@ -3,59 +3,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Passmint
-import PassmintTestSupport
-
-/// What one bulk update did.
-struct CampaignResult {
-    var rows: Int
-    var commitSeconds: Double
-    var pushes: Int
-    var distinctTokens: Int
-    var expectedTokens: Int
-    var pushSeconds: Double
-    var drainSeconds: Double
-    var lost: Int
-    var owedLeft: Int
-    var killed: Bool
-    var failedRows: Int
-    /// The job's node's resident memory (MiB) when the upload began, and the most it held while the job ran (sampled
-    /// every 100 ms; after a kill, of the restarted node).
-    var rssBeforeMiB: Int?
-    var rssPeakMiB: Int?
-    /// Single PATCHes/s after the job, and the raw signing rate of the same run (each PATCH signs once).
-    var patchRate = 0.0
-    var signingRate = 0.0
-
-    func print(options: CampaignOptions, pushCeiling: Double, seedRate: Double) {
-        let store = options.database == "sqlite" ? "SQLite" : "PostgreSQL"
-        Swift.print(
-            "campaign: \(rows) passes, \(expectedTokens) devices, \(store), \(options.nodes) node(s)\(killed ? ", kill -9 of the job's node at 40 %" : "")"
-        )
-        Swift.print(
-            String(
-                format: "  rows committed        %8.0f rows/s  (%.1f s; %d failed)   lazy import of the same rows: %.0f rows/s",
-                Double(rows) / commitSeconds, commitSeconds, failedRows, seedRate))
-        Swift.print(
-            String(
-                format: "  pushes delivered      %8.0f /s      (first to last push %.1f s)   APNs client alone, same mock: %.0f /s",
-                Double(pushes) / max(pushSeconds, 0.001), pushSeconds, pushCeiling))
-        Swift.print(
-            "  pushes sent           \(pushes) for \(distinctTokens) distinct (device, pass type) pairs of \(expectedTokens): \(pushes - distinctTokens) more than one per pair"
-        )
-        Swift.print(String(format: "  time to drain         %8.1f s from the upload's start", drainSeconds))
-        Swift.print("  pushes lost           \(lost) (devices never pushed after their change)   owed left in the store: \(owedLeft)")
-        Swift.print(
-            "  RSS of the job's node \(rssBeforeMiB.map { "\($0)" } ?? "?") MiB when the upload began, peak \(rssPeakMiB.map { "\($0)" } ?? "?") MiB while the job ran"
-        )
-        if options.patches > 0 {
-            Swift.print(
-                String(
-                    format:
-                        "  single PATCHes        %8.0f /s      (%d from 64 clients over %d node(s))   raw signing, same key, all cores: %.0f /s",
-                    patchRate, options.patches, options.nodes, signingRate))
-        }
-    }
-}
 
 extension CampaignRun {
     func job(_ id: String, on node: CampaignNode) async -> JSONValue? {
@@ -114,11 +61,15 @@ extension CampaignRun {
         let pushed = Set(received.map(\.token))
         let first = received.map(\.at).min() ?? start
         let lastPush = received.map(\.at).max() ?? start
+        // After the job committed nothing holds the pushes back but the pushers: the backlog's drain rate.
+        let tail = committed.map { moment in received.filter { $0.at > moment } } ?? []
         return CampaignResult(
             rows: all.count, commitSeconds: ((committed ?? .now) - start).seconds, pushes: received.count,
             distinctTokens: pushed.count, expectedTokens: expected.count, pushSeconds: (lastPush - first).seconds,
             drainSeconds: ((drained ?? .now) - start).seconds, lost: expected.subtracting(pushed).count,
             owedLeft: last["pushQueue"]?["owed"]?.numberValue?.intValue ?? -1, killed: killed,
-            failedRows: last["failed"]?.numberValue?.intValue ?? 0, rssBeforeMiB: rssBefore, rssPeakMiB: rssPeak)
+            failedRows: last["failed"]?.numberValue?.intValue ?? 0, refused: apns.refused, tailPushes: tail.count,
+            tailSeconds: committed.map { moment in ((tail.map(\.at).max() ?? moment) - moment).seconds } ?? 0,
+            rssBeforeMiB: rssBefore, rssPeakMiB: rssPeak)
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import Passmint
-import PassmintTestSupport
 
 /// A `passmint serve` process of the campaign, its output in a log file.
 final class CampaignNode: @unchecked Sendable {
@@ -32,7 +30,7 @@ final class CampaignNode: @unchecked Sendable {
 
     func waitUntilHealthy() -> Bool {
         for _ in 0..<600 {
-            if (try? TestEnvironment.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
+            if (try? Shell.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
             if !process.isRunning { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }

