@@ -54,7 +54,7 @@ start)
         try=$port; [ "$port" = 0 ] && try=55432
         while true; do
             as_postgres truncate -s 0 "$dir/server.log" 2>/dev/null || true
-            as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $try -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=on" start >/dev/null 2>&1 && break
+            as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "-p $try -k $dir -c listen_addresses=127.0.0.1 -c max_connections=500 -c fsync=on" start >/dev/null 2>&1 && break
             if [ "$port" = 0 ] && [ "$try" -lt 55932 ] && grep -q "could not bind" "$dir/server.log"; then
                 try=$((try + 1))
                 continue
