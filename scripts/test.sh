@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
 pg_dir="${TMPDIR:-/tmp}/passmint-postgres-$$"
 pg_port=${PASSMINT_TEST_POSTGRES_PORT:-0}  # 0: the server takes a free port, and the URL printed names it
-PASSMINT_TEST_POSTGRES_URL=$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")
+# connect_timeout=30: with a few hundred connections opening at once under the whole suite's load, a connection can
+# wait longer than the default 10 s (seen in CI: every PostgreSQL test of one moment failed to connect).
+PASSMINT_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")&connect_timeout=30"
 export PASSMINT_TEST_POSTGRES_URL
 # Every suite runs here: one needing PostgreSQL or Chromium, which a plain `swift test` skips when they are missing,
 # fails instead (TestEnvironment.requiresAll).
