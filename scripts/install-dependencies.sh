@@ -18,10 +18,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # The browser checks drive Chromium over its DevTools protocol and decode barcodes in screenshots (PyPI packages).
-if ! python3 -c 'import zxingcpp, websocket, PIL' 2>/dev/null; then
-    echo "installing (pip): zxing-cpp websocket-client pillow"
-    python3 -m pip install --quiet --disable-pip-version-check zxing-cpp websocket-client pillow \
-        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages zxing-cpp websocket-client pillow
+if ! python3 -c 'import zxingcpp, PIL' 2>/dev/null; then
+    echo "installing (pip): zxing-cpp pillow"
+    python3 -m pip install --quiet --disable-pip-version-check zxing-cpp pillow \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages zxing-cpp pillow
 fi
 # Google Wallet save links are checked by an independent JWT library (PyJWT, with cryptography for RS256).
 if ! python3 -c 'import jwt, cryptography' 2>/dev/null; then

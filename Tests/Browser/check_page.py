@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Opens a web page in headless Chromium (Debian's `chromium`) through the DevTools protocol and reports, as JSON on
+"""Opens a web page in headless Chromium (Debian's `chromium`) through the DevTools protocol (on a pipe) and reports, as JSON on
 stdout, what the browser itself saw: console errors and uncaught exceptions, failed requests, the page's title and
 visible text, the rectangles of chosen elements, and the texts of the barcodes zxing-cpp decodes in a screenshot.
 
@@ -19,11 +19,10 @@ import os
 import shutil
 import subprocess
 import sys
+import select
 import tempfile
 import time
-import urllib.request
 
-import websocket  # websocket-client
 import zxingcpp
 from PIL import Image
 
@@ -37,48 +36,56 @@ def chromium_binary():
 
 
 class Browser:
-    """A headless Chromium with one page, driven over its DevTools WebSocket."""
+    """A headless Chromium with one page, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`:
+    commands on the child's fd 3, answers and events on its fd 4, each message ending in a NUL byte), so nothing waits
+    for a port to appear."""
 
     def __init__(self):
         self.profile = tempfile.mkdtemp(prefix="passmint-chromium-")
-        # Port 0: Chromium binds a free port itself and writes it to DevToolsActivePort in its profile.
+        to_browser, self.commands = os.pipe()
+        self.answers, from_browser = os.pipe()
+
+        # The shell gives the browser our pipe ends as its fds 3 and 4, then becomes the browser.
         self.process = subprocess.Popen(
-            [chromium_binary(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-             "--disable-extensions", "--hide-scrollbars", "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
-             "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 60
-        targets = None
-        port = None
-        active = os.path.join(self.profile, "DevToolsActivePort")
-        while time.time() < deadline:
-            try:
-                if port is None:
-                    with open(active) as lines:
-                        first = lines.readline().strip()
-                    if not first:
-                        raise OSError("DevToolsActivePort not written yet")
-                    port = int(first)
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=2) as answer:
-                    targets = [t for t in json.load(answer) if t.get("type") == "page"]
-                if targets:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.1)
-        if not targets:
-            self.close()
-            raise SystemExit("chromium did not open its DevTools port within 60 s")
-        self.socket = websocket.create_connection(targets[0]["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
+            ["sh", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser}', chromium_binary(), "--headless", "--no-sandbox",
+             "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
+             "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(to_browser, from_browser))
+        os.close(to_browser)
+        os.close(from_browser)
+        self.buffer = b""
         self.next_id = 0
         self.events = []
+        self.session = None
+        pages = [t for t in self.call("Target.getTargets")["targetInfos"] if t.get("type") == "page"]
+        if not pages:
+            self.close()
+            raise RuntimeError("chromium opened no page")
+        self.session = self.call("Target.attachToTarget", targetId=pages[0]["targetId"], flatten=True)["sessionId"]
 
-    def call(self, method, **params):
+    def receive(self, deadline):
+        """The next message from the browser; RuntimeError at the deadline or when the browser ends."""
+        while b"\0" not in self.buffer:
+            left = deadline - time.time()
+            if left <= 0 or not select.select([self.answers], [], [], left)[0]:
+                raise RuntimeError("the browser did not answer in time")
+            chunk = os.read(self.answers, 1 << 20)
+            if not chunk:
+                raise RuntimeError("the browser ended")
+            self.buffer += chunk
+        message, _, self.buffer = self.buffer.partition(b"\0")
+        return json.loads(message)
+
+    def call(self, method, timeout=60, **params):
         self.next_id += 1
         ident = self.next_id
-        self.socket.send(json.dumps({"id": ident, "method": method, "params": params}))
+        command = {"id": ident, "method": method, "params": params}
+        if self.session:
+            command["sessionId"] = self.session
+        os.write(self.commands, json.dumps(command).encode() + b"\0")
+        deadline = time.time() + timeout
         while True:
-            message = json.loads(self.socket.recv())
+            message = self.receive(deadline)
             if message.get("id") == ident:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
@@ -87,24 +94,33 @@ class Browser:
                 self.events.append(message)
 
     def wait_for(self, event, timeout=30):
-        deadline = time.time() + timeout
         for message in self.events:
             if message["method"] == event:
                 return message
-        self.socket.settimeout(timeout)
-        while time.time() < deadline:
-            message = json.loads(self.socket.recv())
+        deadline = time.time() + timeout
+        while True:
+            message = self.receive(deadline)
             if "method" in message:
                 self.events.append(message)
                 if message["method"] == event:
                     return message
-        raise RuntimeError(f"no {event} within {timeout} s")
+
+    def settle(self):
+        """Lets the page run what it queued after its load event (timers of 0 ms, the next frames): the console
+        messages and exceptions those raise arrive before this call's answer."""
+        self.call("Runtime.evaluate", awaitPromise=True, expression="""new Promise(done =>
+            requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))))""")
 
     def close(self):
         try:
             self.process.kill()
             self.process.wait(timeout=10)
         finally:
+            for fd in (self.commands, self.answers):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
@@ -127,7 +143,7 @@ def check(url, width, height, mobile, elements, screenshot, scale=1, fields=Fals
             browser.call("Emulation.setUserAgentOverride", userAgent=user_agent)
         browser.call("Page.navigate", url=url)
         browser.wait_for("Page.loadEventFired")
-        time.sleep(0.3)  # late console messages
+        browser.settle()
         value = browser.call("Runtime.evaluate", expression="""JSON.stringify({
             title: document.title, text: document.body ? document.body.innerText : "",
             rects: Object.fromEntries(%s.map(s => { const e = document.querySelector(s);
@@ -171,7 +187,7 @@ def main():
     try:
         report = check(arguments.url, arguments.width, arguments.height, arguments.mobile, arguments.element, arguments.screenshot,
                        arguments.scale, arguments.fields, arguments.user_agent)
-    except (RuntimeError, OSError, websocket.WebSocketException) as error:
+    except (RuntimeError, OSError) as error:
         print(f"check_page.py: {error}", file=sys.stderr)
         return 2
     json.dump(report, sys.stdout)
