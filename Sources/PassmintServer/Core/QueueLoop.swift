@@ -1,7 +1,7 @@
 import Logging
 import ServiceLifecycle
 
-/// The loop the background queues share (``PushQueue``, ``GoogleUpdateQueue``): once the store is migrated, one round
+/// The loop the background queues share (``PushQueue``, ``GoogleUpdateQueue``, ``WebhookDeliverer``): once the store is migrated, one round
 /// after another while rounds find work, and between idle rounds a wait until a change of this node's rings the
 /// doorbell or `idlePoll` passes (for other nodes' changes). A round that cannot reach the store is logged and tried
 /// again a second later.

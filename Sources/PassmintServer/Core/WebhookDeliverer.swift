@@ -18,9 +18,8 @@ public final class WebhookDeliverer: Service, Sendable {
     let policy: WebhookPolicy
     let logger: Logger
     let batchSize: Int
-    /// How often it looks for deliveries.
-    let idlePoll: Duration
-    let ready: StoreReadiness?
+    /// Rounds one after another while they find deliveries, and every `idlePoll` when they do not.
+    let loop: QueueLoop
     /// The time signatures and retries are computed from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
 
@@ -32,22 +31,12 @@ public final class WebhookDeliverer: Service, Sendable {
         self.policy = policy
         self.logger = logger
         self.batchSize = batchSize
-        self.idlePoll = idlePoll
-        self.ready = ready
+        loop = QueueLoop(name: "the webhook deliverer", logger: logger, idlePoll: idlePoll, ready: ready)
         self.clock = clock
     }
 
     public func run() async throws {
-        if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            var claimed = 0
-            do {
-                claimed = try await round()
-            } catch {
-                logger.error("the webhook deliverer cannot reach the store; trying again", metadata: ["error": "\(error)"])
-            }
-            if claimed == 0 { try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.idlePoll) } }
-        }
+        await loop.run(lastRound: false) { try await round() }
     }
 
     /// Claims, delivers and settles one batch; the number claimed.
