@@ -127,12 +127,8 @@ extension PostgresPassStore: OrderStore {
             WHERE r.device_library_id = \(deviceLibraryIdentifier) AND r.order_type_id = \(orderTypeIdentifier) AND o.update_tag > \(since)
             ORDER BY o.update_tag
             """, logger: logger)
-        var result = UpdatedOrders(orderIdentifiers: [], lastUpdated: updatedSince ?? 0)
-        for try await (id, tag, settled) in rows.decode((String, Int64, Int64).self) {
-            result.orderIdentifiers.append(id)
-            result.lastUpdated = max(result.lastUpdated, min(tag, settled))  // see `settledTagSQL`
-        }
-        return result
+        let polled = try await Self.polled(rows, since: updatedSince)
+        return UpdatedOrders(orderIdentifiers: polled.identifiers, lastUpdated: polled.lastUpdated)
     }
 
     public func orderRegistrations(orderTypeIdentifier: String, orderIdentifier: String) async throws -> [DeviceRegistration] {

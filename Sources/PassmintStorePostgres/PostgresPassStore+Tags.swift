@@ -34,4 +34,16 @@ extension PostgresPassStore {
             pg_snapshot_xmax(pg_current_snapshot())::text::int8) - 1 + value
          FROM counters WHERE name = 'tag_base')
         """
+
+    /// A device's poll from rows of (identifier, tag, settled tag) in tag order: the identifiers changed, and the
+    /// `lastUpdated` to answer, never past the settled tag (``settledTagSQL``).
+    static func polled(_ rows: PostgresRowSequence, since updatedSince: Int64?) async throws -> (identifiers: [String], lastUpdated: Int64)
+    {
+        var polled = (identifiers: [String](), lastUpdated: updatedSince ?? 0)
+        for try await (identifier, tag, settled) in rows.decode((String, Int64, Int64).self) {
+            polled.identifiers.append(identifier)
+            polled.lastUpdated = max(polled.lastUpdated, min(tag, settled))
+        }
+        return polled
+    }
 }

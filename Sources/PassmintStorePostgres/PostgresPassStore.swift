@@ -234,12 +234,8 @@ public final class PostgresPassStore: PassStore {
             WHERE r.device_library_id = \(deviceLibraryIdentifier) AND r.pass_type_id = \(passTypeIdentifier) AND p.update_tag > \(since)
             ORDER BY p.update_tag
             """, logger: logger)
-        var result = UpdatedSerials(serialNumbers: [], lastUpdated: updatedSince ?? 0)
-        for try await (serial, tag, settled) in rows.decode((String, Int64, Int64).self) {
-            result.serialNumbers.append(serial)
-            result.lastUpdated = max(result.lastUpdated, min(tag, settled))  // see `settledTagSQL`
-        }
-        return result
+        let polled = try await Self.polled(rows, since: updatedSince)
+        return UpdatedSerials(serialNumbers: polled.identifiers, lastUpdated: polled.lastUpdated)
     }
 
     public func registrations(passTypeIdentifier: String, serialNumber: String) async throws -> [DeviceRegistration] {
