@@ -23,6 +23,7 @@ public final class APNsPushSender: PushSender {
     private let concurrency: Int
     private let maxAttempts: Int
     private let retryDelay: Duration
+    private let sleep: @Sendable (Duration) async -> Void
     private let requestTimeout: Duration
     private let reachability: APNsReachability
     /// Token-based authentication, when configured; the certificate is not presented then.
@@ -37,6 +38,7 @@ public final class APNsPushSender: PushSender {
     ///   - maxAttempts: how many times one push is tried when APNs answers 429, 5xx or `ExpiredProviderToken`, or does
     ///     not answer; at least 1.
     ///   - retryDelay: the wait before the second attempt; it doubles before each later one.
+    ///   - sleep: how a wait between attempts is spent (a test records the waits instead of spending them).
     ///   - connectTimeout: how long opening a connection (TCP) may take.
     ///   - requestTimeout: how long one push may take in all, from the connection's TLS handshake to APNs's answer.
     ///   - unreachableBackOff: after a push fails below HTTP (no connection, no TLS), how long pushes fail at once
@@ -46,7 +48,8 @@ public final class APNsPushSender: PushSender {
     public init(
         identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
         trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 128, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
-        connectTimeout: Duration = .seconds(3), requestTimeout: Duration = .seconds(10), unreachableBackOff: Duration = .seconds(1),
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }, connectTimeout: Duration = .seconds(3),
+        requestTimeout: Duration = .seconds(10), unreachableBackOff: Duration = .seconds(1),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, logger: Logger = Logger(label: "passmint.push")
     ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -70,6 +73,7 @@ public final class APNsPushSender: PushSender {
         self.concurrency = max(1, concurrency)
         self.maxAttempts = max(1, maxAttempts)
         self.retryDelay = retryDelay
+        self.sleep = sleep
         self.requestTimeout = requestTimeout
         self.reachability = APNsReachability(firstBackOff: unreachableBackOff, now: now)
     }
@@ -172,7 +176,7 @@ public final class APNsPushSender: PushSender {
                 last = PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
                 logger.warning("push failed", metadata: ["topic": "\(topic)", "error": "\(error)", "attempt": "\(attempt)"])
             }
-            if attempt < maxAttempts { try? await Task.sleep(for: wait) }
+            if attempt < maxAttempts { await sleep(wait) }
         }
         return last
     }
