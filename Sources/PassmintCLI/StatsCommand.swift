@@ -89,7 +89,8 @@ struct StatsCommand: AsyncParsableCommand {
 enum StatsTable {
     static let columns: [(key: String, title: String)] = [
         ("issued", "issued"), ("linkViews", "viewed"), ("downloads", "downloaded"), ("installs", "installed"),
-        ("removals", "removed"), ("activePasses", "active"), ("updates", "updates"), ("fetched", "fetched"),
+        ("removals", "removed"), ("activePasses", "active"), ("devicesPerPass", "devices/pass"), ("updates", "updates"),
+        ("fetched", "fetched"),
         ("fetchedWithin1h", "≤1h"), ("fetchedWithin24h", "≤24h"), ("pushFailures", "push failed"), ("deadTokens", "dead tokens"),
     ]
 

@@ -10,6 +10,11 @@ public enum PassEventKind: String, Sendable, CaseIterable, Codable {
     case downloaded
     /// The first device registered for it (a pass on two devices is installed once).
     case installed
+    /// Another device registered for it while it was on one already (with ``installed``: every device added).
+    case registered
+    /// A device deleted its registration for it (with ``tokenDead``: every device lost; the last one also records
+    /// ``removed``).
+    case unregistered
     /// Its last device left (its registration was deleted, or its push token died).
     case removed
     /// A new version was stored.

@@ -133,11 +133,10 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
             guard db.changes > 0 else { return .alreadyRegistered }
             // The writer is the only writer: the count read and written here cannot race another registration.
-            if try Self.countDevices(db, passTypeIdentifier, serialNumber, by: 1) == 1 {
-                try Self.insertPassEvent(
-                    db, .installed, passTypeIdentifier, serialNumber, at: self.clock(),
-                    deviceHash: try self.deviceHash(db, deviceLibraryIdentifier))
-            }
+            let first = try Self.countDevices(db, passTypeIdentifier, serialNumber, by: 1) == 1
+            try Self.insertPassEvent(
+                db, first ? .installed : .registered, passTypeIdentifier, serialNumber, at: self.clock(),
+                deviceHash: try self.deviceHash(db, deviceLibraryIdentifier))
             return .created
         }
     }
@@ -148,10 +147,12 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 "DELETE FROM registrations WHERE device_library_id = ? AND pass_type_id = ? AND serial_number = ?",
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
             let removed = db.changes > 0
-            if removed, try Self.countDevices(db, passTypeIdentifier, serialNumber, by: -1) == 0 {
-                try Self.insertPassEvent(
-                    db, .removed, passTypeIdentifier, serialNumber, at: self.clock(),
-                    deviceHash: try self.deviceHash(db, deviceLibraryIdentifier))
+            if removed {
+                let hash = try self.deviceHash(db, deviceLibraryIdentifier)
+                try Self.insertPassEvent(db, .unregistered, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)
+                if try Self.countDevices(db, passTypeIdentifier, serialNumber, by: -1) == 0 {
+                    try Self.insertPassEvent(db, .removed, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)
+                }
             }
             try db.query(SQLiteSchema.removeDeviceWithoutRegistrations, [.text(deviceLibraryIdentifier), .text(deviceLibraryIdentifier)])
             return removed

@@ -212,7 +212,7 @@ public final class PostgresPassStore: PassStore {
             if removed {
                 let hash = try await deviceHash(deviceLibraryIdentifier)
                 try await Self.countDevicesDown(
-                    connection, [(passTypeIdentifier, serialNumber, hash)], kind: nil, at: clock(), logger)
+                    connection, [(passTypeIdentifier, serialNumber, hash)], kind: .unregistered, at: clock(), logger)
             }
             try await connection.query(
                 """

@@ -3,8 +3,8 @@ import PostgresNIO
 /// A registration as one prepared statement (its own transaction, one round trip, parsed and planned once per
 /// connection): the device row (its push token updated when it changed) and the registration commit together; the
 /// row count says whether the registration is new. A new registration counts a device more for its pass
-/// (`pass_devices`, whose row lock orders two registrations of one pass on two nodes), and the first records `installed`:
-/// of two devices registering at once, exactly one.
+/// (`pass_devices`, whose row lock orders two registrations of one pass on two nodes) and records an event: the first
+/// `installed` (of two devices registering at once, exactly one), any later one `registered`.
 struct RegisterDeviceStatement: PostgresPreparedStatement {
     static let sql = """
         WITH device AS (
@@ -16,10 +16,10 @@ struct RegisterDeviceStatement: PostgresPreparedStatement {
         counted AS (
             INSERT INTO pass_devices (pass_type_id, serial_number, devices) SELECT $3, $4, 1 FROM registration
             ON CONFLICT (pass_type_id, serial_number) DO UPDATE SET devices = pass_devices.devices + 1 RETURNING devices),
-        installed AS (
+        recorded AS (
             INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at, device_hash)
-            SELECT 'installed', p.pass_type_id, p.serial_number, p.template, $5, $6 FROM counted c, passes p
-            WHERE c.devices = 1 AND p.pass_type_id = $3 AND p.serial_number = $4)
+            SELECT CASE WHEN c.devices = 1 THEN 'installed' ELSE 'registered' END, p.pass_type_id, p.serial_number, p.template, $5, $6
+            FROM counted c, passes p WHERE p.pass_type_id = $3 AND p.serial_number = $4)
         SELECT count(*) FROM registration
         """
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .int8, .text]
@@ -29,7 +29,7 @@ struct RegisterDeviceStatement: PostgresPreparedStatement {
     var pushToken: String
     var passType: String
     var serial: String
-    /// When (milliseconds since 1970), and the device's hash, for the `installed` event.
+    /// When (milliseconds since 1970), and the device's hash, for the event.
     var at: Int64
     var deviceHash: String
 

@@ -43,13 +43,16 @@ import Testing
             #expect(try await !store.unregister(deviceLibraryIdentifier: watch, passTypeIdentifier: Self.type, serialNumber: serial))
 
             let events = try await allEvents(store)
-            #expect(events.map(\.kind) == [.issued, .updated, .installed, .removed])
+            // Each device added or lost is an event; the first device installs, the last one leaving removes.
+            #expect(events.map(\.kind) == [.issued, .updated, .installed, .registered, .unregistered, .unregistered, .removed])
             #expect(events.allSatisfy { $0.passTypeIdentifier == Self.type && $0.serialNumber == serial && $0.template == "Loyalty" })
             let start = clock.date.addingTimeInterval(-30)
-            #expect(events.map(\.at) == [start, start.addingTimeInterval(10), start.addingTimeInterval(20), start.addingTimeInterval(30)])
+            #expect(
+                events.map(\.at) == [0, 10, 20, 20, 20, 30, 30].map { start.addingTimeInterval($0) }, "each at its change's time")
             let installed = try #require(events[2].deviceHash)
-            let removed = try #require(events[3].deviceHash)
+            let removed = try #require(events[6].deviceHash)
             #expect(installed.count == 32 && removed.count == 32 && installed != removed, "the phone installed it, the watch removed it")
+            #expect(events[3].deviceHash == removed && events[4].deviceHash == installed && events[5].deviceHash == removed)
             for hash in [installed, removed] {
                 #expect(!hash.contains(phone) && !hash.contains(watch) && !hash.contains(token))
             }

@@ -74,8 +74,10 @@ import Testing
                 #expect(rows.count == 2)
                 #expect(rows[0]["start"] == "2025-11-08T00:00:00Z")
                 #expect(rows[0]["issued"] == 3 && rows[0]["installs"] == 2 && rows[0]["removals"] == 0 && rows[0]["activePasses"] == 2)
+                #expect(rows[0]["devices"] == 3 && rows[0]["devicesPerPass"] == 1.5, "phone and watch on one pass, phone on the other")
                 #expect(rows[0]["fetched"] == 1 && rows[0]["fetchedWithin1h"] == 1 && rows[0]["updates"] == 0)
                 #expect(rows[1]["issued"] == 0 && rows[1]["installs"] == 0 && rows[1]["removals"] == 1 && rows[1]["activePasses"] == 1)
+                #expect(rows[1]["devices"] == 1 && rows[1]["devicesPerPass"] == 1)
                 #expect(rows[1]["updates"] == 1 && rows[1]["fetched"] == 2 && rows[1]["fetchedWithin1h"] == 1)
                 #expect(rows[1]["fetchedWithin24h"] == 2)
                 #expect(json["passesOnDevices"] == 1 && json["devices"] == 1 && json["devicesPerPass"] == 1)
@@ -86,15 +88,16 @@ import Testing
                 #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
                 #expect(
                     String(buffer: csv.body)
-                        == "start,issued,linkViews,downloads,installs,removals,activePasses,updates,fetched,fetchedWithin1h,fetchedWithin24h,"
-                        + "pushFailures,deadTokens\r\n2025-11-08T00:00:00Z,3,0,0,2,0,2,0,1,1,1,0,0\r\n"
-                        + "2025-11-09T00:00:00Z,0,0,0,0,1,1,1,2,1,2,0,0\r\n")
+                        == "start,issued,linkViews,downloads,installs,removals,activePasses,devices,devicesPerPass,updates,fetched,"
+                        + "fetchedWithin1h,fetchedWithin24h,pushFailures,deadTokens\r\n2025-11-08T00:00:00Z,3,0,0,2,0,2,3,1.5,0,1,1,1,0,0\r\n"
+                        + "2025-11-09T00:00:00Z,0,0,0,0,1,1,1,1,1,2,1,2,0,0\r\n")
 
                 // A later window starts from the passes still active.
                 let later = try await client.execute(
                     uri: "/api/v1/stats?from=\(Self.date(20_401))&to=\(Self.date(20_402))", method: .get, headers: Self.bearer)
                 let laterRows = try JSONParser.value(Array(later.body.readableBytesView))["intervals"]?.arrayValue
                 #expect(laterRows?.map { $0["activePasses"] } == [1])
+                #expect(laterRows?.map { $0["devices"] } == [1], "and from the devices still on them")
 
                 for bad in [
                     "interval=week", "from=yesterday", "from=\(Self.date(20_402))&to=\(Self.date(20_400))", "from=2000-01-01&interval=hour",

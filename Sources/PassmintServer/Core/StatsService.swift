@@ -2,8 +2,8 @@ public import Foundation
 public import PassmintStore
 
 /// Install and removal statistics: the store's events counted per day or hour (`PassStore.eventCounts(_:)`), with
-/// the passes active at the end of each interval (installed minus removed, since the first event) and the devices per
-/// pass now.
+/// the passes active and the devices on them at the end of each interval (added minus lost, since the first event), and
+/// the devices per pass now.
 public struct StatsService: Sendable {
     /// The length of an interval.
     public enum Interval: String, Sendable, CaseIterable {
@@ -38,6 +38,10 @@ public struct StatsService: Sendable {
         public var removals = 0
         /// Passes on at least one device at the end of the interval.
         public var activePasses = 0
+        /// Devices on those passes at the end of the interval (a device with two passes counts twice).
+        public var devices = 0
+        /// Devices per active pass at the end of the interval (0 when none is active).
+        public var devicesPerPass: Double { activePasses == 0 ? 0 : Double(devices) / Double(activePasses) }
         public var updates = 0
         public var fetched = 0
         /// Fetches of a new version within an hour, and within 24 hours, of the change that made it.
@@ -45,6 +49,10 @@ public struct StatsService: Sendable {
         public var fetchedWithin24h = 0
         public var pushFailures = 0
         public var deadTokens = 0
+        /// Devices added to passes in the interval (`installed` and `registered`), and lost (`unregistered` and
+        /// `token.dead`).
+        var devicesAdded = 0
+        var devicesLost = 0
 
         public init(start: Date) { self.start = start }
     }
@@ -89,9 +97,9 @@ public struct StatsService: Sendable {
         }
         // Everything before the first interval, in one bucket: where the active passes start from.
         let before = try await counts(from: Date(timeIntervalSince1970: 0), to: start, interval: 1 << 60)
-        var active = before.reduce(0) { total, count in
-            total + (count.kind == .installed ? count.count : count.kind == .removed ? -count.count : 0)
-        }
+        var earlier = Row(start: start)
+        for count in before { earlier.add(count) }
+        var (active, devices) = (earlier.installs - earlier.removals, earlier.devicesAdded - earlier.devicesLost)
         var byStart: [Int64: [EventCount]] = [:]
         for count in try await counts(from: start, to: PassEvent.date(milliseconds: end), interval: step) {
             byStart[PassEvent.milliseconds(count.start), default: []].append(count)
@@ -101,11 +109,12 @@ public struct StatsService: Sendable {
             var row = Row(start: PassEvent.date(milliseconds: bucket))
             for count in byStart[bucket] ?? [] { row.add(count) }
             active += row.installs - row.removals
-            row.activePasses = active
+            devices += row.devicesAdded - row.devicesLost
+            (row.activePasses, row.devices) = (active, devices)
             rows.append(row)
         }
-        let devices = try await store.deviceCounts(template: query.template, passTypeIdentifier: query.passTypeIdentifier)
-        return Report(query: query, rows: rows, devices: devices)
+        let now = try await store.deviceCounts(template: query.template, passTypeIdentifier: query.passTypeIdentifier)
+        return Report(query: query, rows: rows, devices: now)
     }
 }
 
@@ -115,7 +124,11 @@ extension StatsService.Row {
         case .issued: issued += count.count
         case .linkViewed: linkViews += count.count
         case .downloaded: downloads += count.count
-        case .installed: installs += count.count
+        case .installed:
+            installs += count.count
+            devicesAdded += count.count
+        case .registered: devicesAdded += count.count
+        case .unregistered: devicesLost += count.count
         case .removed: removals += count.count
         case .updated: updates += count.count
         case .fetched:
@@ -123,7 +136,9 @@ extension StatsService.Row {
             fetchedWithin1h += count.withinHour
             fetchedWithin24h += count.withinDay
         case .pushFailed: pushFailures += count.count
-        case .tokenDead: deadTokens += count.count
+        case .tokenDead:
+            deadTokens += count.count
+            devicesLost += count.count
         }
     }
 }

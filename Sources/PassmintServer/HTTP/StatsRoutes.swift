@@ -63,12 +63,16 @@ struct StatsRoutes {
     }
 
     /// The columns of a row, in the order of the CSV.
-    static var columns: [(name: String, value: (StatsService.Row) -> Int)] {
-        [
-            ("issued", \.issued), ("linkViews", \.linkViews), ("downloads", \.downloads), ("installs", \.installs),
-            ("removals", \.removals), ("activePasses", \.activePasses), ("updates", \.updates), ("fetched", \.fetched),
-            ("fetchedWithin1h", \.fetchedWithin1h), ("fetchedWithin24h", \.fetchedWithin24h), ("pushFailures", \.pushFailures),
-            ("deadTokens", \.deadTokens),
+    static var columns: [(name: String, value: (StatsService.Row) -> JSONNumber)] {
+        func count(_ name: String, _ value: KeyPath<StatsService.Row, Int>) -> (String, (StatsService.Row) -> JSONNumber) {
+            (name, { JSONNumber($0[keyPath: value]) })
+        }
+        return [
+            count("issued", \.issued), count("linkViews", \.linkViews), count("downloads", \.downloads), count("installs", \.installs),
+            count("removals", \.removals), count("activePasses", \.activePasses), count("devices", \.devices),
+            ("devicesPerPass", { JSONNumber(($0.devicesPerPass * 100).rounded() / 100) }), count("updates", \.updates),
+            count("fetched", \.fetched), count("fetchedWithin1h", \.fetchedWithin1h), count("fetchedWithin24h", \.fetchedWithin24h),
+            count("pushFailures", \.pushFailures), count("deadTokens", \.deadTokens),
         ]
     }
 
@@ -78,7 +82,7 @@ struct StatsRoutes {
         let rows: [JSONValue] = report.rows.map { row in
             var object = JSONObject()
             object["start"] = .string(timestamp(row.start))
-            for column in columns { object[column.name] = .number(JSONNumber(column.value(row))) }
+            for column in columns { object[column.name] = .number(column.value(row)) }
             return .object(object)
         }
         let query = report.query
@@ -96,7 +100,7 @@ struct StatsRoutes {
     static func csv(_ report: StatsService.Report) -> String {
         var text = (["start"] + columns.map(\.name)).joined(separator: ",") + "\r\n"
         for row in report.rows {
-            text += ([timestamp(row.start)] + columns.map { String($0.value(row)) }).joined(separator: ",") + "\r\n"
+            text += ([timestamp(row.start)] + columns.map { $0.value(row).text }).joined(separator: ",") + "\r\n"
         }
         return text
     }
