@@ -1,9 +1,11 @@
 import Foundation
 
-/// A `passmint serve` process of the campaign, its output in a log file.
+/// A `passmint serve` process of the campaign, its output in a log file. It binds port 0, and the port the system
+/// gave it is read from the line `serve` prints once listening.
 final class CampaignNode: @unchecked Sendable {
     let process = Process()
-    let port: Int
+    /// Known once ``waitUntilHealthy()`` has read it (set only there, before the node is shared).
+    private(set) var port = 0
     let log: URL
     let arguments: [String]
     let binary: String
@@ -12,16 +14,15 @@ final class CampaignNode: @unchecked Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
     var output: String { (try? String(contentsOf: log, encoding: .utf8)).map { String($0.suffix(4000)) } ?? "" }
 
-    init(binary: String, arguments: [String], port: Int, apiKey: String, folder: URL) throws {
+    init(binary: String, arguments: [String], apiKey: String, folder: URL) throws {
         self.binary = binary
         self.arguments = arguments
-        self.port = port
         self.apiKey = apiKey
         self.folder = folder
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments + ["--port", String(port)]
+        process.arguments = arguments + ["--port", "0"]
         process.environment = ProcessInfo.processInfo.environment.merging(["PASSMINT_API_KEY": apiKey, "LOG_LEVEL": "notice"]) { $1 }
-        log = folder.appendingPathComponent("node-\(port)-\(UUID().uuidString.prefix(6)).log")
+        log = folder.appendingPathComponent("node-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
@@ -29,12 +30,29 @@ final class CampaignNode: @unchecked Sendable {
     }
 
     func waitUntilHealthy() -> Bool {
+        guard let port = listeningPort() else { return false }
+        self.port = port
         for _ in 0..<600 {
             if (try? Shell.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
             if !process.isRunning { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return false
+    }
+
+    /// The port of the `listening on http://127.0.0.1:PORT` line, once the log has it; nil when the process ends first.
+    private func listeningPort() -> Int? {
+        for _ in 0..<1200 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
+                let port = line.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                return port
+            }
+            if !process.isRunning { return nil }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
     }
 
     func stop() {
@@ -48,8 +66,8 @@ final class CampaignNode: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// The same node started again on the same port, database and jobs folder.
+    /// The same node started again on the same database and jobs folder (on a port of its own).
     func restarted() throws -> CampaignNode {
-        try CampaignNode(binary: binary, arguments: arguments, port: port, apiKey: apiKey, folder: folder)
+        try CampaignNode(binary: binary, arguments: arguments, apiKey: apiKey, folder: folder)
     }
 }

@@ -61,7 +61,7 @@ final class CampaignRun: @unchecked Sendable {
         }
     }
 
-    func startNode(_ index: Int, port: Int? = nil) throws -> CampaignNode {
+    func startNode(_ index: Int) throws -> CampaignNode {
         var arguments = [
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
             "--templates", Shell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
@@ -69,8 +69,7 @@ final class CampaignRun: @unchecked Sendable {
             "--job-lease", "5s", "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
         ]
         if let authKey { arguments += ["--apns-key", authKey.path, "--apns-key-id", Self.keyIdentifier, "--apns-team-id", Self.team] }
-        let node = try CampaignNode(
-            binary: options.binary, arguments: arguments, port: port ?? Int.random(in: 20_000..<32_000), apiKey: apiKey, folder: folder)
+        let node = try CampaignNode(binary: options.binary, arguments: arguments, apiKey: apiKey, folder: folder)
         guard node.waitUntilHealthy() else { throw CampaignError("node \(index) did not start: \(node.output)") }
         return node
     }
