@@ -45,6 +45,9 @@ public struct StatsService: Sendable {
         public var fetchedWithin24h = 0
         public var pushFailures = 0
         public var deadTokens = 0
+        /// Google Wallet objects saved and deleted by their users (Google's callbacks).
+        public var googleSaves = 0
+        public var googleRemovals = 0
 
         public init(start: Date) { self.start = start }
     }
@@ -124,6 +127,8 @@ extension StatsService.Row {
             fetchedWithin24h += count.withinDay
         case .pushFailed: pushFailures += count.count
         case .tokenDead: deadTokens += count.count
+        case .googleSaved: googleSaves += count.count
+        case .googleRemoved: googleRemovals += count.count
         }
     }
 }

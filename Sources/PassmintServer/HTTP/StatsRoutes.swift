@@ -68,7 +68,7 @@ struct StatsRoutes {
             ("issued", \.issued), ("linkViews", \.linkViews), ("downloads", \.downloads), ("installs", \.installs),
             ("removals", \.removals), ("activePasses", \.activePasses), ("updates", \.updates), ("fetched", \.fetched),
             ("fetchedWithin1h", \.fetchedWithin1h), ("fetchedWithin24h", \.fetchedWithin24h), ("pushFailures", \.pushFailures),
-            ("deadTokens", \.deadTokens),
+            ("deadTokens", \.deadTokens), ("googleSaves", \.googleSaves), ("googleRemovals", \.googleRemovals),
         ]
     }
 
