@@ -143,4 +143,28 @@ import Testing
             #expect(response.status == .notFound)
         }
     }
+    @Test func theKeysFileIsReadAgainWhenItChangesAndNotTakingCallbacksWithoutIt() async throws {
+        try await GoogleServeHarness.withService(.sqlite, callbacks: true) { harness, client in
+            let object = try await Self.issue(client)
+            let expiration = harness.clock.date.addingTimeInterval(60)
+            let file = harness.callbackKeysFile
+            let kept = try Data(contentsOf: file)
+            try FileManager.default.removeItem(at: file)
+            let save = try harness.standIn.callback(objectID: object, eventType: "save", signer: harness.signer, expiration: expiration)
+            let (unavailable, answer) = try await Self.post(client, save)
+            #expect(unavailable == 503 && answer.contains("cannot read Google's signing keys"), "\(answer)")
+            // Google's keys rotated: the file now holds another root only (a later modification time than before).
+            let rotated = GoogleCallbackSigner(intermediateExpiration: expiration.addingTimeInterval(3600))
+            try kept.write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: file.path)
+            #expect(try await Self.post(client, save).0 == 200)
+            try rotated.writeKeys(to: file)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: file.path)
+            let old = try harness.standIn.callback(objectID: object, eventType: "del", signer: harness.signer, expiration: expiration)
+            #expect(try await Self.post(client, old).0 == 401)
+            let new = try harness.standIn.callback(objectID: object, eventType: "del", signer: rotated, expiration: expiration)
+            #expect(try await Self.post(client, new).0 == 200)
+            #expect(try await Self.counted(client) == [1, 1])
+        }
+    }
 }

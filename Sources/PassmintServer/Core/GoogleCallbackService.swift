@@ -29,12 +29,13 @@ public final class GoogleCallbackService: Sendable {
     }
 
     /// Verifies `body` and records its event; what became of it. Refused (400 not a callback, 401 unverified, 404 no
-    /// pass has its object) with nothing recorded.
+    /// pass has its object, 503 no keys to verify with) with nothing recorded.
     public func receive(_ body: [UInt8]) async throws -> GoogleCallbackOutcome {
         let now = clock()
+        let verifier = GoogleCallbackVerifier(keys: try keys(), recipientID: issuerID)
         let callback: GoogleCallback
         do throws(GoogleCallbackError) {
-            callback = try GoogleCallbackVerifier(keys: try keys(), recipientID: issuerID).verify(body, now: now)
+            callback = try verifier.verify(body, now: now)
         } catch {
             throw ServiceFailure(error.reason == .malformed ? .badRequest : .unauthorized, "Google callback refused: \(error.message)")
         }
@@ -48,8 +49,8 @@ public final class GoogleCallbackService: Sendable {
     }
 
     /// The keys of the file as it is now: read again when its modification date changed. A file that no longer reads
-    /// keeps the keys read before (it was checked at start).
-    func keys() throws(GoogleCallbackError) -> GoogleSigningKeys {
+    /// keeps the keys read before (it was checked at start); 503 when none were (Google tries again later).
+    func keys() throws(ServiceFailure) -> GoogleSigningKeys {
         let modified = (try? FileManager.default.attributesOfItem(atPath: keysFile))?[.modificationDate] as? Date
         if let current = loaded.withLock({ $0.modified == modified ? $0.keys : nil }) { return current }
         if let fresh = try? GoogleSigningKeys(contentsOf: keysFile) {
@@ -57,7 +58,8 @@ public final class GoogleCallbackService: Sendable {
             return fresh
         }
         guard let kept = loaded.withLock({ $0.keys }) else {
-            throw GoogleCallbackError(.unverified, "Google's signing keys cannot be read from the service's keys file")
+            // The answer goes to whoever posted: it names no path (the operator sees the setting's file at start).
+            throw ServiceFailure(.serviceUnavailable, "Google callback not taken: the service cannot read Google's signing keys now")
         }
         return kept
     }
