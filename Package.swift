@@ -134,6 +134,8 @@ let package = Package(
             name: "PassmintGoogle",
             dependencies: [
                 "Passmint",
+                // Verifies Google's save/delete callbacks (ECDSA P-256).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -178,6 +180,7 @@ let package = Package(
             name: "PassmintTestSupport",
             dependencies: [
                 "Passmint", "CPassmintOpenSSL", "CPassmintPNG",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -20,8 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
             by the issuing API as "links". A wrong or expired link answers 404.
 
             Statistics: the service records what happens to passes (issued, link viewed, downloaded, installed, removed, \
-            updated, fetched, push failed, token dead; devices only as a salted hash) and keeps each event for \
-            PASSMINT_EVENTS_RETENTION (default 90d), then as daily totals. See docs/insights.md.
+            updated, fetched, push failed, token dead, saved to or removed from Google Wallet; devices only as a salted \
+            hash) and keeps each event for PASSMINT_EVENTS_RETENTION (default 90d), then as daily totals. See \
+            docs/insights.md.
 
             --certificates: one identity, or one pass.* sub-folder per pass type identifier; each pass is signed, and its \
             pushes authenticated, with its own type's certificate.

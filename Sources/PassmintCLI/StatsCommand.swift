@@ -14,8 +14,10 @@ struct StatsCommand: AsyncParsableCommand {
         discussion: """
             Asks GET /api/v1/stats of the service at --url with the API key from $PASSMINT_API_KEY (or the variable \
             --api-key-env names) and prints a row per day (or hour): passes issued, add-pages viewed, downloads, \
-            installs (first device), removals (last device), passes on a device at the end of the row, updates, \
-            fetches of a new version (and those within 1 h / 24 h of the change), failed pushes and dead push tokens. \
+            installs (first device), removals (last device), passes on a device at the end of the row and devices per \
+            such pass, updates, fetches of a new version (and those within 1 h / 24 h of the change), failed pushes, \
+            dead push tokens, \
+            and Google Wallet saves and deletions (G saved, G removed). \
             --csv prints the service's CSV instead. See docs/insights.md.
             """)
 
@@ -92,6 +94,7 @@ enum StatsTable {
         ("removals", "removed"), ("activePasses", "active"), ("devicesPerPass", "devices/pass"), ("updates", "updates"),
         ("fetched", "fetched"),
         ("fetchedWithin1h", "≤1h"), ("fetchedWithin24h", "≤24h"), ("pushFailures", "push failed"), ("deadTokens", "dead tokens"),
+        ("googleSaves", "G saved"), ("googleRemovals", "G removed"),
     ]
 
     static func render(_ json: JSONValue) -> String {

@@ -14,6 +14,8 @@ public struct GoogleWalletError: Error, Sendable, Equatable, CustomStringConvert
         case unavailable
         /// A save link would be longer than browsers accept.
         case linkTooLong = "link-too-long"
+        /// The file of Google's callback signing keys is missing, unreadable or holds no usable key.
+        case invalidCallbackKeys = "invalid-callback-keys"
     }
 
     public var code: Code

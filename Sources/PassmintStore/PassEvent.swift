@@ -25,6 +25,10 @@ public enum PassEventKind: String, Sendable, CaseIterable, Codable {
     case pushFailed = "push.failed"
     /// APNs said a device's push token is gone: the device's registration for this pass went with it.
     case tokenDead = "token.dead"
+    /// Google Wallet said a user saved the pass's Google object (a verified save callback).
+    case googleSaved = "google.saved"
+    /// Google Wallet said a user deleted the pass's Google object (a verified delete callback).
+    case googleRemoved = "google.removed"
 }
 
 /// One recorded event. It never holds a device library identifier or a push token: devices are named by a salted

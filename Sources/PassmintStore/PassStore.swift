@@ -60,8 +60,13 @@ public protocol PassStore: WebhookStore {
 
     /// Notes that Google Wallet holds the pass's object as of `updateTag`: from then on every change owes the object a
     /// patch (``OwedGoogleUpdate``, in the change's transaction), and one is owed at once when the pass changed since
-    /// `updateTag`.
-    func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, updateTag: Int64) async throws
+    /// `updateTag`. `objectID` is the object's id at Google, by which its callbacks name it.
+    func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, objectID: String, updateTag: Int64) async throws
+
+    /// Records a verified save/delete callback in one transaction: its nonce (once: a nonce recorded before records
+    /// nothing more, also when two nodes get the same callback at once) and its event for the pass whose Google object
+    /// it names (which reaches the statistics and the webhooks like every event).
+    func recordGoogleCallback(_ callback: GoogleCallbackRecord) async throws -> GoogleCallbackOutcome
 
     /// Claims up to `limit` owed Google patches that are due and not claimed by another worker, for `lease`.
     func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate]

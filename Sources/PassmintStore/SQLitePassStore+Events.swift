@@ -95,6 +95,8 @@ extension SQLitePassStore {
             // Settled webhook deliveries go with their events; owed ones stay until they are settled.
             try db.query(
                 "DELETE FROM webhook_deliveries WHERE at < ? AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)", [.integer(cut)])
+            // The nonces of Google's callbacks go too: the messages they came in expired long before.
+            try db.query("DELETE FROM google_callbacks WHERE at < ?", [.integer(cut)])
             return deleted
         }
     }

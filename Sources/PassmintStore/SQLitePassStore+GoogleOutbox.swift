@@ -16,10 +16,14 @@ extension SQLitePassStore {
             """, [.text(type), .text(serial), .integer(time), .integer(time), .text(type), .text(serial)])
     }
 
-    public func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, updateTag: Int64) async throws {
+    public func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, objectID: String, updateTag: Int64) async throws {
         try await writer.write { db in
             let key: [SQLiteConnection.Value] = [.text(passTypeIdentifier), .text(serialNumber)]
-            try db.query("INSERT OR IGNORE INTO google_objects (pass_type_id, serial_number) VALUES (?, ?)", key)
+            try db.query(
+                """
+                INSERT INTO google_objects (pass_type_id, serial_number, object_id) VALUES (?, ?, ?)
+                ON CONFLICT (pass_type_id, serial_number) DO UPDATE SET object_id = excluded.object_id
+                """, key + [.text(objectID)])
             var current: Int64?
             try db.query("SELECT update_tag FROM passes WHERE pass_type_id = ? AND serial_number = ?", key) { current = $0.integer(0) }
             // Changed since the version Google got: owed now (the change's own transaction saw no object yet).

@@ -109,6 +109,14 @@ enum SQLiteSchema {
             CREATE INDEX IF NOT EXISTS google_outbox_by_due ON google_outbox (due_at);
             """
         ),
+        (
+            11, "Google objects by their id, and the nonces of the save/delete callbacks recorded",
+            """
+            ALTER TABLE google_objects ADD COLUMN object_id TEXT;
+            CREATE INDEX IF NOT EXISTS google_objects_by_id ON google_objects (object_id);
+            CREATE TABLE IF NOT EXISTS google_callbacks (nonce TEXT PRIMARY KEY, at INTEGER NOT NULL);
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

@@ -125,6 +125,8 @@ extension PostgresPassStore {
             // Settled webhook deliveries go with their events; owed ones stay until they are settled.
             try await connection.query(
                 "DELETE FROM webhook_deliveries WHERE at < \(cut) AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)", logger: logger)
+            // The nonces of Google's callbacks go too: the messages they came in expired long before.
+            try await connection.query("DELETE FROM google_callbacks WHERE at < \(cut)", logger: logger)
             return deleted
         }
     }

@@ -23,12 +23,14 @@ extension PostgresPassStore {
             """, logger: logger)
     }
 
-    public func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, updateTag: Int64) async throws {
+    public func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, objectID: String, updateTag: Int64) async throws {
         try await write(notify: false) { connection in
             let (type, serial) = (passTypeIdentifier, serialNumber)
             try await connection.query(
-                "INSERT INTO google_objects (pass_type_id, serial_number) VALUES (\(type), \(serial)) ON CONFLICT DO NOTHING",
-                logger: logger)
+                """
+                INSERT INTO google_objects (pass_type_id, serial_number, object_id) VALUES (\(type), \(serial), \(objectID))
+                ON CONFLICT (pass_type_id, serial_number) DO UPDATE SET object_id = excluded.object_id
+                """, logger: logger)
             // Under the pass's lock: a change that committed before it saw no object and owed nothing; one after it
             // sees the object and owes the patch itself.
             let rows = try await connection.query(

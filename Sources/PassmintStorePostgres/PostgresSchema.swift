@@ -190,6 +190,14 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            11, "Google objects by their id, and the nonces of the save/delete callbacks recorded",
+            [
+                "ALTER TABLE google_objects ADD COLUMN IF NOT EXISTS object_id TEXT",
+                "CREATE INDEX IF NOT EXISTS google_objects_by_id ON google_objects (object_id)",
+                "CREATE TABLE IF NOT EXISTS google_callbacks (nonce TEXT PRIMARY KEY, at BIGINT NOT NULL)",
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

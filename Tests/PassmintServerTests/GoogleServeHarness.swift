@@ -20,6 +20,10 @@ struct GoogleServeHarness: Sendable {
     let standIn: GoogleWalletStandIn
     let keyFile: URL
     let clock: ManualClock
+    /// Google's side of the save/delete callbacks: its root key is in ``callbackKeysFile``.
+    let signer: GoogleCallbackSigner
+    /// The signer's root key in Google's published format, given to the service when it takes callbacks.
+    let callbackKeysFile: URL
 
     /// Makes the account and starts the stand-in (both block: on a thread of their own).
     static func make() async throws -> GoogleServeHarness {
@@ -31,28 +35,51 @@ struct GoogleServeHarness: Sendable {
                 let standIn = try GoogleWalletStandIn(
                     account: account, issuerID: issuerID, imagePrefix: imagePrefix, now: clock.today)
                 let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
-                return GoogleServeHarness(folder: folder, account: account, standIn: standIn, keyFile: keyFile, clock: clock)
+                let signer = GoogleCallbackSigner(intermediateExpiration: clock.date.addingTimeInterval(86_400))
+                let callbackKeysFile = folder.appendingPathComponent("google-callback-keys.json")
+                try signer.writeKeys(to: callbackKeysFile)
+                return GoogleServeHarness(
+                    folder: folder, account: account, standIn: standIn, keyFile: keyFile, clock: clock, signer: signer,
+                    callbackKeysFile: callbackKeysFile)
             }
         }.get()
     }
 
-    private init(folder: URL, account: TestServiceAccount, standIn: GoogleWalletStandIn, keyFile: URL, clock: ManualClock) {
+    private init(
+        folder: URL, account: TestServiceAccount, standIn: GoogleWalletStandIn, keyFile: URL, clock: ManualClock,
+        signer: GoogleCallbackSigner, callbackKeysFile: URL
+    ) {
         self.folder = folder
         self.account = account
         self.standIn = standIn
         self.keyFile = keyFile
         self.clock = clock
+        self.signer = signer
+        self.callbackKeysFile = callbackKeysFile
     }
 
     /// Runs `body` with a router-level client of a service on a store of `kind` that issues for the stand-in.
+    /// With `callbacks`, the service takes Google's save/delete callbacks (``callbackKeysFile``); with `webhooks`, it
+    /// delivers webhooks under that policy.
     static func withService(
-        _ kind: StoreKind, _ body: @escaping @Sendable (GoogleServeHarness, any TestClientProtocol) async throws -> Void
+        _ kind: StoreKind, callbacks: Bool = false, webhooks: WebhookPolicy? = nil,
+        _ body: @escaping @Sendable (GoogleServeHarness, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await withService(kind, callbacks: callbacks, webhooks: webhooks) { harness, _, client in try await body(harness, client) }
+    }
+
+    /// ``withService(_:callbacks:webhooks:_:)`` with the service's core.
+    static func withService(
+        _ kind: StoreKind, callbacks: Bool = false, webhooks: WebhookPolicy? = nil,
+        _ body: @escaping @Sendable (GoogleServeHarness, ServiceCore, any TestClientProtocol) async throws -> Void
     ) async throws {
         let harness = try await make()
         do {
             try await withStore(kind, clock: harness.clock) { store in
-                try await harness.withCore(on: store) { core in
-                    try await buildApplication(core: core, logger: .init(label: "google")).test(.router) { try await body(harness, $0) }
+                try await harness.withCore(on: store, callbacks: callbacks, webhooks: webhooks) { core in
+                    try await buildApplication(core: core, logger: .init(label: "google")).test(.router) {
+                        try await body(harness, core, $0)
+                    }
                 }
             }
             await harness.shutdown()
@@ -63,18 +90,22 @@ struct GoogleServeHarness: Sendable {
     }
 
     /// A service core on `store` that issues for the stand-in, on the harness's clock (the store's too).
-    func core(on store: any PassStore) throws -> ServiceCore {
+    func core(on store: any PassStore, callbacks: Bool = false, webhooks: WebhookPolicy? = nil) throws -> ServiceCore {
         var configuration = try ServiceHarness.configuration()
         configuration.linkSecret = PassLinksTests.secret
         configuration.google = GoogleConfiguration(
-            key: try ServiceAccountKey(contentsOf: keyFile.path), issuerID: Self.issuerID, apiURL: standIn.url)
+            key: try ServiceAccountKey(contentsOf: keyFile.path), issuerID: Self.issuerID, apiURL: standIn.url,
+            callbackKeysFile: callbacks ? callbackKeysFile.path : nil)
+        if let webhooks { configuration.webhooks = webhooks }
         return ServiceCore(
             configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "google"), clock: clock.today)
     }
 
     /// Runs `body` with ``core(on:)``, closing its Google client after (a client left open fails the test run).
-    func withCore<T>(on store: any PassStore, _ body: (ServiceCore) async throws -> T) async throws -> T {
-        let core = try core(on: store)
+    func withCore<T>(
+        on store: any PassStore, callbacks: Bool = false, webhooks: WebhookPolicy? = nil, _ body: (ServiceCore) async throws -> T
+    ) async throws -> T {
+        let core = try core(on: store, callbacks: callbacks, webhooks: webhooks)
         do {
             let result = try await body(core)
             await core.google?.shutdown()

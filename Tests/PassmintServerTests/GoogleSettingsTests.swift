@@ -79,4 +79,23 @@ import Testing
         #expect(
             badIssuer?.hasPrefix("setting google-issuer-id, from PASSMINT_GOOGLE_ISSUER_ID: issuer id \"acme\" is not a number") == true)
     }
+
+    @Test func callbackKeysAreReadFromTheirFileAndABadOrLoneOneStopsTheStart() async throws {
+        let key = try await Self.keyFile()
+        let folder = TestEnvironment.temporaryFolder("google-callback-settings")
+        let keys = folder.appendingPathComponent("keys.json")
+        try GoogleCallbackSigner(intermediateExpiration: Date()).writeKeys(to: keys)
+        let account = ["--google-service-account", key.path, "--google-issuer-id", "42"]
+        let read = try await ServerConfigurationTests.read(Self.base + account, ["PASSMINT_GOOGLE_CALLBACK_KEYS": keys.path])
+        #expect(read.google?.callbackKeysFile == keys.path)
+        #expect(try await ServerConfigurationTests.read(Self.base + account).google?.callbackKeysFile == nil)
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"keys":[]}"#.utf8).write(to: bad)
+        let refused = await Self.refusal(account + ["--google-callback-keys", bad.path])
+        #expect(
+            refused?.hasPrefix("setting google-callback-keys, from --google-callback-keys: \(bad.path) holds no key") == true,
+            "\(refused ?? "")")
+        let alone = await Self.refusal(["--google-callback-keys", keys.path])
+        #expect(alone?.contains("names Google's callback keys but no Google account") == true, "\(alone ?? "")")
+    }
 }

@@ -89,8 +89,9 @@ import Testing
                 #expect(
                     String(buffer: csv.body)
                         == "start,issued,linkViews,downloads,installs,removals,activePasses,devices,devicesPerPass,updates,fetched,"
-                        + "fetchedWithin1h,fetchedWithin24h,pushFailures,deadTokens\r\n2025-11-08T00:00:00Z,3,0,0,2,0,2,3,1.5,0,1,1,1,0,0\r\n"
-                        + "2025-11-09T00:00:00Z,0,0,0,0,1,1,1,1,1,2,1,2,0,0\r\n")
+                        + "fetchedWithin1h,fetchedWithin24h,pushFailures,deadTokens,googleSaves,googleRemovals\r\n"
+                        + "2025-11-08T00:00:00Z,3,0,0,2,0,2,3,1.5,0,1,1,1,0,0,0,0\r\n"
+                        + "2025-11-09T00:00:00Z,0,0,0,0,1,1,1,1,1,2,1,2,0,0,0,0\r\n")
 
                 // A later window starts from the passes still active.
                 let later = try await client.execute(

@@ -21,6 +21,8 @@ public struct GoogleMapping: Sendable {
         public var storeCardIsGiftCard: Bool?
         /// The language of `defaultValue` in localized texts; by default `en` or the first translated language.
         public var defaultLanguage: String?
+        /// Where Google posts a save/delete callback for the class's objects (`callbackOptions.url`); nil: none.
+        public var callbackURL: String?
 
         public init(
             issuerID: String, classSuffix: String? = nil, imageBaseURL: URL? = nil, storeCardIsGiftCard: Bool? = nil,
@@ -74,6 +76,7 @@ public struct GoogleMapping: Sendable {
         if style == .flight, let flight = context.flightClassSuffix { classSuffix += "." + flight }
         let classID = try GoogleWalletIdentifier.make(issuerID: options.issuerID, suffix: classSuffix)
         context.classBody["id"] = .string(classID)
+        if let url = options.callbackURL { context.classBody["callbackOptions"] = .object(["url": .string(url)]) }
         context.objectBody["classId"] = .string(classID)
         return Mapped(
             style: style, classBody: context.classBody.reordered(first: "id"), objectBody: context.objectBody.reordered(first: "id"),

@@ -103,5 +103,6 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     DashboardRoutes(core: core).register(on: router, api: api)
     SharingRoutes(core: core).register(on: router)
     GoogleImageRoutes(core: core).register(on: router)
+    GoogleCallbackRoutes(core: core).register(on: router)
     return router
 }

@@ -10,11 +10,15 @@ public struct GoogleConfiguration: Sendable {
     public var issuerID: String
     /// The Wallet API's base URL (Google's, a stand-in or staging).
     public var apiURL: URL
+    /// The file of Google's callback signing keys (`--google-callback-keys`): with it, classes carry a callback URL
+    /// and callbacks are verified and recorded (``GoogleCallbackService``); without it, neither.
+    public var callbackKeysFile: String?
 
-    public init(key: ServiceAccountKey, issuerID: String, apiURL: URL = GoogleWalletClient.production) {
+    public init(key: ServiceAccountKey, issuerID: String, apiURL: URL = GoogleWalletClient.production, callbackKeysFile: String? = nil) {
         self.key = key
         self.issuerID = issuerID
         self.apiURL = apiURL
+        self.callbackKeysFile = callbackKeysFile
     }
 
     /// Reads the Google settings: nil when neither the key file nor the issuer id is given; refused when only one is,
@@ -24,8 +28,21 @@ public struct GoogleConfiguration: Sendable {
         let keyFile = try settings.text(declared.googleServiceAccount.declaration)
         let issuer = try settings.text(declared.googleIssuerID.declaration)
         let apiURL = try settings.value(declared.googleAPIURL) ?? GoogleWalletClient.production
+        let callbackKeys = try settings.text(declared.googleCallbackKeys.declaration)
+        if let callbackKeys {
+            do throws(GoogleWalletError) {
+                _ = try GoogleSigningKeys(contentsOf: callbackKeys.text)
+            } catch {
+                throw ConfigurationError("setting google-callback-keys, from \(callbackKeys.origin): \(error.message)")
+            }
+        }
         switch (keyFile, issuer) {
         case (nil, nil):
+            if let callbackKeys {
+                throw ConfigurationError(
+                    "\(callbackKeys.origin) names Google's callback keys but no Google account: give google-service-account and "
+                        + "google-issuer-id too, or leave google-callback-keys out")
+            }
             return nil
         case (let given?, nil):
             let missing = declared.googleIssuerID.declaration
@@ -45,7 +62,7 @@ public struct GoogleConfiguration: Sendable {
             }
             do throws(GoogleWalletError) {
                 let key = try ServiceAccountKey(contentsOf: file.text)
-                return GoogleConfiguration(key: key, issuerID: id.text, apiURL: apiURL)
+                return GoogleConfiguration(key: key, issuerID: id.text, apiURL: apiURL, callbackKeysFile: callbackKeys?.text)
             } catch {
                 throw ConfigurationError("setting google-service-account, from \(file.origin): \(error.message)")
             }

@@ -37,7 +37,9 @@ public final class GoogleWalletService: Sendable {
             apiURL: configuration.apiURL, tokens: GoogleAccessTokens(key: configuration.key, http: http, now: now), http: http,
             retry: retry, now: now)
         saveLink = GoogleSaveLink(key: configuration.key, now: now)
-        mapping = GoogleMapping(options: .init(issuerID: configuration.issuerID))
+        var options = GoogleMapping.Options(issuerID: configuration.issuerID)
+        if configuration.callbackKeysFile != nil { options.callbackURL = GoogleCallbackService.url(publicURL: publicURL) }
+        mapping = GoogleMapping(options: options)
         images = GoogleImageService(renderer: renderer, store: store, publicURL: publicURL)
         origins = URL(string: publicURL).flatMap(Self.origin).map { [$0] } ?? []
     }
@@ -51,7 +53,8 @@ public final class GoogleWalletService: Sendable {
         if sentObject {
             do {
                 try await store.noteGoogleObject(
-                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, updateTag: pass.updateTag)
+                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, objectID: mapped.objectID,
+                    updateTag: pass.updateTag)
             } catch {
                 throw GoogleWalletError(.unavailable, "the store cannot note the Google object of \(pass.serialNumber): \(error)")
             }

@@ -48,6 +48,8 @@ public struct ServiceCore: Sendable {
     public let google: GoogleWalletService?
     /// Patches the Google objects changes owe, in the background (run it as a service too), when there is a Google account.
     public let googleUpdates: GoogleUpdateQueue?
+    /// Verifies and records Google's save/delete callbacks, when the Google account has callback keys.
+    public let googleCallbacks: GoogleCallbackService?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -79,6 +81,9 @@ public struct ServiceCore: Sendable {
         }
         self.google = google
         self.googleUpdates = googleUpdates
+        googleCallbacks = configuration.google.flatMap { google in
+            google.callbackKeysFile.map { GoogleCallbackService(keysFile: $0, issuerID: google.issuerID, store: store, clock: clock) }
+        }
         let publisher = PassPublisher(signedPasses: signedPasses, pushQueue: pushQueue, googleUpdates: googleUpdates)
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)

@@ -53,6 +53,9 @@ public struct StatsService: Sendable {
         /// `token.dead`).
         var devicesAdded = 0
         var devicesLost = 0
+        /// Google Wallet objects saved and deleted by their users (Google's callbacks).
+        public var googleSaves = 0
+        public var googleRemovals = 0
 
         public init(start: Date) { self.start = start }
     }
@@ -139,6 +142,8 @@ extension StatsService.Row {
         case .tokenDead:
             deadTokens += count.count
             devicesLost += count.count
+        case .googleSaved: googleSaves += count.count
+        case .googleRemoved: googleRemovals += count.count
         }
     }
 }

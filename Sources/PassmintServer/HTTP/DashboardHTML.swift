@@ -15,6 +15,7 @@ enum DashboardHTML {
         let funnel: [(key: String, label: String, value: Int)] = [
             ("funnel.issued", "Issued", total(\.issued)), ("funnel.linkViews", "Add page viewed", total(\.linkViews)),
             ("funnel.downloads", "Downloaded", total(\.downloads)), ("funnel.installs", "Installed", total(\.installs)),
+            ("funnel.googleSaves", "Saved to Google Wallet", total(\.googleSaves)),
         ]
         let reach: [(key: String, label: String, value: Int)] = [
             ("reach.updates", "Changes", total(\.updates)), ("reach.fetched", "Fetched by devices", total(\.fetched)),

@@ -72,7 +72,8 @@ struct StatsRoutes {
             count("removals", \.removals), count("activePasses", \.activePasses), count("devices", \.devices),
             ("devicesPerPass", { JSONNumber(($0.devicesPerPass * 100).rounded() / 100) }), count("updates", \.updates),
             count("fetched", \.fetched), count("fetchedWithin1h", \.fetchedWithin1h), count("fetchedWithin24h", \.fetchedWithin24h),
-            count("pushFailures", \.pushFailures), count("deadTokens", \.deadTokens),
+            count("pushFailures", \.pushFailures), count("deadTokens", \.deadTokens), count("googleSaves", \.googleSaves),
+            count("googleRemovals", \.googleRemovals),
         ]
     }
 

@@ -114,6 +114,13 @@ public struct ServeSettings: Sendable {
     public let googleAPIURL = ServeSetting.url(
         "google-api-url", example: "https://walletobjects.googleapis.com", default: .value("https://walletobjects.googleapis.com"),
         help: "Google Wallet API endpoint (default: Google's), for a stand-in or staging.")
+    public let googleCallbackKeys = ServeSetting.text(
+        "google-callback-keys", "file",
+        help: """
+            Google's callback signing keys, as downloaded from https://pay.google.com/gp/m/issuer/keys: classes then carry \
+            a callback URL (the public URL + /google/callbacks) and Google's save/delete callbacks are verified and recorded \
+            (google.saved, google.removed). Re-read when the file changes. Needs google-service-account.
+            """)
     public let configFile = ServeSetting.text(
         "config-file", "file",
         help: "A JSON file of settings, keyed by their names (`{\"port\": 8080}`); the command line and the environment win over it.",
