@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Passmint
 import PassmintStore
+import ServiceLifecycle
 import Synchronization
 
 /// Jobs with a fleet's store (``JobStore``): an upload is stored in the database with the job before the job is
@@ -159,7 +160,7 @@ extension UpdateJobService {
                     logger.warning("cannot renew a job's lease", metadata: ["job": "\(id)", "error": "\(error)"])
                 }
             }
-            guard held.withLock({ $0.isEmpty }) else { continue }
+            guard held.withLock({ $0.isEmpty }), !Task.isShuttingDownGracefully else { continue }
             do {
                 guard let record = try await shared.claimJob(kind: UpdateJob.Kind.updates.rawValue, owner: node, lease: lease),
                     let job = Self.job(record)
@@ -174,6 +175,21 @@ extension UpdateJobService {
                 logger.warning("cannot look for jobs to take over", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// Releases the leases of the jobs this node still holds (queued, or stopped after a chunk) as it stops gracefully,
+    /// after their progress was saved: another node takes them over at once instead of when the leases end.
+    func release(_ ids: Set<String>, in shared: any JobStore) async {
+        for id in ids.sorted() {
+            do {
+                try await shared.releaseJobLease(id: id, owner: node)
+                logger.notice("released a job's lease for another node to go on", metadata: ["job": "\(id)"])
+            } catch {
+                logger.warning(
+                    "cannot release a job's lease; another node goes on when it ends", metadata: ["job": "\(id)", "error": "\(error)"])
+            }
+        }
+        held.withLock { $0.subtract(ids) }
     }
 
     /// A job of any node as it stands now (with a fleet's store, as the database has it); nil when there is none.

@@ -155,7 +155,8 @@ public final class UpdateJobService: Service, Sendable {
     }
 
     /// Runs the queued jobs, and first those a stopped service left unfinished; on graceful shutdown it stops after
-    /// the chunk in flight, and the next start goes on from there.
+    /// the chunk in flight, and the next start goes on from there (with a fleet's store, the next node that looks: the
+    /// leases this node holds are released once the chunk's progress is saved).
     public func run() async throws {
         // Not before the store is migrated; and a service stopped before that never starts.
         guard await cancelWhenGracefulShutdown({ await self.ready.wait() }) else { return }
@@ -184,6 +185,7 @@ public final class UpdateJobService: Service, Sendable {
         } onGracefulShutdown: { [enqueue] in
             enqueue.finish()
         }
+        if let shared { await release(held.withLock { $0 }, in: shared) }
     }
 
     /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.
