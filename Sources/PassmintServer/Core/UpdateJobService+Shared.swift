@@ -26,9 +26,11 @@ extension UpdateJobService {
         (try? JSONParser.value(Array(record.json.utf8)).objectValue).flatMap(UpdateJob.init(json:))
     }
 
-    /// Stores a new job, with its upload read from the jobs folder a block at a time (on ``files``), and holds it.
+    /// Stores a new job, with its upload read from the jobs folder a block at a time (on ``files``), or a
+    /// template-wide change's new version (for the node that takes it over), and holds it.
     func insertShared(_ job: UpdateJob, into shared: any JobStore) async throws {
         let path = job.kind == .updates ? folder.upload(job.id) : nil
+        let version = job.kind == .template ? candidates.withLock({ $0[job.id] }).map(Self.versionBytes) : nil
         let (node, lease) = (node, lease)
         do {
             try await files.performAsync {
@@ -45,6 +47,11 @@ extension UpdateJobService {
                         guard let data = try file.read(upToCount: Self.uploadBlock), !data.isEmpty else { return nil }
                         return [UInt8](data)
                     }
+                } else if let version {
+                    var blocks = stride(from: 0, to: version.count, by: Self.uploadBlock).map {
+                        Array(version[$0..<min($0 + Self.uploadBlock, version.count)])
+                    }.makeIterator()
+                    next = { blocks.next() }
                 }
                 try await shared.insertJob(Self.record(job), owner: node, lease: lease, nextBlock: next)
             }
@@ -54,16 +61,15 @@ extension UpdateJobService {
             logger.error("cannot store a job in the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
             throw ServiceFailure.storage("cannot store the job in the database: send it again")
         }
-        if job.kind == .updates { held.withLock { _ = $0.insert(job.id) } }
+        held.withLock { _ = $0.insert(job.id) }
     }
 
-    /// Saves a job's state in the database: an upload's job only while this node holds it (when another node took it
-    /// over, this node leaves it), a template-wide change whoever holds it.
+    /// Saves a job's state in the database, only while this node holds it (when another node took it over, this node
+    /// leaves it).
     func saveShared(_ job: UpdateJob, in shared: any JobStore) async {
-        let owned = job.kind == .updates
         do {
-            let saved = try await shared.saveJob(Self.record(job), owner: owned ? node : nil, lease: lease)
-            if owned && !saved { lose(job.id) }
+            let saved = try await shared.saveJob(Self.record(job), owner: node, lease: lease)
+            if !saved { lose(job.id) }
         } catch {
             logger.error("cannot save a job's progress in the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
         }
@@ -161,19 +167,7 @@ extension UpdateJobService {
                 }
             }
             guard held.withLock({ $0.isEmpty }), !Task.isShuttingDownGracefully else { continue }
-            do {
-                guard let record = try await shared.claimJob(kind: UpdateJob.Kind.updates.rawValue, owner: node, lease: lease),
-                    let job = Self.job(record)
-                else { continue }
-                logger.notice(
-                    "taking over a job whose node stopped renewing its lease", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
-                held.withLock { _ = $0.insert(job.id) }
-                lost.withLock { _ = $0.remove(job.id) }
-                live.withLock { $0[job.id] = job }
-                enqueue.yield(job.id)
-            } catch {
-                logger.warning("cannot look for jobs to take over", metadata: ["error": "\(error)"])
-            }
+            await takeOver(from: shared)
         }
     }
 

@@ -164,7 +164,8 @@ public final class UpdateJobService: Service, Sendable {
             logger.notice("removed what a stopped service left in the jobs folder", metadata: ["file": "\(name)"])
         }
         await removeExpiredUploads()
-        for job in folder.all() where job.state == .running {
+        // With a fleet's store a template-wide change left running is taken over through its lease (by this node or another).
+        for job in folder.all() where job.state == .running && (shared == nil || job.kind == .updates) {
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
             live.withLock { $0[job.id] = job }
             enqueue.yield(job.id)
