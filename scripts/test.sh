@@ -15,6 +15,11 @@ export PASSMINT_TEST_POSTGRES_URL
 export PASSMINT_TEST_REQUIRE_ALL=1
 trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests
+# The campaign driver (Benchmarks/, a package of its own) for CampaignTests, after the main build so the two do not
+# compete, with a scratch folder of its own so it does not lock .build.
+swift build --package-path Benchmarks --scratch-path .build-benchmarks --product PassmintCampaign
+PASSMINT_TEST_CAMPAIGN_DRIVER="$(swift build --package-path Benchmarks --scratch-path .build-benchmarks --show-bin-path)/PassmintCampaign"
+export PASSMINT_TEST_CAMPAIGN_DRIVER
 # A program that only signs passes links none of the preview's or the service's C libraries.
 swift build --product passmint-example-sign
 scripts/check-example-links.sh

@@ -52,6 +52,10 @@ public protocol JobStore: Sendable {
     /// Renews `owner`'s lease on a running job; false when it holds it no more.
     func renewJobLease(id: String, owner: String, lease: Duration) async throws -> Bool
 
+    /// Ends `owner`'s lease on a running job now (its node stops gracefully, after saving the job's progress): the next
+    /// node that looks takes the job over without waiting for the lease to end. Nothing when another node holds it.
+    func releaseJobLease(id: String, owner: String) async throws
+
     /// Gives `owner`, for `lease`, the oldest running job of `kind` whose lease has ended; nil when there is none.
     func claimJob(kind: String, owner: String, lease: Duration) async throws -> SharedJob?
 

@@ -70,6 +70,11 @@ extension PostgresPassStore: JobStore {
         return false
     }
 
+    public func releaseJobLease(id: String, owner: String) async throws {
+        try await client.query(
+            "UPDATE update_jobs SET lease_until = 0 WHERE id = \(id) AND owner = \(owner) AND running", logger: logger)
+    }
+
     public func claimJob(kind: String, owner: String, lease: Duration) async throws -> SharedJob? {
         // Looked at first with a read: every node looks several times a lease.
         let now = Self.milliseconds(clock())

@@ -25,6 +25,31 @@ extension TestEnvironment {
         return ["chromium", "chromium-browser", "google-chrome"].contains(where: onPath)
     }
 
+    /// The variable naming the campaign driver (`Benchmarks/`, product `PassmintCampaign`), which `scripts/test.sh` builds.
+    public static let campaignDriverVariable = "PASSMINT_TEST_CAMPAIGN_DRIVER"
+
+    /// Whether the campaign test runs: ``campaignDriverVariable`` names the driver, or every test must run.
+    public static var runsCampaignTests: Bool {
+        requiresAll || !(ProcessInfo.processInfo.environment[campaignDriverVariable] ?? "").isEmpty
+    }
+
+    /// The campaign driver ``campaignDriverVariable`` names; an error saying how to build it when it names none.
+    public static func campaignDriver() throws -> String {
+        let path = ProcessInfo.processInfo.environment[campaignDriverVariable] ?? ""
+        guard !path.isEmpty, FileManager.default.isExecutableFile(atPath: path) else {
+            throw CocoaError(
+                .fileNoSuchFile,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "\(campaignDriverVariable) \(path.isEmpty ? "is not set" : "names no program: \(path)"): "
+                        + "build the driver with `swift build --package-path Benchmarks --product PassmintCampaign "
+                        + "--scratch-path .build-benchmarks` and set \(campaignDriverVariable) to "
+                        + "`$(swift build --package-path Benchmarks --scratch-path .build-benchmarks --show-bin-path)/PassmintCampaign` "
+                        + "(scripts/test.sh does both)"
+                ])
+        }
+        return path
+    }
+
     /// The store backends the tests run against: SQLite, and PostgreSQL when it runs.
     public static var storeBackends: [String] { runsPostgreSQLTests ? ["sqlite", "postgres"] : ["sqlite"] }
 

@@ -18,7 +18,7 @@ extension CampaignRun {
         let apiKey = apiKey
         let start = ContinuousClock.now
         do {
-            try await BoundedConcurrency.forEach(0..<count, width: 64) { index in
+            try await forEachConcurrently(0..<count, width: 64) { index in
                 let serial = all[Int.random(in: 0..<all.count)]
                 var request = HTTPClientRequest(url: nodes[index % nodes.count].base + "/api/v1/passes/pass.dev.passmint.example/\(serial)")
                 request.method = .PATCH
@@ -38,12 +38,19 @@ extension CampaignRun {
         return rate
     }
 
-    /// The raw signing rate of the pass type's key on every core (what a signed PATCH needs once).
+    /// The raw signing rate of the pass type's key on every core (what a signed PATCH needs once), as `passmint bench`
+    /// measures it: the library's signing-speed probe is not public API, so this package asks the program.
     func signingCeiling() throws -> Double {
-        let identity = try SigningIdentity(
-            certificatePath: chain.appendingPathComponent("signer.pem").path, keyPath: chain.appendingPathComponent("signer.key").path,
-            passphrase: nil, wwdrPath: chain.appendingPathComponent("wwdr.pem").path)
-        return SigningSpeed.measure(key: identity.privateKey, threads: ProcessInfo.processInfo.activeProcessorCount, seconds: 2).perSecond
+        let bench = try Shell.run(
+            options.binary,
+            [
+                "bench", "--passes", "20", "--sign-seconds", "2", "--file-seconds", "1", "--openssl-seconds", "1", "--json",
+                "--certificates", chain.path, "--template", Shell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path,
+            ])
+        guard bench.status == 0, let figures = try? JSONParser.value(Array(bench.stdout.utf8)),
+            let rate = figures["rawSignaturesPerSecond"]?.numberValue?.doubleValue
+        else { throw CampaignError("passmint bench could not measure the signing speed: \(bench.stderr.suffix(1000))") }
+        return rate
     }
 }
 

@@ -129,6 +129,9 @@ extension JobFolder {
         try append(lines, to: kept(id), what: "the passes job \(id) keeps")
     }
 
+    /// Forgets the passes a job keeps (a node taking the job over writes them again).
+    func removeKept(_ id: String) { unlink(kept(id)) }
+
     /// The version of its template a publish replaced, kept for the passes it does not fit.
     func keptVersion(_ id: String) -> String { "\(path)/\(id).kept-version.json" }
 

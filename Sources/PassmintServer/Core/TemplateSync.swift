@@ -27,10 +27,21 @@ final class TemplateSync: Sendable {
         store.onTemplatePublished { [doorbell] in doorbell.ring() }
     }
 
-    /// Records a version this node installed, with the passes it keeps at the version it replaced.
-    func published(_ template: PassTemplate, named name: String, kept: Set<PassKey>, replaced: PassTemplate?) async throws {
-        let version = TemplateVersionJSON.published(template, kept: kept, replaced: replaced)
+    /// Records a version this node installed for the job `job`, with the passes it keeps at the version it replaced.
+    func published(_ template: PassTemplate, named name: String, kept: Set<PassKey>, replaced: PassTemplate?, job: String) async throws {
+        let version = TemplateVersionJSON.published(template, kept: kept, replaced: replaced, job: job)
         _ = try await store.recordPublishedTemplate(name: name, node: node, version: version)
+    }
+
+    /// The passes the version the job `job` published keeps at the version it replaced (for a node taking the job
+    /// over); nil when no version of `name` names the job.
+    func kept(byJob job: String, template name: String) async throws -> Set<PassKey>? {
+        var versions = try await store.publishedTemplates(after: 0, latestOnly: true)
+        if !versions.contains(where: { $0.name == name && TemplateVersionJSON.job($0.version) == job }) {
+            versions = try await store.publishedTemplates(after: 0, latestOnly: false)  // a newer version came after it
+        }
+        guard let version = versions.last(where: { $0.name == name && TemplateVersionJSON.job($0.version) == job }) else { return nil }
+        return TemplateVersionJSON.published(version.version, folder: templates.folder + "/" + name + ".pass")?.kept
     }
 
     /// Installs the versions other nodes publish, whenever the feed tells, until cancelled.

@@ -28,9 +28,10 @@ enum TemplateVersionJSON {
         return try? PassTemplate(folder: folder, passJSON: passJSON, files: files)
     }
 
-    /// A version published, with the passes it keeps at `replaced`.
-    static func published(_ template: PassTemplate, kept: Set<PassKey>, replaced: PassTemplate?) -> String {
+    /// A version published by the job `job`, with the passes it keeps at `replaced`.
+    static func published(_ template: PassTemplate, kept: Set<PassKey>, replaced: PassTemplate?, job: String) -> String {
         var object = Self.object(template)
+        object["job"] = .string(job)
         let keys = kept.sorted { ($0.passTypeIdentifier, $0.serialNumber) < ($1.passTypeIdentifier, $1.serialNumber) }
         object["kept"] = .array(keys.map { [.string($0.passTypeIdentifier), .string($0.serialNumber)] })
         if let replaced, !kept.isEmpty { object["replaced"] = .object(Self.object(replaced)) }
@@ -46,5 +47,10 @@ enum TemplateVersionJSON {
             kept.insert(PassKey(passTypeIdentifier: type, serialNumber: serial))
         }
         return (template, kept, object["replaced"].flatMap { Self.template($0, folder: folder) })
+    }
+
+    /// The job that published the version ``published(_:kept:replaced:job:)`` wrote; nil when it names none.
+    static func job(_ text: String) -> String? {
+        (try? JSONParser.value(Array(text.utf8)))?["job"]?.stringValue
     }
 }

@@ -15,14 +15,19 @@ extension UpdateJobService {
     }
 
     func execute(_ id: String) async {
-        defer { held.withLock { _ = $0.remove(id) } }
+        var stopping = false
+        defer { if !stopping { held.withLock { _ = $0.remove(id) } } }
         guard var job = job(id), job.state == .running else { return }
         do {
             switch job.kind {
             case .updates: try await applyUpload(&job)
             case .template: try await publish(&job)
             }
-            guard !Task.isShuttingDownGracefully else { return }  // unfinished: the next start goes on
+            guard !Task.isShuttingDownGracefully else {
+                // Unfinished: the next start goes on, or with a fleet's store another node, once `run` released the lease.
+                stopping = true
+                return
+            }
             guard !isLost(id) else {  // another node took it over and goes on
                 live.withLock { $0[id] = nil }
                 return

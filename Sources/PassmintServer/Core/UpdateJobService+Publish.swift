@@ -14,16 +14,19 @@ extension UpdateJobService {
 
     func publish(_ job: inout UpdateJob) async throws {
         guard let name = job.template else { return }
+        let resumed = job.phase == .applying
         if job.phase != .applying {
             let candidate: PassTemplate
             if let staged = candidates.withLock({ $0[job.id] }) {
                 candidate = staged
+            } else if shared != nil {  // taken over from another node, without the version stored with the job
+                throw ServiceFailure.storage("the new version of \(name) is not in the database: publish it again")
             } else {
                 candidate = try templates.candidate(named: name)  // a restart in the middle of the check
                 candidates.withLock { $0[job.id] = candidate }
             }
             try await check(&job, name: name, candidate: candidate)
-            guard !Task.isShuttingDownGracefully else { return }
+            guard !Task.isShuttingDownGracefully, !isLost(job.id) else { return }
             if job.checked > 0 && job.kept == job.checked {
                 throw ServiceFailure.unprocessable(
                     "the new version of \(name) fits none of its \(job.checked) passes (see the failures); the old version stays: fix the template and publish again"
@@ -32,9 +35,10 @@ extension UpdateJobService {
             try await install(candidate, named: name, job: job)
             job.phase = .applying
             job.after = nil
+            job.chunkStartedAt = Date()
             await save(job)
         }
-        try await republish(&job, name: name)
+        try await republish(&job, name: name, resumed: resumed)
         if job.checked == 0 {
             job.note = "no pass was issued from template \(name): the new version serves the passes issued from now on"
         } else if job.kept > 0 {
@@ -46,7 +50,7 @@ extension UpdateJobService {
     /// ``sample`` passes first; the passes it does not fit are written down (``JobFolder/appendKept(_:_:)``).
     private func check(_ job: inout UpdateJob, name: String, candidate: PassTemplate) async throws {
         let data = job.data
-        while !Task.isShuttingDownGracefully {
+        while !Task.isShuttingDownGracefully && !isLost(job.id) {
             let limit = job.checked == 0 ? min(Self.sample, limits.chunkLines) : limits.chunkLines
             let keys = try await store.passKeys(template: name, after: job.after, limit: limit)
             guard let last = keys.last else { return }
@@ -103,7 +107,7 @@ extension UpdateJobService {
         }
         if let sync {
             do {
-                try await sync.published(candidate, named: name, kept: Set(keeping.keys), replaced: old)
+                try await sync.published(candidate, named: name, kept: Set(keeping.keys), replaced: old, job: job.id)
             } catch {
                 logger.error(
                     "cannot record a template version for the other nodes", metadata: ["template": "\(name)", "error": "\(error)"])
@@ -116,27 +120,39 @@ extension UpdateJobService {
             "template published", metadata: ["template": "\(name)", "checked": "\(job.checked)", "kept": "\(keeping.count)"])
     }
 
-    /// Every pass of the template after where the job stands that fits the new version, a chunk at a time.
-    private func republish(_ job: inout UpdateJob, name: String) async throws {
+    /// Every pass of the template after where the job stands that fits the new version, a chunk at a time. A job
+    /// `resumed` in this phase applies again the chunk a stopped node (or a killed service) was applying, but a pass of
+    /// it changed since that chunk started has its new version already (it counts as changed, and is not given another).
+    private func republish(_ job: inout UpdateJob, name: String, resumed: Bool) async throws {
         let data = job.data
         let misfits = folder.keptKeys(job.id)
-        while !Task.isShuttingDownGracefully {
+        var replaying = resumed ? job.chunkStartedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) } : nil
+        while !Task.isShuttingDownGracefully && !isLost(job.id) {
             let page = try await store.passKeys(template: name, after: job.after, limit: limits.chunkLines)
             guard let last = page.last else { return }
             let keys = page.filter { !misfits.contains($0) }
             let first = job.done + 1
+            let since = replaying
+            replaying = nil
             let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
-                (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data))
+                (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data, replayingSince: since))
             }
             await record(outcomes, in: &job)
             job.after = last
+            job.chunkStartedAt = Date()
             await save(job)
         }
     }
 
-    private func republish(_ key: PassKey, data: JSONObject?) async -> Outcome {
+    private func republish(_ key: PassKey, data: JSONObject?, replayingSince: Date?) async -> Outcome {
         beforeEachItem.withLock { $0 }?()
         do {
+            if let replayingSince,
+                let pass = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber),
+                pass.updatedAt >= replayingSince
+            {
+                return .changed(pushes: 0)  // given its new version before the stop
+            }
             if let data {
                 let result = try await updates.update(
                     passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, data: data, voided: nil, signs: false)

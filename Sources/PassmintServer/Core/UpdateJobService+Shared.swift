@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Passmint
 import PassmintStore
+import ServiceLifecycle
 import Synchronization
 
 /// Jobs with a fleet's store (``JobStore``): an upload is stored in the database with the job before the job is
@@ -25,9 +26,11 @@ extension UpdateJobService {
         (try? JSONParser.value(Array(record.json.utf8)).objectValue).flatMap(UpdateJob.init(json:))
     }
 
-    /// Stores a new job, with its upload read from the jobs folder a block at a time (on ``files``), and holds it.
+    /// Stores a new job, with its upload read from the jobs folder a block at a time (on ``files``), or a
+    /// template-wide change's new version (for the node that takes it over), and holds it.
     func insertShared(_ job: UpdateJob, into shared: any JobStore) async throws {
         let path = job.kind == .updates ? folder.upload(job.id) : nil
+        let version = job.kind == .template ? candidates.withLock({ $0[job.id] }).map(Self.versionBytes) : nil
         let (node, lease) = (node, lease)
         do {
             try await files.performAsync {
@@ -44,6 +47,11 @@ extension UpdateJobService {
                         guard let data = try file.read(upToCount: Self.uploadBlock), !data.isEmpty else { return nil }
                         return [UInt8](data)
                     }
+                } else if let version {
+                    var blocks = stride(from: 0, to: version.count, by: Self.uploadBlock).map {
+                        Array(version[$0..<min($0 + Self.uploadBlock, version.count)])
+                    }.makeIterator()
+                    next = { blocks.next() }
                 }
                 try await shared.insertJob(Self.record(job), owner: node, lease: lease, nextBlock: next)
             }
@@ -53,16 +61,15 @@ extension UpdateJobService {
             logger.error("cannot store a job in the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
             throw ServiceFailure.storage("cannot store the job in the database: send it again")
         }
-        if job.kind == .updates { held.withLock { _ = $0.insert(job.id) } }
+        held.withLock { _ = $0.insert(job.id) }
     }
 
-    /// Saves a job's state in the database: an upload's job only while this node holds it (when another node took it
-    /// over, this node leaves it), a template-wide change whoever holds it.
+    /// Saves a job's state in the database, only while this node holds it (when another node took it over, this node
+    /// leaves it).
     func saveShared(_ job: UpdateJob, in shared: any JobStore) async {
-        let owned = job.kind == .updates
         do {
-            let saved = try await shared.saveJob(Self.record(job), owner: owned ? node : nil, lease: lease)
-            if owned && !saved { lose(job.id) }
+            let saved = try await shared.saveJob(Self.record(job), owner: node, lease: lease)
+            if !saved { lose(job.id) }
         } catch {
             logger.error("cannot save a job's progress in the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
         }
@@ -159,21 +166,24 @@ extension UpdateJobService {
                     logger.warning("cannot renew a job's lease", metadata: ["job": "\(id)", "error": "\(error)"])
                 }
             }
-            guard held.withLock({ $0.isEmpty }) else { continue }
+            guard held.withLock({ $0.isEmpty }), !Task.isShuttingDownGracefully else { continue }
+            await takeOver(from: shared)
+        }
+    }
+
+    /// Releases the leases of the jobs this node still holds (queued, or stopped after a chunk) as it stops gracefully,
+    /// after their progress was saved: another node takes them over at once instead of when the leases end.
+    func release(_ ids: Set<String>, in shared: any JobStore) async {
+        for id in ids.sorted() {
             do {
-                guard let record = try await shared.claimJob(kind: UpdateJob.Kind.updates.rawValue, owner: node, lease: lease),
-                    let job = Self.job(record)
-                else { continue }
-                logger.notice(
-                    "taking over a job whose node stopped renewing its lease", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
-                held.withLock { _ = $0.insert(job.id) }
-                lost.withLock { _ = $0.remove(job.id) }
-                live.withLock { $0[job.id] = job }
-                enqueue.yield(job.id)
+                try await shared.releaseJobLease(id: id, owner: node)
+                logger.notice("released a job's lease for another node to go on", metadata: ["job": "\(id)"])
             } catch {
-                logger.warning("cannot look for jobs to take over", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "cannot release a job's lease; another node goes on when it ends", metadata: ["job": "\(id)", "error": "\(error)"])
             }
         }
+        held.withLock { $0.subtract(ids) }
     }
 
     /// A job of any node as it stands now (with a fleet's store, as the database has it); nil when there is none.

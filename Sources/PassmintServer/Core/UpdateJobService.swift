@@ -155,7 +155,8 @@ public final class UpdateJobService: Service, Sendable {
     }
 
     /// Runs the queued jobs, and first those a stopped service left unfinished; on graceful shutdown it stops after
-    /// the chunk in flight, and the next start goes on from there.
+    /// the chunk in flight, and the next start goes on from there (with a fleet's store, the next node that looks: the
+    /// leases this node holds are released once the chunk's progress is saved).
     public func run() async throws {
         // Not before the store is migrated; and a service stopped before that never starts.
         guard await cancelWhenGracefulShutdown({ await self.ready.wait() }) else { return }
@@ -163,7 +164,8 @@ public final class UpdateJobService: Service, Sendable {
             logger.notice("removed what a stopped service left in the jobs folder", metadata: ["file": "\(name)"])
         }
         await removeExpiredUploads()
-        for job in folder.all() where job.state == .running {
+        // With a fleet's store a template-wide change left running is taken over through its lease (by this node or another).
+        for job in folder.all() where job.state == .running && (shared == nil || job.kind == .updates) {
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
             live.withLock { $0[job.id] = job }
             enqueue.yield(job.id)
@@ -184,6 +186,7 @@ public final class UpdateJobService: Service, Sendable {
         } onGracefulShutdown: { [enqueue] in
             enqueue.finish()
         }
+        if let shared { await release(held.withLock { $0 }, in: shared) }
     }
 
     /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.

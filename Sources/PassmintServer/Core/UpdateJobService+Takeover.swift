@@ -1,0 +1,73 @@
+import Foundation
+import Logging
+import Passmint
+import PassmintStore
+import Synchronization
+
+/// Taking a job over from a node that stopped renewing its lease (or released it, stopping): an upload's job goes on
+/// from its last chunk saved (``applyUpload``); a template-wide change goes on with the new version stored with it. Its
+/// check is started again when it was not done (a check changes no pass), and once the version was installed it goes
+/// on from its last chunk saved, keeping the passes the version it published keeps (``TemplateSync``).
+extension UpdateJobService {
+    /// A template version as the bytes stored with its job.
+    static func versionBytes(_ template: PassTemplate) -> [UInt8] {
+        Array(JSONWriter.string(.object(TemplateVersionJSON.object(template)), style: .compact).utf8)
+    }
+
+    /// Claims the oldest job of either kind whose lease ended, and queues it.
+    func takeOver(from shared: any JobStore) async {
+        do {
+            var claimed: SharedJob?
+            for kind in [UpdateJob.Kind.updates, .template] where claimed == nil {
+                claimed = try await shared.claimJob(kind: kind.rawValue, owner: node, lease: lease)
+            }
+            guard let claimed, var job = Self.job(claimed) else { return }
+            logger.notice(
+                "taking over a job whose node stopped renewing its lease",
+                metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)", "done": "\(job.done)"])
+            held.withLock { _ = $0.insert(job.id) }
+            lost.withLock { _ = $0.remove(job.id) }
+            if job.kind == .template {
+                do {
+                    try await adopt(&job, from: shared)
+                } catch {
+                    logger.error("cannot take over a template-wide change", metadata: ["job": "\(job.id)", "error": "\(error)"])
+                    job.state = .failed
+                    job.error = (error as? ServiceFailure).map { $0.message ?? $0.description } ?? "\(error)"
+                    job.finishedAt = Date()
+                    await saveShared(job, in: shared)
+                    held.withLock { _ = $0.remove(job.id) }
+                    live.withLock { $0[job.id] = job }
+                    return
+                }
+            }
+            live.withLock { $0[job.id] = job }
+            enqueue.yield(job.id)
+        } catch {
+            logger.warning("cannot look for jobs to take over", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Readies a template-wide change another node began: before its version was installed, the version stored with
+    /// the job, and the check from the start; after, the passes the version keeps, from where the version was recorded.
+    private func adopt(_ job: inout UpdateJob, from shared: any JobStore) async throws {
+        guard let name = job.template else { return }
+        try folder.create()
+        folder.removeKept(job.id)
+        if job.phase == .applying {
+            guard let kept = try await sync?.kept(byJob: job.id, template: name) else {
+                throw ServiceFailure.storage("the version of \(name) this publish installed is not in the database: publish it again")
+            }
+            try folder.appendKept(
+                job.id, kept.sorted { ($0.passTypeIdentifier, $0.serialNumber) < ($1.passTypeIdentifier, $1.serialNumber) })
+            return
+        }
+        var bytes: [UInt8] = []
+        guard try await shared.readJobUpload(id: job.id, { bytes += $0 }), let object = try? JSONParser.value(bytes),
+            let candidate = TemplateVersionJSON.template(object, folder: templates.folder + "/" + name + ".pass")
+        else { throw ServiceFailure.storage("the new version of \(name) is not in the database: publish it again") }
+        candidates.withLock { $0[job.id] = candidate }
+        (job.after, job.checked, job.kept, job.done, job.failed, job.failuresWritten) = (nil, 0, 0, 0, 0, 0)
+        job.firstFailures = []
+    }
+}
