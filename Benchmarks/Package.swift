@@ -42,6 +42,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
-        )
+        ),
+        // The Google Wallet benchmark (scripts/bench-google.sh) with its own multi-threaded Google stand-in; it drives
+        // `passmint serve` over HTTP only, so it needs no product of the root package.
+        .executableTarget(
+            name: "PassmintGoogleBench",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -89,23 +89,29 @@ struct GoogleServeHarness: Sendable {
         }
     }
 
-    /// A service core on `store` that issues for the stand-in, on the harness's clock (the store's too).
-    func core(on store: any PassStore, callbacks: Bool = false, webhooks: WebhookPolicy? = nil) throws -> ServiceCore {
+    /// A service core on `store` that issues for the stand-in, on the harness's clock (the store's too), from the
+    /// repository's templates or those in `templatesFolder`.
+    func core(
+        on store: any PassStore, callbacks: Bool = false, webhooks: WebhookPolicy? = nil, templatesFolder: String? = nil
+    ) throws -> ServiceCore {
         var configuration = try ServiceHarness.configuration()
         configuration.linkSecret = PassLinksTests.secret
+        if let templatesFolder { configuration.templatesFolder = templatesFolder }
         configuration.google = GoogleConfiguration(
             key: try ServiceAccountKey(contentsOf: keyFile.path), issuerID: Self.issuerID, apiURL: standIn.url,
             callbackKeysFile: callbacks ? callbackKeysFile.path : nil)
         if let webhooks { configuration.webhooks = webhooks }
         return ServiceCore(
-            configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "google"), clock: clock.today)
+            configuration: configuration, store: store, push: RecordingPushSender(), logger: ringingLogger(label: "google"),
+            clock: clock.today)
     }
 
     /// Runs `body` with ``core(on:)``, closing its Google client after (a client left open fails the test run).
     func withCore<T>(
-        on store: any PassStore, callbacks: Bool = false, webhooks: WebhookPolicy? = nil, _ body: (ServiceCore) async throws -> T
+        on store: any PassStore, callbacks: Bool = false, webhooks: WebhookPolicy? = nil, templatesFolder: String? = nil,
+        _ body: (ServiceCore) async throws -> T
     ) async throws -> T {
-        let core = try core(on: store, callbacks: callbacks, webhooks: webhooks)
+        let core = try core(on: store, callbacks: callbacks, webhooks: webhooks, templatesFolder: templatesFolder)
         do {
             let result = try await body(core)
             await core.google?.shutdown()

@@ -61,6 +61,7 @@ import Testing
                 #expect(value("passmint_pushes_total", [#"result="delivered""#]) == 1)
                 #expect(value("passmint_push_queue_depth") == 0)
                 #expect(value("passmint_push_queue_oldest_seconds") == 0)
+                #expect(!text.contains("passmint_google_"), "no Google account, no Google series")
             }
         }
     }

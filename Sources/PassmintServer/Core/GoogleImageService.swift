@@ -10,7 +10,9 @@ import PassmintStore
 /// - `google/images/passes/{passTypeIdentifier}/{serialNumber}/{sha1}.png`: a pass's own image (a member's photo).
 ///
 /// A new image is a new address, so Google never shows a stale copy; an address nobody was given (a pass's own image
-/// is known only from its bytes) answers 404.
+/// is known only from its bytes) answers 404. A pass kept at an older version of its template (one a newer version
+/// did not fit) names that version's images at template addresses too, and they answer as long as a pass is kept
+/// at a version holding them.
 public struct GoogleImageService: Sendable {
     let renderer: PassRenderer
     let store: any PassStore
@@ -25,7 +27,9 @@ public struct GoogleImageService: Sendable {
 
     /// The address of each image of a pass rendered with `files`, by its path in the pass (`logo@3x.png`).
     func addresses(of pass: StoredPass, files: [PassFile]) -> @Sendable (String) -> URL? {
-        let template = try? renderer.templates.template(named: pass.template)
+        let templates = renderer.templates
+        let key = PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+        let template = templates.keptVersion(of: key) ?? (try? templates.template(named: pass.template))
         return Self.addresses(
             base: base, template: pass.template, templateFiles: template?.files ?? [], passTypeIdentifier: pass.passTypeIdentifier,
             serialNumber: pass.serialNumber, files: files)
@@ -52,15 +56,15 @@ public struct GoogleImageService: Sendable {
         (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/google/images"
     }
 
-    /// The PNG a template address names, from the template as passes are served now.
+    /// The PNG a template address names, from the template as passes are served now, or from an older version some
+    /// passes are kept at.
     public func templateImage(template name: String, sha1: String) throws(ServiceFailure) -> [UInt8] {
-        let template: PassTemplate
-        do {
-            template = try renderer.templates.template(named: name)
-        } catch {
-            throw .notFound
+        let templates = renderer.templates
+        guard let current = try? templates.template(named: name) else { throw .notFound }
+        for version in [current] + templates.keptVersions(named: name) {
+            if let bytes = Self.png(in: version.files, sha1: sha1) { return bytes }
         }
-        return try Self.png(in: template.files, sha1: sha1)
+        throw .notFound
     }
 
     /// The PNG a pass address names, from the pass as it renders now.
@@ -68,12 +72,12 @@ public struct GoogleImageService: Sendable {
         guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
             throw ServiceFailure.notFound
         }
-        return try Self.png(in: try await renderer.prepare(pass).files, sha1: sha1)
+        guard let bytes = Self.png(in: try await renderer.prepare(pass).files, sha1: sha1) else { throw ServiceFailure.notFound }
+        return bytes
     }
 
-    private static func png(in files: [PassFile], sha1: String) throws(ServiceFailure) -> [UInt8] {
-        guard let file = files.first(where: { $0.sha1 == sha1 && $0.path.hasSuffix(".png") }) else { throw .notFound }
-        return file.bytes
+    private static func png(in files: [PassFile], sha1: String) -> [UInt8]? {
+        files.first(where: { $0.sha1 == sha1 && $0.path.hasSuffix(".png") })?.bytes
     }
 
     /// A template's name as a path component.

@@ -1,7 +1,9 @@
 public import Foundation
 public import Logging
+import PassmintGoogle
 public import PassmintStore
 public import ServiceLifecycle
+import Synchronization
 
 /// Patches the Google Wallet objects the store owes (`OwedGoogleUpdate`), in the background, like ``PushQueue``: a
 /// change commits the patch it owes in its own transaction and answers at once; this drains the queue. Each round
@@ -18,6 +20,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
     /// The time a failed patch's retry is due from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
     private let loop: QueueLoop
+    private let counts = Mutex(GoogleUpdateStatistics())
 
     public init(
         store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, lease: Duration = .seconds(60),
@@ -31,6 +34,9 @@ public final class GoogleUpdateQueue: Service, Sendable {
         self.clock = clock
         loop = QueueLoop(name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready)
     }
+
+    /// What became of every update claimed since the service started, counted (`GET /metrics`).
+    public var statistics: GoogleUpdateStatistics { counts.withLock { $0 } }
 
     /// How many patches are owed, and since when.
     public func status() async throws -> PushQueueStatus { try await store.googleQueueStatus() }
@@ -49,24 +55,25 @@ public final class GoogleUpdateQueue: Service, Sendable {
         let claimed = try await store.claimGoogleUpdates(limit: batchSize, lease: lease)
         guard !claimed.isEmpty else { return 0 }
         var settlement = GoogleUpdateSettlement()
-        await withTaskGroup(of: (OwedGoogleUpdate, String?).self) { group in
+        await withTaskGroup(of: (OwedGoogleUpdate, Result<GoogleWalletClient.Outcome, any Error>).self) { group in
             for update in claimed {
                 group.addTask { [store, google] in
                     do {
                         // A pass that no longer exists has nothing to send.
-                        if let pass = try await store.pass(passTypeIdentifier: update.passTypeIdentifier, serialNumber: update.serialNumber)
-                        {
-                            try await google.send(pass)
-                        }
-                        return (update, nil)
+                        guard
+                            let pass = try await store.pass(
+                                passTypeIdentifier: update.passTypeIdentifier, serialNumber: update.serialNumber)
+                        else { return (update, .success(.unchanged)) }
+                        return (update, .success(try await google.send(pass)))
                     } catch {
-                        return (update, "\(error)")
+                        return (update, .failure(error))
                     }
                 }
             }
             let now = clock()
-            for await (update, failure) in group {
-                guard let failure else {
+            for await (update, result) in group {
+                counts.withLock { $0.count(try? result.get(), attempts: update.attempts) }
+                guard case .failure(let failure) = result else {
                     settlement.done.append(update)
                     continue
                 }

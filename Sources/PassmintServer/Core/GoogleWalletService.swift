@@ -50,7 +50,7 @@ public final class GoogleWalletService: Sendable {
     /// owes its object a patch (``GoogleUpdateQueue``).
     public func saveURL(for pass: StoredPass) async throws(GoogleWalletError) -> String {
         let (mapped, sentObject) = try await sendMapped(pass)
-        if sentObject {
+        if sentObject != nil {
             do {
                 try await store.noteGoogleObject(
                     passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, objectID: mapped.objectID,
@@ -63,11 +63,15 @@ public final class GoogleWalletService: Sendable {
     }
 
     /// Sends the pass's class and object as the service renders the pass now, each only when it differs from what
-    /// was last sent (what the Google update queue does for a change).
-    public func send(_ pass: StoredPass) async throws(GoogleWalletError) { _ = try await sendMapped(pass) }
+    /// was last sent (what the Google update queue does for a change); what became of the object (`unchanged` when it
+    /// was what was last sent).
+    @discardableResult
+    public func send(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleWalletClient.Outcome {
+        try await sendMapped(pass).1 ?? .unchanged
+    }
 
-    /// The pass mapped and sent; true when its object was sent (not what was last sent).
-    private func sendMapped(_ pass: StoredPass) async throws(GoogleWalletError) -> (GoogleMapping.Mapped, Bool) {
+    /// The pass mapped and sent; what became of its object, nil when it was what was last sent (and so not sent).
+    private func sendMapped(_ pass: StoredPass) async throws(GoogleWalletError) -> (GoogleMapping.Mapped, GoogleWalletClient.Outcome?) {
         let mapped = try await map(pass)
         try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
         let sent = try await send(mapped.objectBody, id: mapped.objectID, collection: mapped.style.objectCollection)
@@ -96,17 +100,17 @@ public final class GoogleWalletService: Sendable {
         return try GoogleMapping(options: options).map(pass: json, files: files, templateName: pass.template)
     }
 
-    /// Upserts `body` unless it is what was last sent for `id`; true when it was sent.
+    /// Upserts `body` unless it is what was last sent for `id`; what Google did, nil when it was not sent.
     @discardableResult
-    private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) -> Bool {
+    private func send(_ body: JSONObject, id: String, collection: String) async throws(GoogleWalletError) -> GoogleWalletClient.Outcome? {
         let digest = Digest.sha256Hex(Array(JSONWriter.string(.object(body), style: .compact).utf8))
-        if sent.withLock({ $0[id] }) == digest { return false }
-        _ = try await client.upsert(body, collection: collection)
+        if sent.withLock({ $0[id] }) == digest { return nil }
+        let outcome = try await client.upsert(body, collection: collection)
         sent.withLock { memo in
             if memo.count >= Self.memoLimit { memo.removeAll(keepingCapacity: true) }
             memo[id] = digest
         }
-        return true
+        return outcome
     }
 
     /// `https://passes.example.com` for `https://passes.example.com/wallet`.

@@ -71,8 +71,11 @@ public final class ServiceMetrics: Sendable {
             .recordNanoseconds(Self.nanoseconds(duration))
     }
 
-    /// The whole scrape: the registry, then the counts read now.
-    func scrape(pushes: PushStatistics, queue: PushQueueStatus, fromMemory: (polls: Int, notModified: Int), now: Date = Date()) -> [UInt8] {
+    /// The whole scrape: the registry, then the counts read now (the Google update queue's when there is one).
+    func scrape(
+        pushes: PushStatistics, queue: PushQueueStatus, fromMemory: (polls: Int, notModified: Int),
+        google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)? = nil, now: Date = Date()
+    ) -> [UInt8] {
         var output: [UInt8] = []
         registry.emit(into: &output)
         var text = "# TYPE passmint_device_answers_from_memory_total counter\n"
@@ -86,6 +89,7 @@ public final class ServiceMetrics: Sendable {
         text += "# TYPE passmint_push_queue_depth gauge\npassmint_push_queue_depth \(queue.depth)\n"
         let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
         text += "# TYPE passmint_push_queue_oldest_seconds gauge\npassmint_push_queue_oldest_seconds \(age)\n"
+        if let google { text += Self.googleText(statistics: google.statistics, queue: google.queue, now: now) }
         output += Array(text.utf8)
         return output
     }

@@ -12,7 +12,14 @@ public final class TemplateCatalog: Sendable {
     public let folder: String
     private let loaded = Mutex<[String: PassTemplate]>([:])
     /// Passes served at an older version of their template than the current one.
-    private let kept = Mutex<[PassKey: PassTemplate]>([:])
+    private let kept = Mutex<Kept>(Kept())
+
+    private struct Kept {
+        /// The version each kept pass is served at.
+        var passes: [PassKey: PassTemplate] = [:]
+        /// The distinct versions passes are kept at, by template folder.
+        var versions: [String: [PassTemplate]] = [:]
+    }
 
     public init(folder: String) { self.folder = folder }
 
@@ -70,13 +77,21 @@ public final class TemplateCatalog: Sendable {
     func keep(_ keeping: [PassKey: PassTemplate], of given: String) {
         let folder = folder + "/" + Self.canonicalName(given) + ".pass"
         kept.withLock { kept in
-            kept = kept.filter { $0.value.folder != folder }
-            kept.merge(keeping) { $1 }
+            kept.passes = kept.passes.filter { $0.value.folder != folder }
+            kept.passes.merge(keeping) { $1 }
+            var seen = Set<ObjectIdentifier>()
+            kept.versions[folder] = kept.passes.values.filter { $0.folder == folder && seen.insert(ObjectIdentifier($0)).inserted }
         }
     }
 
     /// The version a pass is kept at, when a newer one did not fit it.
-    func keptVersion(of key: PassKey) -> PassTemplate? { kept.withLock { $0[key] } }
+    func keptVersion(of key: PassKey) -> PassTemplate? { kept.withLock { $0.passes[key] } }
+
+    /// The older versions of template `name` some passes are kept at.
+    func keptVersions(named name: String) -> [PassTemplate] {
+        let folder = folder + "/" + Self.canonicalName(name) + ".pass"
+        return kept.withLock { $0.versions[folder] ?? [] }
+    }
 
     /// `message` without the templates folder's path: API callers see `Loyalty.pass/pass.json`, never where the
     /// server keeps its files.

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The Google Wallet benchmark, in one run against the benchmark's own Google stand-in on loopback (Benchmarks/,
+# multi-threaded: PassmintGoogleBench): first the stand-in's ceiling, object updates (GET + PATCH, as Passmint's
+# client makes them) per second from a bare HTTP/1.1 client at the service's concurrency (8 connections); then a
+# `passmint serve` on SQLite with a Google service account made at run time (PASSMINT_GOOGLE_* pointing at the
+# stand-in) issues PASSES passes with their Google objects, one bulk update touches every pass, and the Google
+# object updates per second are measured until the Google outbox is empty (GET /metrics), every object patched
+# once and nothing owed. Figures are printed beside the ceiling, with the ratio.
+#   scripts/bench-google.sh [PASSES, default 5000]
+# BENCH_CONFIGURATION=debug builds both in debug (say so beside the figures); PASSMINT_BIN=path measures that
+# passmint instead of building one. Extra options go in GOOGLE_BENCH_OPTIONS, e.g. "--stand-in-threads 8".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+passes=${1:-5000}
+config=${BENCH_CONFIGURATION:-release}
+swift build --package-path Benchmarks -c "$config" --product PassmintGoogleBench >/dev/null
+bin_path=$(swift build --package-path Benchmarks -c "$config" --show-bin-path)
+if [ -z "${PASSMINT_BIN:-}" ]; then
+    swift build --package-path Benchmarks -c "$config" --product passmint >/dev/null
+    PASSMINT_BIN=$bin_path/passmint
+fi
+read -r -a extra <<<"${GOOGLE_BENCH_OPTIONS:-}"
+echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), bench $config build, passmint $PASSMINT_BIN"
+"$bin_path/PassmintGoogleBench" --binary "$PASSMINT_BIN" --passes "$passes" "${extra[@]}"
