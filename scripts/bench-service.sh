@@ -116,7 +116,8 @@ print(f"|   (registrations beside it, 1 connection: {rps:,.0f}/s) | | | | |")
 PY
 run "serial-number poll, --no-fast-path (router)" "http://127.0.0.1:$router_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
 run "latest pass 304, --no-fast-path (router)" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $router_last_modified" "http://127.0.0.1:$router_port/wallet/v1/passes/pass.dev.passmint.example/$serial"
-run "registration (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
+run "registration (durable write), every device on one pass" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
+PASSMINT_BENCH_SPREAD_COUNT=2000 run "registration (durable write), 2,000 passes at random" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
 run "on-demand issuing, POST /api/v1/passes" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
 read -r peak _ < "$work/last"
 # The peak run leaves tens of MB of written pages for the kernel to flush: let that finish before measuring latency.
@@ -162,7 +163,10 @@ if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$wo
     curl -sf -X POST "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
         -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
     run "serial-number poll, PostgreSQL (cached)" "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
-    run "registration, PostgreSQL (durable write)" -s scripts/wrk/register.lua "http://127.0.0.1:$postgres_port"
+    run "registration, PostgreSQL (durable write), every device on one pass" -s scripts/wrk/register.lua "http://127.0.0.1:$postgres_port"
+    scripts/bench-seed.py $postgres_port 2000 "$token" >/dev/null
+    PASSMINT_BENCH_SPREAD_COUNT=2000 run "registration, PostgreSQL (durable write), 2,000 passes at random" -s scripts/wrk/register.lua \
+        "http://127.0.0.1:$postgres_port"
 else
     echo "(PostgreSQL rows skipped: $(tail -n 1 "$work/postgres.log"))"
 fi
