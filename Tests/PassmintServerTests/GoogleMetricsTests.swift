@@ -64,7 +64,8 @@ import Testing
                     let issued = try await core.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: other))
                     try await GoogleOutboxTests.setPoints(core, other, 761_002)
                     try await store.noteGoogleObject(
-                        passTypeIdentifier: ServiceHarness.passType, serialNumber: other, updateTag: issued.pass.updateTag)
+                        passTypeIdentifier: ServiceHarness.passType, serialNumber: other,
+                        objectID: "\(GoogleServeHarness.issuerID).\(ServiceHarness.passType).\(other)", updateTag: issued.pass.updateTag)
                     try await queue.drain()
                     figures = try await Self.scrape(client)
                     #expect(figures[Self.updates("inserted")] == 1, "\(figures)")
