@@ -75,5 +75,12 @@ import Testing
         #expect(mapped.classBody["programLogo"]?["sourceUri"]?["uri"]?.stringValue == oldLogo, "\(mapped.classBody)")
         let fetchedOld = try await GoogleImageTests.fetch(client, oldLogo)
         #expect(fetchedOld.status == .ok && fetchedOld.bytes == oldBytes, "\(fetchedOld.status)")
+
+        // A change of the kept pass patches its object, never the class every version shares back to the old logo.
+        _ = try await core.updates.update(passTypeIdentifier: type, serialNumber: misfit.serial, data: ["points": 4321], voided: nil)
+        try await #require(core.googleUpdates).drain()
+        let object = try #require(harness.standIn.stored("loyaltyObject", id: mapped.objectID))
+        #expect("\(object)".contains("4321"), "the kept pass's object was patched: \(object)")
+        #expect(try classLogo(harness) == newLogo, "the class keeps the new version's logo")
     }
 }

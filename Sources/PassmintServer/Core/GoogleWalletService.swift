@@ -71,9 +71,18 @@ public final class GoogleWalletService: Sendable {
     }
 
     /// The pass mapped and sent; what became of its object, nil when it was what was last sent (and so not sent).
+    /// One class serves every version of a template, so a pass kept at an older version never patches it back to that
+    /// version: its class is sent only when Google has none yet.
     private func sendMapped(_ pass: StoredPass) async throws(GoogleWalletError) -> (GoogleMapping.Mapped, GoogleWalletClient.Outcome?) {
         let mapped = try await map(pass)
-        try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
+        let key = PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+        if renderer.templates.keptVersion(of: key) == nil {
+            try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
+        } else if sent.withLock({ $0[mapped.classID] }) == nil,
+            try await client.get(collection: mapped.style.classCollection, id: mapped.classID) == nil
+        {
+            _ = try await client.upsert(mapped.classBody, collection: mapped.style.classCollection)
+        }
         let sent = try await send(mapped.objectBody, id: mapped.objectID, collection: mapped.style.objectCollection)
         return (mapped, sent)
     }
