@@ -77,6 +77,9 @@ public protocol PassStore: WebhookStore {
     /// How many Google patches are owed, and since when.
     func googleQueueStatus() async throws -> PushQueueStatus
 
+    /// Where the pass's Google Wallet object stands; nil when no link to it was ever made.
+    func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState?
+
     /// Where the push stands for each device registered for a pass.
     func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState]
 

@@ -58,4 +58,21 @@ extension SQLitePassStore {
     }
 
     public func googleQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: Self.googleQueue) }
+
+    public func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState? {
+        try read { db in
+            var state: GoogleObjectState?
+            try db.query(
+                """
+                SELECT g.object_id, COALESCE(o.attempts, 0), COALESCE(o.due_at, -1) FROM google_objects g
+                LEFT JOIN google_outbox o ON o.pass_type_id = g.pass_type_id AND o.serial_number = g.serial_number
+                WHERE g.pass_type_id = ? AND g.serial_number = ?
+                """, [.text(passTypeIdentifier), .text(serialNumber)]
+            ) { row in
+                let due = row.integer(2) < 0 ? nil : Date(timeIntervalSince1970: Double(row.integer(2)) / 1000)
+                state = GoogleObjectState(objectID: row.text(0), pending: due != nil, attempts: Int(row.integer(1)), dueAt: due)
+            }
+            return state
+        }
+    }
 }

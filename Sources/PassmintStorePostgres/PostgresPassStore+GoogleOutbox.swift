@@ -104,4 +104,18 @@ extension PostgresPassStore {
     }
 
     public func googleQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: "google_outbox") }
+
+    public func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState? {
+        let rows = try await client.query(
+            """
+            SELECT g.object_id, COALESCE(o.attempts, 0)::int8, o.due_at FROM google_objects g
+            LEFT JOIN google_outbox o ON o.pass_type_id = g.pass_type_id AND o.serial_number = g.serial_number
+            WHERE g.pass_type_id = \(passTypeIdentifier) AND g.serial_number = \(serialNumber)
+            """, logger: logger)
+        for try await (objectID, attempts, dueAt) in rows.decode((String?, Int64, Int64?).self) {
+            let due = dueAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            return GoogleObjectState(objectID: objectID, pending: due != nil, attempts: Int(attempts), dueAt: due)
+        }
+        return nil
+    }
 }

@@ -4,12 +4,19 @@ import PassmintStore
 public struct PassLookupService: Sendable {
     let store: any PassStore
 
-    /// The pass with its registrations count and where each device's push stands.
+    /// Whether the service issues for Google Wallet (then a lookup says where the pass's object stands).
+    let google: Bool
+
+    /// The pass with its registrations count, where each device's push stands, and its Google object's patch.
     public func metadata(passTypeIdentifier: String, serialNumber: String) async throws -> PassMetadata {
         guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
             throw ServiceFailure.notFound
         }
         let pushes = try await store.pushStates(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        return PassMetadata(pass: pass, registrations: pushes.count, pushes: pushes)
+        var metadata = PassMetadata(pass: pass, registrations: pushes.count, pushes: pushes)
+        if google {
+            metadata.google = try await store.googleObjectState(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        }
+        return metadata
     }
 }

@@ -12,6 +12,8 @@ public struct PassMetadata: Sendable {
     public var queuedPushes: Int? = nil
     /// Where the push stands for each registered device (a lookup).
     public var pushes: [DevicePushState]? = nil
+    /// Where its Google Wallet object stands (a lookup, when the service issues for Google and a link was made).
+    public var google: GoogleObjectState? = nil
     /// For an update: false when it changed nothing (then nothing was pushed).
     public var changed: Bool?
 }

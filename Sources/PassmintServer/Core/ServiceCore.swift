@@ -101,7 +101,7 @@ public struct ServiceCore: Sendable {
         deviceReads = DeviceReadCache(store: store)
         let events = PassEventLog(store: store, clock: clock)
         downloads = LatestPassService(renderer: renderer, signedPasses: signedPasses, events: events)
-        lookup = PassLookupService(store: store)
+        lookup = PassLookupService(store: store, google: configuration.google != nil)
         previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
             links: links, store: store, renderer: renderer, downloads: downloads, events: events, google: google)

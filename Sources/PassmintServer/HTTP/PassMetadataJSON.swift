@@ -6,8 +6,9 @@ enum PassMetadataJSON {
     /// `passTypeIdentifier`, `serialNumber`, `authenticationToken`, `template`, `updateTag` (a string), `lastModified`,
     /// `voided`, `url`, `data`, `personalization`, `registrations`; for an update `changed` and `push`
     /// (`{"queued": n}`: the devices it owes a push, delivered in the background); for a lookup `pushes`
-    /// (`{"pending", "delivered", "failed", "devices": [{"device", "pending", "last"}]}`); `links` (`download`,
-    /// `add`) when the service has a link secret.
+    /// (`{"pending", "delivered", "failed", "devices": [{"device", "pending", "last"}]}`) and, when the service issues
+    /// for Google Wallet and a link to the pass was made, `google` (`{"objectId", "pending", "attempts", "due"}`: the
+    /// patch its object is owed); `links` (`download`, `add`) when the service has a link secret.
     static func object(_ metadata: PassMetadata, publicURL: String, links: PassLinks.Links? = nil) -> JSONObject {
         let pass = metadata.pass
         func parsed(_ text: String?) -> JSONValue { text.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null }
@@ -32,6 +33,12 @@ enum PassMetadataJSON {
             object["pushes"] = [
                 "pending": .number(JSONNumber(pushes.filter(\.pending).count)), "delivered": .number(JSONNumber(count("delivered"))),
                 "failed": .number(JSONNumber(count("failed"))), "devices": .array(devices),
+            ]
+        }
+        if let google = metadata.google {
+            object["google"] = [
+                "objectId": google.objectID.map(JSONValue.string) ?? .null, "pending": .bool(google.pending),
+                "attempts": .number(JSONNumber(google.attempts)), "due": google.dueAt.map { .string(HTTPDate.string($0)) } ?? .null,
             ]
         }
         if let changed = metadata.changed { object["changed"] = .bool(changed) }
