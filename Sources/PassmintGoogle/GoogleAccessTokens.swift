@@ -22,7 +22,7 @@ public actor GoogleAccessTokens {
         self.now = now
     }
 
-    /// A token valid for at least ``margin`` more seconds.
+    /// A token valid for at least `margin` more seconds.
     public func token() async throws(GoogleWalletError) -> String {
         if let current, current.expires.timeIntervalSince(now()) > margin { return current.token }
         let task: Task<(String, Date), any Error>

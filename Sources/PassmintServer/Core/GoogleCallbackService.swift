@@ -5,8 +5,8 @@ public import PassmintStore
 import Synchronization
 
 /// Google Wallet's save/delete callbacks (`POST <public-url>/google/callbacks`): each is verified against Google's
-/// root signing keys (``GoogleCallbackVerifier``, the issuer id as recipient) and recorded as `google.saved` or
-/// `google.removed` for the pass whose object it names, once per nonce (``PassStore/recordGoogleCallback(_:)``). The
+/// root signing keys (`GoogleCallbackVerifier`, the issuer id as recipient) and recorded as `google.saved` or
+/// `google.removed` for the pass whose object it names, once per nonce (`PassStore.recordGoogleCallback(_:)`). The
 /// keys file is read again when it changes, so an operator refreshes Google's keys without a restart.
 public final class GoogleCallbackService: Sendable {
     let keysFile: String

@@ -4,7 +4,7 @@ import Synchronization
 
 extension UpdateJobService {
     /// Writes a `POST /api/v1/updates` body to the jobs folder as it arrives (any size, constant memory), makes it
-    /// durable and queues its job (``submit(_:)``). The writes and the fsyncs run on ``files``, a thread of
+    /// durable and queues its job (``submit(_:)``). The writes and the fsyncs run on `files`, a thread of
     /// their own: a slow or full disk never holds a thread of the pool that answers devices. Nothing of an upload
     /// that breaks off is kept.
     public func receive<Body: AsyncSequence>(_ body: Body) async throws -> UpdateJob where Body.Element == ByteBuffer {

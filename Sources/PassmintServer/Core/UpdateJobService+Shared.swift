@@ -5,7 +5,7 @@ import PassmintStore
 import ServiceLifecycle
 import Synchronization
 
-/// Jobs with a fleet's store (``JobStore``): an upload is stored in the database with the job before the job is
+/// Jobs with a fleet's store (`JobStore`): an upload is stored in the database with the job before the job is
 /// acknowledged, and its progress after every chunk, under a lease this node renews while the job is queued or runs
 /// (``tend(_:)``). A node whose lease ended is taken over by the next node that looks: it fetches the upload into its
 /// own jobs folder and goes on from the last chunk saved, replaying that chunk's lines, which change nothing the second
@@ -26,7 +26,7 @@ extension UpdateJobService {
         (try? JSONParser.value(Array(record.json.utf8)).objectValue).flatMap(UpdateJob.init(json:))
     }
 
-    /// Stores a new job, with its upload read from the jobs folder a block at a time (on ``files``), or a
+    /// Stores a new job, with its upload read from the jobs folder a block at a time (on `files`), or a
     /// template-wide change's new version (for the node that takes it over), and holds it.
     func insertShared(_ job: UpdateJob, into shared: any JobStore) async throws {
         let path = job.kind == .updates ? folder.upload(job.id) : nil

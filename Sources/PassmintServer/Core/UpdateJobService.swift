@@ -13,7 +13,7 @@ import Synchronization
 /// lines done again change nothing the second time (they count as they did the first). A bad line is reported and
 /// skipped. Jobs run on a thread of their own (`JobThread`), never on the pool that answers devices.
 ///
-/// With a store that keeps jobs (``JobStore``: PostgreSQL, a fleet), an upload and its progress live in the database
+/// With a store that keeps jobs (`JobStore`: PostgreSQL, a fleet), an upload and its progress live in the database
 /// instead, under a lease this node renews while it runs the job: when its node is gone, another node takes the job
 /// over where its last chunk left it (see `UpdateJobService+Shared`).
 public final class UpdateJobService: Service, Sendable {
@@ -107,7 +107,7 @@ public final class UpdateJobService: Service, Sendable {
     /// it against every pass issued from the template, then makes it the template's version and gives every pass
     /// that fits it a new version, with `data` merged into each pass's data. Until the check is done the old version
     /// serves; a pass the new version does not fit keeps its last good version. The template's files are read and the
-    /// job's first state written on ``files``.
+    /// job's first state written on `files`.
     public func publish(template: String, data: JSONObject?) async throws -> UpdateJob {
         let job = try await files.perform {
             let name = TemplateCatalog.canonicalName(template)
