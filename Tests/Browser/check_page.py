@@ -14,6 +14,7 @@ closest article's id, its top (y), label and value texts, and whether it is visi
 Exit status 0 when the page loaded (whatever it contained), 2 when the browser could not be driven."""
 import argparse
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -44,13 +45,16 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="passmint-chromium-")
         to_browser, self.commands = os.pipe()
         self.answers, from_browser = os.pipe()
+        # The ends the browser gets, moved to 10 and above: `3<&N 4>&M` below must never read an fd it has just
+        # overwritten (a caller that started this script with a standard stream closed gets pipes at 0–4).
+        to_browser, from_browser = (self.moved_high(fd) for fd in (to_browser, from_browser))
 
-        # The shell gives the browser our pipe ends as its fds 3 and 4, then becomes the browser.
+        # Bash (it takes descriptors past 9) gives the browser our pipe ends as its fds 3 and 4, then becomes it.
         self.process = subprocess.Popen(
-            ["sh", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser}', chromium_binary(), "--headless", "--no-sandbox",
+            ["bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser}', chromium_binary(), "--headless", "--no-sandbox",
              "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
              "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(to_browser, from_browser))
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(to_browser, from_browser))
         os.close(to_browser)
         os.close(from_browser)
         self.buffer = b""
@@ -62,6 +66,13 @@ class Browser:
             self.close()
             raise RuntimeError("chromium opened no page")
         self.session = self.call("Target.attachToTarget", targetId=pages[0]["targetId"], flatten=True)["sessionId"]
+
+    @staticmethod
+    def moved_high(fd):
+        """`fd` duplicated to the lowest free descriptor from 10 up, the original closed."""
+        high = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+        os.close(fd)
+        return high
 
     def receive(self, deadline):
         """The next message from the browser; RuntimeError at the deadline or when the browser ends."""
