@@ -43,6 +43,7 @@ class Browser:
 
     def __init__(self):
         self.profile = tempfile.mkdtemp(prefix="passmint-chromium-")
+        self.log = open(os.path.join(self.profile, "chromium.log"), "wb")  # its stderr, quoted when it fails
         to_browser, self.commands = os.pipe()
         self.answers, from_browser = os.pipe()
         # The ends the browser gets, moved to 10 and above: `3<&N 4>&M` below must never read an fd it has just
@@ -54,7 +55,7 @@ class Browser:
             ["bash", "-c", f'exec "$0" "$@" 3<&{to_browser} 4>&{from_browser}', chromium_binary(), "--headless", "--no-sandbox",
              "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
              "--remote-debugging-pipe", f"--user-data-dir={self.profile}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(to_browser, from_browser))
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log, pass_fds=(to_browser, from_browser))
         os.close(to_browser)
         os.close(from_browser)
         self.buffer = b""
@@ -82,7 +83,7 @@ class Browser:
                 raise RuntimeError("the browser did not answer in time")
             chunk = os.read(self.answers, 1 << 20)
             if not chunk:
-                raise RuntimeError("the browser ended")
+                raise RuntimeError(f"the browser ended (exit status {self.process.poll()}): {self.last_words()}")
             self.buffer += chunk
         message, _, self.buffer = self.buffer.partition(b"\0")
         return json.loads(message)
@@ -93,7 +94,10 @@ class Browser:
         command = {"id": ident, "method": method, "params": params}
         if self.session:
             command["sessionId"] = self.session
-        os.write(self.commands, json.dumps(command).encode() + b"\0")
+        try:
+            os.write(self.commands, json.dumps(command).encode() + b"\0")
+        except BrokenPipeError:
+            raise RuntimeError(f"the browser stopped reading commands (exit status {self.process.poll()}): {self.last_words()}")
         deadline = time.time() + timeout
         while True:
             message = self.receive(deadline)
@@ -116,6 +120,15 @@ class Browser:
                 if message["method"] == event:
                     return message
 
+    def last_words(self):
+        """The end of what Chromium wrote to its stderr, less the D-Bus noise of a machine without a session bus."""
+        try:
+            with open(os.path.join(self.profile, "chromium.log"), errors="replace") as log:
+                lines = [line.rstrip() for line in log if "dbus" not in line]
+        except OSError:
+            return "(no log)"
+        return " | ".join(lines[-6:])[-800:] or "(nothing on stderr)"
+
     def settle(self):
         """Lets the page run what it queued after its load event (timers of 0 ms, the next frames): the console
         messages and exceptions those raise arrive before this call's answer."""
@@ -132,6 +145,7 @@ class Browser:
                     os.close(fd)
                 except OSError:
                     pass
+            self.log.close()
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
