@@ -2,13 +2,16 @@ import Foundation
 import NIOHTTP1
 import NIOPosix
 
-/// The `passmint serve` process the bench measures, its output in a log file.
+/// The `passmint serve` process the bench measures, its output in a log file. It binds port 0; the port the system
+/// gave it is read from the line `serve` prints once listening.
 final class BenchService: @unchecked Sendable {
     let process = Process()
-    let port: Int
     let log: URL
     let apiKey: String
-    let http: BenchHTTP
+    let group: MultiThreadedEventLoopGroup
+    /// Set once by ``waitUntilHealthy()``, before the service is shared.
+    private(set) var port = 0
+    private(set) var http: BenchHTTP
     var output: String { (try? String(contentsOf: log, encoding: .utf8)).map { String($0.suffix(4000)) } ?? "" }
 
     init(
@@ -16,15 +19,15 @@ final class BenchService: @unchecked Sendable {
     )
         throws
     {
-        port = Int.random(in: 20_000..<32_000)
         self.apiKey = apiKey
-        http = BenchHTTP(host: "127.0.0.1", port: port, group: group)
+        self.group = group
+        http = BenchHTTP(host: "127.0.0.1", port: 0, group: group)
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments + ["--port", String(port)]
+        process.arguments = arguments + ["--port", "0"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging([
             "PASSMINT_API_KEY": apiKey, "LOG_LEVEL": "notice",
         ]) { $1 }
-        log = folder.appendingPathComponent("serve-\(port).log")
+        log = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
@@ -32,12 +35,30 @@ final class BenchService: @unchecked Sendable {
     }
 
     func waitUntilHealthy() async -> Bool {
+        guard let port = await listeningPort() else { return false }
+        self.port = port
+        http = BenchHTTP(host: "127.0.0.1", port: port, group: group)
         for _ in 0..<1200 {
             if let answer = try? await http.one(BenchRequest(method: .GET, path: "/health")), answer.text == "ok\n" { return true }
             if !process.isRunning { return false }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false
+    }
+
+    /// The port of the `listening on http://127.0.0.1:PORT` line, once the log has it; nil when the process ends first.
+    private func listeningPort() async -> Int? {
+        for _ in 0..<1200 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
+                let port = line.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                return port
+            }
+            if !process.isRunning { return nil }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// An API request with the API key.
