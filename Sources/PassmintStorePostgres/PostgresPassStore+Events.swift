@@ -20,31 +20,51 @@ extension PostgresPassStore {
             """, logger: logger)
     }
 
-    /// Counts a device less for each (pass type, serial, device hash), in the caller's transaction, locking the counts
-    /// in key order (two nodes settling dead tokens never wait crosswise); records `also` (when given) for each, and
-    /// `removed` for the passes that reached no device.
-    static func countDevicesDown(
+    /// The registration lock of a pass, as SQL taking `type` and `serial` (placeholders or columns): the two-key form
+    /// of PostgreSQL's transaction-level advisory locks, under a class of its own. Registrations hold it shared,
+    /// whatever removes registrations holds it exclusively (see ``lockPasses(_:_:_:)``), so "the last device left" and
+    /// "the first device came" are decided one at a time for a pass, across nodes.
+    static func passLockSQL(type: String, serial: String) -> String {
+        "\(passLockClass), \(passLockHashSQL(type: type, serial: serial))"
+    }
+
+    /// The class of the registration locks (the first of the two keys).
+    static let passLockClass = 8_154_713
+
+    /// The second key of a pass's registration lock.
+    static func passLockHashSQL(type: String, serial: String) -> String { "hashtext(\(type) || '/' || \(serial))" }
+
+    /// Takes the registration locks of `passes` exclusively, in the caller's transaction, in one order (two nodes
+    /// removing devices of the same passes never wait crosswise). Before their registrations are removed.
+    static func lockPasses(_ connection: PostgresConnection, _ passes: [(type: String, serial: String)], _ logger: Logger) async throws {
+        guard !passes.isEmpty else { return }
+        let rows = try await connection.query(
+            """
+            SELECT pg_advisory_xact_lock(\(unescaped: String(passLockClass)), k.h) FROM (
+                SELECT DISTINCT \(unescaped: passLockHashSQL(type: "t", serial: "s")) AS h
+                FROM UNNEST(\(passes.map(\.type))::text[], \(passes.map(\.serial))::text[]) AS u(t, s)) AS k
+            ORDER BY k.h
+            """, logger: logger)
+        for try await _ in rows {}
+    }
+
+    /// After registrations were removed under their passes' locks (``lockPasses(_:_:_:)``): records `also` (when
+    /// given) for each, and `removed` for each pass left without a registration, whose install mark goes with it.
+    static func recordLeaving(
         _ connection: PostgresConnection, _ lost: [(type: String, serial: String, hash: String)], kind also: PassEventKind?, at: Date,
         _ logger: Logger
     ) async throws {
         guard !lost.isEmpty else { return }
         let sorted = lost.sorted { ($0.type, $0.serial) < ($1.type, $1.serial) }
-        let (types, serials) = (sorted.map(\.type), sorted.map(\.serial))
-        try await connection.query(
-            """
-            SELECT 1 FROM pass_devices d JOIN (SELECT DISTINCT t, s FROM UNNEST(\(types)::text[], \(serials)::text[]) AS k(t, s)) k
-            ON d.pass_type_id = k.t AND d.serial_number = k.s ORDER BY d.pass_type_id, d.serial_number FOR UPDATE OF d
-            """, logger: logger)
         let rows = try await connection.query(
             """
-            UPDATE pass_devices d SET devices = GREATEST(d.devices - k.n, 0)
-            FROM (SELECT t, s, COUNT(*) AS n FROM UNNEST(\(types)::text[], \(serials)::text[]) AS u(t, s) GROUP BY t, s) k
-            WHERE d.pass_type_id = k.t AND d.serial_number = k.s AND d.devices > 0 RETURNING d.pass_type_id, d.serial_number, d.devices
+            DELETE FROM pass_installs i USING UNNEST(\(sorted.map(\.type))::text[], \(sorted.map(\.serial))::text[]) AS k(t, s)
+            WHERE i.pass_type_id = k.t AND i.serial_number = k.s
+                AND NOT EXISTS (SELECT 1 FROM registrations r WHERE r.pass_type_id = k.t AND r.serial_number = k.s)
+            RETURNING i.pass_type_id, i.serial_number
             """, logger: logger)
         var emptied: Set<[String]> = []
-        for try await (type, serial, devices) in rows.decode((String, String, Int64).self) where devices == 0 {
-            emptied.insert([type, serial])
-        }
+        for try await (type, serial) in rows.decode((String, String).self) { emptied.insert([type, serial]) }
         var events: [(kind: String, type: String, serial: String, hash: String)] = []
         var removedOnce: Set<[String]> = []
         for registration in sorted {
@@ -165,10 +185,10 @@ extension PostgresPassStore {
     public func deviceCounts(template: String?, passTypeIdentifier: String?) async throws -> DeviceCounts {
         let rows = try await client.query(
             """
-            SELECT COUNT(*)::int8, COALESCE(SUM(d.devices), 0)::int8 FROM pass_devices d
-            JOIN passes p ON p.pass_type_id = d.pass_type_id AND p.serial_number = d.serial_number
-            WHERE d.devices > 0 AND (\(template)::text IS NULL OR p.template = \(template))
-                AND (\(passTypeIdentifier)::text IS NULL OR d.pass_type_id = \(passTypeIdentifier))
+            SELECT COUNT(DISTINCT (r.pass_type_id, r.serial_number))::int8, COUNT(*)::int8 FROM registrations r
+            JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number
+            WHERE (\(template)::text IS NULL OR p.template = \(template))
+                AND (\(passTypeIdentifier)::text IS NULL OR r.pass_type_id = \(passTypeIdentifier))
             """, logger: logger)
         for try await (passes, devices) in rows.decode((Int64, Int64).self) {
             return DeviceCounts(passes: Int(passes), devices: Int(devices))

@@ -87,12 +87,14 @@ extension PostgresPassStore {
             }
             let gone = Array(Set(settlement.unregistered.map(\.pushToken)))
             if !gone.isEmpty {
-                try await recordDeadTokens(connection, gone)
+                let lost = try await deadTokensRegistrations(connection, gone)
+                try await Self.lockPasses(connection, lost.map { ($0.type, $0.serial) }, logger)
                 try await connection.query(
                     """
                     DELETE FROM registrations WHERE device_library_id IN (
                         SELECT device_library_id FROM devices WHERE push_token = ANY(\(gone)::text[]))
                     """, logger: logger)
+                try await Self.recordLeaving(connection, lost, kind: .tokenDead, at: clock(), logger)
                 try await connection.query("DELETE FROM devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
                 try await connection.query(
                     """
@@ -138,9 +140,11 @@ extension PostgresPassStore {
         try await Self.insertEvents(connection, events, logger)
     }
 
-    /// Before dead tokens' registrations go: `token.dead` for each, and `removed` for the passes they were the last
-    /// devices of.
-    private func recordDeadTokens(_ connection: PostgresConnection, _ tokens: [String]) async throws {
+    /// The registrations of dead tokens (pass type, serial, device hash), before they go: each is recorded as
+    /// `token.dead`, and `removed` for the passes they were the last devices of (see `recordLeaving`).
+    private func deadTokensRegistrations(
+        _ connection: PostgresConnection, _ tokens: [String]
+    ) async throws -> [(type: String, serial: String, hash: String)] {
         let rows = try await connection.query(
             """
             SELECT r.device_library_id, r.pass_type_id, r.serial_number FROM registrations r
@@ -150,7 +154,7 @@ extension PostgresPassStore {
         for try await (device, type, serial) in rows.decode((String, String, String).self) {
             lost.append((type, serial, try await deviceHash(device)))
         }
-        try await Self.countDevicesDown(connection, lost, kind: .tokenDead, at: clock(), logger)
+        return lost
     }
 
     /// A row of the queue: push token and pass type.

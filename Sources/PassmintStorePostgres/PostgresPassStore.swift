@@ -201,7 +201,9 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
-        try await write(notify: false) { connection in
+        let hash = try await deviceHash(deviceLibraryIdentifier)
+        return try await write(notify: false) { connection in
+            try await Self.lockPasses(connection, [(passTypeIdentifier, serialNumber)], logger)
             let rows = try await connection.query(
                 """
                 DELETE FROM registrations WHERE device_library_id = \(deviceLibraryIdentifier) AND pass_type_id = \(passTypeIdentifier)
@@ -210,8 +212,7 @@ public final class PostgresPassStore: PassStore {
             var removed = false
             for try await _ in rows.decode(Int.self) { removed = true }
             if removed {
-                let hash = try await deviceHash(deviceLibraryIdentifier)
-                try await Self.countDevicesDown(
+                try await Self.recordLeaving(
                     connection, [(passTypeIdentifier, serialNumber, hash)], kind: .unregistered, at: clock(), logger)
             }
             try await connection.query(

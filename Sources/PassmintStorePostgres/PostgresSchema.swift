@@ -198,6 +198,23 @@ enum PostgresSchema {
                 "CREATE TABLE IF NOT EXISTS google_callbacks (nonce TEXT PRIMARY KEY, at BIGINT NOT NULL)",
             ]
         ),
+        (
+            12,
+            "install marks instead of device counts, so registrations of one pass never wait for each other; the webhook trigger on only while a webhook exists",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS pass_installs (
+                    pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, PRIMARY KEY (pass_type_id, serial_number))
+                """,
+                "INSERT INTO pass_installs SELECT DISTINCT pass_type_id, serial_number FROM registrations ON CONFLICT DO NOTHING",
+                "DROP TABLE IF EXISTS pass_devices",
+                """
+                DO $$ BEGIN
+                    IF NOT EXISTS (SELECT 1 FROM webhooks) THEN ALTER TABLE pass_events DISABLE TRIGGER pass_events_owe_webhooks; END IF;
+                END $$
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

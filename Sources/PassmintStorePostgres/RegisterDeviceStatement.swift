@@ -2,24 +2,29 @@ import PostgresNIO
 
 /// A registration as one prepared statement (its own transaction, one round trip, parsed and planned once per
 /// connection): the device row (its push token updated when it changed) and the registration commit together; the
-/// row count says whether the registration is new. A new registration counts a device more for its pass
-/// (`pass_devices`, whose row lock orders two registrations of one pass on two nodes) and records an event: the first
-/// `installed` (of two devices registering at once, exactly one), any later one `registered`.
+/// row count says whether the registration is new. A new registration records an event: `installed` when it puts
+/// the pass's install mark (`pass_installs`) back, `registered` when the mark was there.
+///
+/// It holds its pass's registration lock shared (see ``PostgresPassStore/passLockSQL``): registrations of one pass
+/// never wait for each other (of two first ones at once, the second waits only for the first's mark, and finds it),
+/// and an unregistration, which takes the lock exclusively, never decides "last device" while one is in flight.
 struct RegisterDeviceStatement: PostgresPreparedStatement {
     static let sql = """
-        WITH device AS (
-            INSERT INTO devices (device_library_id, push_token) VALUES ($1, $2)
+        WITH locked AS (SELECT pg_advisory_xact_lock_shared(\(PostgresPassStore.passLockSQL(type: "$3", serial: "$4")))),
+        device AS (
+            INSERT INTO devices (device_library_id, push_token) SELECT $1, $2 FROM locked
             ON CONFLICT (device_library_id) DO UPDATE SET push_token = EXCLUDED.push_token WHERE devices.push_token <> EXCLUDED.push_token),
         registration AS (
-            INSERT INTO registrations (device_library_id, pass_type_id, serial_number) VALUES ($1, $3, $4)
+            INSERT INTO registrations (device_library_id, pass_type_id, serial_number) SELECT $1, $3, $4 FROM locked
             ON CONFLICT DO NOTHING RETURNING 1),
-        counted AS (
-            INSERT INTO pass_devices (pass_type_id, serial_number, devices) SELECT $3, $4, 1 FROM registration
-            ON CONFLICT (pass_type_id, serial_number) DO UPDATE SET devices = pass_devices.devices + 1 RETURNING devices),
+        marked AS (
+            INSERT INTO pass_installs (pass_type_id, serial_number) SELECT $3, $4 FROM registration
+            ON CONFLICT DO NOTHING RETURNING 1),
         recorded AS (
             INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at, device_hash)
-            SELECT CASE WHEN c.devices = 1 THEN 'installed' ELSE 'registered' END, p.pass_type_id, p.serial_number, p.template, $5, $6
-            FROM counted c, passes p WHERE p.pass_type_id = $3 AND p.serial_number = $4)
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM marked) THEN 'installed' ELSE 'registered' END, p.pass_type_id, p.serial_number,
+                p.template, $5, $6
+            FROM registration, passes p WHERE p.pass_type_id = $3 AND p.serial_number = $4)
         SELECT count(*) FROM registration
         """
     static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .int8, .text]
