@@ -4,16 +4,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-dependencies.sh
-pg_dir="${TMPDIR:-/tmp}/passmint-postgres-$$"
+# Every temporary file of the run (the tests' folders, the PostgreSQL server's) in one folder, removed at the end: a
+# run leaves nothing behind in /tmp. Readable by others: the server runs as the 'postgres' user when this is root.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/passmint-test-run.XXXXXX")
+chmod 755 "$run_tmp"
+export TMPDIR=$run_tmp
+pg_dir="$run_tmp/passmint-postgres"
+trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$run_tmp"' EXIT
 pg_port=${PASSMINT_TEST_POSTGRES_PORT:-0}  # 0: the server takes a free port, and the URL printed names it
-# connect_timeout=30: with a few hundred connections opening at once under the whole suite's load, a connection can
-# wait longer than the default 10 s (seen in CI: every PostgreSQL test of one moment failed to connect).
-PASSMINT_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")&connect_timeout=30"
+# connect_timeout=60: with a few hundred connections opening at once under the whole suite's load, a connection can
+# wait longer than the default 10 s (seen in CI: every PostgreSQL test of one moment failed to connect; 30 s was once
+# not enough either, with a second whole suite running on the same two cores).
+PASSMINT_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")&connect_timeout=60"
 export PASSMINT_TEST_POSTGRES_URL
 # Every suite runs here: one needing PostgreSQL or Chromium, which a plain `swift test` skips when they are missing,
 # fails instead (TestEnvironment.requiresAll).
 export PASSMINT_TEST_REQUIRE_ALL=1
-trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$pg_dir"' EXIT
 swift build --build-tests
 # The campaign driver (Benchmarks/, a package of its own) for CampaignTests, after the main build so the two do not
 # compete, with a scratch folder of its own so it does not lock .build.
