@@ -122,7 +122,9 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     public func register(
         deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
     ) async throws -> RegistrationResult {
-        try await writer.write { db in
+        // The hash (an HMAC) is made here rather than on the writer's thread, which every write waits for.
+        let hash = deviceHasher.hash(deviceLibraryIdentifier)
+        return try await writer.write { db in
             try db.query(
                 """
                 INSERT INTO devices (device_library_id, push_token) VALUES (?, ?) ON CONFLICT (device_library_id)
@@ -136,7 +138,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             let first = try Self.countDevices(db, passTypeIdentifier, serialNumber, by: 1) == 1
             try Self.insertPassEvent(
                 db, first ? .installed : .registered, passTypeIdentifier, serialNumber, at: self.clock(),
-                deviceHash: try self.deviceHash(db, deviceLibraryIdentifier))
+                deviceHash: try hash ?? self.deviceHash(db, deviceLibraryIdentifier))
             return .created
         }
     }
