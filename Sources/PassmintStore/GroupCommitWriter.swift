@@ -65,14 +65,15 @@ final class GroupCommitWriter: @unchecked Sendable {
             let job = Job(
                 run: { db in
                     do {
-                        try db.execute("SAVEPOINT job")
+                        // Prepared once and kept (`query`), not parsed again for every write as `execute` would.
+                        try db.query("SAVEPOINT job")
                     } catch {
                         continuation.resume(throwing: error)
                         return nil
                     }
                     do {
                         let value = try body(db)
-                        try db.execute("RELEASE job")
+                        try db.query("RELEASE job")
                         return (committed: { continuation.resume(returning: value) }, failed: { continuation.resume(throwing: $0) })
                     } catch {
                         try? db.execute("ROLLBACK TO job; RELEASE job")

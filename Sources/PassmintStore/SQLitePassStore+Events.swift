@@ -30,16 +30,38 @@ extension SQLitePassStore {
             [.text(kind.rawValue), .integer(PassEvent.milliseconds(at)), deviceHash.map { .text($0) } ?? .null, .text(type), .text(serial)])
     }
 
-    /// Counts one device more (`delta` 1) or less (-1) for a pass, in the caller's transaction; the new count.
-    static func countDevices(_ db: SQLiteConnection, _ type: String, _ serial: String, by delta: Int64) throws -> Int64 {
-        var devices: Int64 = 0
+    /// After a new registration, in its transaction: `installed` when no other device is registered for the pass,
+    /// else `registered` (the writer is the only writer, so nothing registers in between).
+    static func recordRegistration(
+        _ db: SQLiteConnection, _ type: String, _ serial: String, device: String, at: Date, deviceHash: String?
+    ) throws {
         try db.query(
             """
-            INSERT INTO pass_devices (pass_type_id, serial_number, devices) VALUES (?, ?, max(?, 0))
-            ON CONFLICT (pass_type_id, serial_number) DO UPDATE SET devices = max(devices + ?, 0) RETURNING devices
-            """, [.text(type), .text(serial), .integer(delta), .integer(delta)]
-        ) { devices = $0.integer(0) }
-        return devices
+            INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at, device_hash)
+            SELECT CASE WHEN EXISTS (
+                    SELECT 1 FROM registrations WHERE pass_type_id = ?1 AND serial_number = ?2 AND device_library_id <> ?3
+                ) THEN 'registered' ELSE 'installed' END, pass_type_id, serial_number, template, ?4, ?5
+            FROM passes WHERE pass_type_id = ?1 AND serial_number = ?2
+            """, [.text(type), .text(serial), .text(device), .integer(PassEvent.milliseconds(at)), deviceHash.map { .text($0) } ?? .null])
+    }
+
+    /// `removed` for a pass no device is registered for any more (`leavingToken`: not counting the devices with that
+    /// push token, whose registrations are about to go), in the caller's transaction.
+    static func recordRemovalIfLast(
+        _ db: SQLiteConnection, _ type: String, _ serial: String, leavingToken: String? = nil, at: Date, deviceHash: String?
+    ) throws {
+        try db.query(
+            """
+            INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at, device_hash)
+            SELECT 'removed', pass_type_id, serial_number, template, ?4, ?5 FROM passes WHERE pass_type_id = ?1 AND serial_number = ?2
+                AND NOT EXISTS (
+                    SELECT 1 FROM registrations r JOIN devices d ON d.device_library_id = r.device_library_id
+                    WHERE r.pass_type_id = ?1 AND r.serial_number = ?2 AND (?3 IS NULL OR d.push_token <> ?3))
+            """,
+            [
+                .text(type), .text(serial), leavingToken.map { .text($0) } ?? .null, .integer(PassEvent.milliseconds(at)),
+                deviceHash.map { .text($0) } ?? .null,
+            ])
     }
 
     /// The device's hash under the store's salt, making the salt on first use (in the writer's transaction).
@@ -138,14 +160,12 @@ extension SQLitePassStore {
             var counts = DeviceCounts(passes: 0, devices: 0)
             try db.query(
                 """
-                SELECT COUNT(*), COALESCE(SUM(d.devices), 0) FROM pass_devices d
-                JOIN passes p ON p.pass_type_id = d.pass_type_id AND p.serial_number = d.serial_number
-                WHERE d.devices > 0 AND (?1 IS NULL OR p.template = ?2) AND (?3 IS NULL OR d.pass_type_id = ?4)
-                """,
-                [
-                    template.map { .text($0) } ?? .null, template.map { .text($0) } ?? .null,
-                    passTypeIdentifier.map { .text($0) } ?? .null, passTypeIdentifier.map { .text($0) } ?? .null,
-                ]
+                SELECT COUNT(*), COALESCE(SUM(devices), 0) FROM (
+                    SELECT COUNT(*) AS devices FROM registrations r
+                    JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number
+                    WHERE (?1 IS NULL OR p.template = ?1) AND (?2 IS NULL OR r.pass_type_id = ?2)
+                    GROUP BY r.pass_type_id, r.serial_number)
+                """, [template.map { .text($0) } ?? .null, passTypeIdentifier.map { .text($0) } ?? .null]
             ) { counts = DeviceCounts(passes: Int($0.integer(0)), devices: Int($0.integer(1))) }
             return counts
         }

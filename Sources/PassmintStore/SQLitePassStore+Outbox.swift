@@ -53,7 +53,7 @@ extension SQLitePassStore {
             }
             for push in settlement.unregistered {
                 let token: [SQLiteConnection.Value] = [.text(push.pushToken)]
-                try self.recordDeadToken(db, token, at: failedAt)
+                try self.recordDeadToken(db, push.pushToken, at: failedAt)
                 try db.query(
                     "DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = ?)",
                     token)
@@ -79,20 +79,22 @@ extension SQLitePassStore {
 
     /// Before a dead token's registrations go: `token.dead` for each, and `removed` for the passes it was the last
     /// device of.
-    private func recordDeadToken(_ db: SQLiteConnection, _ token: [SQLiteConnection.Value], at: Date) throws {
+    private func recordDeadToken(_ db: SQLiteConnection, _ token: String, at: Date) throws {
         var lost: [(device: String, type: String, serial: String)] = []
         try db.query(
             """
             SELECT r.device_library_id, r.pass_type_id, r.serial_number FROM registrations r
             JOIN devices d ON d.device_library_id = r.device_library_id WHERE d.push_token = ?
-            """, token
+            """, [.text(token)]
         ) { lost.append((device: $0.text(0) ?? "", type: $0.text(1) ?? "", serial: $0.text(2) ?? "")) }
+        var removed: Set<[String]> = []
         for registration in lost {
             let hash = try deviceHash(db, registration.device)
             try Self.insertPassEvent(db, .tokenDead, registration.type, registration.serial, at: at, deviceHash: hash)
-            if try Self.countDevices(db, registration.type, registration.serial, by: -1) == 0 {
-                try Self.insertPassEvent(db, .removed, registration.type, registration.serial, at: at, deviceHash: hash)
-            }
+            // Two devices with one dead token on one pass: removed once.
+            guard removed.insert([registration.type, registration.serial]).inserted else { continue }
+            try Self.recordRemovalIfLast(
+                db, registration.type, registration.serial, leavingToken: token, at: at, deviceHash: hash)
         }
     }
 

@@ -134,10 +134,8 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 "INSERT OR IGNORE INTO registrations (device_library_id, pass_type_id, serial_number) VALUES (?, ?, ?)",
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
             guard db.changes > 0 else { return .alreadyRegistered }
-            // The writer is the only writer: the count read and written here cannot race another registration.
-            let first = try Self.countDevices(db, passTypeIdentifier, serialNumber, by: 1) == 1
-            try Self.insertPassEvent(
-                db, first ? .installed : .registered, passTypeIdentifier, serialNumber, at: self.clock(),
+            try Self.recordRegistration(
+                db, passTypeIdentifier, serialNumber, device: deviceLibraryIdentifier, at: self.clock(),
                 deviceHash: try hash ?? self.deviceHash(db, deviceLibraryIdentifier))
             return .created
         }
@@ -152,9 +150,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             if removed {
                 let hash = try self.deviceHash(db, deviceLibraryIdentifier)
                 try Self.insertPassEvent(db, .unregistered, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)
-                if try Self.countDevices(db, passTypeIdentifier, serialNumber, by: -1) == 0 {
-                    try Self.insertPassEvent(db, .removed, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)
-                }
+                try Self.recordRemovalIfLast(db, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)
             }
             try db.query(SQLiteSchema.removeDeviceWithoutRegistrations, [.text(deviceLibraryIdentifier), .text(deviceLibraryIdentifier)])
             return removed

@@ -117,6 +117,10 @@ enum SQLiteSchema {
             CREATE TABLE IF NOT EXISTS google_callbacks (nonce TEXT PRIMARY KEY, at INTEGER NOT NULL);
             """
         ),
+        (
+            12, "installs and removals read from the registrations (one writer), not from a count of devices per pass",
+            "DROP TABLE IF EXISTS pass_devices;"
+        ),
     ]
 
     /// Applies the migrations not applied yet.
