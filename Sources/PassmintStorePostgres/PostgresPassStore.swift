@@ -148,9 +148,9 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass? {
-        try await client.withConnection { connection in
-            try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: false, logger)
-        }
+        let statement = SelectPassStatement(passType: passTypeIdentifier, serial: serialNumber)
+        for try await row in try await client.execute(statement, logger: logger) { return PostgresSchema.pass(row) }
+        return nil
     }
 
     /// One change in a transaction of its own (see ``change(passTypeIdentifier:serialNumber:_:basedOn:)``).
