@@ -53,6 +53,14 @@ extension CampaignRun {
         let refused = apns.refused
         apns.reset()
         guard refused.isEmpty else { throw CampaignError("the stand-in refused pushes of the APNs client: \(refused)") }
+        // Each push is bounded by the client's request timeout and attempts; one not delivered ends the measurement
+        // rather than lowering the rate unseen.
+        let undelivered = outcomes.filter { $0.result != .delivered }
+        if let first = undelivered.first {
+            throw CampaignError(
+                "the APNs client's ceiling run did not deliver \(undelivered.count) of \(outcomes.count) pushes; the first: "
+                    + "\(first.result.rawValue), status \(first.status), \(first.reason ?? "no reason") after \(first.attempts) attempt(s)")
+        }
         return PushCeilings(standIn: standIn, client: client, threads: apns.threads)
     }
 
