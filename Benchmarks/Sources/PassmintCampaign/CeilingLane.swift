@@ -18,6 +18,7 @@ final class CeilingCounter: Sendable {
 final class CeilingLane: @unchecked Sendable {
     // @unchecked: used only on its connection's event loop, which its streams share.
     let connection: Int
+    let lane: Int
     let multiplexer: HTTP2StreamMultiplexer
     let head: HTTPRequestHead
     let tickets: CeilingCounter
@@ -30,10 +31,11 @@ final class CeilingLane: @unchecked Sendable {
     private var ended = false
 
     init(
-        connection: Int, multiplexer: HTTP2StreamMultiplexer, head: HTTPRequestHead, tickets: CeilingCounter,
+        connection: Int, lane: Int, multiplexer: HTTP2StreamMultiplexer, head: HTTPRequestHead, tickets: CeilingCounter,
         done: EventLoopPromise<Void>, tokenBase: Int, answerTimeout: TimeAmount
     ) {
         self.connection = connection
+        self.lane = lane
         self.multiplexer = multiplexer
         self.head = head
         self.tickets = tickets
@@ -50,14 +52,12 @@ final class CeilingLane: @unchecked Sendable {
         var head = self.head
         head.uri = "/3/device/" + String(format: "%064x", tokenBase + push)
         let eventLoop = done.futureResult.eventLoop
-        let (connection, timeout) = (self.connection, answerTimeout)
-        let timer = eventLoop.scheduleTask(in: timeout) {
-            self.settle(push, .failure(CampaignError("push \(push) of connection \(connection) had no answer within \(timeout)")))
-        }
+        let timeout = answerTimeout
+        let timer = eventLoop.scheduleTask(in: timeout) { self.settle(push, .failure(CampaignError("no answer within \(timeout)"))) }
         waiting = (push, timer)
         let opened = eventLoop.makePromise(of: (any Channel).self)
         opened.futureResult.whenFailure { error in
-            self.settle(push, .failure(CampaignError("connection \(connection) could not open a stream for push \(push): \(error)")))
+            self.settle(push, .failure(CampaignError("its stream could not be opened: \(error)")))
         }
         multiplexer.createStreamChannel(promise: opened) { [head] stream in
             stream.eventLoop.makeCompletedFuture {
@@ -76,8 +76,9 @@ final class CeilingLane: @unchecked Sendable {
         waiting.timer.cancel()
         switch outcome {
         case .success(200): next()
-        case .success(let status): end(CampaignError("the stand-in answered \(status) to push \(push) of connection \(connection)"))
-        case .failure(let error): end(error)
+        case .success(let status):
+            end(CampaignError("push \(push) of lane \(lane) on connection \(connection): the stand-in answered \(status)"))
+        case .failure(let error): end(CampaignError("push \(push) of lane \(lane) on connection \(connection): \(error)"))
         }
     }
 
@@ -125,12 +126,12 @@ private final class CeilingStreamHandler: ChannelInboundHandler, @unchecked Send
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        finish(.failure(CampaignError("the stream closed before its answer (the stand-in closed it or its connection)")))
+        finish(.failure(CampaignError("its stream closed before the answer (the stand-in closed it or its connection)")))
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        finish(.failure(CampaignError("the stream failed: \(error)")))
+        finish(.failure(CampaignError("its stream failed: \(error)")))
         context.close(promise: nil)
     }
 

@@ -58,7 +58,7 @@ struct StandInCeiling {
                     let multiplexer = try channel.pipeline.syncOperations.handler(type: HTTP2StreamMultiplexer.self)
                     for (lane, promise) in promises.enumerated() {
                         CeilingLane(
-                            connection: index, multiplexer: multiplexer, head: head, tickets: tickets, done: promise,
+                            connection: index, lane: lane, multiplexer: multiplexer, head: head, tickets: tickets, done: promise,
                             tokenBase: (index * window + lane) * 10_000_000, answerTimeout: answerTimeout
                         ).next()
                     }
