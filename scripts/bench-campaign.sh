@@ -28,7 +28,10 @@ base=$(scripts/postgres-test-server.sh start "$pg" 55498)
 fresh() {
     local name="campaign_$RANDOM$RANDOM"
     psql "$base" -q -c "CREATE DATABASE $name" >/dev/null
-    echo "${base%/*}/$name"
+    # The server's URL ends in ?sslmode=…&sslrootcert=<path>: the database's name is replaced before the query.
+    local address=${base%%\?*} query=""
+    [[ $base == *\?* ]] && query="?${base#*\?}"
+    echo "${address%/*}/$name$query"
 }
 echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
 "$campaign" --binary "$bin" --single "$single" --shared "$shared" "${extra[@]}"

@@ -20,7 +20,8 @@ import Foundation
             result.signingRate = options.patches > 0 ? try run.signingCeiling() : 0
         } catch {
             run.stop()  // no service left running behind a failed run
-            throw error
+            FileHandle.standardError.write(Data("campaign failed: \(error)\n".utf8))
+            exit(1)
         }
         run.stop()
         result.print(options: options, ceilings: ceilings, seedRate: run.seedRate)

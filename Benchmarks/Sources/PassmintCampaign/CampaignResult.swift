@@ -42,6 +42,11 @@ struct CampaignResult {
                 format:
                     "  pushes/s, same stand-in (%d threads): stand-in alone (bare HTTP/2) %.0f | APNs client alone %.0f | through the service %.0f (first to last push %.1f s)",
                 ceilings.threads, ceilings.standIn, ceilings.client, pushRate, pushSeconds))
+        if let failure = ceilings.clientFailure {
+            Swift.print(
+                "  APNs client alone     \(ceilings.clientUndelivered) of \(ceilings.clientPushes) pushes not delivered (the first: \(failure)); its rate counts delivered pushes only"
+            )
+        }
         Swift.print(
             String(
                 format: "  ratios                service / APNs client %.2f   service / stand-in %.2f   APNs client / stand-in %.2f",
