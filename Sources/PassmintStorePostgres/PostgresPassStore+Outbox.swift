@@ -120,10 +120,9 @@ extension PostgresPassStore {
     }
 
     /// Locks the queue's rows of `pushes` in key order (byte order, as Swift sorts the keys), the order in which changes
-    /// write them: without it the
-    /// settlement's `DELETE … USING UNNEST` locked them in the join's order, and a group of changes on another node
-    /// and the settlement waited for each other until PostgreSQL broke the deadlock by rolling one back (the campaign
-    /// saw about a hundred groups of 256 changes rolled back and written again one at a time).
+    /// write them. Without it the settlement's `DELETE … USING UNNEST` locked them in the join's order, and a group of
+    /// changes on another node and the settlement waited for each other until PostgreSQL broke the deadlock by rolling
+    /// one back (the campaign saw about a hundred groups of 256 changes rolled back and written again one at a time).
     private func lockOutboxRows(_ connection: PostgresConnection, _ pushes: [OwedPush]) async throws {
         guard !pushes.isEmpty else { return }
         let rows = try await connection.query(
