@@ -207,7 +207,8 @@ enum PostgresSchema {
                     pass_type_id TEXT NOT NULL, serial_number TEXT NOT NULL, PRIMARY KEY (pass_type_id, serial_number))
                 """,
                 "INSERT INTO pass_installs SELECT DISTINCT pass_type_id, serial_number FROM registrations ON CONFLICT DO NOTHING",
-                "DROP TABLE IF EXISTS pass_devices",
+                // `pass_devices` stays: nodes of an earlier version still register devices through it while a rolling
+                // update replaces them. Nothing of this version reads or writes it.
                 """
                 DO $$ BEGIN
                     IF NOT EXISTS (SELECT 1 FROM webhooks) THEN ALTER TABLE pass_events DISABLE TRIGGER pass_events_owe_webhooks; END IF;
