@@ -7,7 +7,7 @@ import Testing
 /// Windows-1252, German headers and dates, a bad number, an empty name) issued with `batch` and a column mapping, a
 /// project file so the next runs need no options, changed rows issued again with `--resume`, then new points for 50
 /// members sent with `passmint update` to a running `passmint serve`.
-@Suite(.serialized) struct CoffeeChainTests {
+@Suite(.serialized, .offPool) struct CoffeeChainTests {
     static let rows = 60
 
     /// The Loyalty template reduced to what the coffee chain's list holds: number, name, points, member since.

@@ -5,7 +5,7 @@ import Testing
 
 /// `passmint serve`'s settings as an operator meets them: `--help` lists each with its variable, the command line wins
 /// over the environment and the environment over the config file, and a bad value stops the start naming its source.
-@Suite struct ServeSettingsCommandTests {
+@Suite(.offPool) struct ServeSettingsCommandTests {
     /// Every setting's flag (with its value) and variable, as serve has always named them.
     static let settings = [
         ("--host <address>", "PASSMINT_HOST"), ("--port <port>", "PASSMINT_PORT"), ("--public-url <url>", "PASSMINT_PUBLIC_URL"),

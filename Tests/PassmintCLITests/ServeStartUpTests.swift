@@ -5,7 +5,7 @@ import Testing
 
 /// What `passmint serve` checks and says at start-up: its templates listed with their pass types, expired
 /// certificates refused, a port in use named with the option that changes it.
-@Suite(.serialized) struct ServeStartUpTests {
+@Suite(.serialized, .offPool) struct ServeStartUpTests {
     func arguments(_ folder: URL, chain: URL, apns: MockAPNsServer) -> [String] {
         [
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", folder.appendingPathComponent("s.sqlite").path,

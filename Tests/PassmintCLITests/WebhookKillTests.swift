@@ -6,7 +6,7 @@ import Testing
 /// `kill -9` of a node while webhook deliveries wait for their receiver: nothing owed is lost. The restarted node
 /// (once the dead node's lease has passed) delivers every event; those that were in flight arrive a second time with
 /// the same `Passmint-Event-Id`, and a receiver that dedupes by it acknowledges each event once.
-@Suite struct WebhookKillTests {
+@Suite(.offPool) struct WebhookKillTests {
     static let secret = "whsec_kill_0123456789abcdef"
 
     @Test(arguments: TestEnvironment.storeBackends)

@@ -125,7 +125,9 @@ import Testing
     }
 
     @Test func changesRacingOnTwoPostgresNodesAreAllKept() async throws {
-        let url = try StoreKind.postgres.databaseURL()
+        // Creating the database waits for psql: on a thread of its own, off the cooperative pool (blocking one of its
+        // two threads there once held up every test waiting for PostgreSQL until their connect timeout ran out).
+        let url = try await ConnectionLimitsTests.offPool { Result { try StoreKind.postgres.databaseURL() } }.get()
         try await openPassStore(url: url, logger: Logger(label: "test.node-a")).whileRunning { storeA in
             try await openPassStore(url: url, logger: Logger(label: "test.node-b")).whileRunning { storeB in
                 let nodes = [
