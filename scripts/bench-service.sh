@@ -151,7 +151,7 @@ connections=$connections_saved
 # registration. Skipped when PostgreSQL cannot start here.
 pg_dir=$(mktemp -d /tmp/passmint-bench-pg.XXXXXX)
 chmod 755 "$pg_dir"
-pg_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+pg_port=0  # the server binds a free port itself; the URL it prints names it
 if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$work/postgres.log"); then
     postgres_port=18083
     LOG_LEVEL=warning "$bin" serve --port $postgres_port --public-url https://passes.example.test/wallet --database-url "$pg_url" \
