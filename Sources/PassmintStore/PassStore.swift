@@ -111,10 +111,19 @@ public protocol PassStore: WebhookStore {
     /// ``SQLitePassStore``); the PostgreSQL store after its own commits, on every pass change another node announces,
     /// and when the server's WAL position moves (every commit of any node).
     var changeGeneration: UInt64? { get }
+
+    /// A number that changes after every commit that writes a pass row (and may change after others), read and
+    /// compared like ``changeGeneration``; the service caches the pass rows devices fetch only while it stays the same.
+    /// It never moves without ``changeGeneration`` moving too. The PostgreSQL store moves it on the commits that write
+    /// `passes` only, so registrations and push settlements leave cached pass rows in place; by default it is
+    /// ``changeGeneration``.
+    var passGeneration: UInt64? { get }
 }
 
 extension PassStore {
     public var changeGeneration: UInt64? { nil }
+
+    public var passGeneration: UInt64? { changeGeneration }
 
     /// Records a newly issued pass (``insert(order:images:)`` of one pass, without images).
     public func insert(_ pass: StoredPass) async throws -> StoredPass {

@@ -10,8 +10,12 @@ import Synchronization
 /// It `LISTEN`s on `channel` (`passmint_changes`) (every change to a pass `NOTIFY`s on commit, and shows here as soon as the
 /// notification arrives, normally well under a millisecond on a LAN), and reads the server's WAL insert position every
 /// ``walPollInterval`` (it moves with every commit, registrations included, which do not notify: they show here within
-/// two intervals). While it is not following (starting, or reconnecting after a lost connection) `generation` is nil
-/// and nothing is cached. Run it as a service beside the client.
+/// two intervals). While it is not following (starting, or reconnecting after a lost connection) both generations are
+/// nil and nothing is cached. Run it as a service beside the client.
+///
+/// Two generations: `generation` moves with every commit anyone makes; `passGeneration` only with the commits that
+/// write the `passes` table (each notifies, through the store's writes and a statement trigger on the table), so
+/// the pass rows devices fetch stay cached while devices register, pushes settle and events are recorded.
 ///
 /// A template version published on any node notifies the same channel with the payload `template`: the feed calls the
 /// handler given to ``onTemplatePublished(_:)`` then, and each time it starts listening (what was announced while it
@@ -20,6 +24,7 @@ public final class PostgresChangeFeed: Service {
     private let client: PostgresClient
     private let logger: Logger
     private let counter = Atomic<UInt64>(0)
+    private let passCounter = Atomic<UInt64>(0)
     private let listening = Atomic<Bool>(false)
     private let templateHandlers = Mutex<[@Sendable () -> Void]>([])
 
@@ -54,8 +59,16 @@ public final class PostgresChangeFeed: Service {
         for handler in templateHandlers.withLock({ $0 }) { handler() }
     }
 
-    /// Marks cached reads stale: this node committed.
-    func noteCommit() {
+    /// Moves after every commit to `passes` of this node (before the write returns) and on every notification; nil
+    /// while the feed is not following. It never moves without ``generation`` moving too.
+    var passGeneration: UInt64? {
+        listening.load(ordering: .acquiring) ? passCounter.load(ordering: .acquiring) : nil
+    }
+
+    /// Marks cached reads stale: this node committed (`passes`: a commit that wrote the `passes` table, or one that
+    /// may have: a notification, the feed starting or stopping).
+    func noteCommit(passes: Bool = true) {
+        if passes { passCounter.add(1, ordering: .releasing) }
         counter.add(1, ordering: .releasing)
         changes.ring()
     }
@@ -113,7 +126,7 @@ public final class PostgresChangeFeed: Service {
             let rows = try await client.query("SELECT pg_current_wal_insert_lsn()::text", logger: logger)
             for try await text in rows.decode(String.self) { position = text }
             if position != last || recheck {
-                noteCommit()
+                noteCommit(passes: false)  // a write to `passes` notifies: it moves the pass generation when it arrives
                 recheck = position != last
                 last = position
             }

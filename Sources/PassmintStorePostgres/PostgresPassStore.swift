@@ -53,6 +53,10 @@ public final class PostgresPassStore: PassStore {
     /// change of another node. Nil when the feed is not following: then nothing is cached.
     public var changeGeneration: UInt64? { changeFeed.generation }
 
+    /// Moves while the change feed follows, after every commit that wrote the `passes` table, of this node or another
+    /// (each notifies); nil when the feed is not following.
+    public var passGeneration: UInt64? { changeFeed.passGeneration }
+
     /// Returns once ``changeGeneration`` differs from `previous`, or the task is cancelled.
     public func changed(since previous: UInt64?) async { await changeFeed.changed(since: previous) }
 
@@ -61,7 +65,7 @@ public final class PostgresPassStore: PassStore {
     /// it (a database-wide lock held through the WAL flush), which halved registrations/s, and the other nodes see
     /// them through the WAL position their change feed polls instead.
     func write<T: Sendable>(notify: Bool = true, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        defer { changeFeed.noteCommit() }
+        defer { changeFeed.noteCommit(passes: notify) }
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 let value = try await body(connection)
@@ -191,7 +195,7 @@ public final class PostgresPassStore: PassStore {
         // Devices register far more often than anything else is written, so this is one prepared statement. No NOTIFY
         // (see `write`).
         let hash = try await deviceHash(deviceLibraryIdentifier)
-        defer { changeFeed.noteCommit() }
+        defer { changeFeed.noteCommit(passes: false) }
         let statement = RegisterDeviceStatement(
             device: deviceLibraryIdentifier, pushToken: pushToken, passType: passTypeIdentifier, serial: serialNumber,
             at: PassEvent.milliseconds(clock()), deviceHash: hash)

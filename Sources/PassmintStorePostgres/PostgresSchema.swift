@@ -216,6 +216,23 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            13, "every statement that writes passes notifies the change feed, so nodes keep pass rows cached between them",
+            [
+                """
+                CREATE OR REPLACE FUNCTION passmint_notify_pass_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_notify('\(PostgresChangeFeed.channel)', '');
+                    RETURN NULL;
+                END $$
+                """,
+                "DROP TRIGGER IF EXISTS passes_notify_change ON passes",
+                """
+                CREATE TRIGGER passes_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON passes
+                FOR EACH STATEMENT EXECUTE FUNCTION passmint_notify_pass_change()
+                """,
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

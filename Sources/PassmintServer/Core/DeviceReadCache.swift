@@ -2,7 +2,9 @@ public import PassmintStore
 import Synchronization
 
 /// The reads devices repeat most — the serial-number poll and the pass row behind the latest-pass endpoint — kept
-/// between two changes of the store (see `ReadCache`), and what `DeviceFastPath` answers from memory.
+/// between two changes of the store (see `ReadCache`), and what `DeviceFastPath` answers from memory. A poll is kept
+/// while the store's `changeGeneration` stays (registrations change its answer); a pass row while its
+/// `passGeneration` stays (only writes to passes change it).
 public final class DeviceReadCache: Sendable {
     struct PollKey: Hashable, Sendable {
         var device: String
@@ -31,7 +33,7 @@ public final class DeviceReadCache: Sendable {
     /// A stored pass as devices see it, with its `Last-Modified` text.
     public func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        return try await passRows.value(for: key, generation: store.changeGeneration) {
+        return try await passRows.value(for: key, generation: store.passGeneration) {
             guard let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
                 return .missing
             }
@@ -48,7 +50,7 @@ public final class DeviceReadCache: Sendable {
     /// The cached pass row, without touching the store; nil when it is not cached at the store's generation.
     func cachedDevicePass(passTypeIdentifier: String, serialNumber: String) -> DevicePassLookup? {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        return passRows.cachedValue(for: key, generation: store.changeGeneration)
+        return passRows.cachedValue(for: key, generation: store.passGeneration)
     }
 
     /// Requests answered by the fast path (from memory, on the event loop), for the operator and tests.
