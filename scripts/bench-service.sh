@@ -84,8 +84,28 @@ def pct(p):
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 print(f"| {sys.argv[1]} | {float(rps):,.0f} | {pct(50):.2f} | {pct(99):.2f} | {errors.group(1) if errors else 0} |")
-open("$work/last", "w").write(f"{float(rps)} {pct(50)}\n")
+requests = re.search(r"(\d+) requests in", text).group(1)
+open("$work/last", "w").write(f"{float(rps)} {pct(50)} {requests}\n")
 PY
+}
+
+# CPU ticks (1/100 s) of a process, and of PostgreSQL's (the postmaster and its children).
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+postgres_ticks() {
+    local main child total=0
+    main=$(head -n 1 "$pg_dir/pg/data/postmaster.pid")
+    for child in "$main" $(pgrep -P "$main"); do total=$((total + $(ticks "$child"))); done
+    echo "$total"
+}
+# A PostgreSQL row, then what each 1,000 of its requests cost in CPU: the node's and PostgreSQL's (steadier than the
+# rate on a machine whose speed drifts, and the rate is bound by commit latency when fsyncs are slow).
+costed() {
+    local before_node before_postgres requests
+    before_node=$(ticks "$postgres_pid")
+    before_postgres=$(postgres_ticks)
+    run "$@"
+    read -r _ _ requests <"$work/last"
+    echo "|   (CPU per 1,000 requests: passmint $((($(ticks "$postgres_pid") - before_node) * 10000 / requests)) ms, PostgreSQL $((($(postgres_ticks) - before_postgres) * 10000 / requests)) ms) | | | | |"
 }
 
 echo "wrk -t2 -c$connections -d${seconds}s on $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
@@ -126,7 +146,7 @@ sleep 3
 connections_saved=$connections
 connections=1
 run "on-demand issuing, 1 connection" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
-read -r _ single_p50 < "$work/last"
+read -r _ single_p50 _ < "$work/last"
 # Half the peak rate: 16 paced connections, each waiting so that 16 x 1000 / (delay + latency) = peak / 2 (wrk's pause
 # is whole milliseconds: with 16 connections one millisecond moves the rate by about 7 %, with 4 by about 25 %).
 connections=16
@@ -163,9 +183,9 @@ if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$wo
     curl -sf -X POST "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
         -H "Authorization: ApplePass $token" -H "Content-Type: application/json" -d '{"pushToken":"00ff"}' >/dev/null
     run "serial-number poll, PostgreSQL (cached)" "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
-    run "registration, PostgreSQL (durable write), every device on one pass" -s scripts/wrk/register.lua "http://127.0.0.1:$postgres_port"
+    costed "registration, PostgreSQL (durable write), every device on one pass" -s scripts/wrk/register.lua "http://127.0.0.1:$postgres_port"
     scripts/bench-seed.py $postgres_port 2000 "$token" >/dev/null
-    PASSMINT_BENCH_SPREAD_COUNT=2000 run "registration, PostgreSQL (durable write), 2,000 passes at random" -s scripts/wrk/register.lua \
+    PASSMINT_BENCH_SPREAD_COUNT=2000 costed "registration, PostgreSQL (durable write), 2,000 passes at random" -s scripts/wrk/register.lua \
         "http://127.0.0.1:$postgres_port"
 else
     echo "(PostgreSQL rows skipped: $(tail -n 1 "$work/postgres.log"))"
