@@ -21,12 +21,7 @@ import Testing
     }
 
     func issue(_ store: any PassStore) async throws -> String {
-        let serial = unique("R")
-        _ = try await store.insert(
-            StoredPass(
-                passTypeIdentifier: Self.type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "Loyalty",
-                dataJSON: #"{"points":1}"#))
-        return serial
+        try await storedPass(in: store, type: Self.type, prefix: "R")
     }
 
     func events(_ store: any PassStore, _ serial: String) async throws -> [PassEventKind] {

@@ -11,12 +11,7 @@ import Testing
     static let type = "pass.dev.passmint.example"
 
     func issue(_ store: any PassStore, template: String = "Loyalty") async throws -> String {
-        let serial = unique("E")
-        _ = try await store.insert(
-            StoredPass(
-                passTypeIdentifier: Self.type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: template,
-                dataJSON: #"{"points":1}"#))
-        return serial
+        try await storedPass(in: store, type: Self.type, prefix: "E", template: template)
     }
 
     func allEvents(_ store: any PassStore) async throws -> [PassEvent] {

@@ -40,3 +40,13 @@ func unique(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString.prefix(
 
 /// A hex push token as APNs makes them (64 hex digits).
 func pushToken() -> String { (0..<4).map { _ in String(format: "%016llx", UInt64.random(in: 0...UInt64.max)) }.joined() }
+
+/// Stores a new pass of `type` (Loyalty by default, `{"points":1}`) straight in `store`, named with `prefix`; its serial.
+func storedPass(in store: any PassStore, type: String, prefix: String, template: String = "Loyalty") async throws -> String {
+    let serial = unique(prefix)
+    _ = try await store.insert(
+        StoredPass(
+            passTypeIdentifier: type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: template,
+            dataJSON: #"{"points":1}"#))
+    return serial
+}

@@ -9,12 +9,7 @@ import Testing
     static let type = "pass.dev.passmint.example"
 
     func issue(_ store: any PassStore) async throws -> String {
-        let serial = unique("W")
-        _ = try await store.insert(
-            StoredPass(
-                passTypeIdentifier: Self.type, serialNumber: serial, authenticationToken: "token-0123456789abcdef", template: "Loyalty",
-                dataJSON: #"{"points":1}"#))
-        return serial
+        try await storedPass(in: store, type: Self.type, prefix: "W")
     }
 
     func webhook(_ events: [PassEventKind], at date: Date) -> Webhook {
