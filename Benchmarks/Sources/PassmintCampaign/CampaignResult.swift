@@ -22,6 +22,8 @@ struct CampaignResult {
     /// every 100 ms; after a kill, of the restarted node).
     var rssBeforeMiB: Int?
     var rssPeakMiB: Int?
+    /// The job's node's RSS when each tenth of the job's lines was done (a node killed and restarted starts again).
+    var rssByTenthMiB: [Int] = []
     /// Single PATCHes/s after the job, and the raw signing rate of the same run (each PATCH signs once).
     var patchRate = 0.0
     var signingRate = 0.0
@@ -66,6 +68,7 @@ struct CampaignResult {
         Swift.print(
             "  RSS of the job's node \(rssBeforeMiB.map { "\($0)" } ?? "?") MiB when the upload began, peak \(rssPeakMiB.map { "\($0)" } ?? "?") MiB while the job ran"
         )
+        Swift.print("  RSS at each tenth of the job (MiB): \(rssByTenthMiB.map(String.init).joined(separator: " "))")
         if options.patches > 0 {
             Swift.print(
                 String(

@@ -29,6 +29,7 @@ extension CampaignRun {
         apns.setResponseDelay(.milliseconds(options.apnsDelay))
         let rssBefore = nodes[0].rssMiB
         var rssPeak = rssBefore
+        var rssByTenth: [Int] = []  // at each tenth of the job's lines done
         let start = ContinuousClock.now
         var request = HTTPClientRequest(url: nodes[0].base + "/api/v1/updates")
         request.method = .POST
@@ -47,6 +48,10 @@ extension CampaignRun {
             if committed == nil, let rss = nodes[0].rssMiB { rssPeak = max(rssPeak ?? rss, rss) }
             guard let job = await job(id, on: nodes[0]) else { continue }
             last = job
+            let done = job["done"]?.numberValue?.intValue ?? 0
+            while committed == nil, rssByTenth.count < 10, done * 10 >= (rssByTenth.count + 1) * all.count, let rss = nodes[0].rssMiB {
+                rssByTenth.append(rss)
+            }
             if options.kill, !killed, (job["done"]?.numberValue?.intValue ?? 0) >= all.count * 2 / 5 {
                 nodes[0].kill()
                 nodes[0] = try nodes[0].restarted()
@@ -70,6 +75,6 @@ extension CampaignRun {
             owedLeft: last["pushQueue"]?["owed"]?.numberValue?.intValue ?? -1, killed: killed,
             failedRows: last["failed"]?.numberValue?.intValue ?? 0, refused: apns.refused, tailPushes: tail.count,
             tailSeconds: committed.map { moment in ((tail.map(\.at).max() ?? moment) - moment).seconds } ?? 0,
-            rssBeforeMiB: rssBefore, rssPeakMiB: rssPeak)
+            rssBeforeMiB: rssBefore, rssPeakMiB: rssPeak, rssByTenthMiB: rssByTenth)
     }
 }
