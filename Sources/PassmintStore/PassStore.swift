@@ -24,6 +24,10 @@ public protocol PassStore: WebhookStore {
 
     func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass?
 
+    /// The stored passes of `keys` (one read for all where the store can: a bulk update reads a chunk's passes at
+    /// once); a key with no pass is left out.
+    func passes(_ keys: [PassKey]) async throws -> [PassKey: StoredPass]
+
     /// Applies `edit` to a pass in one write transaction: reads it locked, applies the edit
     /// (``PassEdit/applied(to:basedOn:)``: with `basedOn`, throws `.stale` when the pass is no longer at that tag),
     /// stores the edit's images, gives the edited pass its next version (``StoredPass/nextVersion(tag:now:)``) and
@@ -124,6 +128,15 @@ extension PassStore {
     public var changeGeneration: UInt64? { nil }
 
     public var passGeneration: UInt64? { changeGeneration }
+
+    /// One ``pass(passTypeIdentifier:serialNumber:)`` after another.
+    public func passes(_ keys: [PassKey]) async throws -> [PassKey: StoredPass] {
+        var found: [PassKey: StoredPass] = [:]
+        for key in keys {
+            found[key] = try await pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)
+        }
+        return found
+    }
 
     /// Records a newly issued pass (``insert(order:images:)`` of one pass, without images).
     public func insert(_ pass: StoredPass) async throws -> StoredPass {

@@ -27,6 +27,33 @@ final class ScriptedPushSender: PushSender {
 /// Updates at the service: nothing changed means nothing pushed; a change is checked, stored, signed and pushed to
 /// the devices registered when it committed, and the outcome kept with the pass.
 @Suite struct UpdateServiceTests {
+    /// A bulk update makes a pass's change from the chunk's one read of its passes: a pass changed since that read is
+    /// changed again from the version stored, and no change is lost. The store reads many passes in one call.
+    @Test(arguments: StoreKind.allCases)
+    func aChangeMadeFromAnOlderReadKeepsTheChangeThatCameBetween(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: ScriptedPushSender())
+            let serials = [unique("C"), unique("C")]
+            for serial in serials {
+                _ = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: serial))
+            }
+            let type = ServiceHarness.passType
+            let keys = (serials + ["NO-SUCH-PASS"]).map { PassKey(passTypeIdentifier: type, serialNumber: $0) }
+            let read = try await store.passes(keys)
+            #expect(Set(read.keys.map(\.serialNumber)) == Set(serials), "the stored passes of the keys, the missing one left out")
+
+            let older = try #require(read[keys[0]])
+            _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: serials[0], data: ["points": 42], voided: nil)
+            let made = try await service.updates.update(
+                passTypeIdentifier: type, serialNumber: serials[0], data: ["memberName": "Ada Older"], voided: nil, signs: false,
+                read: older)
+            #expect(made.changed == true)
+            #expect(made.data?["points"] == 42 && made.data?["memberName"] == "Ada Older", "both changes kept: \(made.data)")
+            let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: serials[0]))
+            #expect(stored.updateTag == made.pass.updateTag && stored.dataJSON.contains("Ada Older") && stored.dataJSON.contains("42"))
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aChangeIsPushedOnceATokenAndItsOutcomeKept(_ kind: StoreKind) async throws {
         let gone = pushToken()

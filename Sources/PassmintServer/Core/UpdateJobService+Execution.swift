@@ -129,14 +129,17 @@ extension UpdateJobService {
             lines.removeAll()
             let since = replaying
             replaying = nil
-            outcomes += await BoundedConcurrency.map(Array(byPass.values), width: concurrency) { group in
+            // The chunk's passes in one read; each pass's first line is made from it (a pass changed since is read
+            // again when its commit finds the version stale).
+            let read = await readPasses(byPass.filter { !($0.value.first?.1.isOrder ?? true) }.map(\.key))
+            outcomes += await BoundedConcurrency.map(Array(byPass), width: concurrency) { key, group in
                 var results: [(Int, String?, Outcome)] = []
-                for (number, line) in group {
+                for (index, (number, line)) in group.enumerated() {
                     let outcome: Outcome
                     if line.isOrder {
                         outcome = await self.applyOrder(line, replayingSince: since)
                     } else {
-                        outcome = await self.apply(line, replayingSince: since)
+                        outcome = await self.apply(line, replayingSince: since, read: index == 0 ? read[key] : nil)
                     }
                     results.append((number, line.isOrder ? nil : line.serialNumber, outcome))
                 }
@@ -151,12 +154,12 @@ extension UpdateJobService {
 
     /// `replayingSince`: the line may have been applied by a service killed since then; found as it would leave it,
     /// it counts as changed when its pass changed since then.
-    private func apply(_ line: BulkUpdateLine, replayingSince: Date?) async -> Outcome {
+    private func apply(_ line: BulkUpdateLine, replayingSince: Date?, read: StoredPass?) async -> Outcome {
         beforeEachItem.withLock { $0 }?()
         do {
             let result = try await updates.update(
                 passTypeIdentifier: line.passTypeIdentifier, serialNumber: line.serialNumber, data: line.data, voided: line.voided,
-                images: line.images, signs: false)
+                images: line.images, signs: false, read: read)
             if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
             if let replayingSince, result.pass.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
             return .unchanged
@@ -166,6 +169,17 @@ extension UpdateJobService {
             return .failed(LineFailure(failure.message ?? failure.description, serial: line.serialNumber))
         } catch {
             return .failed(LineFailure("not stored: \(error)", serial: line.serialNumber))
+        }
+    }
+
+    /// The stored passes of `keys`; none when the read fails (each line then reads its own pass and meets the
+    /// failure itself).
+    private func readPasses(_ keys: [PassKey]) async -> [PassKey: StoredPass] {
+        do {
+            return try await store.passes(keys)
+        } catch {
+            logger.warning("cannot read a chunk's passes at once; each line reads its own", metadata: ["error": "\(error)"])
+            return [:]
         }
     }
 

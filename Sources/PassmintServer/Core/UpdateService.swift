@@ -36,16 +36,22 @@ public struct UpdateService: Sendable {
     ///
     /// `signs: false` (bulk changes) checks the new version without signing it: it is signed when a device or a link
     /// asks for it.
+    ///
+    /// `read`: the pass as the caller read it already (a bulk update reads a chunk's passes at once), made from on the
+    /// first attempt instead of reading it again; when it is no longer the stored version, the commit finds it stale
+    /// and the change is made again from the version stored.
     public func update(
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
-        ifMatch: Set<Int64>? = nil, signs: Bool = true
+        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil
     ) async throws -> PassMetadata {
         let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
         var upload: PassImageLibrary.Upload?
+        var known = read
         for _ in 0..<Self.attempts {
-            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-                throw ServiceFailure.notFound
-            }
+            var stored = known
+            if known == nil { stored = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) }
+            known = nil
+            guard let current = stored else { throw ServiceFailure.notFound }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
             if upload == nil, let images { upload = try await renderer.images.decode(images) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(current) }
