@@ -10,6 +10,9 @@ public struct JobLimits: Sendable {
     /// at whichever comes first; a line longer than the byte bound is a chunk of its own).
     public var chunkLines = 1000
     public var chunkBytes = 8 << 20
+    /// Lines of a chunk applied at once (different passes): the changes waiting together commit together, so more
+    /// lines in flight make fewer, larger transactions.
+    public var linesInFlight = 256
     /// Failures written to a job's failures file (`--job-failures-kept`); the rest are counted, not kept.
     public var failuresKept = 10_000
     /// Failures kept with the job's state, answered by `GET /api/v1/jobs/{id}` without reading the failures file.
