@@ -51,17 +51,25 @@ public enum TestEvents {
         }
     }
 
-    /// Suspends until `condition` holds, checking it at each ring; whether it held. Between checks it waits on a
-    /// thread of its own, so the cooperative pool stays free.
+    /// How often ``wait(atMost:until:)`` checks its condition when nothing rings: what some conditions wait for
+    /// rings no bell (a PostgreSQL lock another session waits on, a job finishing on a node without a log hook).
+    public static let recheck: Double = 0.05
+
+    /// Suspends until `condition` holds, checking it at each ring and every ``recheck`` seconds; whether it held.
+    /// Between checks it waits on a thread of its own, so the cooperative pool stays free.
     public static func wait(atMost seconds: Double = bound, until condition: () async throws -> Bool) async rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let seen = rings
             if try await condition() { return true }
-            let rang = await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: ringAfter(seen, deadline: deadline)) }.start()
+            guard Date() < deadline else { return false }
+            let next = min(deadline, Date().addingTimeInterval(recheck))
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread {
+                    _ = ringAfter(seen, deadline: next)
+                    continuation.resume()
+                }.start()
             }
-            if !rang { return try await condition() }
         }
     }
 
