@@ -244,8 +244,8 @@ struct Figures {
         var object: JSONObject = [
             "jobs": .number(JSONNumber(jobs)), "passes": .number(JSONNumber(result.issued)), "failed": .number(JSONNumber(result.failed)),
             "fileSystem": .string(fileSystem), "output": .string(sink),
-            "rawSignaturesPerSecond": number(raw), "filesPerSecond": number(fileRate), "combinedLimit": number(combined),
-            "passesPerSecond": number(rate), "ratioToSigning": number(rate / signing, 1000),
+            "rawSignaturesPerSecond": number(raw, 10), "filesPerSecond": number(fileRate, 10), "combinedLimit": number(combined, 10),
+            "passesPerSecond": number(rate, 10), "ratioToSigning": number(rate / signing, 1000),
             "ratioToCombined": number(rate / combined, 1000),
             "cpuMicrosecondsPerPass": number(cpuPerPass * 1e6), "cpuMicrosecondsPerSignature": number(cpuPerSignature * 1e6),
             "seconds": number(result.elapsed, 100),
@@ -254,7 +254,7 @@ struct Figures {
         ]
         if let orders { object["orders"] = orders.json }
         if let openssl {
-            object["opensslSpeed"] = number(openssl.rate)
+            object["opensslSpeed"] = number(openssl.rate, 10)
             object["opensslAlgorithm"] = .string(openssl.algorithm)
         }
         return .object(object)

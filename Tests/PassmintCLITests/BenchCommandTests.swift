@@ -25,9 +25,15 @@ import Testing
         // The combined limit and the ratios are what the figures next to them say.
         let signing = max(number("rawSignaturesPerSecond"), number("opensslSpeed"))
         let combined = 1 / (1 / signing + 1 / number("filesPerSecond"))
-        #expect(abs(number("combinedLimit") - combined) <= 1)
-        #expect(abs(number("ratioToCombined") - number("passesPerSecond") / combined) < 0.01)
-        #expect(abs(number("ratioToSigning") - number("passesPerSecond") / signing) < 0.01)
+        #expect(abs(number("combinedLimit") - combined) <= 0.2)
+        // Rates are printed to 0.05 either way and ratios to 0.0005; a ratio recomputed from printed rates can be off by
+        // that much, and no more (a slow machine issues few passes per second, so the bound is not a fixed fraction).
+        func agrees(_ ratio: Double, _ limit: Double) -> Bool {
+            let rate = number("passesPerSecond")
+            return abs(ratio - rate / limit) <= 0.0006 + 0.06 * (1 + rate / limit) / limit
+        }
+        #expect(agrees(number("ratioToCombined"), combined))
+        #expect(agrees(number("ratioToSigning"), signing))
         #expect(figures["phasesMicroseconds"]?["raw signature"] != nil)
         #expect(number("cpuMicrosecondsPerSignature") > 0 && number("cpuMicrosecondsPerPass") > 0)
         #expect(figures["fileSystem"]?.stringValue?.isEmpty == false)
