@@ -21,7 +21,10 @@ final class CampaignNode: @unchecked Sendable {
         self.folder = folder
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments + ["--port", "0"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PASSMINT_API_KEY": apiKey, "LOG_LEVEL": "notice"]) { $1 }
+        // Nodes log at `notice` unless the campaign is run with a LOG_LEVEL (`info` shows each push round's timings).
+        process.environment = ["LOG_LEVEL": "notice"].merging(ProcessInfo.processInfo.environment) { $1 }.merging([
+            "PASSMINT_API_KEY": apiKey
+        ]) { $1 }
         log = folder.appendingPathComponent("node-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)

@@ -56,8 +56,11 @@ public final class PushQueue: Service, Sendable {
     /// Claims, pushes and settles one batch; the number claimed.
     @discardableResult
     public func round() async throws -> Int {
+        let watch = ContinuousClock()
+        let started = watch.now
         let claimed = try await store.claimPushes(limit: batchSize, lease: lease)
         guard !claimed.isEmpty else { return 0 }
+        let sending = watch.now
         let byTopic = Dictionary(grouping: claimed, by: \.passTypeIdentifier)
         let outcomes = await withTaskGroup(of: [(OwedPush, PushOutcome)].self) { group in
             for (topic, pushes) in byTopic {
@@ -70,10 +73,18 @@ public final class PushQueue: Service, Sendable {
             return await group.reduce(into: []) { $0 += $1 }
         }
         counts.withLock { $0.count(outcomes.map(\.1)) }  // sent, whatever the settlement's fate
+        let settling = watch.now
         try await store.settlePushes(Self.settlement(outcomes, now: clock()))
         let delivered = outcomes.filter { $0.1.result == .delivered }.count
+        func ms(_ duration: Duration) -> String {
+            "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)"
+        }
         logger.info(
-            "push round", metadata: ["claimed": "\(claimed.count)", "delivered": "\(delivered)", "topics": "\(byTopic.count)"])
+            "push round",
+            metadata: [
+                "claimed": "\(claimed.count)", "delivered": "\(delivered)", "topics": "\(byTopic.count)",
+                "claimMs": "\(ms(sending - started))", "sendMs": "\(ms(settling - sending))", "settleMs": "\(ms(watch.now - settling))",
+            ])
         let failed = outcomes.filter { $0.1.result == .failed }
         if !failed.isEmpty {
             logger.warning(
