@@ -18,7 +18,10 @@ public final class APNsPushSender: PushSender {
     public static let production = URL(string: "https://api.push.apple.com")!
 
     public let endpoint: URL
-    private let client: HTTPClient
+    /// One client per HTTP/2 connection: AsyncHTTPClient keeps one connection per host, and APNs takes several from one
+    /// provider, so pushes go round the clients.
+    private let clients: [HTTPClient]
+    private let nextClient = Atomic<UInt>(0)
     private let logger: Logger
     private let concurrency: Int
     private let maxAttempts: Int
@@ -35,6 +38,8 @@ public final class APNsPushSender: PushSender {
     ///   - endpoint: APNs (default production), or a test server.
     ///   - trustRoots: roots to trust for the endpoint (default: the system's).
     ///   - concurrency: how many pushes are in flight at once, at least 1.
+    ///   - connections: how many HTTP/2 connections the pushes share, at least 1 (each on its own event loop where the
+    ///     loops allow; Apple accepts several connections from one provider for high volumes).
     ///   - maxAttempts: how many times one push is tried when APNs answers 429, 5xx or `ExpiredProviderToken`, or does
     ///     not answer; at least 1.
     ///   - retryDelay: the wait before the second attempt; it doubles before each later one.
@@ -47,7 +52,8 @@ public final class APNsPushSender: PushSender {
     ///   - logger: where every outcome is logged: deliveries at `info`, retries at `warning`, refusals at `error`.
     public init(
         identity: SigningIdentity, providerToken: APNsProviderToken? = nil, endpoint: URL = APNsPushSender.production,
-        trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 128, maxAttempts: Int = 4, retryDelay: Duration = .milliseconds(200),
+        trustRoots: [NIOSSLCertificate]? = nil, concurrency: Int = 128, connections: Int = 2, maxAttempts: Int = 4,
+        retryDelay: Duration = .milliseconds(200),
         sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }, connectTimeout: Duration = .seconds(3),
         requestTimeout: Duration = .seconds(10), unreachableBackOff: Duration = .seconds(1),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, logger: Logger = Logger(label: "passmint.push")
@@ -67,7 +73,7 @@ public final class APNsPushSender: PushSender {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls, timeout: .init(connect: .init(connectTimeout), read: .init(requestTimeout)))
         configuration.httpVersion = .automatic
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        clients = (0..<max(1, connections)).map { _ in HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration) }
         self.endpoint = endpoint
         self.logger = logger
         self.concurrency = max(1, concurrency)
@@ -88,12 +94,12 @@ public final class APNsPushSender: PushSender {
                 return !state
             })
         else { return }
-        try await client.shutdown()
+        for client in clients { try await client.shutdown() }
     }
 
     deinit {
         // A sender dropped without shutdown() still closes its connections, in the background.
-        if !shutDown.withLock({ $0 }) { client.shutdown { _ in } }
+        if !shutDown.withLock({ $0 }) { for client in clients { client.shutdown { _ in } } }
     }
 
     public func push(topic: String, pushTokens: [String]) async -> [PushOutcome] {
@@ -128,6 +134,7 @@ public final class APNsPushSender: PushSender {
             do {
                 let response: HTTPClientResponse
                 do {
+                    let client = clients[Int(nextClient.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(clients.count))]
                     response = try await client.execute(request, timeout: .init(requestTimeout))
                 } catch {
                     // Below HTTP: later pushes fail at once until the back-off is over, and this one goes back to the

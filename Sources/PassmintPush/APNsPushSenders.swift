@@ -14,13 +14,14 @@ public final class APNsPushSenders: PushSender {
     /// How pushes authenticate, for the start-up log: `certificate` (with the types) or `token KEY/TEAM`.
     public let authenticationDescription: String
 
-    /// One client per identity, or one client for all with `providerToken`.
+    /// One client per identity, or one client for all with `providerToken`; each client opens `connections` HTTP/2
+    /// connections.
     ///
     /// - Throws: when a certificate or key cannot be used for TLS, or when `providerToken`'s team is not the team of
     ///   every identity (a `.p8` key pushes only for its own team's pass types).
     public init(
         identities: SigningIdentities, providerToken: APNsProviderToken?, endpoint: URL, trustRoots: [NIOSSLCertificate]?,
-        logger: Logger
+        connections: Int = 2, logger: Logger
     ) throws {
         if let providerToken {
             for identity in identities.all where identity.certificate.organizationalUnit != providerToken.teamIdentifier {
@@ -34,13 +35,15 @@ public final class APNsPushSenders: PushSender {
                     """)
             }
             shared = try APNsPushSender(
-                identity: identities.all[0], providerToken: providerToken, endpoint: endpoint, trustRoots: trustRoots, logger: logger)
+                identity: identities.all[0], providerToken: providerToken, endpoint: endpoint, trustRoots: trustRoots,
+                connections: connections, logger: logger)
             senders = [:]
             authenticationDescription = "token \(providerToken.keyIdentifier)/\(providerToken.teamIdentifier)"
         } else {
             var senders: [String: APNsPushSender] = [:]
             for identity in identities.all {
-                let sender = try APNsPushSender(identity: identity, endpoint: endpoint, trustRoots: trustRoots, logger: logger)
+                let sender = try APNsPushSender(
+                    identity: identity, endpoint: endpoint, trustRoots: trustRoots, connections: connections, logger: logger)
                 senders[identity.certificate.userID ?? ""] = sender
             }
             self.senders = senders

@@ -24,6 +24,8 @@ public final class MockAPNsServer: Sendable {
         public var authorization: String?
         /// When the request arrived.
         public var at: ContinuousClock.Instant
+        /// The HTTP/2 connection it came on (the same number for every push of one connection).
+        public var connection: ObjectIdentifier?
     }
 
     /// Answers for a token, used in order; the last one repeats.
@@ -190,7 +192,8 @@ private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendabl
                 state.received.append(
                     .init(
                         token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
-                        clientCertificateSubject: subject, authorization: authorization, at: .now))
+                        clientCertificateSubject: subject, authorization: authorization, at: .now,
+                        connection: context.channel.parent.map { ObjectIdentifier($0) }))
                 let count = state.counts[token, default: 0]
                 state.counts[token] = count + 1
                 if let answers = state.behaviors[token]?.answers, !answers.isEmpty {

@@ -23,12 +23,14 @@ import Testing
         #expect(defaults.publicURL == "https://passes.example.test/wallet", "no trailing slash")
         #expect(defaults.pathPrefix == "/wallet")
         #expect(defaults.apns.endpoint.absoluteString == "https://api.push.apple.com" && !defaults.allowHTTP)
+        #expect(defaults.apns.connections == 2)
 
         let environment = [
             "PASSMINT_PUBLIC_URL": "https://env.example.test", "PASSMINT_HOST": "0.0.0.0", "PASSMINT_PORT": "9000",
             "PASSMINT_DATABASE_URL": "postgres://u@db/p", "PASSMINT_TEMPLATES": "/srv/templates",
             "PASSMINT_APNS_URL": "https://127.0.0.1:9443",
             "PASSMINT_APNS_CA": "/ca.pem", "PASSMINT_APNS_KEY": "/AuthKey_K.p8", "PASSMINT_APNS_KEY_ID": "K", "PASSMINT_APNS_TEAM_ID": "T",
+            "PASSMINT_APNS_CONNECTIONS": "3",
             "PASSMINT_FAST_PATH": "0", "PASSMINT_API_KEY": "key-from-the-environment", "LOG_LEVEL": "debug", "PASSMINT_ALLOW_HTTP": "1",
         ]
         let fromEnvironment = try await read([], environment)
@@ -39,7 +41,7 @@ import Testing
         #expect(fromEnvironment.apns.trustRootsFile == "/ca.pem")
         #expect(fromEnvironment.apns.authKeyFile == "/AuthKey_K.p8" && fromEnvironment.apns.keyIdentifier == "K")
         #expect(fromEnvironment.apns.teamIdentifier == "T" && fromEnvironment.apiKey == "key-from-the-environment")
-        #expect(fromEnvironment.allowHTTP)
+        #expect(fromEnvironment.allowHTTP && fromEnvironment.apns.connections == 3)
         let http = try await read(["--public-url", "http://192.168.1.20:8080/wallet", "--allow-http"])
         #expect(http.allowHTTP && http.publicURL == "http://192.168.1.20:8080/wallet")
 
@@ -83,7 +85,7 @@ import Testing
         #expect(
             flags == """
                 --host --port --public-url --database-url --templates --order-templates --apns-url --apns-ca --apns-key --apns-key-id \
-                --apns-team-id \
+                --apns-team-id --apns-connections \
                 --allow-http --no-fast-path --link-lifetime --push-lease --job-lease --jobs-folder --header-timeout --idle-timeout \
                 --body-timeout \
                 --max-connections --max-connections-per-address --trusted-proxy --max-value-size --events-retention \
@@ -95,7 +97,8 @@ import Testing
             variables == """
                 PASSMINT_HOST PASSMINT_PORT PASSMINT_PUBLIC_URL PASSMINT_DATABASE_URL PASSMINT_TEMPLATES PASSMINT_ORDER_TEMPLATES \
                 PASSMINT_APNS_URL \
-                PASSMINT_APNS_CA PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_ALLOW_HTTP PASSMINT_FAST_PATH \
+                PASSMINT_APNS_CA PASSMINT_APNS_KEY PASSMINT_APNS_KEY_ID PASSMINT_APNS_TEAM_ID PASSMINT_APNS_CONNECTIONS \
+                PASSMINT_ALLOW_HTTP PASSMINT_FAST_PATH \
                 PASSMINT_LINK_LIFETIME PASSMINT_PUSH_LEASE PASSMINT_JOB_LEASE PASSMINT_JOBS_FOLDER PASSMINT_HEADER_TIMEOUT \
                 PASSMINT_IDLE_TIMEOUT \
                 PASSMINT_BODY_TIMEOUT PASSMINT_MAX_CONNECTIONS PASSMINT_MAX_CONNECTIONS_PER_ADDRESS PASSMINT_TRUSTED_PROXY \

@@ -46,6 +46,8 @@ struct CampaignOptions {
     var ceilingTokens = 50_000
     /// Event loops of the APNs stand-in; connections of its bare HTTP/2 client.
     var standInThreads = 4
+    /// HTTP/2 connections of the APNs client, alone and in every node (`serve --apns-connections`).
+    var apnsConnections = 2
     /// `certificate` (TLS client certificate, the default) or `token` (a .p8 key's provider tokens).
     var apnsAuthentication = "certificate"
     /// Single PATCHes after the bulk update, from 64 clients over every node (0: none).
@@ -65,6 +67,7 @@ struct CampaignOptions {
             case "--apns-delay-ms": apnsDelay = try Self.number(value, argument)
             case "--ceiling-tokens": ceilingTokens = try Self.number(value, argument)
             case "--stand-in-threads": standInThreads = try Self.number(value, argument)
+            case "--apns-connections": apnsConnections = max(1, try Self.number(value, argument))
             case "--patches": patches = try Self.number(value, argument)
             case "--apns-auth":
                 guard ["certificate", "token"].contains(value) else {

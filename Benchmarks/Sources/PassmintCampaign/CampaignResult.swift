@@ -33,7 +33,7 @@ struct CampaignResult {
     func print(options: CampaignOptions, ceilings: PushCeilings, seedRate: Double) {
         let store = options.database == "sqlite" ? "SQLite" : "PostgreSQL"
         Swift.print(
-            "campaign: \(rows) passes, \(expectedTokens) devices, \(store), \(options.nodes) node(s)\(killed ? ", kill -9 of the job's node at 40 %" : ""), APNs auth: \(options.apnsAuthentication)"
+            "campaign: \(rows) passes, \(expectedTokens) devices, \(store), \(options.nodes) node(s)\(killed ? ", kill -9 of the job's node at 40 %" : ""), APNs auth: \(options.apnsAuthentication), \(options.apnsConnections) APNs connection(s) a node"
         )
         Swift.print(
             String(
@@ -44,6 +44,12 @@ struct CampaignResult {
                 format:
                     "  pushes/s, same stand-in (%d threads): stand-in alone (bare HTTP/2) %.0f | APNs client alone %.0f | through the service %.0f (first to last push %.1f s)",
                 ceilings.threads, ceilings.standIn, ceilings.client, pushRate, pushSeconds))
+        if let single = ceilings.clientOneConnection {
+            Swift.print(
+                String(
+                    format: "  APNs client alone     %.0f /s with %d connections, %.0f /s with one (%.2f ×)", ceilings.client,
+                    options.apnsConnections, single, ceilings.client / single))
+        }
         if let failure = ceilings.clientFailure {
             Swift.print(
                 "  APNs client alone     \(ceilings.clientUndelivered) of \(ceilings.clientPushes) pushes not delivered (the first: \(failure)); its rate counts delivered pushes only"

@@ -9,6 +9,8 @@ import PassmintPush
 struct PushCeilings {
     var standIn: Double
     var client: Double
+    /// The APNs client alone with one connection, when the campaign's client has more.
+    var clientOneConnection: Double?
     var threads: Int
     /// The APNs client's pushes not delivered in its run, of how many, and the first one's outcome.
     var clientUndelivered = 0
@@ -47,15 +49,20 @@ extension CampaignRun {
         var logger = Logger(label: "campaign.ceiling")
         logger.logLevel = .warning
         // The ceiling measures pushes, not how fast a loaded machine opens a connection: 30 s to connect.
-        let sender = try APNsPushSender(
-            identity: identity, providerToken: providerToken, endpoint: apns.url, trustRoots: [apns.serverCertificate],
-            connectTimeout: .seconds(30), logger: logger)
-        let tokens = (0..<options.ceilingTokens).map { String(format: "%064x", 900_000_000 + $0) }
-        _ = await sender.push(topic: Self.topic, pushTokens: Array(tokens.prefix(1_000)))  // connection and code warm
-        let start = ContinuousClock.now
-        let outcomes = await sender.push(topic: Self.topic, pushTokens: tokens)
-        let client = Double(outcomes.filter { $0.result == .delivered }.count) / (ContinuousClock.now - start).seconds
-        try await sender.shutdown()
+        func clientAlone(connections: Int) async throws -> (rate: Double, outcomes: [PushOutcome]) {
+            let sender = try APNsPushSender(
+                identity: identity, providerToken: providerToken, endpoint: apns.url, trustRoots: [apns.serverCertificate],
+                connections: connections, connectTimeout: .seconds(30), logger: logger)
+            let tokens = (0..<options.ceilingTokens).map { String(format: "%064x", 900_000_000 + $0) }
+            _ = await sender.push(topic: Self.topic, pushTokens: Array(tokens.prefix(1_000)))  // connections and code warm
+            let start = ContinuousClock.now
+            let outcomes = await sender.push(topic: Self.topic, pushTokens: tokens)
+            let rate = Double(outcomes.filter { $0.result == .delivered }.count) / (ContinuousClock.now - start).seconds
+            try await sender.shutdown()
+            return (rate, outcomes)
+        }
+        let oneConnection = options.apnsConnections > 1 ? try await clientAlone(connections: 1).rate : nil
+        let (client, outcomes) = try await clientAlone(connections: options.apnsConnections)
         let refused = apns.refused
         apns.reset()
         guard refused.isEmpty else { throw CampaignError("the stand-in refused pushes of the APNs client: \(refused)") }
@@ -66,7 +73,8 @@ extension CampaignRun {
             "\($0.result.rawValue), status \($0.status), \($0.reason ?? "no reason") after \($0.attempts) attempt(s)"
         }
         return PushCeilings(
-            standIn: standIn, client: client, threads: apns.threads, clientUndelivered: undelivered.count, clientPushes: outcomes.count,
+            standIn: standIn, client: client, clientOneConnection: oneConnection, threads: apns.threads,
+            clientUndelivered: undelivered.count, clientPushes: outcomes.count,
             clientFailure: failure)
     }
 

@@ -66,7 +66,8 @@ final class CampaignRun: @unchecked Sendable {
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
             "--templates", Shell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
             apns.url.absoluteString, "--apns-ca", apns.serverCertificateFile.path, "--push-lease", "5s",
-            "--job-lease", "5s", "--jobs-folder", folder.appendingPathComponent("jobs-\(index)").path,
+            "--job-lease", "5s", "--apns-connections", "\(options.apnsConnections)", "--jobs-folder",
+            folder.appendingPathComponent("jobs-\(index)").path,
         ]
         if let authKey { arguments += ["--apns-key", authKey.path, "--apns-key-id", Self.keyIdentifier, "--apns-team-id", Self.team] }
         let node = try CampaignNode(binary: options.binary, arguments: arguments, apiKey: apiKey, folder: folder)

@@ -13,6 +13,8 @@ public struct APNsConfiguration: Sendable {
     public var keyIdentifier: String?
     /// The key's team; default: the certificate's team identifier.
     public var teamIdentifier: String?
+    /// HTTP/2 connections for each client identity.
+    public var connections = 2
 
     public init() {}
 }

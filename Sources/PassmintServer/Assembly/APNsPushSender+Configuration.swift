@@ -21,6 +21,6 @@ extension APNsPushSenders {
         }
         try self.init(
             identities: configuration.identities, providerToken: providerToken, endpoint: apns.endpoint, trustRoots: roots,
-            logger: logger)
+            connections: apns.connections, logger: logger)
     }
 }

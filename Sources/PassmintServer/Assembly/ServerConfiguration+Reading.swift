@@ -67,6 +67,7 @@ extension ServerConfiguration {
         apns.authKeyFile = try settings.value(declared.apnsKey)
         apns.keyIdentifier = try settings.value(declared.apnsKeyID)
         apns.teamIdentifier = try settings.value(declared.apnsTeamID)
+        apns.connections = try settings.value(declared.apnsConnections) ?? apns.connections
         fastPath = try settings.value(declared.fastPath) ?? fastPath
         linkLifetime = try settings.value(declared.linkLifetime)
         pushLease = try settings.value(declared.pushLease) ?? pushLease

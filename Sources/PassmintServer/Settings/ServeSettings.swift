@@ -32,6 +32,9 @@ public struct ServeSettings: Sendable {
         "apns-key-id", "id", default: .described("from the file name AuthKey_<KEYID>.p8"), help: "The .p8 key's identifier.")
     public let apnsTeamID = ServeSetting.text(
         "apns-team-id", "id", default: .described("the certificate's team identifier"), help: "The team of the .p8 key.")
+    public let apnsConnections = ServeSetting.count(
+        "apns-connections", of: "connections", from: 1, default: .value("2"),
+        help: "HTTP/2 connections to APNs for each client identity; pushes go round them (more for high volumes, fewer for a small node).")
     public let allowHTTP = ServeSetting.switch(
         "allow-http", default: false,
         help: """
