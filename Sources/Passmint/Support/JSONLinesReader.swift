@@ -24,6 +24,8 @@ package final class JSONLinesReader {
     private let descriptor: Int32
     private let maximumLine: Int
     private var buffer: [UInt8] = []
+    /// What each `read` fills, before it is appended to `buffer`.
+    private var block: [UInt8] = []
     private var start = 0
     /// The file offset of `buffer[0]`.
     private var base: Int64
@@ -84,12 +86,11 @@ package final class JSONLinesReader {
             base += Int64(start)
             start = 0
         }
-        let chunk = 1 << 20
-        let count = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        let read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, chunk) }
-        buffer.removeLast(chunk - max(read, 0))
-        if read <= 0 { ended = true }
+        // Read into a block allocated once, then copy what came: zero-filling a megabyte of `buffer` for each read
+        // cost more than the read itself for short files (a fuzz run managed one file a second).
+        if block.isEmpty { block = [UInt8](repeating: 0, count: 1 << 20) }
+        let read = block.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
+        if read > 0 { buffer.append(contentsOf: block[0..<read]) } else { ended = true }
     }
 
     /// Drops bytes until the end of the current line.
