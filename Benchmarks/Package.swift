@@ -26,10 +26,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.9.0"..<"5.0.0"),
     ],
     targets: [
+        // What both benchmarks need: the repository, folders, programs run to the end, a development signing chain.
+        .target(name: "BenchSupport", swiftSettings: swiftSettings),
         // The campaign benchmark (scripts/bench-campaign.sh) with its own multi-threaded APNs stand-in.
         .executableTarget(
             name: "PassmintCampaign",
             dependencies: [
+                "BenchSupport",
                 .product(name: "Passmint", package: "passmint"),
                 .product(name: "PassmintPush", package: "passmint"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -48,6 +51,7 @@ let package = Package(
         .executableTarget(
             name: "PassmintGoogleBench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

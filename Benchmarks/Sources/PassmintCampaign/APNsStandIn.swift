@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -70,7 +71,7 @@ final class APNsStandIn: Sendable {
     init(authentication: Authentication, topic: String, threads: Int, folder: URL) throws {
         let key = folder.appendingPathComponent("apns-server.key")
         serverCertificateFile = folder.appendingPathComponent("apns-server.pem")
-        try Shell.selfSignedLocalhost(key: key, certificate: serverCertificateFile)
+        try BenchShell.selfSignedLocalhost(key: key, certificate: serverCertificateFile)
         guard let certificate = try NIOSSLCertificate.fromPEMFile(serverCertificateFile.path).first else {
             throw CampaignError("no certificate in \(serverCertificateFile.path)")
         }

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// A `passmint serve` process of the campaign, its output in a log file. It binds port 0, and the port the system
@@ -36,7 +37,7 @@ final class CampaignNode: @unchecked Sendable {
         guard let port = listeningPort() else { return false }
         self.port = port
         for _ in 0..<600 {
-            if (try? Shell.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
+            if (try? BenchShell.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
             if !process.isRunning { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }

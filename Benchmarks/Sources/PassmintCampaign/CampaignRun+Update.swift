@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BenchSupport
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BenchSupport
 import Foundation
 import Logging
 import NIOCore
@@ -39,10 +40,10 @@ final class CampaignRun: @unchecked Sendable {
 
     init(options: CampaignOptions) throws {
         self.options = options
-        folder = try Shell.temporaryFolder("campaign")
-        chain = try Shell.devChain(in: folder)
+        folder = try BenchShell.temporaryFolder("campaign")
+        chain = try BenchShell.devChain(in: folder, uid: Self.topic)
         if options.apnsAuthentication == "token" {
-            let key = try Shell.authKey(in: folder, keyIdentifier: Self.keyIdentifier)
+            let key = try BenchShell.authKey(in: folder, keyIdentifier: Self.keyIdentifier)
             authKey = key.p8
             let check = try StandInTokenCheck(publicKeyPEM: key.publicKey, keyIdentifier: Self.keyIdentifier, teamIdentifier: Self.team)
             apns = try APNsStandIn(authentication: .token(check), topic: Self.topic, threads: options.standInThreads, folder: folder)
@@ -64,7 +65,7 @@ final class CampaignRun: @unchecked Sendable {
     func startNode(_ index: Int) throws -> CampaignNode {
         var arguments = [
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
-            "--templates", Shell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
+            "--templates", BenchShell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
             apns.url.absoluteString, "--apns-ca", apns.serverCertificateFile.path, "--push-lease", "5s",
             "--job-lease", "5s", "--apns-connections", "\(options.apnsConnections)", "--jobs-folder",
             folder.appendingPathComponent("jobs-\(index)").path,
@@ -89,10 +90,10 @@ final class CampaignRun: @unchecked Sendable {
         }
         try FileIO.writeAtomically(Array(csv.utf8), to: members.path)
         let start = ContinuousClock.now
-        let batch = try Shell.run(
+        let batch = try BenchShell.run(
             options.binary,
             [
-                "batch", Shell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
+                "batch", BenchShell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
                 "--out-dir", folder.appendingPathComponent("seed").path, "--certificates", chain.path, "--register", databaseURL,
                 "--public-url", "https://passes.example.test/wallet", "--no-files", "--quiet",
             ])

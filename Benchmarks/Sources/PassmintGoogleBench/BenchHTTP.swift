@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -111,13 +112,4 @@ final class JobCounter: Sendable {
             return value
         }
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

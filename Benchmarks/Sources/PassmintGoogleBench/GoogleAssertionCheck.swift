@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Checks a service account's JWT assertion as Google's token endpoint does: RS256, issued by the account's email,
