@@ -24,7 +24,7 @@ public final class MockAPNsServer: Sendable {
         public var authorization: String?
         /// When the request arrived.
         public var at: ContinuousClock.Instant
-        /// The HTTP/2 connection it came on (the same number for every push of one connection).
+        /// The HTTP/2 connection it came on (one identity for every push of one connection).
         public var connection: ObjectIdentifier?
     }
 
