@@ -141,7 +141,7 @@ import Testing
                 _ = try await service.updates.update(
                     passTypeIdentifier: Self.type, serialNumber: serial, data: ["points": 4242], voided: nil, signs: false)
             }
-            var stopped = UpdateJob(id: id, kind: .updates)
+            var stopped = UpdateJob(id: id, kind: .updates, createdAt: Date().addingTimeInterval(-60))  // by the stopped service
             stopped.done = 2
             stopped.changed = 2
             stopped.offset = Int64(lines[0].utf8.count + lines[1].utf8.count + 2)

@@ -157,7 +157,7 @@ import Testing
         // A job whose upload is gone fails, saying so without the folder's path.
         let folder = TestEnvironment.temporaryFolder("jobs-gone")
         let id = String(repeating: "d4", count: 16)
-        try JSONWriter.string(.object(UpdateJob(id: id, kind: .updates).json)).write(
+        try JSONWriter.string(.object(UpdateJob(id: id, kind: .updates, createdAt: Date().addingTimeInterval(-60)).json)).write(
             toFile: folder.appendingPathComponent("\(id).json").path, atomically: true, encoding: .utf8)
         let resumed = try Self.configured { $0.jobsFolder = folder.path }
         try await withService(resumed) { _, client, _ in

@@ -178,7 +178,7 @@ import Testing
             let upload = lines.joined(separator: "\n") + "\n"
             let id = String(repeating: "ab", count: 16)
             try upload.write(to: folder.appendingPathComponent("\(id).jsonl"), atomically: true, encoding: .utf8)
-            var stopped = UpdateJob(id: id, kind: .updates)
+            var stopped = UpdateJob(id: id, kind: .updates, createdAt: Date().addingTimeInterval(-60))  // by the stopped service
             stopped.done = 2
             stopped.changed = 2
             stopped.offset = Int64(lines[0].utf8.count + lines[1].utf8.count + 2)

@@ -132,9 +132,20 @@ public final class UpdateJobService: Service, Sendable {
     }
 
     private func queue(_ job: UpdateJob) {
-        live.withLock { $0[job.id] = job }
-        enqueue.yield(job.id)
+        guard admit(job) else { return }
         logger.info("job queued", metadata: ["job": "\(job.id)", "kind": "\(job.kind.rawValue)"])
+    }
+
+    /// Holds `job` and queues it to run, unless this node holds it already (queued, running or ended): each job runs
+    /// once.
+    private func admit(_ job: UpdateJob) -> Bool {
+        let fresh = live.withLock { live in
+            guard live[job.id] == nil else { return false }
+            live[job.id] = job
+            return true
+        }
+        if fresh { enqueue.yield(job.id) }
+        return fresh
     }
 
     /// A job this node runs or keeps in its folder, as it stands now; nil when there is none with this id. See
@@ -165,10 +176,11 @@ public final class UpdateJobService: Service, Sendable {
         }
         await removeExpiredUploads()
         // With a fleet's store a template-wide change left running is taken over through its lease (by this node or another).
-        for job in folder.all() where job.state == .running && (shared == nil || job.kind == .updates) {
+        // Only what a stopped service left: a job received since this start is queued by its receiver, and one staged
+        // while this scan runs may be the one being received right now (written, not yet queued).
+        for job in folder.all() where job.state == .running && (shared == nil || job.kind == .updates) && left(job) {
+            guard admit(job) else { continue }
             logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
-            live.withLock { $0[job.id] = job }
-            enqueue.yield(job.id)
         }
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -188,6 +200,10 @@ public final class UpdateJobService: Service, Sendable {
         }
         if let shared { await release(held.withLock { $0 }, in: shared) }
     }
+
+    /// Whether `job` was created before this service started (its state keeps milliseconds: a job created within the
+    /// millisecond of the start counts as this start's).
+    func left(_ job: UpdateJob) -> Bool { job.createdAt.addingTimeInterval(0.001) < startedAt }
 
     /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.
     func removeExpiredUploads(now: Date = Date()) async {
