@@ -72,7 +72,9 @@ public final class APNsPushSender: PushSender {
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
         tls.applicationProtocols = ["h2"]
         let group = MultiThreadedEventLoopGroup.singleton
-        guard let host = endpoint.host else { throw PassmintError(.invalidData, "the APNs endpoint \(endpoint) names no host: give --apns-url https://HOST[:PORT]") }
+        guard let host = endpoint.host else {
+            throw PassmintError(.invalidData, "the APNs endpoint \(endpoint) names no host: give --apns-url https://HOST[:PORT]")
+        }
         self.connections = try (0..<max(1, connections)).map { _ in
             try APNsConnection(
                 host: host, port: endpoint.port ?? 443, tls: tls, connectTimeout: connectTimeout, eventLoop: group.next())
