@@ -1,8 +1,8 @@
-import AsyncHTTPClient
 public import Foundation
 public import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 public import NIOSSL
 public import Passmint
 import Synchronization
@@ -18,10 +18,11 @@ public final class APNsPushSender: PushSender {
     public static let production = URL(string: "https://api.push.apple.com")!
 
     public let endpoint: URL
-    /// One client per HTTP/2 connection: AsyncHTTPClient keeps one connection per host, and APNs takes several from one
-    /// provider, so pushes go round the clients.
-    private let clients: [HTTPClient]
-    private let nextClient = Atomic<UInt>(0)
+    /// The endpoint's host and port, as each request's `:authority`.
+    private let authority: String
+    /// The HTTP/2 connections the pushes take in turn, each on its own event loop where the loops allow.
+    private let connections: [APNsConnection]
+    private let nextConnection = Atomic<UInt>(0)
     private let logger: Logger
     private let concurrency: Int
     private let maxAttempts: Int
@@ -70,10 +71,15 @@ public final class APNsPushSender: PushSender {
         self.providerToken = providerToken
         if let trustRoots { tls.trustRoots = .certificates(trustRoots) }
         tls.applicationProtocols = ["h2"]
-        var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls, timeout: .init(connect: .init(connectTimeout), read: .init(requestTimeout)))
-        configuration.httpVersion = .automatic
-        clients = (0..<max(1, connections)).map { _ in HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration) }
+        let group = MultiThreadedEventLoopGroup.singleton
+        guard let host = endpoint.host else {
+            throw PassmintError(.invalidData, "the APNs endpoint \(endpoint) names no host: give --apns-url https://HOST[:PORT]")
+        }
+        self.connections = try (0..<max(1, connections)).map { _ in
+            try APNsConnection(
+                host: host, port: endpoint.port ?? 443, tls: tls, connectTimeout: connectTimeout, eventLoop: group.next())
+        }
+        authority = endpoint.port.map { "\(host):\($0)" } ?? host
         self.endpoint = endpoint
         self.logger = logger
         self.concurrency = max(1, concurrency)
@@ -94,12 +100,12 @@ public final class APNsPushSender: PushSender {
                 return !state
             })
         else { return }
-        for client in clients { try await client.shutdown() }
+        for connection in connections { await connection.shutdown() }
     }
 
     deinit {
-        // A sender dropped without shutdown() still closes its connections, in the background.
-        if !shutDown.withLock({ $0 }) { for client in clients { client.shutdown { _ in } } }
+        // A sender dropped without shutdown() still closes its connections.
+        if !shutDown.withLock({ $0 }) { for connection in connections { connection.close() } }
     }
 
     public func push(topic: String, pushTokens: [String]) async -> [PushOutcome] {
@@ -112,14 +118,14 @@ public final class APNsPushSender: PushSender {
         while attempt < maxAttempts {
             attempt += 1
             var wait = retryDelay * (1 << (attempt - 1))
-            var request = HTTPClientRequest(url: endpoint.absoluteString + "/3/device/" + token)
-            request.method = .POST
+            var request = HTTPRequestHead(version: .http1_1, method: .POST, uri: "/3/device/" + token)
+            request.headers.add(name: "host", value: authority)  // :authority
             request.headers.add(name: "apns-topic", value: topic)
             request.headers.add(name: "apns-push-type", value: "background")
             request.headers.add(name: "apns-priority", value: "5")
             request.headers.add(name: "apns-expiration", value: "0")
             request.headers.add(name: "content-type", value: "application/json")
-            request.body = .bytes(ByteBuffer(string: "{}"))
+            request.headers.add(name: "content-length", value: "2")
             if let providerToken {
                 do {
                     request.headers.add(name: "authorization", value: "bearer " + (try providerToken.token()))
@@ -131,62 +137,60 @@ public final class APNsPushSender: PushSender {
             if case .refuse(let reason) = await reachability.admit() {
                 return PushOutcome(pushToken: token, result: .failed, status: 0, reason: reason, attempts: attempt - 1)
             }
+            let response: APNsAnswer
             do {
-                let response: HTTPClientResponse
-                do {
-                    let client = clients[Int(nextClient.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(clients.count))]
-                    response = try await client.execute(request, timeout: .init(requestTimeout))
-                } catch {
-                    // Below HTTP: later pushes fail at once until the back-off is over, and this one goes back to the
-                    // queue rather than waiting for another connection attempt here.
-                    if Task.isCancelled {
-                        await reachability.abandoned()
-                    } else {
-                        await reachability.failed("\(error)")
-                    }
-                    logger.warning("APNs unreachable", metadata: ["topic": "\(topic)", "error": "\(error)"])
-                    return PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
-                }
-                await reachability.answered()
-                let body = try await response.body.collect(upTo: 16 * 1024)
-                let status = Int(response.status.code)
-                let reason = Self.reason(in: body)
-                if status == 410 || (status == 400 && reason == "BadDeviceToken") {
-                    logger.info(
-                        "push token no longer valid", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
-                    return PushOutcome(pushToken: token, result: .unregistered, status: status, reason: reason, attempts: attempt)
-                }
-                switch status {
-                case 200:
-                    logger.debug(
-                        "push delivered", metadata: ["topic": "\(topic)", "token": "\(token.prefix(8))…", "attempt": "\(attempt)"])
-                    return PushOutcome(pushToken: token, result: .delivered, status: status, reason: nil, attempts: attempt)
-                case 403 where reason == "ExpiredProviderToken" && providerToken != nil:
-                    providerToken?.renew()
-                    last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
-                    logger.notice("APNs provider token expired; signing a new one", metadata: ["topic": "\(topic)"])
-                case 429, 500...599:
-                    let asked = Self.retryAfter(response.headers.first(name: "retry-after"))
-                    last = PushOutcome(
-                        pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt, retryAfter: asked)
-                    if let asked {
-                        // A wait longer than a round should hold the push goes back to the queue, due when APNs said.
-                        guard asked <= Self.longestInlineWait else { return last }
-                        wait = max(wait, asked)
-                    }
-                    logger.warning("push will be retried", metadata: ["topic": "\(topic)", "status": "\(status)", "attempt": "\(attempt)"])
-                default:
-                    logger.error("push refused", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
-                    return PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
-                }
+                let index = Int(nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(connections.count))
+                response = try await connections[index].send(request, body: Self.payload, timeout: requestTimeout)
             } catch {
-                last = PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
-                logger.warning("push failed", metadata: ["topic": "\(topic)", "error": "\(error)", "attempt": "\(attempt)"])
+                // Below HTTP: later pushes fail at once until the back-off is over, and this one goes back to the
+                // queue rather than waiting for another connection attempt here.
+                if Task.isCancelled {
+                    await reachability.abandoned()
+                } else {
+                    await reachability.failed("\(error)")
+                }
+                logger.warning("APNs unreachable", metadata: ["topic": "\(topic)", "error": "\(error)"])
+                return PushOutcome(pushToken: token, result: .failed, status: 0, reason: "\(error)", attempts: attempt)
+            }
+            await reachability.answered()
+            let body = response.body
+            let status = response.status
+            let reason = Self.reason(in: body)
+            if status == 410 || (status == 400 && reason == "BadDeviceToken") {
+                logger.info(
+                    "push token no longer valid", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
+                return PushOutcome(pushToken: token, result: .unregistered, status: status, reason: reason, attempts: attempt)
+            }
+            switch status {
+            case 200:
+                logger.debug(
+                    "push delivered", metadata: ["topic": "\(topic)", "token": "\(token.prefix(8))…", "attempt": "\(attempt)"])
+                return PushOutcome(pushToken: token, result: .delivered, status: status, reason: nil, attempts: attempt)
+            case 403 where reason == "ExpiredProviderToken" && providerToken != nil:
+                providerToken?.renew()
+                last = PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
+                logger.notice("APNs provider token expired; signing a new one", metadata: ["topic": "\(topic)"])
+            case 429, 500...599:
+                let asked = Self.retryAfter(response.headers.first(name: "retry-after"))
+                last = PushOutcome(
+                    pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt, retryAfter: asked)
+                if let asked {
+                    // A wait longer than a round should hold the push goes back to the queue, due when APNs said.
+                    guard asked <= Self.longestInlineWait else { return last }
+                    wait = max(wait, asked)
+                }
+                logger.warning("push will be retried", metadata: ["topic": "\(topic)", "status": "\(status)", "attempt": "\(attempt)"])
+            default:
+                logger.error("push refused", metadata: ["topic": "\(topic)", "status": "\(status)", "reason": "\(reason ?? "")"])
+                return PushOutcome(pushToken: token, result: .failed, status: status, reason: reason, attempts: attempt)
             }
             if attempt < maxAttempts { await sleep(wait) }
         }
         return last
     }
+
+    /// The notification: an empty JSON object (a pass update carries nothing; the device asks what changed).
+    static let payload = ByteBuffer(string: "{}")
 
     /// The longest `Retry-After` waited for within one push; a longer one ends the attempts and the push queue
     /// schedules the push for then.
