@@ -63,6 +63,17 @@ public enum BenchShell {
     }
 }
 
+extension BenchShell {
+    /// Makes a throw-away private key at `privateKey` with `openssl genpkey` and `options` (its algorithm and size), and
+    /// its public half (PEM) at `publicKey`; `purpose` names the key in errors ("an APNs key").
+    public static func keyPair(_ options: [String], privateKey: URL, publicKey: URL, purpose: String) throws {
+        let made = try run("openssl", ["genpkey"] + options + ["-out", privateKey.path])
+        guard made.status == 0 else { throw BenchError("openssl could not make \(purpose): \(made.stderr)") }
+        let extracted = try run("openssl", ["pkey", "-in", privateKey.path, "-pubout", "-out", publicKey.path])
+        guard extracted.status == 0 else { throw BenchError("openssl could not read \(purpose): \(extracted.stderr)") }
+    }
+}
+
 /// Why a benchmark cannot go on, in words.
 public struct BenchError: Error, CustomStringConvertible {
     public var description: String

@@ -18,10 +18,8 @@ extension BenchShell {
     static func authKey(in folder: URL, keyIdentifier: String) throws -> (p8: URL, publicKey: URL) {
         let p8 = folder.appendingPathComponent("AuthKey_\(keyIdentifier).p8")
         let publicKey = folder.appendingPathComponent("AuthKey_\(keyIdentifier).pub.pem")
-        let made = try run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", p8.path])
-        guard made.status == 0 else { throw CampaignError("openssl could not make an APNs key: \(made.stderr)") }
-        let extracted = try run("openssl", ["pkey", "-in", p8.path, "-pubout", "-out", publicKey.path])
-        guard extracted.status == 0 else { throw CampaignError("openssl could not read the APNs key: \(extracted.stderr)") }
+        try keyPair(
+            ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], privateKey: p8, publicKey: publicKey, purpose: "an APNs key")
         return (p8, publicKey)
     }
 }

@@ -7,10 +7,9 @@ extension BenchShell {
     static func serviceAccountKey(in folder: URL) throws -> (privateKey: URL, publicKey: URL) {
         let key = folder.appendingPathComponent("service-account.pem")
         let publicKey = folder.appendingPathComponent("service-account.pub.pem")
-        let made = try run("openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key.path])
-        guard made.status == 0 else { throw BenchError("openssl could not make a service account key: \(made.stderr)") }
-        let extracted = try run("openssl", ["pkey", "-in", key.path, "-pubout", "-out", publicKey.path])
-        guard extracted.status == 0 else { throw BenchError("openssl could not read the service account key: \(extracted.stderr)") }
+        try keyPair(
+            ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"], privateKey: key, publicKey: publicKey,
+            purpose: "a service account key")
         return (key, publicKey)
     }
 
