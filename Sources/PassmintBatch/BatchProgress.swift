@@ -14,6 +14,9 @@ public struct BatchProgress: Sendable {
     public var stopped = false
     /// With `--resume`: passes of an earlier run whose row changed since, issued again (counted in ``issued`` too).
     public var reissued = 0
+    /// With `--register`: rows whose stored pass changed at the service since the batch recorded it, left as the
+    /// service has them (``BatchResult/Status/changedAtService``).
+    public var changedAtService = 0
     /// The failed rows grouped by reason.
     public var failures = FailureSummary()
 

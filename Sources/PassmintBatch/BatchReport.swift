@@ -12,6 +12,9 @@ public struct BatchResult: Sendable {
         case recorded
         /// The row was reported and skipped.
         case failed
+        /// With `--register`: the stored pass changed at the service (an `update`, a PATCH) since the batch recorded
+        /// it, so the row was left as the service has it: its earlier pass file is kept and the store is not written.
+        case changedAtService = "changed-at-service"
     }
 
     public var row: Int

@@ -20,11 +20,40 @@ public struct BatchRunner: Sendable {
         public var data: JSONObject
         /// The row's own images (its `image:<slot>` columns).
         public var images: PassImages = .none
+
+        public init(
+            passTypeIdentifier: String, serialNumber: String, authenticationToken: String, data: JSONObject, images: PassImages = .none
+        ) {
+            self.passTypeIdentifier = passTypeIdentifier
+            self.serialNumber = serialNumber
+            self.authenticationToken = authenticationToken
+            self.data = data
+            self.images = images
+        }
     }
 
-    /// Called for every pass written or kept, from the worker that made it (so concurrently); an error makes the
-    /// row fail. `passmint batch --register` records the pass in the service's store here.
-    public var register: (@Sendable (IssuedPass) async throws -> Void)?
+    /// What the store holds for a row's pass, read (``storedState``) before an earlier run's pass is kept or issued
+    /// again, so that a re-run never undoes what changed at the service since the batch recorded the pass.
+    public enum StoredState: Sendable, Equatable {
+        /// The store has no such pass.
+        case absent
+        /// The store holds the row's data already: nothing to write.
+        case current
+        /// The store holds what this batch recorded last, at this tag: the row's new data replaces it.
+        case recordedByBatch(tag: Int64)
+        /// The pass changed at the service since the batch recorded it: the row is left as the service has it.
+        case changedAtService
+    }
+
+    /// With `--register` and ``BatchOptions/resume``: reads the store's state of a pass an earlier run made, from the
+    /// worker that makes the row (so concurrently); an error makes the row fail.
+    public var storedState: (@Sendable (IssuedPass) async throws -> StoredState)?
+
+    /// Called for every pass written or kept, from the worker that made it (so concurrently), with the state
+    /// ``storedState`` read before (nil when it was not read); an error makes the row fail. `passmint batch
+    /// --register` records the pass in the service's store here. Returns false when the pass turned out to have
+    /// changed at the service meanwhile (it was then left as the service has it).
+    public var register: (@Sendable (IssuedPass, StoredState?) async throws -> Bool)?
 
     /// What recording a row did (lazy issuing).
     public enum RecordOutcome: Sendable, Equatable {
@@ -47,7 +76,9 @@ public struct BatchRunner: Sendable {
     /// The pass's "Add to Google Wallet" link (`passmint batch --google`), written into the report's `googleSaveURL`
     /// column; called from the worker that made the pass. A thrown error leaves the column empty and its message in
     /// the row's `error` (the Apple pass is issued all the same).
-    public var googleLink: (@Sendable (IssuedPass) async throws -> String)?
+    /// `send` is false for a pass changed at the service (``StoredState/changedAtService``): its link only, Google's
+    /// object left as the service patched it.
+    public var googleLink: (@Sendable (IssuedPass, _ send: Bool) async throws -> String)?
 
     /// Rows recorded per transaction with ``registerMany``.
     static let recordChunk = 1000
@@ -122,6 +153,7 @@ public struct BatchRunner: Sendable {
                 switch result.status {
                 case .issued: counts.issued += 1
                 case .existing: counts.existing += 1
+                case .changedAtService: counts.changedAtService += 1
                 case .recorded: counts.recorded += 1
                 case .failed:
                     counts.failed += 1
@@ -176,7 +208,8 @@ public struct BatchRunner: Sendable {
         }
         if let googleLink, let issued = result.issued, result.status != .failed {
             do {
-                result.googleSaveURL = try await googleLink(issued)
+                // A pass changed at the service keeps Google's object as the service patched it.
+                result.googleSaveURL = try await googleLink(issued, result.status != .changedAtService)
             } catch {
                 result.error = "Google Wallet: \(error)"
             }
@@ -187,54 +220,82 @@ public struct BatchRunner: Sendable {
     /// Builds and writes one pass, keeps a valid one, or (lazy issuing) checks it.
     private func make(_ job: Job, images: BatchImageFiles, kept: [String: BatchPassSink.KeptPass]) async -> BatchResult {
         let path = options.outputFolder + "/" + job.fileName
+        let place = "row \(job.row) (line \(job.line))"
         let passImages: PassImages
         do {
             passImages = try images.images(of: job.values)
         } catch {
-            return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
+            return .failure(row: job.row, serial: job.serial, "\(place): \(error.message)")
         }
         let data = template.typed(JSONObject(job.values.members.filter { !$0.key.hasPrefix(BatchImageFiles.columnPrefix) }))
         if options.recordOnly { return recordOnly(job, data: data, images: passImages) }
-        var result: BatchResult
-        var passTypeIdentifier = ""
-        let token: String
         let earlier = options.resume ? earlierPass(at: path, job: job, kept: kept) : nil
-        if let existing = earlier,
-            !changed(existing.passJSON, input: input(job, data: data, images: passImages, token: existing.result.authenticationToken))
-        {
-            (result, passTypeIdentifier) = (existing.result, existing.passTypeIdentifier)
-            token = result.authenticationToken
-        } else {
-            // A pass of an earlier run whose row changed is issued again with its token (devices registered with it).
-            let earlierToken = earlier?.result.authenticationToken
-            token = earlierToken.flatMap { $0.isEmpty ? nil : $0 } ?? job.token
-            do {
-                let prepared = try builder.prepare(input(job, data: data, images: passImages, token: token))
-                let archive = try builder.signArchive(prepared).archive
-                if options.output == .folder { try FileIO.writeAtomically(archive, to: path, durable: false, startWriteback: true) }
-                passTypeIdentifier = prepared.passTypeIdentifier
-                result = BatchResult(
-                    row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: archive.sha256Hex(),
-                    authenticationToken: token, error: "", bytes: archive.count)
-                result.reissued = earlierToken != nil
-                if options.output != .folder { result.archive = archive }
-            } catch {
-                return .failure(row: job.row, serial: job.serial, "row \(job.row) (line \(job.line)): \(error.message)")
-            }
+        let issued = { (type: String, token: String) in
+            IssuedPass(
+                passTypeIdentifier: type, serialNumber: job.serial, authenticationToken: token,
+                data: stamp(job, token: token).stamped(data: data), images: passImages)
         }
-        let issued = IssuedPass(
-            passTypeIdentifier: passTypeIdentifier, serialNumber: job.serial, authenticationToken: result.authenticationToken,
-            data: stamp(job, token: token).stamped(data: data), images: passImages)
-        result.issued = issued
+        /// The store's state of the earlier run's pass; nil when there is none or nothing reads it.
+        func state(of pass: IssuedPass) async throws -> StoredState? {
+            guard earlier != nil, let storedState else { return nil }
+            return try await storedState(pass)
+        }
+        var result: BatchResult
+        var pass: IssuedPass
+        var stored: StoredState?
+        do {
+            if let earlier,
+                !changed(earlier.passJSON, input: input(job, data: data, images: passImages, token: earlier.result.authenticationToken))
+            {
+                result = earlier.result
+                pass = issued(earlier.passTypeIdentifier, result.authenticationToken)
+                stored = try await state(of: pass)
+            } else {
+                // A pass of an earlier run whose row changed is issued again with its token (devices registered with it).
+                let earlierToken = earlier?.result.authenticationToken
+                let token = earlierToken.flatMap { $0.isEmpty ? nil : $0 } ?? job.token
+                let prepared = try builder.prepare(input(job, data: data, images: passImages, token: token))
+                pass = issued(prepared.passTypeIdentifier, token)
+                stored = try await state(of: pass)
+                if stored == .changedAtService, let earlier {
+                    result = earlier.result
+                } else {
+                    let archive = try builder.signArchive(prepared).archive
+                    if options.output == .folder { try FileIO.writeAtomically(archive, to: path, durable: false, startWriteback: true) }
+                    result = BatchResult(
+                        row: job.row, serialNumber: job.serial, status: .issued, file: job.fileName, sha256: archive.sha256Hex(),
+                        authenticationToken: token, error: "", bytes: archive.count)
+                    result.reissued = earlierToken != nil
+                    if options.output != .folder { result.archive = archive }
+                }
+            }
+        } catch let error as PassmintError {
+            return .failure(row: job.row, serial: job.serial, "\(place): \(error.message)")
+        } catch {
+            return .failure(row: job.row, serial: job.serial, "\(place): the store could not be read: \(error)")
+        }
+        result.issued = pass
+        if stored == .changedAtService { return changedAtService(result) }
         if let register {
             do {
-                try await register(issued)
+                if try await !register(pass, stored) { return changedAtService(result) }
             } catch {
                 return .failure(
-                    row: job.row, serial: job.serial,
-                    "row \(job.row) (line \(job.line)): \(job.fileName) was written but not recorded in the store: \(error)")
+                    row: job.row, serial: job.serial, "\(place): \(job.fileName) was written but not recorded in the store: \(error)")
             }
         }
+        return result
+    }
+
+    /// A row whose stored pass changed at the service since the batch recorded it: reported, its pass file as it is.
+    private func changedAtService(_ result: BatchResult) -> BatchResult {
+        var result = result
+        result.status = .changedAtService
+        result.reissued = false
+        result.error =
+            "row \(result.row): serial \(result.serialNumber) changed at the service since it was issued, so this row was not "
+            + "applied (the service and the phones keep the service's values): use `passmint update` to change it"
+        result.reason = "changed at the service since it was issued"
         return result
     }
 

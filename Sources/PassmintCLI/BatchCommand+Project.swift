@@ -68,6 +68,13 @@ extension BatchCommand {
                 "\(result.reissued) row\(result.reissued == 1 ? "" : "s") changed since the last run: \(result.reissued == 1 ? "its card was" : "their cards were") issued again"
             )
         }
+        if result.changedAtService > 0 {
+            let count = result.changedAtService
+            printError(
+                "warning: \(count) row\(count == 1 ? "" : "s") changed at the service since \(count == 1 ? "it was" : "they were") issued "
+                    + "(an update, a PATCH): left as the service has \(count == 1 ? "it" : "them"), not applied from this file. "
+                    + "Use `passmint update` to change \(count == 1 ? "it" : "them") (the report marks them changed-at-service)")
+        }
         if result.failed > 0 {
             printError("\(result.failed) of \(result.rows) rows failed:")
             for line in result.failures.lines { printError("  " + line) }

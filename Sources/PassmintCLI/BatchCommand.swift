@@ -235,18 +235,23 @@ struct BatchCommand: AsyncParsableCommand {
             )
         }
         let database = try registerURL.map { try openPassStore(url: $0) }
+        var recordLog: BatchRecordLog?
         if let database {
             let templateName = URL(fileURLWithPath: templateFolder).deletingPathExtension().lastPathComponent
-            let registration = BatchRegistration(store: database.store, template: templateName)
             if noFiles {
+                let registration = BatchRegistration(store: database.store, template: templateName)
                 runner.registerMany = { passes in try await registration.recordMany(passes) }
             } else {
-                runner.register = { issued in try await registration.record(issued) }
+                let log = try BatchRecordLog(folder: reportFolder, shard: options.shard)
+                recordLog = log
+                let registration = BatchRegistration(store: database.store, template: templateName, log: log)
+                runner.storedState = { issued in try await registration.state(of: issued) }
+                runner.register = { issued, state in try await registration.record(issued, state: state) }
             }
             runner.links = try links(publicURL: webServiceURL ?? template.passJSON["webServiceURL"]?.stringValue)
         }
         let googleClient = try googleLink(template: template, folder: templateFolder, publicURL: webServiceURL, registered: database != nil)
-        if let googleClient { runner.googleLink = { issued in try await googleClient.link(issued) } }
+        if let googleClient { runner.googleLink = { issued, send in try await googleClient.link(issued, send: send) } }
 
         let display = ProgressDisplay(
             mode: quiet || json ? .silent : (isatty(STDERR_FILENO) == 1 ? .terminal : .lines),
@@ -257,10 +262,12 @@ struct BatchCommand: AsyncParsableCommand {
         do {
             result = if let database { try await database.whileRunning { _ in try await run() } } else { try await run() }
         } catch {
+            recordLog?.flush()
             await googleClient?.shutdown()
             throw error
         }
         interrupt.cancel()
+        recordLog?.flush()
         await googleClient?.shutdown()
         display.finish(result)
         let reportPath = BatchReportWriter.path(folder: reportFolder, format: options.reportFormat, shard: options.shard)
@@ -275,6 +282,7 @@ struct BatchCommand: AsyncParsableCommand {
                 "seconds": .number(JSONNumber((result.elapsed * 1000).rounded() / 1000)),
                 "passesPerSecond": .number(JSONNumber(result.passesPerSecond.rounded())), "bytes": .number(JSONNumber(result.bytes)),
                 "stopped": .bool(result.stopped), "reissued": .number(JSONNumber(result.reissued)),
+                "changedAtService": .number(JSONNumber(result.changedAtService)),
                 "report": .string(reportPath),
             ]
             print(JSONWriter.string(summary), terminator: "")

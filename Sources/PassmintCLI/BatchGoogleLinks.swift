@@ -38,13 +38,16 @@ final class BatchGoogleLinks: Sendable {
         self.inserting = inserting
     }
 
-    /// The pass's link; with inserting, after its class and object are inserted or patched.
-    func link(_ issued: BatchRunner.IssuedPass) async throws -> String {
+    /// The pass's link; with inserting, after its class and object are inserted or patched, unless `send` is false
+    /// (the pass changed at the service, which patches Google's object itself).
+    func link(_ issued: BatchRunner.IssuedPass, send: Bool = true) async throws -> String {
         if let service { return service.links(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber).googleSave }
         guard let inserting else { return "" }
         let mapped = try map(issued, inserting)
-        try await sendClass(mapped, inserting.client)
-        _ = try await inserting.client.upsertObject(mapped.objectBody, style: mapped.style)
+        if send {
+            try await sendClass(mapped, inserting.client)
+            _ = try await inserting.client.upsertObject(mapped.objectBody, style: mapped.style)
+        }
         return try inserting.saveLink.link(objectID: mapped.objectID, style: mapped.style, origins: inserting.origins)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintBatch
+import PassmintStore
 import PassmintTestSupport
 import Testing
 
@@ -84,24 +85,31 @@ import Testing
         #expect(tampered.stdout == "404")
     }
 
+    static let publicURL = "https://passes.example.test/wallet"
+
+    /// A `--google-insert` batch of ``members(in:)`` into `folder/out`, against a Google stand-in: its arguments and
+    /// the stand-in (shut down by the caller).
+    static func inserting(in folder: URL) throws -> (arguments: [String], standIn: GoogleWalletStandIn) {
+        let (csv, _) = try members(in: folder)
+        let account = try TestServiceAccount(folder: folder)
+        let standIn = try GoogleWalletStandIn(account: account, issuerID: issuerID, imagePrefix: publicURL + "/google/images/")
+        let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
+        let arguments = [
+            "batch", "PassTemplates/Generic.pass", "--data", csv.path, "--out-dir", folder.appendingPathComponent("out").path,
+            "--certificates", try TestEnvironment.devChain().path, "--public-url", publicURL, "--google", "--google-insert",
+            "--google-service-account", keyFile.path, "--google-issuer-id", issuerID, "--google-api-url", standIn.url.absoluteString,
+            "--quiet",
+        ]
+        return (arguments, standIn)
+    }
+
     @Test func googleInsertSendsEveryObjectAndWritesGoogleLinks() throws {
-        let chain = try TestEnvironment.devChain()
         let folder = TestEnvironment.temporaryFolder("batch-google-insert")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (csv, _) = try Self.members(in: folder)
-        let publicURL = "https://passes.example.test/wallet"
-        let account = try TestServiceAccount(folder: folder)
-        let standIn = try GoogleWalletStandIn(account: account, issuerID: Self.issuerID, imagePrefix: publicURL + "/google/images/")
+        let (arguments, standIn) = try Self.inserting(in: folder)
         defer { standIn.shutdown() }
-        let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
-        let out = folder.appendingPathComponent("out")
-        let batch = try TestEnvironment.run(
-            CreateCommandTests.binary,
-            [
-                "batch", "PassTemplates/Generic.pass", "--data", csv.path, "--out-dir", out.path, "--certificates", chain.path,
-                "--public-url", publicURL, "--google", "--google-insert", "--google-service-account", keyFile.path,
-                "--google-issuer-id", Self.issuerID, "--google-api-url", standIn.url.absoluteString, "--quiet",
-            ], in: TestEnvironment.repositoryRoot)
+        let (publicURL, out) = (Self.publicURL, folder.appendingPathComponent("out"))
+        let batch = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
         #expect(batch.status == 0, "\(batch.stderr)")
         let (header, rows) = try Self.report(out)
         #expect(header == BatchReportWriter.columns + ["googleSaveURL"])
@@ -115,5 +123,46 @@ import Testing
         }
         let classCalls = standIn.received.filter { $0.path.contains("genericClass") }.map(\.method)
         #expect(classCalls == ["GET", "POST"], "the class is sent once")
+    }
+
+    /// The data-loss report of issue 39: `batch --register --google-insert` issued a list, the service then changed a
+    /// pass (as `passmint update` or a PATCH would), and the same list run again with `--resume` put the old values
+    /// back in the store and at Google. Now the changed pass is left as the service has it, named in the report and
+    /// the warning, and Google's object is not patched.
+    @Test func resumingAfterAServiceChangeRollsNothingBack() async throws {
+        let folder = TestEnvironment.temporaryFolder("batch-google-rerun")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var (arguments, standIn) = try Self.inserting(in: folder)
+        defer { standIn.shutdown() }
+        let out = folder.appendingPathComponent("out")
+        let database = folder.appendingPathComponent("passmint.sqlite").path
+        arguments += ["--register", database]
+        let first = try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
+        #expect(first.status == 0, "\(first.stderr)")
+
+        // At the service: GB-1's plan changes (what `passmint update` and a PATCH write).
+        let store = try SQLitePassStore(path: database)
+        let before = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: "GB-1"))
+        var data = try JSONParser.value(Array(before.dataJSON.utf8)).objectValue ?? [:]
+        data["plan"] = "Premium"
+        let changed = try #require(
+            try await store.update(
+                passTypeIdentifier: Self.type, serialNumber: "GB-1", dataJSON: JSONWriter.string(.object(data), style: .compact),
+                voided: false))
+        let objectID = "\(Self.issuerID).\(Self.type).GB-1"
+        let writes = { standIn.received.filter { $0.method != "GET" && $0.path.hasSuffix(objectID) }.count }
+        let writesBefore = writes()
+
+        let again = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--resume"], in: TestEnvironment.repositoryRoot)
+        #expect(again.status == 0, "nothing failed: \(again.stderr)")
+        #expect(again.stderr.contains("1 row changed at the service") && again.stderr.contains("passmint update"), "\(again.stderr)")
+        let stored = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: "GB-1"))
+        #expect(stored.dataJSON.contains("Premium") && stored.updateTag == changed.pass.updateTag, "not rolled back, no new version")
+        #expect(writes() == writesBefore, "Google's object is not patched back")
+        let (_, rows) = try Self.report(out)
+        let row = try #require(rows.first { $0[1] == "GB-1" })
+        #expect(row[2] == "changed-at-service" && row[6].contains("passmint update"), "\(row)")
+        #expect(row.last?.hasPrefix("https://pay.google.com/gp/v/save/") == true, "its link is still in the report")
+        #expect(rows.filter { $0[1] != "GB-1" }.allSatisfy { $0[2] == "existing" }, "\(rows)")
     }
 }

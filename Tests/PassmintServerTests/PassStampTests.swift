@@ -34,7 +34,7 @@ import Testing
         if recordOnly {
             runner.registerMany = { try await registration.recordMany($0) }
         } else {
-            runner.register = { try await registration.record($0) }
+            runner.register = { try await registration.record($0, state: $1) }
         }
         let result = try await runner.run(try BatchInput(path: data.path))
         #expect(result.failed == 0, "\(result.failures)")

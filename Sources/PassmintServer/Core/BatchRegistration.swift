@@ -8,10 +8,14 @@ public struct BatchRegistration: Sendable {
     let store: any PassStore
     /// The template's name as the service knows it (the folder name without `.pass`).
     let template: String
+    /// What the batch of this output folder last recorded for each serial; nil: every stored pass that differs from
+    /// its row counts as changed at the service.
+    let log: BatchRecordLog?
 
-    public init(store: any PassStore, template: String) {
+    public init(store: any PassStore, template: String, log: BatchRecordLog? = nil) {
         self.store = store
         self.template = template
+        self.log = log
     }
 
     /// The pass as the store keeps it: the row's data, and its own images named by content
@@ -52,23 +56,61 @@ public struct BatchRegistration: Sendable {
         }
     }
 
-    /// Records a pass of the batch. A serial already recorded with the same token is fine (a resumed batch; its data
-    /// is replaced when the row changed); with another token it is an error, and the stored pass is left as it is.
-    public func record(_ issued: BatchRunner.IssuedPass) async throws {
+    /// What the store holds for a pass an earlier run of the batch made: nothing, the row's data already, what the
+    /// batch recorded last (``log``), or something else: then it changed at the service since (an `update`, a PATCH),
+    /// and the batch must leave it. A serial stored with another token is an error.
+    public func state(of issued: BatchRunner.IssuedPass) async throws -> BatchRunner.StoredState {
+        guard let existing = try await store.pass(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber) else {
+            return .absent
+        }
+        try checkToken(of: existing, issued)
+        let stored = BatchRecordLog.digest(ofDataJSON: existing.dataJSON)
+        if stored == BatchRecordLog.digest(ofDataJSON: self.stored(issued).pass.dataJSON) { return .current }
+        if let log, log.digest(of: issued.serialNumber) == stored { return .recordedByBatch(tag: existing.updateTag) }
+        return .changedAtService
+    }
+
+    /// Records a pass of the batch, given the ``state(of:)`` read before it was made (nil: not read, the pass is new
+    /// to this output folder). A new serial is inserted; a serial whose stored pass is still what the batch recorded
+    /// last gets the row's data (a resumed batch whose row changed), compared and swapped at the tag read, so that a
+    /// change made at the service meanwhile is kept. False when the pass changed at the service: it is left as the
+    /// service has it. A serial stored with another token is an error.
+    public func record(_ issued: BatchRunner.IssuedPass, state: BatchRunner.StoredState?) async throws -> Bool {
         let (pass, images) = stored(issued)
-        do {
-            _ = try await store.insert(order: [pass], images: images)  // the images in the pass's transaction
-        } catch let error as PassStoreError where error.kind == .duplicate {
-            let existing = try await store.pass(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber)
-            guard let existing, existing.authenticationToken == issued.authenticationToken else {
-                throw PassmintError(.invalidData, "serial \(issued.serialNumber) is already in the store with another authentication token")
-            }
-            // A resumed batch whose row changed: the store gets the row's new data, as the pass file did.
-            if existing.dataJSON != pass.dataJSON {
-                _ = try await store.update(
-                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, dataJSON: pass.dataJSON,
-                    voided: existing.voided)
+        let digest = BatchRecordLog.digest(ofDataJSON: pass.dataJSON)
+        var state = state
+        if state == nil || state == .absent {
+            do {
+                _ = try await store.insert(order: [pass], images: images)  // the images in the pass's transaction
+                log?.note(serial: pass.serialNumber, digest: digest)
+                return true
+            } catch let error as PassStoreError where error.kind == .duplicate {
+                state = try await self.state(of: issued)
             }
         }
+        switch state {
+        case .current:
+            log?.note(serial: pass.serialNumber, digest: digest)
+            return true
+        case .recordedByBatch(let tag):
+            do {
+                _ = try await store.change(
+                    passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
+                    .update(dataJSON: pass.dataJSON, voided: nil, images: images), basedOn: tag)
+            } catch let error as PassStoreError where error.kind == .stale {
+                return false  // changed at the service between the read and this write
+            }
+            log?.note(serial: pass.serialNumber, digest: digest)
+            return true
+        case .changedAtService, .absent, nil: return false
+        }
+    }
+
+    private func checkToken(of existing: StoredPass, _ issued: BatchRunner.IssuedPass) throws(PassmintError) {
+        guard existing.authenticationToken != issued.authenticationToken else { return }
+        throw PassmintError(
+            .invalidData,
+            "serial \(issued.serialNumber) is already in the store with another authentication token: give the row another serial, "
+                + "or resume the batch in the output folder that issued it (--resume) so it keeps its token")
     }
 }
