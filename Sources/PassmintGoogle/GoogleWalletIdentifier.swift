@@ -29,6 +29,12 @@ public enum GoogleWalletIdentifier {
         return issuerID + "." + cleaned
     }
 
+    /// The id of a pass's Google object: `{issuerId}.{passTypeIdentifier}.{serialNumber}`, the one rule `serve`,
+    /// `batch --google` and `google link` all follow, so that a card linked by one is updated by the others.
+    public static func objectID(issuerID: String, passTypeIdentifier: String, serialNumber: String) throws(GoogleWalletError) -> String {
+        try make(issuerID: issuerID, suffix: "\(passTypeIdentifier).\(serialNumber)")
+    }
+
     /// Whether `id` is a well-formed id of `issuerID`.
     public static func isValid(_ id: String, issuerID: String) -> Bool {
         guard id.hasPrefix(issuerID + "."), id.count > issuerID.count + 1 else { return false }

@@ -18,14 +18,16 @@ import Testing
         let standIn = try GoogleWalletStandIn(account: account, issuerID: Self.issuerID)
         defer { standIn.shutdown() }
         let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
+        // The object id names the pass type of the certificate, as `serve` and `batch --google` name it (issue 39).
+        let object = "\(Self.issuerID).pass.dev.passmint.example.MLC-4711-0815"
         let arguments = [
             "google", "link", "PassTemplates/Loyalty.pass", "--data", "PassTemplates/Loyalty.json", "--service-account", keyFile.path,
             "--issuer-id", Self.issuerID, "--api-url", standIn.url.absoluteString, "--image-base-url", "https://passes.example.com/images",
-            "--origin", "https://passes.example.com",
+            "--origin", "https://passes.example.com", "--certificates", try TestEnvironment.devChain().path,
         ]
         let first = try passmint(arguments)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains("class \(Self.issuerID).Loyalty: inserted; object \(Self.issuerID).Loyalty.MLC-4711-0815: inserted"))
+        #expect(first.stderr.contains("class \(Self.issuerID).Loyalty: inserted; object \(object): inserted"), "\(first.stderr)")
         #expect(first.stderr.contains("google-not-carried") && first.stderr.contains("nfc"))
         let link = first.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
@@ -35,16 +37,18 @@ import Testing
         let report = try JSONParser.value(Array(checked.stdout.utf8))
         #expect(report["header"]?["alg"] == "RS256")
         #expect(report["claims"]?["typ"] == "savetowallet" && report["claims"]?["iss"] == .string(account.clientEmail))
-        #expect(report["claims"]?["payload"]?["loyaltyObjects"] == [["id": .string("\(Self.issuerID).Loyalty.MLC-4711-0815")]])
+        #expect(report["claims"]?["payload"]?["loyaltyObjects"] == [["id": .string(object)]])
         #expect(report["claims"]?["origins"] == ["https://passes.example.com"])
         #expect((report["length"]?.numberValue?.intValue ?? .max) <= 1800)
 
         let again = try passmint(arguments)
         #expect(
-            again.stderr.contains("inserted") == false && again.stderr.contains("object \(Self.issuerID).Loyalty.MLC-4711-0815: unchanged"))
+            again.stderr.contains("inserted") == false && again.stderr.contains("object \(object): unchanged"))
         let changed = try passmint(arguments + ["--set", "points:=1300"])
-        #expect(changed.stderr.contains("object \(Self.issuerID).Loyalty.MLC-4711-0815: patched"), "\(changed.stderr)")
-        #expect(standIn.stored("loyaltyObject", id: "\(Self.issuerID).Loyalty.MLC-4711-0815")?["loyaltyPoints"]?["balance"]?["int"] == 1300)
+        #expect(changed.stderr.contains("object \(object): patched"), "\(changed.stderr)")
+        #expect(standIn.stored("loyaltyObject", id: object)?["loyaltyPoints"]?["balance"]?["int"] == 1300)
+        let typed = try passmint(arguments + ["--pass-type-id", "pass.com.example.other"])
+        #expect(typed.stderr.contains("object \(Self.issuerID).pass.com.example.other.MLC-4711-0815: inserted"), "\(typed.stderr)")
     }
 
     @Test func aLinkSignedByAnotherKeyFailsPyJWT() throws {
@@ -57,7 +61,7 @@ import Testing
         let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
         let result = try passmint([
             "google", "link", "PassTemplates/Generic.pass", "--data", "PassTemplates/Generic.json", "--service-account", keyFile.path,
-            "--issuer-id", Self.issuerID, "--api-url", standIn.url.absoluteString,
+            "--issuer-id", Self.issuerID, "--api-url", standIn.url.absoluteString, "--pass-type-id", "pass.dev.passmint.example",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let checked = try TestEnvironment.run(

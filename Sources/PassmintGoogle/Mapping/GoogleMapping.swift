@@ -64,8 +64,10 @@ public struct GoogleMapping: Sendable {
             imageURL: imageURL,
             localizer: GoogleLocalizer(files: files, defaultLanguage: options.defaultLanguage))
         let serial = pass["serialNumber"]?.stringValue ?? ""
+        // A pass without its type (a template checked before signing, by lint or preview) is named by its template.
         let typeOrTemplate = pass["passTypeIdentifier"]?.stringValue ?? templateName
-        let objectID = try GoogleWalletIdentifier.make(issuerID: options.issuerID, suffix: "\(typeOrTemplate).\(serial)")
+        let objectID = try GoogleWalletIdentifier.objectID(
+            issuerID: options.issuerID, passTypeIdentifier: typeOrTemplate, serialNumber: serial)
         context.objectBody["id"] = .string(objectID)
         context.objectBody["state"] = pass["voided"]?.boolValue == true ? "INACTIVE" : "ACTIVE"
         context.mapCommon()
