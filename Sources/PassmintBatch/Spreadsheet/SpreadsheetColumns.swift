@@ -90,6 +90,11 @@ public struct SpreadsheetColumns: Sendable {
         assignments.first { $0.column == column }?.placeholder
     }
 
+    /// Whether a row of this file holds a value for `name`: a column feeds it, or has its name.
+    public func carries(_ name: String) -> Bool {
+        assignments.contains { $0.placeholder == name } || unused.contains(name) || alsoOwnName.contains(name)
+    }
+
     /// The column feeding `placeholder`, for messages (the placeholder's own name when no column feeds it).
     public func column(of placeholder: String) -> String {
         assignments.first { $0.placeholder == placeholder }?.column ?? placeholder

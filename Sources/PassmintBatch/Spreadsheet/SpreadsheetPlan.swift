@@ -16,7 +16,8 @@ public struct SpreadsheetPlan: Sendable {
     public let mapping: ColumnMapping
     public let format: SpreadsheetFormat
     public let kinds: [String: PassTemplate.PlaceholderKind]
-    /// Placeholders whose value must not be empty.
+    /// Placeholders whose value must not be empty, where the file carries them: a file of points alone (`passmint
+    /// update`) is not refused for the name a project file requires of a members list.
     public let required: [String]
     /// "column" for a CSV file, "key" for JSON Lines.
     let noun: String
@@ -60,7 +61,7 @@ public struct SpreadsheetPlan: Sendable {
     /// Renamed values with the text converted where the template needs a number, date or yes/no.
     public func converted(_ renamed: JSONObject, row number: Int) -> Result<JSONObject, Problem> {
         var data = renamed
-        for name in required {
+        for name in required where columns?.carries(name) ?? (renamed[name] != nil) {
             let empty =
                 switch data[name] {
                 case .string(let text)?: text.trimmingSpaces.isEmpty
