@@ -87,6 +87,7 @@ public func buildApplication(
 /// the API key), and `/health`.
 public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
+    router.add(middleware: NoSniffMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: core.metrics))
     HealthRoute().register(on: router)
     MetricsRoute(core: core).register(on: router)

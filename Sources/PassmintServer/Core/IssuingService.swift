@@ -85,6 +85,7 @@ public struct IssuingService: Sendable {
         template name: String, data: JSONObject, images: JSONObject?
     ) async throws -> (StoredPass, JSONObject, PreparedPass, [StoredImage]) {
         _ = try templates.template(named: name)  // an unknown template is a bad request before anything else
+        try DataKeys.check(data)
         let upload: PassImageLibrary.Upload? = if let images { try await renderer.images.decode(images) } else { nil }
         var values = data
         for member in upload?.members ?? JSONObject() where member.value != .null { values[member.key] = member.value }

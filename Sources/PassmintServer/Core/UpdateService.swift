@@ -45,6 +45,7 @@ public struct UpdateService: Sendable {
         ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil
     ) async throws -> PassMetadata {
         let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
+        if let data { try DataKeys.check(data) }
         var upload: PassImageLibrary.Upload?
         var known = read
         for _ in 0..<Self.attempts {
@@ -54,7 +55,7 @@ public struct UpdateService: Sendable {
             guard let current = stored else { throw ServiceFailure.notFound }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
             if upload == nil, let images { upload = try await renderer.images.decode(images) }
-            if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(current) }
+            if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
             let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
             let merged = try merge(data, upload, into: original, of: current)
             if merged == original && (voided ?? current.voided) == current.voided {
@@ -70,8 +71,8 @@ public struct UpdateService: Sendable {
             do {
                 change = try await commit(candidate, edit, basedOn: current.updateTag, data: merged, signs: signs)
             } catch let error as PassStoreError where error.kind == .stale {
-                // Another change committed after this one read the pass: make it again from the version now stored.
-                if ifMatch != nil { throw ServiceFailure.preconditionFailed(nil) }
+                // Another change committed after this one read the pass: make it again from the version now stored
+                // (with If-Match, the next read answers 412 with the version it is at, unless If-Match names that one).
                 continue
             }
             let queued = Set(change.registrations.map(\.pushToken)).count

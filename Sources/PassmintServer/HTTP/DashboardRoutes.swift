@@ -17,7 +17,7 @@ struct DashboardRoutes {
 
     private static let pageHeaders: HTTPFields = [
         .contentSecurityPolicy: DashboardHTML.contentSecurityPolicy, .cacheControl: "private, no-store",
-        HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
     ]
 
     private func dashboard(_ request: Request) async throws -> Response {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Passmint
 import PassmintStore
 
 /// The issuing API's optimistic concurrency control: the pass metadata carries an `ETag` naming the pass's version
@@ -10,15 +11,23 @@ enum EntityTags {
     static func value(_ pass: StoredPass) -> String { "\"\(pass.updateTag)\"" }
 
     /// The versions an `If-Match` header accepts; nil when there is none or it is `*` (any version). Entity tags are
-    /// compared strongly: a weak one (`W/"…"`) or one this service never gave matches no version.
-    static func ifMatch(_ headers: HTTPFields) -> Set<Int64>? {
+    /// compared strongly: a weak one (`W/"…"`) or one this service never gave matches no version. A value that is no
+    /// entity tag at all (unquoted, as a client that dropped the quotes sends it) is refused with 400, not answered
+    /// with a misleading 412.
+    static func ifMatch(_ headers: HTTPFields) throws(ServiceFailure) -> Set<Int64>? {
         let values = headers[values: .ifMatch]
         guard !values.isEmpty else { return nil }
         var tags: Set<Int64> = []
-        for element in values.joined(separator: ",").split(separator: ",") {
+        for element in values.joined(separator: ",").split(separator: ",", omittingEmptySubsequences: false) {
             let tag = element.trimmingCharacters(in: .whitespaces)
             if tag == "*" { return nil }
-            guard tag.count >= 2, tag.hasPrefix("\""), tag.hasSuffix("\""), let number = Int64(tag.dropFirst().dropLast()) else { continue }
+            let opaque = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+            guard opaque.count >= 2, opaque.hasPrefix("\""), opaque.hasSuffix("\""), !opaque.dropFirst().dropLast().contains("\"") else {
+                throw ServiceFailure.badRequest(
+                    "If-Match: \(MessageText.cut(tag)) is not an entity tag: send the ETag as the GET answered it, "
+                        + "with its quotes (If-Match: \"1234\"), or leave If-Match out")
+            }
+            guard !tag.hasPrefix("W/"), let number = Int64(opaque.dropFirst().dropLast()) else { continue }
             tags.insert(number)
         }
         return tags

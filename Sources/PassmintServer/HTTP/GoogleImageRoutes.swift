@@ -35,6 +35,6 @@ struct GoogleImageRoutes {
     private static func png(_ bytes: [UInt8]) -> Response {
         RouteSupport.bytes(
             bytes, type: "image/png",
-            headers: [.cacheControl: "public, max-age=31536000, immutable", HTTPField.Name("X-Content-Type-Options")!: "nosniff"])
+            headers: [.cacheControl: "public, max-age=31536000, immutable"])
     }
 }

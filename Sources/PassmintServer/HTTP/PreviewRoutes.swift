@@ -39,7 +39,7 @@ struct PreviewRoutes {
             Array(html.utf8), type: "text/html; charset=utf-8",
             headers: [
                 .cacheControl: "no-store", .contentSecurityPolicy: contentSecurityPolicy,
-                HTTPField.Name("X-Content-Type-Options")!: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer",
+                HTTPField.Name("Referrer-Policy")!: "no-referrer",
             ])
     }
 

@@ -75,7 +75,7 @@ struct SharingRoutes {
             headers: [
                 .vary: "User-Agent",
                 .contentSecurityPolicy: LandingPageHTML.contentSecurityPolicy, .cacheControl: "private, no-cache",
-                HTTPField.Name("Referrer-Policy")!: "no-referrer", HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                HTTPField.Name("Referrer-Policy")!: "no-referrer",
             ])
     }
 }

@@ -75,7 +75,9 @@ public struct OrderService: Sendable {
         }
         for _ in 0..<Self.attempts {
             guard let current = try await store.order(orderTypeIdentifier: type, orderIdentifier: id) else { throw ServiceFailure.notFound }
-            if let ifMatch, !ifMatch.contains(current.updateTag) { throw Self.preconditionFailed(current) }
+            if let ifMatch, !ifMatch.contains(current.updateTag) {
+                throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: "order")
+            }
             let original = OrderRenderer.data(current.dataJSON)
             var merged = original
             for member in data { merged[member.key] = member.value == .null ? nil : member.value }
@@ -90,8 +92,9 @@ public struct OrderService: Sendable {
                 change = try await store.changeOrder(
                     orderTypeIdentifier: type, orderIdentifier: id, dataJSON: text, basedOn: current.updateTag)
             } catch let error as PassStoreError where error.kind == .stale {
-                if ifMatch != nil { throw Self.preconditionFailed(nil) }
-                continue  // another change committed after this one read the order: make it again from the one stored
+                // Another change committed after this one read the order: make it again from the one stored (with
+                // If-Match, the next read answers 412 with the version it is at, unless If-Match names that one too).
+                continue
             }
             guard let change else { throw ServiceFailure.notFound }
             let queued = Set(change.registrations.map(\.pushToken)).count
@@ -125,10 +128,4 @@ public struct OrderService: Sendable {
         return OrderMetadata(order: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
     }
 
-    static func preconditionFailed(_ current: StoredOrder?) -> ServiceFailure {
-        let now = current.map { " (it is at ETag \"\($0.updateTag)\")" } ?? ""
-        return ServiceFailure(
-            .preconditionFailed,
-            "the order changed since the version named in If-Match\(now): GET it again, redo the change and send it with the new ETag")
-    }
 }
