@@ -102,10 +102,17 @@ import Testing
 
                 for bad in [
                     "interval=week", "from=yesterday", "from=\(Self.date(20_402))&to=\(Self.date(20_400))", "from=2000-01-01&interval=hour",
+                    "from=2026-02-30", "to=2026-13-01", "from=2025-11-8",
                 ] {
                     let answer = try await client.execute(uri: "/api/v1/stats?\(bad)", method: .get, headers: Self.bearer)
                     #expect(answer.status == .badRequest, "\(bad)")
                 }
+                // One day: from and to the same day (issue 39).
+                let oneDay = try await client.execute(
+                    uri: "/api/v1/stats?from=2025-11-09&to=2025-11-09", method: .get, headers: Self.bearer)
+                #expect(oneDay.status == .ok, "\(String(buffer: oneDay.body))")
+                let oneDayRows = try JSONParser.value(Array(oneDay.body.readableBytesView))["intervals"]?.arrayValue
+                #expect(oneDayRows?.map { $0["start"] } == ["2025-11-09T00:00:00Z"])
                 #expect(try await client.execute(uri: uri, method: .get).status == .unauthorized)
             }
         }

@@ -37,10 +37,28 @@ struct StatsRoutes {
     }
 
     /// A date of the query: an ISO 8601 date-time (`2026-11-01T00:00:00Z`) or a day (`2026-11-01`, UTC).
+    /// A `from` or `to` parameter: a time, or a day (UTC). A day as `to` includes that day: `from=D&to=D` is day D.
+    /// A day that does not exist (2026-02-30) is refused, not moved to the next month.
     static func date(_ name: String, _ text: String) throws(ServiceFailure) -> Date {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        if let day = try? Date(text + "T00:00:00Z", strategy: Date.ISO8601FormatStyle()) { return day }
-        throw .badRequest("\(name)=\(text) is not a date: give 2026-11-01 or 2026-11-01T00:00:00Z")
+        let refused = ServiceFailure.badRequest("\(name)=\(text) is not a date: give 2026-11-01 or 2026-11-01T00:00:00Z")
+        let day = text.count == 10 ? text : String(text.prefix { $0 != "T" && $0 != "t" })
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let year = parts[0], let month = parts[1], let dayOfMonth = parts[2], day.count == 10,
+            (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(dayOfMonth)
+        else { throw refused }
+        if text.count == 10, let date = try? Date(text + "T00:00:00Z", strategy: Date.ISO8601FormatStyle()) {
+            return name == "to" ? date.addingTimeInterval(86_400) : date
+        }
+        guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) else { throw refused }
+        return date
+    }
+
+    private static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     static func query(_ parameters: Parameters, defaults: StatsService.Query) throws(ServiceFailure) -> StatsService.Query {
