@@ -87,6 +87,24 @@ import Testing
             ), "\(server.output)")
     }
 
+    /// An empty `PASSMINT_DATABASE_URL` (a blank line in an env file, an empty Secret key) once started a node that
+    /// answered 201 and kept nothing, SQLite giving each connection a private temporary database (issue 40).
+    @Test func anEmptyDatabaseURLIsRefusedAtStart() throws {
+        let folder = TestEnvironment.temporaryFolder("serve-emptydb")
+        let chain = try TestEnvironment.devChain()
+        let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        defer { apns.shutdown() }
+        var arguments = arguments(folder, chain: chain, apns: apns)
+        let index = try #require(arguments.firstIndex(of: "--database-url"))
+        arguments.removeSubrange(index...(index + 1))
+        for value in ["", "  ", ":memory:"] {
+            let server = try ServeProcess(arguments: arguments, folder: folder, environment: ["PASSMINT_DATABASE_URL": value])
+            server.process.waitUntilExit()
+            #expect(server.process.terminationStatus != 0, "\(value): \(server.output)")
+            #expect(server.output.contains("give a SQLite file path or a postgres://"), "\(server.output)")
+        }
+    }
+
     @Test func anIssueTheServiceCannotSignAnswers503ForTheOperator() throws {
         let folder = TestEnvironment.temporaryFolder("serve-503")
         let chain = try TestEnvironment.devChain()

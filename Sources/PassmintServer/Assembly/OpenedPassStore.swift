@@ -39,6 +39,17 @@ public struct OpenedPassStore: Sendable {
 public func openPassStore(
     url: String, logger: Logger = Logger(label: "passmint.store"), clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> OpenedPassStore {
+    // SQLite opens a private, temporary database for an empty name (and for `:memory:`), one per connection: a node
+    // would answer 201 and keep nothing. An empty variable (a blank line in an env file, an empty Secret key) is a
+    // mistake to name, not a database.
+    let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty || trimmed == ":memory:" || trimmed.hasPrefix("file::memory:") || trimmed.contains("mode=memory") {
+        throw PassStoreError(
+            .database,
+            "the database URL is \(trimmed.isEmpty ? "empty" : "\"\(trimmed)\", a database in memory that keeps nothing"): "
+                + "give a SQLite file path or a postgres://user@host:port/db URL (--database-url or PASSMINT_DATABASE_URL; "
+                + "is the variable set to an empty value?)")
+    }
     if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
         let parsed = try PostgresURL(url)
         let client = PostgresPassStore.client(parsed, logger: logger)
