@@ -42,6 +42,14 @@ start)
         [ "$(id -u)" -eq 0 ] && chown postgres "$dir/server.key" "$dir/server.crt"
         chmod 0644 "$dir/ca.pem"
     fi
+    # One role that logs in with a password, for the tests of a refused login (every other role is trusted); first in
+    # pg_hba.conf, which takes the first line that matches.
+    if ! grep -q "passmint_password" "$dir/data/pg_hba.conf"; then
+        { echo "host all passmint_password 127.0.0.1/32 scram-sha-256"; as_postgres cat "$dir/data/pg_hba.conf"; } >"$dir/pg_hba.new"
+        as_postgres tee "$dir/data/pg_hba.conf" <"$dir/pg_hba.new" >/dev/null
+        rm -f "$dir/pg_hba.new"
+        as_postgres "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1 && as_postgres "$bin/pg_ctl" -D "$dir/data" reload >/dev/null
+    fi
     # In postgresql.conf, so that a server already running from an earlier start takes it on a reload.
     if ! grep -q "^ssl = on" "$dir/data/postgresql.conf"; then
         printf "ssl = on\nssl_cert_file = '%s'\nssl_key_file = '%s'\n" "$dir/server.crt" "$dir/server.key" \
@@ -66,6 +74,8 @@ start)
     port=$(as_postgres sed -n 4p "$dir/data/postmaster.pid")
     as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'passmint_test'" | grep -q 1 \
         || as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres passmint_test
+    as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc "SELECT 1 FROM pg_roles WHERE rolname = 'passmint_password'" | grep -q 1 \
+        || as_postgres "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE ROLE passmint_password LOGIN PASSWORD 'right-password'"
     echo "postgres://postgres@127.0.0.1:$port/passmint_test?sslmode=verify-full&sslrootcert=$dir/ca.pem"
     ;;
 stop)

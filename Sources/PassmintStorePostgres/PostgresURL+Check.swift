@@ -4,9 +4,10 @@ import PassmintStore
 import PostgresNIO
 
 extension PostgresURL {
-    /// Opens one connection as the client will and closes it, so that a refused certificate or a server without TLS
-    /// is reported at once, in the URL's terms (the client's pool would retry it quietly). Any other failure (the
-    /// server not up yet) is left to the client, which retries.
+    /// Opens one connection as the client will and closes it, so that a refused certificate, a server without TLS or
+    /// a refused login (a wrong password, `pg_hba.conf`, no such database) is reported at once, in the URL's terms
+    /// (the client's pool would retry it quietly). Any other failure (the server not up yet) is left to the client,
+    /// which retries.
     func checkTLS(logger: Logger) async throws {
         var configuration: PostgresConnection.Configuration
         if let socketDirectory {
@@ -30,8 +31,11 @@ extension PostgresURL {
         try? await connection.close()
     }
 
-    /// What a connection that failed on TLS means, naming the URL option to change; nil for other failures.
+    /// What a connection that failed on TLS or on its login means, naming what to change; nil for other failures.
     func explanation(of error: any Error) -> PassStoreError? {
+        if let psql = error as? PSQLError, let state = psql.serverInfo?[.sqlState] {
+            return refusal(state: state, message: psql.serverInfo?[.message] ?? "")
+        }
         let detail = (error as? PSQLError)?.underlying.map { String(reflecting: $0) } ?? String(reflecting: error)
         if let psql = error as? PSQLError, psql.code == .sslUnsupported {
             return PassStoreError(
@@ -54,5 +58,22 @@ extension PostgresURL {
                     + "sslmode=require to encrypt without checking it (\(detail))")
         }
         return nil
+    }
+
+    /// A login the server refused, by its SQLSTATE: the code and the server's words, and what to change.
+    func refusal(state: String, message: String) -> PassStoreError {
+        let said = "\(state) \(message)"
+        let what =
+            switch state {
+            case "28P01":
+                "refused the password of user \(user) (\(said)): check the password in the database URL (PASSMINT_DATABASE_URL)"
+            case "28000":
+                "refused user \(user) (\(said)): the server's pg_hba.conf lets no such login in from this host; add a line for it "
+                    + "(or give sslmode=require if it lets in only TLS connections)"
+            case "3D000": "has no database \(database) (\(said)): create it (createdb), or name another in the URL"
+            case "53300": "has no connection left for this node (\(said)): raise max_connections or give the nodes fewer"
+            default: "refused the connection (\(said))"
+            }
+        return PassStoreError(.database, "PostgreSQL at \(place) \(what)")
     }
 }

@@ -72,4 +72,29 @@ import Testing
             #expect(error.message.contains("does not verify against sslrootcert=\(wrong)"), "\(error.message)")
         }
     }
+
+    /// A refused login is named by the server's code, not reported as a server out of reach after the whole connect
+    /// timeout (issue 39): a wrong password (the test server's `passmint_password` role logs in with one), and a
+    /// database that does not exist.
+    @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests))
+    func aRefusedLoginIsNamedByTheServersCode() async throws {
+        let base = try TestEnvironment.postgresURL()
+        var wrongPassword = try #require(URLComponents(string: base))
+        wrongPassword.user = "passmint_password"
+        wrongPassword.password = "wrong-password"
+        var noDatabase = try #require(URLComponents(string: base))
+        noDatabase.path = "/passmint_no_such_database"
+        for (url, expected) in [
+            (try #require(wrongPassword.string), "refused the password of user passmint_password (28P01"),
+            (try #require(noDatabase.string), "has no database passmint_no_such_database (3D000"),
+        ] {
+            do {
+                _ = try await Self.encrypted(Self.setting("connect_timeout", to: "60", in: url))
+                Issue.record("expected the login to be refused")
+            } catch let error as PassStoreError {
+                #expect(error.message.contains(expected), "\(error.message)")
+                #expect(!error.message.contains("wrong-password"), "the password is never shown")
+            }
+        }
+    }
 }
