@@ -58,6 +58,11 @@ struct CreateCommand: AsyncParsableCommand {
             printError("warning: the signing certificate expired on \(identity.certificate.notAfter); Wallet will refuse this pass")
         }
         for warning in pass.warnings { printError("\(warning)") }
+        guard pass.archive.count <= PassBundle.maximumBytes else {
+            throw ValidationError(
+                "the pass would weigh \(PassBundle.megabytes(pass.archive.count)), more than the \(PassBundle.megabytes(PassBundle.maximumBytes)) "
+                    + "`passmint verify` and Wallet accept: nothing was written; check the data file's values and the template's images")
+        }
         try FileIO.writeAtomically(pass.archive, to: output)
         print("wrote \(output) (\(pass.archive.count) bytes, \(pass.passTypeIdentifier) serial \(pass.serialNumber))")
     }

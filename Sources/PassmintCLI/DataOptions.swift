@@ -17,7 +17,7 @@ struct DataOptions: ParsableArguments {
     func load() throws -> JSONObject {
         var object = JSONObject()
         if let data {
-            let bytes = try FileIO.read(data, what: "data file")
+            let bytes = try FileIO.readText(data, what: "data file")
             object = try JSONParser.object(bytes, file: "data file \(data)", shape: "{ \"name\": value, … }", code: .invalidData)
         }
         for assignment in assignments {

@@ -48,7 +48,7 @@ struct ProjectFile {
     init(path: String) throws {
         self.path = path
         let object = try JSONParser.object(
-            try FileIO.read(path, what: "project file"), file: "project file \(path)", shape: "{ \"template\": \"…\", … }",
+            try FileIO.readText(path, what: "project file"), file: "project file \(path)", shape: "{ \"template\": \"…\", … }",
             code: .invalidData)
         for key in object.members.map(\.key) where !Self.keys.contains(key) {
             throw ValidationError(

@@ -59,7 +59,8 @@ struct SigningOptions: ParsableArguments {
             return value
         }
         if let path = passphraseFile {
-            let bytes = try FileIO.read(path, what: "passphrase file")
+            // Its first line, as a file saved on Windows (CRLF, a byte order mark) holds it too.
+            let bytes = try FileIO.readText(path, what: "passphrase file", maximumBytes: 64 << 10)
             return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
                 ?? ""
         }

@@ -90,6 +90,33 @@ import Testing
                         reason: "Name is empty (--require memberName)")))
     }
 
+    /// A project file's `"require": ["memberName"]` is for the members list: a points file for `passmint update`,
+    /// which has no name column, is not refused row by row for it (issue 39).
+    @Test func aRequirementAppliesOnlyWhereTheFileCarriesTheColumn() throws {
+        let template = try PassTemplate(folder: BatchRunnerTests.loyalty)
+        let format = try SpreadsheetFormat(locale: "de-DE", dateFormat: nil, timeZone: "UTC")
+        let points = try SpreadsheetColumns(
+            columns: ["Nummer", "Punkte"], names: Self.names, mapping: try ColumnMapping(parsing: "Nummer=serialNumber,Punkte=points"))
+        let plan = SpreadsheetPlan(
+            columns: points, mapping: ColumnMapping(), format: format, kinds: template.placeholderKinds, required: ["memberName"])
+        #expect(try plan.data(["Nummer": "1", "Punkte": "7.219"], row: 2).get()["points"] == 7219)
+        // JSON Lines: a row without the key is not refused; a row with it empty is.
+        let lines = SpreadsheetPlan(
+            columns: nil, mapping: ColumnMapping(), format: format, kinds: template.placeholderKinds, required: ["memberName"])
+        #expect(try lines.data(["serialNumber": "1", "points": 3], row: 2).get()["points"] == 3)
+        #expect(throws: SpreadsheetPlan.Problem.self) { try lines.data(["serialNumber": "1", "memberName": ""], row: 3).get() }
+    }
+
+    /// A mapping file saved by Windows Notepad (CRLF, a byte order mark) once mapped the junk column
+    /// `"memberName\r\nPunkte=points"`: it reads as the two lines it shows (issue 40).
+    @Test func aMappingFileSavedOnWindowsReadsAsItShows() throws {
+        let file = TestEnvironment.temporaryFolder("mapping").appendingPathComponent("map.txt")
+        try Data([0xEF, 0xBB, 0xBF] + Array("Name=memberName\r\nPunkte=points\r\n".utf8)).write(to: file)
+        let mapping = try ColumnMapping(file: file.path)
+        #expect(mapping.entries.map(\.column) == ["Name", "Punkte"])
+        #expect(mapping.entries.map(\.placeholder) == ["memberName", "points"])
+    }
+
     @Test func failuresGroupedByReasonWithTheirFirstRows() {
         var summary = FailureSummary()
         summary.add(row: 42, reason: "Punkte is not a number")

@@ -35,7 +35,7 @@ public struct ColumnMapping: Sendable, Equatable {
     /// A mapping file: a JSON object (column → placeholder), or lines `Column=placeholder` (blank lines and lines
     /// starting with `#` skipped).
     public init(file: String) throws(PassmintError) {
-        let bytes = try FileIO.read(file, what: "mapping file")
+        let bytes = try FileIO.readText(file, what: "mapping file")
         entries = []
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") {
             let object = try JSONParser.object(
