@@ -79,6 +79,16 @@ import Testing
             }
             let (malformed, answer) = try await Self.post(client, (Self.callbackURL, #"{"protocolVersion":"ECv2SigningOnly"}"#))
             #expect(malformed == 400 && answer.contains("signature"), "\(answer)")
+            // 601 signatures of the intermediate key cost 601 verifications to anyone who could post: more than a few
+            // are refused as malformed before any is verified (issue 40).
+            var flooded = try JSONParser.value(Array(try #require(try callback(signer)).body.utf8)).objectValue ?? [:]
+            var intermediate = flooded["intermediateSigningKey"]?.objectValue ?? [:]
+            let real = try #require(intermediate["signatures"]?.arrayValue?.first)
+            intermediate["signatures"] = .array(Array(repeating: real, count: 601))
+            flooded["intermediateSigningKey"] = .object(intermediate)
+            let (floodStatus, floodAnswer) = try await Self.post(
+                client, (Self.callbackURL, JSONWriter.string(.object(flooded), style: .compact)))
+            #expect(floodStatus == 400 && floodAnswer.contains("holds 601 signatures"), "\(floodAnswer)")
             // Signed right, but for an object no pass has.
             let stranger = GoogleCallbackSigner.Message(
                 classID: "\(GoogleServeHarness.issuerID).Loyalty", objectID: "\(GoogleServeHarness.issuerID).nobody", eventType: "save",

@@ -11,6 +11,9 @@ import Passmint
 public struct GoogleCallbackVerifier: Sendable {
     public static let protocolVersion = "ECv2SigningOnly"
     public static let senderID = "GooglePayPasses"
+    /// The most signatures of the intermediate key read: Google sends one (two while it rotates its root keys). More is
+    /// no callback of Google's, and each costs an ECDSA verification per root key to anyone who can post.
+    public static let maximumSignatures = 3
 
     public let keys: GoogleSigningKeys
     /// The issuer id: the callback's recipient.
@@ -40,6 +43,11 @@ public struct GoogleCallbackVerifier: Sendable {
         let signedKey = try text(intermediate, "signedKey", "intermediateSigningKey.")
         guard let signatures = intermediate["signatures"]?.arrayValue, !signatures.isEmpty else {
             throw .malformed("intermediateSigningKey.signatures is missing or empty")
+        }
+        guard signatures.count <= Self.maximumSignatures else {
+            throw .malformed(
+                "intermediateSigningKey.signatures holds \(signatures.count) signatures; Google sends one, and at most "
+                    + "\(Self.maximumSignatures) are read")
         }
         let key = try verifyIntermediate(signedKey: signedKey, signatures: signatures, now: now)
         let signed = Self.lengthPrefixed([Self.senderID, recipientID, Self.protocolVersion, signedMessage])

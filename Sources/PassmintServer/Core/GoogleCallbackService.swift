@@ -23,6 +23,9 @@ public final class GoogleCallbackService: Sendable {
         self.clock = clock
     }
 
+    /// Where callbacks are verified, one at a time.
+    private static let verifying = DispatchQueue(label: "passmint.google-callbacks")
+
     /// Where Google posts callbacks: `<public-url>/google/callbacks`.
     public static func url(publicURL: String) -> String {
         (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/google/callbacks"
@@ -33,10 +36,17 @@ public final class GoogleCallbackService: Sendable {
     public func receive(_ body: [UInt8]) async throws -> GoogleCallbackOutcome {
         let now = clock()
         let verifier = GoogleCallbackVerifier(keys: try keys(), recipientID: issuerID)
+        // Verified one at a time on a queue of their own: a flood of posted callbacks (anyone can post) takes at most
+        // one core, never the cooperative threads that answer devices.
+        let verified: Result<GoogleCallback, GoogleCallbackError> = await withCheckedContinuation { continuation in
+            Self.verifying.async {
+                continuation.resume(returning: Result { () throws(GoogleCallbackError) in try verifier.verify(body, now: now) })
+            }
+        }
         let callback: GoogleCallback
-        do throws(GoogleCallbackError) {
-            callback = try verifier.verify(body, now: now)
-        } catch {
+        switch verified {
+        case .success(let verifiedCallback): callback = verifiedCallback
+        case .failure(let error):
             throw ServiceFailure(error.reason == .malformed ? .badRequest : .unauthorized, "Google callback refused: \(error.message)")
         }
         let record = GoogleCallbackRecord(
