@@ -3,14 +3,18 @@ import Foundation
 /// Webhooks on SQLite: deliveries are owed by the `pass_events_owe_webhooks` trigger (migration 6) in the event's
 /// transaction, claimed for a lease and settled by the service's deliverer.
 extension SQLitePassStore {
-    public func addWebhook(_ webhook: Webhook) async throws {
+    public func addWebhook(_ webhook: Webhook, maximum: Int) async throws -> Bool {
         try await writer.write { db in
+            var count = 0
+            try db.query("SELECT COUNT(*) FROM webhooks") { count = Int($0.integer(0)) }
+            guard count < maximum else { return false }
             try db.query(
                 "INSERT INTO webhooks (id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?)",
                 [
                     .text(webhook.id), .text(webhook.url), .text(webhook.storedEvents), .text(webhook.secret),
                     .integer(Self.milliseconds(webhook.createdAt)),
                 ])
+            return true
         }
     }
 

@@ -66,7 +66,9 @@ public struct WebhookSettlement: Sendable {
 /// Where a webhook stores and owes its events. Both stores write the deliveries with a trigger on `pass_events`, so
 /// whatever writes an event owes it to every webhook wanting its kind in the same transaction.
 public protocol WebhookStore: Sendable {
-    func addWebhook(_ webhook: Webhook) async throws
+    /// Adds a webhook unless `maximum` are registered already (counted in the adding transaction, so two nodes
+    /// adding at once cannot pass it); false when full.
+    func addWebhook(_ webhook: Webhook, maximum: Int) async throws -> Bool
     func webhooks() async throws -> [Webhook]
     /// Removes a webhook and what is still owed to it; false when there was none.
     func removeWebhook(id: String) async throws -> Bool
@@ -78,4 +80,11 @@ public protocol WebhookStore: Sendable {
     func webhookDeliveries(webhookId: String, limit: Int, before: Int64?) async throws -> [WebhookDeliveryRecord]
     /// Owes a delivered or given-up delivery again, due now, attempts reset, same event id.
     func replayWebhookDelivery(webhookId: String, id: Int64) async throws -> WebhookReplay
+}
+
+extension WebhookStore {
+    /// Adds a webhook, whatever the number registered.
+    public func addWebhook(_ webhook: Webhook) async throws {
+        _ = try await addWebhook(webhook, maximum: .max)
+    }
 }

@@ -7,15 +7,21 @@ import PostgresNIO
 /// transaction; a claim takes due rows with `FOR UPDATE SKIP LOCKED` and leases them, so two nodes never deliver the
 /// same row at once, and a node that dies holding a lease loses it when the lease ends.
 extension PostgresPassStore {
-    public func addWebhook(_ webhook: Webhook) async throws {
+    public func addWebhook(_ webhook: Webhook, maximum: Int) async throws -> Bool {
         try await write(notify: false) { connection in
             try await Self.lockWebhooks(connection, logger)
+            var count = 0
+            for try await registered in try await connection.query("SELECT COUNT(*) FROM webhooks", logger: logger).decode(Int.self) {
+                count = registered
+            }
+            guard count < maximum else { return false }
             _ = try await connection.query(
                 """
                 INSERT INTO webhooks (id, url, events, secret, created_at)
                 VALUES (\(webhook.id), \(webhook.url), \(webhook.storedEvents), \(webhook.secret), \(Self.milliseconds(webhook.createdAt)))
                 """, logger: logger)
             try await Self.switchWebhookTrigger(connection, logger)
+            return true
         }
     }
 

@@ -5,10 +5,11 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Passmint
-import PassmintServer
 import PassmintStore
 import PassmintTestSupport
 import Testing
+
+@testable import PassmintServer
 
 /// What keeps webhooks safe: receivers on loopback, private or link-local addresses are refused when registered and
 /// again before each delivery (SSRF), http only when allowed; and deliveries a node held when it died go out after a
@@ -23,6 +24,8 @@ import Testing
         "https://127.0.0.1/hooks", "https://localhost:8443/hooks", "https://10.1.2.3/hooks", "https://192.168.0.7/hooks",
         "https://172.20.0.1/hooks", "https://169.254.169.254/latest/meta-data", "https://[::1]/hooks", "https://[fe80::1]/hooks",
         "https://[::ffff:127.0.0.1]/hooks", "https://0.0.0.0/hooks",
+        // IPv6 forms of loopback and site-local addresses (issue 40).
+        "https://[::7f00:1]/hooks", "https://[::ffff:0:7f00:1]/hooks", "https://[2002:7f00:1::1]/hooks", "https://[fec0::1]/hooks",
     ])
     func aPrivateReceiverIsRefused(_ url: String) async throws {
         let clock = ManualClock()
@@ -40,6 +43,53 @@ import Testing
                 #expect(try await core.webhooks.list().isEmpty)
             }
         }
+    }
+
+    /// Each event is owed to every webhook in the transaction that writes it: their number is bounded, counted in
+    /// the adding transaction, also when several are added at once (issue 40).
+    @Test(arguments: StoreKind.allCases)
+    func theNumberOfWebhooksIsBounded(_ kind: StoreKind) async throws {
+        let clock = ManualClock()
+        var bounded = WebhookPolicy()
+        bounded.allowPrivate = true
+        bounded.maximumWebhooks = 3
+        let policy = bounded
+        try await withStore(kind, clock: clock) { store in
+            let core = try WebhookDeliveryTests.core(store, clock, policy: policy)
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        do {
+                            _ = try await core.webhooks.create(url: "https://127.0.0.1/hooks", events: ["installed"], secret: nil)
+                            return true
+                        } catch let error as ServiceFailure {
+                            #expect(error.status == .conflict && (error.message ?? "").contains("there are 3 webhooks already"))
+                            return false
+                        }
+                    }
+                }
+                var added = 0
+                for try await created in group where created { added += 1 }
+                #expect(added == 3)
+            }
+            #expect(try await core.webhooks.list().count == 3)
+        }
+    }
+
+    /// A round resolves each receiver's name once, checks that address and connects to it (the client's DNS
+    /// override): a name that resolved to a public address for the check cannot send the connection elsewhere (issue 40).
+    @Test func aRoundConnectsToTheAddressItChecked() async throws {
+        var policy = WebhookPolicy()
+        policy.allowPrivate = true
+        let (addresses, refusals) = await WebhookDeliverer.connections(
+            to: ["https://localhost:8443/hooks", "https://127.0.0.1/other", "ftp://example.com/x"], policy: policy)
+        let localhost = try #require(addresses["localhost"])
+        #expect(["127.0.0.1", "::1"].contains(localhost), "\(localhost)")
+        #expect(addresses["127.0.0.1"] == "127.0.0.1")
+        #expect(refusals["ftp://example.com/x"]?.contains("must be an https URL") == true, "\(refusals)")
+        policy.allowPrivate = false
+        let (refused, privateRefusals) = await WebhookDeliverer.connections(to: ["https://localhost:8443/hooks"], policy: policy)
+        #expect(refused.isEmpty && privateRefusals.count == 1)
     }
 
     @Test func badRegistrationsAreNamed() async throws {

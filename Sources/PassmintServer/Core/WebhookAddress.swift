@@ -5,11 +5,14 @@ import Foundation
 /// its database or a cloud metadata endpoint (SSRF). Checked when the webhook is registered and before each delivery
 /// (a name may resolve elsewhere later).
 enum WebhookAddress {
-    /// Loopback, private, shared, link-local, multicast, reserved and documentation ranges.
+    /// Loopback, private, shared, link-local, multicast, reserved and documentation ranges; and the IPv6 forms that
+    /// carry an IPv4 address or reach a site (IPv4-compatible `::a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64,
+    /// Teredo, 6to4 and site-local), which no public receiver needs and which name loopback in disguise.
     static let refused: [IPNetwork] = [
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",
         "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-        "::/128", "::1/128", "64:ff9b::/96", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8",
+        "::/96", "::1/128", "::ffff:0:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32",
+        "2002::/16", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
     ].compactMap(IPNetwork.init)
 
     /// Checks `text` is a URL a webhook may use, without resolving it.
@@ -31,8 +34,9 @@ enum WebhookAddress {
     }
 
     /// Checks the URL and resolves its host; refuses a host that resolves to a refused address (unless allowed) or
-    /// does not resolve.
-    static func check(_ text: String, policy: WebhookPolicy) async throws(ServiceFailure) -> URL {
+    /// does not resolve. Returns the URL, its host and the address checked: a delivery connects to that address, not
+    /// to whatever the name resolves to a moment later (DNS rebinding).
+    static func check(_ text: String, policy: WebhookPolicy) async throws(ServiceFailure) -> (url: URL, host: String, address: String) {
         let (url, host) = try parse(text, policy: policy)
         let addresses = try await CPUWork.run { () throws(ServiceFailure) in try WebhookAddress.resolve(host) }
         if !policy.allowPrivate, let address = addresses.first(where: { address in refused.contains { $0.contains(address) } }) {
@@ -42,7 +46,7 @@ enum WebhookAddress {
                 receivers (PASSMINT_WEBHOOKS_ALLOW_PRIVATE=1 allows such receivers, for tests and in-cluster receivers)
                 """)
         }
-        return url
+        return (url, host, addresses[0])
     }
 
     /// The host's addresses as text (getaddrinfo; blocking, so run on ``CPUWork``).

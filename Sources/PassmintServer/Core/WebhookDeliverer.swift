@@ -44,12 +44,17 @@ public final class WebhookDeliverer: Service, Sendable {
     public func round() async throws -> Int {
         let claimed = try await store.claimWebhookDeliveries(limit: batchSize, lease: policy.lease)
         guard !claimed.isEmpty else { return 0 }
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, connectionPool: .init()))
+        let (addresses, refusals) = await Self.connections(to: Set(claimed.map(\.url)), policy: policy)
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, connectionPool: .init())
+        configuration.dnsOverride = addresses
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let outcomes = await withTaskGroup(of: (WebhookDelivery, String?).self) { group in
             for delivery in claimed {
-                group.addTask { (delivery, await self.deliver(delivery, client: client)) }
+                let refusal = refusals[delivery.url]
+                group.addTask {
+                    if let refusal { return (delivery, refusal) }
+                    return (delivery, await self.deliver(delivery, client: client))
+                }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -81,6 +86,24 @@ public final class WebhookDeliverer: Service, Sendable {
         return claimed.count
     }
 
+    /// How a round reaches `urls`: each receiver's name resolved and checked once (``WebhookAddress``), and the
+    /// address checked for each host, for the client to connect to (its DNS override), so that a name resolving
+    /// elsewhere a moment later (DNS rebinding) gains nothing; with why each refused URL is refused.
+    static func connections(to urls: Set<String>, policy: WebhookPolicy) async -> (addresses: [String: String], refusals: [String: String])
+    {
+        var addresses: [String: String] = [:]
+        var refusals: [String: String] = [:]
+        for url in urls.sorted() {
+            do {
+                let (_, host, address) = try await WebhookAddress.check(url, policy: policy)
+                if addresses[host] == nil { addresses[host] = address }
+            } catch {
+                refusals[url] = error.message ?? "\(error)"
+            }
+        }
+        return (addresses, refusals)
+    }
+
     /// Delivers every delivery that is due now, round after round; for tests and the end of a run.
     public func drain() async throws {
         while try await round() > 0 {}
@@ -102,11 +125,6 @@ public final class WebhookDeliverer: Service, Sendable {
 
     /// POSTs one delivery; nil when the receiver answered 2xx, else why not.
     private func deliver(_ delivery: WebhookDelivery, client: HTTPClient) async -> String? {
-        do {
-            _ = try await WebhookAddress.check(delivery.url, policy: policy)
-        } catch {
-            return error.message ?? "\(error)"
-        }
         let body = Self.body(delivery)
         var request = HTTPClientRequest(url: delivery.url)
         request.method = .POST

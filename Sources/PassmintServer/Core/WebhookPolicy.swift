@@ -12,6 +12,9 @@ public struct WebhookPolicy: Sendable, Equatable {
     public var lease: Duration = .seconds(60)
     /// How long a receiver has to answer one delivery.
     public var timeout: Duration = .seconds(10)
+    /// The most webhooks registered at once: each event is owed to every webhook wanting it, in the transaction that
+    /// writes the event, so their number multiplies the cost of every change.
+    public var maximumWebhooks = 50
 
     public init() {}
 

@@ -25,10 +25,17 @@ public struct WebhookService: Sendable {
         }
         let webhook = Webhook(
             id: "wh_" + Self.randomHex(12), url: url, events: kinds, secret: secret ?? "whsec_" + Self.randomHex(24), createdAt: clock())
+        let added: Bool
         do {
-            try await store.addWebhook(webhook)
+            added = try await store.addWebhook(webhook, maximum: policy.maximumWebhooks)
         } catch {
             throw .storage("the webhook could not be stored: \(error)")
+        }
+        guard added else {
+            throw .conflict(
+                "there are \(policy.maximumWebhooks) webhooks already, the most a service keeps (each event is owed to each in "
+                    + "the transaction that writes it): remove one (DELETE /api/v1/webhooks/{id}), or subscribe one receiver to more events"
+            )
         }
         return webhook
     }
