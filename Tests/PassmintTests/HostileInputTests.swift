@@ -94,4 +94,18 @@ import Testing
             #expect(error.message.contains("nul.pkpass"), "\(error.message)")
         }
     }
+
+    /// A pass's own image (an upload to the issuing API, a spreadsheet cell's file) weighs at most 4 MiB: a 12 MB PNG
+    /// padded with a huge text chunk was accepted by the service, and stored for every pass naming it (issue 40).
+    @Test func aPassImageOverFourMebibytesIsRefusedBeforeItIsDecoded() throws {
+        let png = TestPNG.make(width: 90, height: 90, rgba: (0x10, 0x20, 0x30, 0xFF))
+        let padded = png + [UInt8](repeating: 0x41, count: PassImages.maximumFileBytes)
+        do {
+            _ = try PassImages.file(key: "thumbnail@2x", bytes: padded, label: "images.thumbnail@2x")
+            Issue.record("a padded image is refused")
+        } catch {
+            #expect(error.message.contains("images.thumbnail@2x weighs") && error.message.contains("more than the 4194304 bytes"))
+        }
+        #expect(throws: Never.self) { try PassImages.file(key: "thumbnail@2x", bytes: png, label: "images.thumbnail@2x") }
+    }
 }

@@ -53,8 +53,13 @@ public struct PassImages: Sendable {
         self.init(files: images.map(\.file).sorted { $0.path < $1.path }, labels: labels)
     }
 
-    /// One image as a pass file (`thumbnail@2x.png`): checks that `key` names a slot Wallet shows and a scale, and
-    /// that `bytes` are a whole PNG file.
+    /// The most a pass's own image may weigh (a spreadsheet cell's file, an upload to the issuing API): far above
+    /// what a 3x image of the largest slot needs, far below what a PNG padded with a huge text chunk would cost every
+    /// pass that names it.
+    public static let maximumFileBytes = 4 << 20
+
+    /// One image as a pass file (`thumbnail@2x.png`): checks that `key` names a slot Wallet shows and a scale, that
+    /// it weighs at most ``maximumFileBytes`` and that `bytes` are a whole PNG file.
     ///
     /// - Throws: ``PassmintError/Code/invalidImage`` naming `label`.
     public static func file(key: String, bytes: [UInt8], label: String) throws(PassmintError) -> PassFile {
@@ -67,6 +72,12 @@ public struct PassImages: Sendable {
         }
         guard !bytes.isEmpty else {
             throw PassmintError(.invalidImage, "\(label) is empty: give a PNG image, or leave it out to keep the template's \(key).png")
+        }
+        guard bytes.count <= maximumFileBytes else {
+            throw PassmintError(
+                .invalidImage,
+                "\(label) weighs \(bytes.count) bytes, more than the \(maximumFileBytes) bytes a pass's image may have: "
+                    + "save it smaller (a 3x thumbnail needs a few hundred KB at most) and without metadata")
         }
         try checkDeclaredSize(bytes, name: name, label: label)
         return try PassFile(path: key + ".png", bytes: bytes, label: label)
