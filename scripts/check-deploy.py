@@ -5,6 +5,8 @@
       The compose file: PostgreSQL with a health check, two passmint nodes built from the Dockerfile, each waiting
       for a healthy PostgreSQL, reading PASSMINT_DATABASE_URL at host postgres, publishing port 8080 on its own port,
       with every named volume it mounts declared.
+  check-deploy.py pods deploy/kubernetes/*.yaml
+      Every pod template mounts no service-account token and bounds each emptyDir; a NetworkPolicy selects the pods.
   check-deploy.py jobs deploy/kubernetes/*.yaml
       Each Indexed Job's `--shard $(JOB_COMPLETION_INDEX)/n` has the n of its completions.
   check-deploy.py packages Dockerfile LINKED-PACKAGE...
@@ -54,6 +56,10 @@ def check_compose(path):
         ports = [str(port) for port in node.get("ports") or []]
         if not any(port.endswith(":8080") for port in ports):
             problems.append(f"{place}.ports: container port 8080 is not published ({ports})")
+        # A node speaks plain HTTP here (PASSMINT_ALLOW_HTTP): on loopback only, behind the machine's TLS proxy.
+        for port in ports:
+            if not port.startswith(("127.0.0.1:", "[::1]:")):
+                problems.append(f"{place}.ports: {port} publishes plain HTTP on every interface: bind it to 127.0.0.1")
         published += [port.rsplit(":", 1)[0] for port in ports]
         for volume in node.get("volumes") or []:
             source = str(volume).split(":", 1)[0]
@@ -83,6 +89,36 @@ def check_jobs(paths):
                     expected = f"$(JOB_COMPLETION_INDEX)/{spec.get('completions')}"
                     if shard != expected:
                         problems.append(f"{path}: Job {document['metadata']['name']}: --shard {shard}, expected {expected} (completions)")
+    return problems
+
+
+def check_pods(paths):
+    """Every pod template (Deployment, Job): no service-account token mounted (Passmint never calls the Kubernetes
+    API), every emptyDir bounded by a sizeLimit; and a NetworkPolicy selecting Passmint's pods."""
+    problems = []
+    policies = 0
+    for path in paths:
+        with open(path) as file:
+            for document in yaml.safe_load_all(file):
+                if not document:
+                    continue
+                kind = document.get("kind")
+                name = f"{path}: {kind} {document.get('metadata', {}).get('name')}"
+                if kind == "NetworkPolicy":
+                    labels = document["spec"].get("podSelector", {}).get("matchLabels", {})
+                    if labels.get("app.kubernetes.io/name") == "passmint":
+                        policies += 1
+                    continue
+                if kind not in ("Deployment", "Job"):
+                    continue
+                pod = document["spec"]["template"]["spec"]
+                if pod.get("automountServiceAccountToken") is not False:
+                    problems.append(f"{name}: automountServiceAccountToken is not false (the pod would hold an API token it never uses)")
+                for volume in pod.get("volumes") or []:
+                    if "emptyDir" in volume and not (volume["emptyDir"] or {}).get("sizeLimit"):
+                        problems.append(f"{name}: emptyDir {volume['name']} has no sizeLimit (a full one fills the node's disk)")
+    if policies == 0:
+        problems.append("deploy/kubernetes: no NetworkPolicy selects app.kubernetes.io/name: passmint")
     return problems
 
 
@@ -121,6 +157,8 @@ def main(arguments):
         problems = check_compose(rest[0])
     elif kind == "jobs":
         problems = check_jobs(rest)
+    elif kind == "pods":
+        problems = check_pods(rest)
     elif kind == "packages":
         problems = check_packages(rest[0], rest[1:])
     else:

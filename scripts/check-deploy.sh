@@ -23,6 +23,8 @@ failed=0
 "$venv/bin/kubernetes-validate" --strict --quiet deploy/kubernetes/*.yaml \
     && echo "check-deploy: deploy/kubernetes/*.yaml match the Kubernetes schemas" || failed=1
 "$venv/bin/python" scripts/check-deploy.py jobs deploy/kubernetes/*.yaml || failed=1
+"$venv/bin/python" scripts/check-deploy.py pods deploy/kubernetes/*.yaml \
+    && echo "check-deploy: every pod mounts no API token and bounds its emptyDirs; a NetworkPolicy holds the pods" || failed=1
 "$venv/bin/python" scripts/check-deploy.py compose deploy/compose.yaml \
     && echo "check-deploy: deploy/compose.yaml starts PostgreSQL and two nodes" || failed=1
 
