@@ -108,6 +108,36 @@ import Testing
         try await sender.shutdown()
     }
 
+    /// A template of a type none of several certificates signs: 503 for the operator, and the certificates folder's
+    /// path is not in the answer a caller reads (issue 40).
+    @Test func anAnswerNamesNoServerPath() async throws {
+        let certificates = try TestEnvironment.passTypeFolders(uids: [Self.loyalty, Self.tickets])
+        var configuration = ServerConfiguration(
+            publicURL: ServiceHarness.publicURL, identities: try CertificatesFolder(path: certificates.path).load(passphrase: nil))
+        let templates = try Self.templates()
+        let other = URL(fileURLWithPath: templates).appendingPathComponent("Other.pass")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: templates).appendingPathComponent("Loyalty.pass"), to: other)
+        var json = try JSONParser.value(try FileIO.read(other.appendingPathComponent("pass.json").path, what: "")).objectValue ?? [:]
+        json["passTypeIdentifier"] = "pass.other.example"
+        try Data(JSONWriter.data(.object(json))).write(to: other.appendingPathComponent("pass.json"))
+        configuration.templatesFolder = templates
+        configuration.apiKey = ServiceHarness.apiKey
+        let settings = configuration
+        try await withStore(.sqlite) { store in
+            let core = ServiceCore(configuration: settings, store: store, push: RecordingPushSender(), logger: Logger(label: "paths"))
+            try await buildApplication(core: core, logger: .init(label: "paths")).test(.router) { client in
+                let body = JSONWriter.data(["template": "Other", "data": .object(try Self.sampleData("Loyalty", serial: unique("O")))])
+                let answer = try await client.execute(
+                    uri: "/api/v1/passes", method: .post, headers: [.authorization: "Bearer \(ServiceHarness.apiKey)"],
+                    body: ByteBuffer(bytes: body))
+                let text = WebhookSafetyTests.message(answer.body)  // decoded: JSON writes / as \/
+                #expect(answer.status == .serviceUnavailable, "\(text)")
+                #expect(!text.contains(certificates.path) && !text.contains(templates), "\(text)")
+                #expect(text.contains("pass.other.example"), "\(text)")
+            }
+        }
+    }
+
     @Test func aTypeWithoutAnIdentityIsRefusedWithoutAConnection() async throws {
         let certificates = try TestEnvironment.passTypeFolders(uids: [Self.loyalty, Self.tickets])
         let identities = try CertificatesFolder(path: certificates.path).load(passphrase: nil)

@@ -8,6 +8,14 @@ import PassmintStore
 public struct PassRenderer: Sendable {
     public let builder: PassBuilder
     let templates: TemplateCatalog
+
+    /// A message for an API answer: the service's paths (its templates and certificates folders) taken out.
+    func redacted(_ message: String) -> String {
+        let certificates = builder.identities.source
+        let text = templates.redacted(message)
+        guard FileManager.default.fileExists(atPath: certificates) else { return text }
+        return text.replacingOccurrences(of: certificates, with: "the service's certificates folder")
+    }
     /// The pass's own images its data names (`image:thumbnail@2x`).
     let images: PassImageLibrary
     /// Written into every pass as `webServiceURL`.
@@ -35,7 +43,7 @@ public struct PassRenderer: Sendable {
             do throws(PassmintError) {
                 return try builder.prepare(input)
             } catch {
-                throw .building(error, templates.redacted)
+                throw .building(error, redacted)
             }
         }
     }
@@ -51,7 +59,7 @@ public struct PassRenderer: Sendable {
             do throws(PassmintError) {
                 _ = try builder.check(input)
             } catch {
-                throw .building(error, templates.redacted)
+                throw .building(error, redacted)
             }
         }
     }
@@ -89,7 +97,7 @@ public struct PassRenderer: Sendable {
         do {
             return try version.personalized()
         } catch {
-            throw .unprocessable("template \(pass.template): \(templates.redacted(error.message))")
+            throw .unprocessable("template \(pass.template): \(redacted(error.message))")
         }
     }
 
@@ -100,7 +108,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.sign(prepared)
         } catch {
-            throw .building(error, templates.redacted)
+            throw .building(error, redacted)
         }
     }
 
@@ -115,7 +123,7 @@ public struct PassRenderer: Sendable {
         do {
             return try builder.identities.identity(for: passTypeIdentifier).signDetached(content)
         } catch {
-            throw .building(error) { "cannot sign the personalization token: " + templates.redacted($0) }
+            throw .building(error) { "cannot sign the personalization token: " + redacted($0) }
         }
     }
 }
