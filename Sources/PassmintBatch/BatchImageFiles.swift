@@ -15,7 +15,7 @@ public final class BatchImageFiles: Sendable {
     public static let columnPrefix = "image:"
     /// The largest image file a cell may name: far above any pass image Wallet shows (a @3x strip is about 1 MB at
     /// most), far below what would hurt a batch.
-    public static let maximumBytes = 4 << 20
+    public static let maximumBytes = TemplateFileKind.maximumImageBytes
 
     /// The folder relative paths start from: the data file's.
     public let folder: String
