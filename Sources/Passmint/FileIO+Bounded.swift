@@ -32,9 +32,18 @@ extension FileIO {
                     + "more than the \(PassBundle.megabytes(maximumBytes)) \(limit): check that this is the file you meant")
         }
         if isRegular, Int(status.st_size) > maximumBytes { throw tooBig(Int(status.st_size)) }
-        // A regular file is read to its size (plus one byte, to see it end); anything else in 1 MB steps.
+        let (bytes, failure) = readOpen(fd, size: isRegular ? Int(status.st_size) : nil, maximumBytes: maximumBytes)
+        if failure != 0 { throw PassmintError(.fileSystem, "cannot read \(what) \(path): \(String(cString: strerror(failure)))") }
+        if bytes.count > maximumBytes { throw tooBig(bytes.count) }
+        return bytes
+    }
+
+    /// Reads an open file to its end, or to one byte past `maximumBytes` (so that the caller sees it was too large):
+    /// a regular file of `size` bytes in one allocation (plus one byte, to see it end), anything else in steps from
+    /// 1 MB, doubling. The bytes are read straight into the array. Returns them and 0, or what was read and the `errno`.
+    package static func readOpen(_ fd: Int32, size: Int?, maximumBytes: Int) -> (bytes: [UInt8], failure: Int32) {
         var bytes: [UInt8] = []
-        var capacity = isRegular ? Int(status.st_size) + 1 : min(maximumBytes + 1, 1 << 20)
+        var capacity = min(maximumBytes + 1, size.map { $0 + 1 } ?? (1 << 20))
         while true {
             var failure: Int32 = 0
             let count = bytes.count
@@ -52,9 +61,7 @@ extension FileIO {
                 return offset
             }
             bytes.removeLast(bytes.count - got)
-            if failure != 0 { throw PassmintError(.fileSystem, "cannot read \(what) \(path): \(String(cString: strerror(failure)))") }
-            if bytes.count > maximumBytes { throw tooBig(bytes.count) }
-            if got < capacity { return bytes }
+            if failure != 0 || got < capacity || bytes.count > maximumBytes { return (bytes, failure) }
             capacity = min(maximumBytes + 1, capacity * 2)
         }
     }

@@ -27,47 +27,23 @@ struct ImageFileReader: Sendable {
         guard roots.compactMap(Self.resolved).contains(where: { Self.path(resolved, isInside: $0) }) else {
             throw PassmintError(.invalidImage, "\(label): \(outsideMessage(relative, absolute: absolute))")
         }
-        let fd = open(resolved, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else {
-            throw PassmintError(.invalidImage, "\(label): cannot read \(relative): \(String(cString: strerror(errno)))")
+        do {
+            return try FileIO.readRegularFile(resolved, maximumBytes: maximumBytes)
+        } catch {
+            throw PassmintError(.invalidImage, "\(label): \(refusal(error, relative: relative))")
         }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            throw PassmintError(.invalidImage, "\(label): cannot read \(relative): \(String(cString: strerror(errno)))")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw PassmintError(
-                .invalidImage, "\(label): \(relative) is not a regular file (a device, FIFO, socket or folder): name a PNG file")
-        }
-        guard Int(status.st_size) <= maximumBytes else {
-            throw PassmintError(
-                .invalidImage,
-                "\(label): \(relative) is \(status.st_size) bytes, more than the \(maximumBytes) bytes an image may have: "
-                    + "export it at the size Wallet shows")
-        }
-        return try readBounded(fd, label: label, relative: relative)
     }
 
-    /// Reads at most ``maximumBytes`` (+1 to notice a file that grew past it since `fstat`).
-    private func readBounded(_ fd: Int32, label: String, relative: String) throws(PassmintError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw PassmintError(.invalidImage, "\(label): cannot read \(relative): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            filled += count
+    /// The refusal of ``FileIO/readRegularFile(_:maximumBytes:)`` as the end of a cell's error.
+    private func refusal(_ refusal: FileIO.RegularFileRefusal, relative: String) -> String {
+        switch refusal {
+        case .missing: "no such file \(relative) (paths are relative to the data file's folder \(folder))"
+        case .symbolicLink, .notRegular: "\(relative) is not a regular file (a device, FIFO, socket or folder): name a PNG file"
+        case .tooLarge(let size):
+            "\(relative) is \(size) bytes, more than the \(maximumBytes) bytes an image may have: export it at the size Wallet shows"
+        case .grew: "\(relative) grew past the \(maximumBytes) bytes an image may have while it was read"
+        case .failed(let code): "cannot read \(relative): \(FileIO.RegularFileRefusal.reason(code))"
         }
-        guard filled <= maximumBytes else {
-            throw PassmintError(
-                .invalidImage, "\(label): \(relative) grew past the \(maximumBytes) bytes an image may have while it was read")
-        }
-        bytes.removeSubrange(filled...)
-        return bytes
     }
 
     private func outsideMessage(_ relative: String, absolute: Bool) -> String {

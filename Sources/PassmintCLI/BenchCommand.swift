@@ -56,7 +56,7 @@ struct BenchCommand: AsyncParsableCommand {
         let samplePath =
             String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
             .replacingOccurrences(of: ".pass", with: "", options: .backwards) + ".json"
-        let sample = try JSONParser.value(try FileIO.read(samplePath, what: "sample data")).objectValue ?? JSONObject()
+        let sample = try JSONParser.value(try TemplateFolder.file(samplePath, kind: .json, what: "sample data")).objectValue ?? JSONObject()
         let builder = PassBuilder(identities: try signing.loadIdentities())
         let identity = try builder.identities.identity(for: template.passJSON["passTypeIdentifier"]?.stringValue ?? "")
 
@@ -86,7 +86,8 @@ struct BenchCommand: AsyncParsableCommand {
             let orderTemplate = try OrderTemplate(folder: orderTemplate)
             let orderSample =
                 try JSONParser.value(
-                    try FileIO.read(String(orderTemplate.folder.dropLast(".order".count)) + ".json", what: "order sample data")
+                    try TemplateFolder.file(
+                        String(orderTemplate.folder.dropLast(".order".count)) + ".json", kind: .json, what: "order sample data")
                 ).objectValue ?? JSONObject()
             var orderSigning = signing
             orderSigning.certificatesOption = orderCertificates

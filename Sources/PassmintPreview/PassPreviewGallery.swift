@@ -39,7 +39,7 @@ public struct PassPreviewGallery: Sendable {
             let dataPath = folder + "/" + base + ".json"
             var data = JSONObject()
             if FileManager.default.fileExists(atPath: dataPath) {
-                let bytes = try FileIO.read(dataPath, what: "sample data")
+                let bytes = try TemplateFolder.file(dataPath, kind: .json, what: "sample data")
                 guard let object = try? JSONParser.value(bytes).objectValue else {
                     throw PassmintError(.invalidData, "\(dataPath) must hold one JSON object of sample data ({ \"name\": value, … })")
                 }

@@ -102,6 +102,55 @@ import Testing
         }
     }
 
+    /// Issue 40, item 1: a template folder holding a link (to a key, to the process's environment), a FIFO or a file
+    /// Wallet does not read is refused when it is published, naming the file, without waiting on the FIFO; the old
+    /// version keeps serving, and no pass ever carries the linked file. Before, the publish shipped the key in every
+    /// pass (and blocked for ever on the FIFO).
+    @Test func aTemplateHoldingALinkAFIFOOrAnUnknownFileIsRefusedAtPublish() async throws {
+        let templates = try templatesFolder()
+        let folder = templates.appendingPathComponent("Loyalty.pass")
+        try await withService(templates) { _, client in
+            let pass = try await UpdateJobTests().issue(client)
+            let hostile: [(name: String, make: () throws -> URL, says: String)] = [
+                (
+                    "notes.txt", { try HostileTemplates.link("notes.txt", in: folder, to: try HostileTemplates.secretOutside().path) },
+                    "symbolic link"
+                ),
+                ("env.txt", { try HostileTemplates.link("env.txt", in: folder, to: "/proc/self/environ") }, "symbolic link"),
+                (
+                    "fr.lproj", { try HostileTemplates.link("fr.lproj", in: folder, to: try HostileTemplates.folderOutside().path) },
+                    "symbolic link"
+                ),
+                ("thumbnail.png", { try HostileTemplates.link("thumbnail.png", in: folder, to: "/dev/zero") }, "symbolic link"),
+                ("background.png", { try HostileTemplates.fifo("background.png", in: folder) }, "not a regular file"),
+                (
+                    "notes.txt",
+                    {
+                        let file = folder.appendingPathComponent("notes.txt")
+                        try Data("internal notes".utf8).write(to: file)
+                        return file
+                    }, "not a file Wallet reads"
+                ),
+            ]
+            for file in hostile {
+                let made = try file.make()
+                let refused = try await client.execute(
+                    uri: "/api/v1/templates/Loyalty/publish", method: .post, headers: Self.bearer, body: ByteBuffer())
+                let body = String(buffer: refused.body)
+                #expect(refused.status == .unprocessableContent, "\(file.name): \(refused.status) \(body)")
+                #expect(body.contains("\(file.name)") && body.contains(file.says), "\(file.name): \(body)")
+                #expect(!body.contains(HostileTemplates.secretMarker))
+                try FileManager.default.removeItem(at: made)
+            }
+            let (status, json) = try await served(client, pass)
+            #expect(status == .ok && json.contains("POINTS"), "\(status) \(json.prefix(300))")
+            let response = try await client.execute(
+                uri: "/wallet/v1/passes/\(Self.type)/\(pass.serial)", method: .get, headers: [.authorization: "ApplePass \(pass.token)"])
+            let names = try ZipArchive.read(Array(response.body.readableBytesView), source: "served").map(\.name)
+            #expect(!names.contains("notes.txt") && !names.contains("env.txt") && !names.contains { $0.hasPrefix("fr.lproj") }, "\(names)")
+        }
+    }
+
     /// The version a pass is kept at survives a restart (the template folder holds only the new one by then).
     @Test func aPassKeptAtItsLastGoodVersionIsServedAtItAfterARestart() async throws {
         let templates = try templatesFolder()

@@ -191,7 +191,7 @@ import Testing
             }),
         Case(code: "image-unused", severity: .warning, files: { $0 += images("footer", 286, 15) }),
         Case(code: "event-ticket-strip-and-background", severity: .warning, files: { $0 += images("strip", 375, 98) }),
-        Case(code: "file-unknown", severity: .warning, files: { $0.append(PassContents.File(path: "notes.txt", bytes: [65])) }),
+        Case(code: "file-unknown", severity: .error, files: { $0.append(PassContents.File(path: "notes.txt", bytes: [65])) }),
         Case(
             code: "file-location", severity: .error, files: { $0.append(PassContents.File(path: "assets/logo.png", bytes: png(160, 50))) }),
         Case(

@@ -10,8 +10,6 @@ public struct OrderTemplate: Sendable {
     /// Every other file of the order, sorted by path.
     public let files: [PassFile]
 
-    static let ignoredNames: Set<String> = ["manifest.json", "signature", "strings.json", ".DS_Store", "Thumbs.db", "desktop.ini"]
-
     /// Builds a template from parts in memory.
     public init(folder: String, orderJSON: JSONValue, files: [PassFile]) throws(PassmintError) {
         guard orderJSON.objectValue != nil else {
@@ -22,47 +20,38 @@ public struct OrderTemplate: Sendable {
         self.files = files.sorted { $0.path < $1.path }
     }
 
-    /// Reads a template folder.
+    /// Reads a template folder, as ``TemplateFolder`` reads every template: no symbolic link, regular files only, each
+    /// size checked before it is read.
+    ///
+    /// - Throws: ``PassmintError/Code/invalidTemplate`` naming the file, for a link, a FIFO or device, a file over its
+    ///   limit, or a file Wallet does not read (it would be shipped in every order).
     public init(folder: String) throws(PassmintError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let contents = try TemplateFolder.read(folder, package: .order)
+        if let unknown = contents.unknown.first {
+            let fix =
+                unknown.hasSuffix(".lproj/pass.strings")
+                ? "an order's translations are read from order.strings: rename it to "
+                    + unknown.replacingOccurrences(of: "pass.strings", with: "order.strings")
+                : "it would be shipped in every order, so move it out of the template"
             throw PassmintError(
                 .invalidTemplate,
-                "template folder \(folder) does not exist (an order template is a folder such as Shipment.order/ holding order.json and images)"
-            )
+                "\(folder)/\(unknown) is not a file Wallet reads in an order (it reads order.json, PNG images and "
+                    + "<language>.lproj/order.strings): \(fix)")
         }
         let orderPath = folder + "/order.json"
         let parsed: JSONValue
         do {
-            parsed = try JSONParser.value(try FileIO.read(orderPath, what: "order.json of the template"))
-        } catch let error as PassmintError {
-            throw error
+            parsed = try JSONParser.value(contents.main)
         } catch {
             throw PassmintError(.invalidTemplate, "\(orderPath) is not valid JSON: \(error)")
         }
         var files: [PassFile] = []
-        for entry in try Self.list(folder) where entry != "order.json" && !Self.isIgnored(entry) {
-            let path = folder + "/" + entry
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            guard isFolder.boolValue else {
-                files.append(try PassFile(path: entry, bytes: try FileIO.read(path, what: "template file"), label: path))
-                continue
-            }
-            guard entry.hasSuffix(".lproj") else {
-                throw PassmintError(
-                    .invalidTemplate,
-                    "\(path) is a folder, but an order may only hold <language>.lproj folders (e.g. fr.lproj): move it out of the template")
-            }
-            for file in try Self.list(path) where !Self.isIgnored(file) {
-                let filePath = path + "/" + file
-                files.append(
-                    try PassFile(path: entry + "/" + file, bytes: try FileIO.read(filePath, what: "template file"), label: filePath))
-            }
+        for file in contents.files {
+            files.append(try PassFile(path: file.path, bytes: file.bytes, label: folder + "/" + file.path))
         }
-        let stringsPath = folder + "/strings.json"
-        if FileManager.default.fileExists(atPath: stringsPath) {
-            let languages = try TemplateStrings.parse(try FileIO.read(stringsPath, what: "translations file"), source: stringsPath)
+        if let stringsJSON = contents.stringsJSON {
+            let stringsPath = folder + "/" + TemplateStrings.fileName
+            let languages = try TemplateStrings.parse(stringsJSON, source: stringsPath)
             for language in languages {
                 let path = "\(language.code).lproj/order.strings"
                 guard !files.contains(where: { $0.path == path }) else {
@@ -78,17 +67,5 @@ public struct OrderTemplate: Sendable {
     /// This order's `order.json` content: every placeholder replaced from `data`.
     public func render(data: JSONObject) throws(PassmintError) -> JSONObject {
         try Placeholders.substitute(orderJSON, data: data, file: folder + "/order.json").objectValue ?? JSONObject()
-    }
-
-    private static func isIgnored(_ name: String) -> Bool {
-        name.hasPrefix(".") || name == "__MACOSX" || ignoredNames.contains(name)
-    }
-
-    private static func list(_ folder: String) throws(PassmintError) -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        } catch {
-            throw PassmintError(.fileSystem, "cannot list \(folder): \(error.localizedDescription)")
-        }
     }
 }

@@ -68,9 +68,6 @@ public final class PassTemplate: Sendable {
     /// The `pass.json` rules for this template's passes, rerun per pass only where the pass differs from the first.
     let lintMemo = LintMemoSlot()
 
-    /// Names that are never part of a pass: signing output and operating-system litter.
-    static let ignoredNames: Set<String> = ["manifest.json", "signature", ".DS_Store", "Thumbs.db", "desktop.ini"]
-
     /// Builds a template from parts already in memory. `<lang>.lproj/pass.strings` files among `files` may hold
     /// `{{placeholders}}` in their values; those in UTF-8 are re-encoded as UTF-16 little-endian with a BOM.
     public convenience init(folder: String, passJSON: JSONValue, files: [PassFile], readingDiagnostics: [Diagnostic] = [])
@@ -135,19 +132,23 @@ public final class PassTemplate: Sendable {
         }
     }
 
-    /// Loads a template folder.
+    /// Loads a template folder, read as ``TemplateFolder`` reads every template: no symbolic link, regular files
+    /// only, each size checked before it is read.
+    ///
+    /// - Throws: ``PassmintError/Code/invalidTemplate`` naming the file, for a link, a FIFO or device, a file over its
+    ///   limit, or a file Wallet does not read (it would be shipped in every pass).
     public convenience init(folder: String) throws(PassmintError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let contents = try TemplateFolder.read(folder, package: .pass)
+        if let unknown = contents.unknown.first {
             throw PassmintError(
                 .invalidTemplate,
-                "template folder \(folder) does not exist (a template is a folder such as MyCard.pass/ holding pass.json and images)")
+                "\(folder)/\(unknown) is not a file Wallet reads in a pass (it reads pass.json, PNG images, personalization.json "
+                    + "and <language>.lproj/pass.strings): it would be shipped in every pass, so move it out of the template")
         }
         let passPath = folder + "/pass.json"
-        let passBytes = try FileIO.read(passPath, what: "pass.json of the template")
         let parsed: JSONParser.Result
         do {
-            parsed = try JSONParser.parse(passBytes, options: .init(allowTrailingCommas: true))
+            parsed = try JSONParser.parse(contents.main, options: .init(allowTrailingCommas: true))
         } catch {
             throw PassmintError(.invalidTemplate, "\(passPath) is not valid JSON: \(error)")
         }
@@ -157,52 +158,9 @@ public final class PassTemplate: Sendable {
                 "trailing comma at line \($0.line), column \($0.column) tolerated (Wallet accepts it; Passmint writes strict JSON)",
                 fix: "remove the comma")
         }
-
-        var files: [PassContents.File] = []
-        var stringsJSON: [UInt8]?
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        } catch {
-            throw PassmintError(.fileSystem, "cannot list template folder \(folder): \(error.localizedDescription)")
-        }
-        for entry in entries where entry != "pass.json" && !Self.isIgnored(entry) {
-            let path = folder + "/" + entry
-            if entry == TemplateStrings.fileName {
-                stringsJSON = try FileIO.read(path, what: "translations file")
-                continue
-            }
-            var isFolder: ObjCBool = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            if isFolder.boolValue {
-                guard entry.hasSuffix(".lproj") else {
-                    throw PassmintError(
-                        .invalidTemplate,
-                        "\(path) is a folder, but a pass may only hold <language>.lproj folders (e.g. fr.lproj): move it out of the template"
-                    )
-                }
-                let inner: [String]
-                do {
-                    inner = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
-                } catch {
-                    throw PassmintError(.fileSystem, "cannot list \(path): \(error.localizedDescription)")
-                }
-                for file in inner where !Self.isIgnored(file) {
-                    let innerPath = path + "/" + file
-                    var innerIsFolder: ObjCBool = false
-                    _ = FileManager.default.fileExists(atPath: innerPath, isDirectory: &innerIsFolder)
-                    if innerIsFolder.boolValue {
-                        throw PassmintError(
-                            .invalidTemplate, "\(innerPath) is a folder inside a .lproj folder: Wallet only reads files there")
-                    }
-                    files.append(PassContents.File(path: entry + "/" + file, bytes: try FileIO.read(innerPath, what: "template file")))
-                }
-            } else {
-                files.append(PassContents.File(path: entry, bytes: try FileIO.read(path, what: "template file")))
-            }
-        }
+        var files = contents.files
         var generated: Set<String> = []
-        if let stringsJSON {
+        if let stringsJSON = contents.stringsJSON {
             let languages = try TemplateStrings.parse(stringsJSON, source: folder + "/" + TemplateStrings.fileName)
             files = try TemplateStrings.merge(languages, into: files, folder: folder)
             generated = Set(languages.map { "\($0.code).lproj/pass.strings" })
@@ -211,10 +169,6 @@ public final class PassTemplate: Sendable {
         for file in files { passFiles.append(try Self.passFile(folder: folder, file)) }
         try self.init(
             folder: folder, passJSON: parsed.value, files: passFiles, readingDiagnostics: readingDiagnostics, generatedStrings: generated)
-    }
-
-    private static func isIgnored(_ name: String) -> Bool {
-        name.hasPrefix(".") || name == "__MACOSX" || ignoredNames.contains(name)
     }
 
     private static func passFile(folder: String, _ file: PassContents.File) throws(PassmintError) -> PassFile {

@@ -66,36 +66,16 @@ public struct PassContents: Sendable {
         }
     }
 
-    /// Reads a template folder (or an unzipped pass folder) without stopping at the first problem.
+    /// Reads a template folder (or an unzipped pass folder) without stopping at the first problem in its contents, as
+    /// ``TemplateFolder`` reads every template: a link, a FIFO or device, or a file over its limit is an error thrown.
+    /// A file Wallet does not read is listed without its bytes (it is not read), for the `file-unknown` error.
     public static func load(folder: String) throws(PassmintError) -> PassContents {
-        let passBytes = try FileIO.read(folder + "/pass.json", what: "pass.json")
-        let (json, readingDiagnostics) = parsePassJSON(passBytes)
-        var files: [File] = []
-        let manager = FileManager.default
-        guard let enumerator = manager.enumerator(atPath: folder) else {
-            throw PassmintError(.fileSystem, "cannot list \(folder)")
-        }
-        var paths: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if name.hasPrefix(".") || name == "__MACOSX" || PassTemplate.ignoredNames.contains(name) && !path.contains("/")
-                || path == "pass.json"
-            {
-                if name == "__MACOSX" || name.hasPrefix(".") { enumerator.skipDescendants() }
-                continue
-            }
-            var isFolder: ObjCBool = false
-            _ = manager.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder)
-            if !isFolder.boolValue { paths.append(path) }
-        }
+        let contents = try TemplateFolder.read(folder, package: .pass)
+        let (json, readingDiagnostics) = parsePassJSON(contents.main)
+        var files = (contents.files + contents.unknown.map { File(path: $0, bytes: []) }).sorted { $0.path < $1.path }
         var diagnostics = readingDiagnostics
-        var stringsJSON: [UInt8]?
-        for path in paths.sorted() {
-            let bytes = try FileIO.read(folder + "/" + path, what: "file")
-            if path == TemplateStrings.fileName { stringsJSON = bytes } else { files.append(File(path: path, bytes: bytes)) }
-        }
         // A template's strings.json is not shipped: lint the pass.strings files Passmint writes from it.
-        if let stringsJSON {
+        if let stringsJSON = contents.stringsJSON {
             do {
                 let languages = try TemplateStrings.parse(stringsJSON, source: TemplateStrings.fileName)
                 files = try TemplateStrings.merge(languages, into: files, folder: folder)

@@ -99,8 +99,10 @@ struct FileRules {
             } else if file.path == "personalization.json" {
                 personalization(file)
             } else {
-                warning(
-                    "file-unknown", file.path, "Wallet does not use this file; it only makes the pass bigger",
+                error(
+                    "file-unknown", file.path,
+                    "Wallet does not read this file, and anyone holding the pass can: it is not shipped (a template holding it "
+                        + "does not load)",
                     fix: "remove it from the pass")
             }
         }

@@ -51,7 +51,13 @@ public struct PreviewService: Sendable {
         var values = data ?? JSONObject()
         let sample = templates.folder + "/" + base + ".json"
         if data == nil, FileManager.default.fileExists(atPath: sample) {
-            guard let bytes = try? FileIO.read(sample, what: "sample data"), let object = try? JSONParser.value(bytes).objectValue else {
+            let bytes: [UInt8]
+            do {
+                bytes = try TemplateFolder.file(sample, kind: .json, what: "sample data")
+            } catch {
+                throw .unprocessable("the sample data of template \(base): \(templates.redacted(error.message))")
+            }
+            guard let object = try? JSONParser.value(bytes).objectValue else {
                 throw .unprocessable("the sample data \(base).json of template \(base) is not a JSON object")
             }
             values = object
