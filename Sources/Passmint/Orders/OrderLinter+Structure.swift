@@ -66,6 +66,7 @@ extension OrderCheck {
         }
         allowed(
             string(json, "changeNotifications", at: ""), ["enabled", "disabled"], at: "changeNotifications", what: "changeNotifications")
+        diagnostics += UnreadableValues.findings(in: .object(json), file: "order.json")
         for member in json where !Order.modelKeys.contains(member.key) {
             warning(
                 "order-unknown-key", member.key, "\(member.key) is not a key of Apple's order schema; Wallet ignores it",
