@@ -23,6 +23,25 @@ import Testing
         #expect(lintBuilt.status == 0 && lintBuilt.stdout.contains("0 error(s)"), "\(lintBuilt.stdout)")
     }
 
+    @Test func aNumberADoubleCannotHoldIsRefusedByLintAndCreate() throws {
+        let folder = TestEnvironment.temporaryFolder().appendingPathComponent("Huge.order")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let source = try String(
+            contentsOfFile: TestEnvironment.repositoryRoot.appendingPathComponent(
+                "Tests/Fixtures/apple-style-orders/Shipping.order/order.json"
+            )
+            .path, encoding: .utf8)
+        try source.replacingOccurrences(of: "\"amount\": 129.9", with: "\"amount\": 1e99999999").write(
+            to: folder.appendingPathComponent("order.json"), atomically: true, encoding: .utf8)
+        let lint = try passmint(["lint", folder.path])
+        #expect(lint.status == 1 && lint.stdout.contains("[number-out-of-range] order.json payment.total.amount"), "\(lint.stdout)")
+        let chain = try TestEnvironment.devChain(uid: "order.com.example.outfitters")
+        let output = folder.deletingLastPathComponent().appendingPathComponent("huge.order")
+        let create = try passmint(["create", folder.path, "--certificates", chain.path, "--output", output.path])
+        #expect(create.status != 0 && create.stderr.contains("number-out-of-range"), "\(create.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     /// A good order's archive with `name` added (marked a symbolic link when `link`).
     func hostileOrder(_ name: String, link: Bool = false) throws -> URL {
         let chain = try TestEnvironment.orderChain()
