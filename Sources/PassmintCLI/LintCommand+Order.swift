@@ -17,12 +17,6 @@ extension LintCommand {
         if isFolder.boolValue { return OrderLinter.lint(template: try OrderTemplate(folder: path)) }
         let bytes = try FileIO.readArchive(path, what: "order")
         if path.lowercased().hasSuffix(".json") { return OrderLinter.lint(orderJSON: bytes) }
-        let entries = try ZipArchive.read(bytes, source: path)
-        guard let orderJSON = entries.first(where: { $0.name == "order.json" }) else {
-            throw ValidationError("\(path) holds no order.json at its root: it is not a Wallet order package")
-        }
-        let files = entries.filter { !["order.json", "manifest.json", "signature"].contains($0.name) && !$0.name.hasSuffix("/") }
-            .map { PassContents.File(path: $0.name, bytes: $0.bytes) }
-        return OrderLinter.lint(orderJSON: orderJSON.bytes, files: files)
+        return OrderLinter.lint(archive: try ZipArchive.read(bytes, source: path))
     }
 }

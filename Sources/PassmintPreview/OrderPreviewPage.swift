@@ -70,7 +70,9 @@ struct OrderPreviewPage {
         var html = "<section class=\"payment\"><h2>Payment</h2><dl>"
         for item in payment["summaryItems"]?.arrayValue ?? [] { html += "<dt>\(text(item["label"]))</dt><dd>\(amount(item["value"]))</dd>" }
         html += "<dt class=\"total\">Total</dt><dd class=\"total\">\(amount(payment["total"]))</dd></dl>"
-        let methods = (payment["paymentMethods"]?.arrayValue ?? []).map { text($0["displayName"]) }.filter { !$0.isEmpty }
+        // Strings as Apple's schema writes them; objects with a displayName as Passmint wrote them before.
+        let methods = (payment["paymentMethods"]?.arrayValue ?? []).map { text($0.stringValue != nil ? $0 : $0["displayName"]) }
+            .filter { !$0.isEmpty }
         if !methods.isEmpty { html += "<p class=\"methods\">Paid with \(methods.joined(separator: ", "))</p>" }
         return html + "</section>"
     }

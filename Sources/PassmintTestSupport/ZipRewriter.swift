@@ -108,21 +108,37 @@ public enum ZipRewriter {
     /// the way to make two entries of one name, which ZIP writers refuse to make. `archive` must be plain, as above.
     public static func renaming(_ name: String, to newName: String, in archive: [UInt8]) -> [UInt8] {
         precondition(name.utf8.count == newName.utf8.count, "a renamed entry keeps the length of its name")
+        var output = archive
+        forEachCentralRecord(named: name, in: archive) { position, local in
+            let length = name.utf8.count
+            output.replaceSubrange((position + 46)..<(position + 46 + length), with: Array(newName.utf8))
+            output.replaceSubrange((local + 30)..<(local + 30 + length), with: Array(newName.utf8))
+        }
+        return output
+    }
+
+    /// `archive` with the entry named `name` marked a symbolic link (Unix mode `0o120777` in its central record's external
+    /// attributes), as `zip --symlinks` stores one. `archive` must be plain, as above.
+    public static func markingSymbolicLink(_ name: String, in archive: [UInt8]) -> [UInt8] {
+        var output = archive
+        forEachCentralRecord(named: name, in: archive) { position, _ in
+            let attributes = UInt32(0o120777) << 16
+            for shift in 0..<4 { output[position + 38 + shift] = UInt8(truncatingIfNeeded: attributes >> (8 * shift)) }
+        }
+        return output
+    }
+
+    /// Calls `body` with the offset of the central record of each entry named `name`, and of its local header.
+    private static func forEachCentralRecord(named name: String, in archive: [UInt8], _ body: (Int, Int) -> Void) {
         func u16(_ offset: Int) -> Int { Int(archive[offset]) | Int(archive[offset + 1]) << 8 }
         func u32(_ offset: Int) -> Int { u16(offset) | u16(offset + 2) << 16 }
-        var output = archive
         let end = archive.count - 22
         precondition(u32(end) == 0x0605_4B50, "no end of central directory record where a plain archive has it")
         var position = u32(end + 16)
         for _ in 0..<u16(end + 10) {
             let nameLength = u16(position + 28)
-            let local = u32(position + 42)
-            if Array(archive[(position + 46)..<(position + 46 + nameLength)]) == Array(name.utf8) {
-                output.replaceSubrange((position + 46)..<(position + 46 + nameLength), with: Array(newName.utf8))
-                output.replaceSubrange((local + 30)..<(local + 30 + nameLength), with: Array(newName.utf8))
-            }
+            if Array(archive[(position + 46)..<(position + 46 + nameLength)]) == Array(name.utf8) { body(position, u32(position + 42)) }
             position += 46 + nameLength + u16(position + 30) + u16(position + 32)
         }
-        return output
     }
 }

@@ -17,8 +17,8 @@ import Testing
         init(integerLiteral value: Int) { self = .index(value) }
     }
 
-    /// The base order with the value at `path` replaced; nil removes it.
-    static func changed(_ path: [Step], to value: JSONValue?) -> JSONObject {
+    /// `root` (the base order unless given) with the value at `path` replaced; nil removes it.
+    static func changed(_ path: [Step], to value: JSONValue?, in root: JSONObject = base) -> JSONObject {
         func replace(_ node: JSONValue?, _ rest: ArraySlice<Step>) -> JSONValue? {
             guard let head = rest.first else { return value }
             switch (head, node) {
@@ -32,7 +32,7 @@ import Testing
                 return node
             }
         }
-        return replace(.object(base), path[...])!.objectValue!
+        return replace(.object(root), path[...])!.objectValue!
     }
 
     static func findings(_ json: JSONObject) -> [Diagnostic] {

@@ -19,7 +19,7 @@ import Testing
                        "futureMerchantKey": [1, 2]},
           "payment": {"total": {"amount": 218.80, "currency": "EUR"}, "status": "paid",
                       "summaryItems": [{"label": "Shipping", "value": {"amount": 4.90, "currency": "EUR"}}],
-                      "paymentMethods": [{"displayName": "Visa •••• 4242"}]},
+                      "paymentMethods": ["Visa •••• 4242"]},
           "lineItems": [{"title": "Headphones", "quantity": 1, "image": "item", "price": {"amount": 189.00, "currency": "EUR"}}],
           "fulfillments": [
             {"fulfillmentType": "shipping", "fulfillmentIdentifier": "F1", "status": "onTheWay", "carrier": "DHL",

@@ -10,11 +10,14 @@ public enum ZipArchive {
         public var bytes: [UInt8]
         /// Deflate the entry (JSON, strings) or store it as it is.
         public var compressed: Bool
+        /// The archive marks the entry a symbolic link (Unix attributes `S_IFLNK`): its bytes are a path, not a file.
+        public var isSymbolicLink: Bool
 
-        public init(name: String, bytes: [UInt8], compressed: Bool) {
+        public init(name: String, bytes: [UInt8], compressed: Bool, isSymbolicLink: Bool = false) {
             self.name = name
             self.bytes = bytes
             self.compressed = compressed
+            self.isSymbolicLink = isSymbolicLink
         }
     }
 
@@ -62,6 +65,16 @@ public enum ZipArchive {
             offset += Int(read)
         }
         return offset
+    }
+
+    /// Whether the entry's external attributes, written on Unix, give it the file type of a symbolic link.
+    private static func isSymbolicLink(_ archive: OpaquePointer, _ index: zip_uint64_t) -> Bool {
+        var system: zip_uint8_t = 0
+        var attributes: zip_uint32_t = 0
+        guard zip_file_get_external_attributes(archive, index, 0, &system, &attributes) == 0, UInt32(system) == ZIP_OPSYS_UNIX else {
+            return false
+        }
+        return (attributes >> 16) & 0o170000 == 0o120000
     }
 
     /// The name of a ZIP compression method, as APPNOTE.TXT numbers them.
@@ -152,7 +165,10 @@ public enum ZipArchive {
             guard offset == data.count, last == 0 else {
                 throw PassmintError(.archiveFailed, "\(name): entry \(entryName) is damaged (size or CRC mismatch)")
             }
-            entries.append(Entry(name: entryName, bytes: data, compressed: stat.comp_method != UInt16(ZIP_CM_STORE)))
+            entries.append(
+                Entry(
+                    name: entryName, bytes: data, compressed: stat.comp_method != UInt16(ZIP_CM_STORE),
+                    isSymbolicLink: isSymbolicLink(archive, index)))
         }
         return entries
     }

@@ -66,6 +66,7 @@ extension OrderCheck {
         }
         allowed(
             string(json, "changeNotifications", at: ""), ["enabled", "disabled"], at: "changeNotifications", what: "changeNotifications")
+        diagnostics += UnreadableValues.findings(in: .object(json), file: "order.json")
         for member in json where !Order.modelKeys.contains(member.key) {
             warning(
                 "order-unknown-key", member.key, "\(member.key) is not a key of Apple's order schema; Wallet ignores it",
@@ -91,15 +92,40 @@ extension OrderCheck {
             _ = string(item, "label", at: path, required: true)
             if let value = object(item, "value", at: path, required: true) { amount(value, at: Self.join(path, "value")) }
         }
-        for (path, method) in objects(payment, "paymentMethods", at: "payment") {
-            _ = string(method, "displayName", at: path, required: true)
-        }
+        paymentMethods(payment)
         for (path, transaction) in objects(payment, "transactions", at: "payment") {
             if let value = object(transaction, "amount", at: path, required: true) { amount(value, at: Self.join(path, "amount")) }
             allowed(
                 string(transaction, "transactionType", at: path, required: true), Order.Transaction.Kind.known.map(\.rawValue),
                 at: Self.join(path, "transactionType"), what: "transactionType")
             _ = date(string(transaction, "createdAt", at: path), at: Self.join(path, "createdAt"))
+            if let method = object(transaction, "paymentMethod", at: path) {
+                _ = string(method, "displayName", at: Self.join(path, "paymentMethod"), required: true)
+            }
+        }
+    }
+
+    /// `payment.paymentMethods`: Apple documents an array of strings, each a way the customer paid as they know it
+    /// (`"Visa •••• 4242"`), in both schema versions (deprecated from version 2, where a transaction's `paymentMethod`
+    /// object says it). An object with a `displayName`, the form Passmint wrote before, is not Apple's: a warning.
+    private mutating func paymentMethods(_ payment: JSONObject) {
+        guard let methods = value(payment, "paymentMethods", at: "payment", "array", required: false)?.arrayValue else { return }
+        for (index, method) in methods.enumerated() {
+            let path = "payment.paymentMethods[\(index)]"
+            switch method {
+            case .string:
+                continue
+            case .object(let object):
+                let name = string(object, "displayName", at: path, required: true)
+                warning(
+                    "order-payment-method", path,
+                    "\(path) is an object; Apple's order schema lists payment methods as strings, and Wallet may not show it",
+                    fix: "write the payment method as a string: \"\(MessageText.cut(name ?? "Visa •••• 4242"))\"")
+            default:
+                error(
+                    "order-type", path, "\(path) is \(method.typeName) \(Self.shown(method)), Wallet expects a string",
+                    fix: "write the payment method as the customer knows it, e.g. \"Visa •••• 4242\"")
+            }
         }
     }
 

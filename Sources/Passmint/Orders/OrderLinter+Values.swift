@@ -75,15 +75,12 @@ extension OrderCheck {
         }
     }
 
-    /// An ISO 8601 duration of days and time (`P1D`, `PT2H30M`); a finding otherwise.
+    /// An ISO 8601 duration (``ISO8601Duration``); a finding otherwise.
     mutating func duration(_ text: String?, at path: String) {
-        guard let text else { return }
-        let pattern = #/^P(?:\d+W|(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?)$/#
-        guard text != "P", text != "PT", !text.hasSuffix("T"), text.wholeMatch(of: pattern) != nil else {
-            error(
-                "order-duration", path, "\"\(MessageText.cut(text))\" is not an ISO 8601 duration",
-                fix: "write e.g. PT2H for two hours or P1DT4H for a day and four hours")
-            return
-        }
+        guard let text, !ISO8601Duration.isValid(text) else { return }
+        error(
+            "order-duration", path, "\"\(MessageText.cut(text))\" is not an ISO 8601 duration",
+            fix: "write P, the date parts (Y, M, W, D), then T and the time parts (H, M, S): e.g. PT2H for two hours, P1DT4H for a "
+                + "day and four hours")
     }
 }

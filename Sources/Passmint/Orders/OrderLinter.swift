@@ -21,6 +21,40 @@ public enum OrderLinter {
         return check.diagnostics
     }
 
+    /// Lints an `.order` package's entries as `verify` judges them: every entry where Wallet reads files
+    /// (``PackageEntries``: an unsafe or stray entry is an `order-entry` error), then `order.json` with the images and
+    /// translations beside it.
+    public static func lint(archive entries: [ZipArchive.Entry]) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for entry in entries {
+            switch PackageEntries.problem(entry) {
+            case .unsafe(let reason)?:
+                found.append(
+                    Diagnostic(
+                        .error, "order-entry", file: MessageText.cut(entry.name), path: "",
+                        "the entry \(PackageEntries.describe(entry.name, unsafe: reason)) could be unpacked outside the order's folder",
+                        fix: "remove it from the package and sign the order again"))
+            case .stray?:
+                found.append(
+                    Diagnostic(
+                        .error, "order-entry", file: MessageText.cut(entry.name), path: "",
+                        "the entry \"\(MessageText.cut(entry.name))\" is somewhere Wallet does not read", fix: PackageEntries.strayFix))
+            case nil: break
+            }
+        }
+        guard let orderJSON = entries.first(where: { $0.name == "order.json" }) else {
+            return found + [
+                Diagnostic(
+                    .error, "order-json", file: "order.json", path: "", "the package holds no order.json at its root",
+                    fix: "zip the contents of the order folder, not the folder itself")
+            ]
+        }
+        let files = entries.filter {
+            PackageEntries.problem($0) == nil && !$0.name.hasSuffix("/") && !["order.json", "manifest.json", "signature"].contains($0.name)
+        }
+        return found + lint(orderJSON: orderJSON.bytes, files: files.map { PassContents.File(path: $0.name, bytes: $0.bytes) })
+    }
+
     /// Reads and lints an `order.json` file's bytes: a syntax error is one finding with its line and column.
     public static func lint(orderJSON bytes: [UInt8], files: [PassContents.File]? = nil) -> [Diagnostic] {
         do {

@@ -39,11 +39,38 @@ extension Order {
         }
     }
 
-    /// A way the order was paid, as the customer recognizes it (`Visa •••• 1234`).
+    /// A way the order was paid, as the customer recognizes it (`Visa •••• 1234`): a string in `payment.paymentMethods`
+    /// (as Apple's schema and sample orders write it), an object `{"displayName": …}` in a transaction's
+    /// `paymentMethod`. Read from either, and written in the form it was read in (an object when made in code).
     public struct PaymentMethod: Codable, Sendable, Hashable {
         public var displayName: String
+        /// Written as a plain string rather than an object.
+        public var isString: Bool
 
-        public init(displayName: String) { self.displayName = displayName }
+        public init(displayName: String, isString: Bool = false) {
+            self.displayName = displayName
+            self.isString = isString
+        }
+
+        private enum CodingKeys: String, CodingKey { case displayName }
+
+        public init(from decoder: any Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(displayName: text, isString: true)
+            } else {
+                self.init(displayName: try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .displayName))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            if isString {
+                var container = encoder.singleValueContainer()
+                try container.encode(displayName)
+            } else {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(displayName, forKey: .displayName)
+            }
+        }
     }
 
     /// A payment or refund on the order.
@@ -57,8 +84,21 @@ extension Order {
             public static let known: [Kind] = [.purchase, .refund]
         }
 
+        /// Where the transaction is: `pending`, `approved`, `completed`, `cancelled`, `failed` (schema version 2).
+        public struct Status: OpenStringValue {
+            public var rawValue: String
+            public init(rawValue: String) { self.rawValue = rawValue }
+            public static let pending: Status = "pending"
+            public static let approved: Status = "approved"
+            public static let completed: Status = "completed"
+            public static let cancelled: Status = "cancelled"
+            public static let failed: Status = "failed"
+            public static let known: [Status] = [.pending, .approved, .completed, .cancelled, .failed]
+        }
+
         public var amount: CurrencyAmount
         public var transactionType: Kind
+        public var status: Status?
         /// RFC 3339.
         public var createdAt: String?
         public var paymentMethod: PaymentMethod?

@@ -20,20 +20,14 @@ public struct OrderVerifier: Sendable {
     public func verify(_ bytes: [UInt8], source: String, previous: JSONObject? = nil, now: Date = Date()) -> VerificationReport {
         var report = VerificationReport(source: source)
         guard let entries = report.readArchive(bytes, source: source) else { return report }
-        var files: [String: [UInt8]] = [:]
-        var stray: [String] = []
-        for entry in entries where !entry.name.hasSuffix("/") {
-            let parts = entry.name.split(separator: "/")
-            if parts.count > 2 || (parts.count == 2 && !parts[0].hasSuffix(".lproj")) || entry.name.hasPrefix("__MACOSX/") {
-                stray.append(entry.name)
-            }
-            files[entry.name] = entry.bytes
+        let (files, stray, unsafe) = PackageEntries.sort(entries)
+        if !unsafe.isEmpty {
+            report.add("entries", .failed, PackageEntries.unsafeDetail(unsafe))
+        } else if !stray.isEmpty {
+            report.add("entries", .failed, "stray entries: \(stray.joined(separator: ", ")); \(PackageEntries.strayFix)")
+        } else {
+            report.add("entries", .passed, "files at the root and in .lproj folders only")
         }
-        report.add(
-            "entries", stray.isEmpty ? .passed : .failed,
-            stray.isEmpty
-                ? "files at the root and in .lproj folders only"
-                : "stray entries: \(stray.joined(separator: ", ")); remove them and sign again")
 
         var order: JSONObject?
         if let bytes = files["order.json"] {

@@ -25,30 +25,19 @@ public struct PassVerifier: Sendable {
         var report = VerificationReport(source: source)
         guard let entries = report.readArchive(bytes, source: source) else { return report }
 
-        // Entries: files at the root or in <lang>.lproj/, no folders of other names, no OS litter.
-        var stray: [String] = []
-        var files: [String: [UInt8]] = [:]
-        for entry in entries {
-            if entry.name.hasSuffix("/") {
-                if !(entry.name.hasSuffix(".lproj/") && entry.name.split(separator: "/").count == 1) { stray.append(entry.name) }
-                continue
-            }
-            let parts = entry.name.split(separator: "/")
-            let name = parts.last.map(String.init) ?? entry.name
-            if name == ".DS_Store" || entry.name.hasPrefix("__MACOSX/") || (parts.count == 2 && !parts[0].hasSuffix(".lproj"))
-                || parts.count > 2
-            {
-                stray.append(entry.name)
-            }
-            files[entry.name] = entry.bytes
-        }
+        // Entries: files at the root or in <lang>.lproj/, no folders of other names, no OS litter (PackageEntries).
+        let (files, stray, unsafe) = PackageEntries.sort(entries)
         // manifest.json (read here: whether a stray file is listed decides how much it matters)
         let manifestBytes = files["manifest.json"]
         var manifest: JSONObject?
         if let manifestBytes, let object = try? JSONParser.value(manifestBytes).objectValue {
             manifest = object
         }
-        checkStray(stray, files: files, manifest: manifest, report: &report)
+        if unsafe.isEmpty {
+            checkStray(stray, files: files, manifest: manifest, report: &report)
+        } else {
+            report.add("entries", .failed, PackageEntries.unsafeDetail(unsafe))
+        }
 
         // pass.json
         var passJSON: JSONObject?
