@@ -21,6 +21,9 @@ public protocol PassStore: WebhookStore {
 
     /// An image's bytes by the lowercase hex SHA-256 of its bytes; nil when it is not stored.
     func image(sha256: String) async throws -> [UInt8]?
+    /// Deletes the per-pass images no stored pass names any more that were last stored before `storedBefore` (an
+    /// image stored again, by a change committing beside the prune, is younger and stays); the number deleted.
+    func pruneImages(storedBefore: Date) async throws -> Int
 
     func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass?
 

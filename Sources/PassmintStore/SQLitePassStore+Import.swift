@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 
 /// Lazy issuing's bulk insert and the content-addressed images.
 extension SQLitePassStore {
     public func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome] {
         guard !passes.isEmpty || !images.isEmpty else { return [] }
         return try await writer.write { db in
-            try Self.storeImages(db, images)
+            try self.storeImages(db, images)
             // One counter update for the whole chunk: the passes take consecutive tags.
             var last: Int64 = 0
             try db.query(
@@ -43,9 +43,29 @@ extension SQLitePassStore {
         }
     }
 
-    static func storeImages(_ db: SQLiteConnection, _ images: [StoredImage]) throws {
+    func storeImages(_ db: SQLiteConnection, _ images: [StoredImage]) throws {
+        let now = Self.milliseconds(clock())
         for image in images {
-            try db.query("INSERT OR IGNORE INTO images (sha256, bytes) VALUES (?, ?)", [.text(image.sha256), .blob(image.bytes)])
+            // Stored again: the time moves, so a prune running beside this write (pruneImages) leaves it.
+            try db.query(
+                "INSERT INTO images (sha256, bytes, stored_at) VALUES (?, ?, ?) ON CONFLICT (sha256) DO UPDATE SET stored_at = excluded.stored_at",
+                [.text(image.sha256), .blob(image.bytes), .integer(now)])
+        }
+    }
+
+    public func pruneImages(storedBefore: Date) async throws -> Int {
+        try await writer.write { db in
+            var candidates: Set<String> = []
+            try db.query("SELECT sha256 FROM images WHERE stored_at < ?", [.integer(Self.milliseconds(storedBefore))]) {
+                candidates.insert($0.text(0) ?? "")
+            }
+            guard !candidates.isEmpty else { return 0 }
+            // The single writer holds the file: no pass can come to name a candidate while this reads them all.
+            try db.query("SELECT data FROM passes WHERE data LIKE '%sha256:%'") { row in
+                for sha256 in StoredImage.named(in: row.text(0) ?? "") { candidates.remove(sha256) }
+            }
+            for sha256 in candidates { try db.query("DELETE FROM images WHERE sha256 = ?", [.text(sha256)]) }
+            return candidates.count
         }
     }
 

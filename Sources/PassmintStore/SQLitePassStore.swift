@@ -54,7 +54,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
         try await writer.write { db in
             // One savepoint (the writer's job): a serial that exists undoes the passes and images written before it.
-            try Self.storeImages(db, images)
+            try self.storeImages(db, images)
             return try passes.map { pass in
                 let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 do {
@@ -99,7 +99,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             var pass = current
             let edited = try edit.applied(to: current, basedOn: basedOn)
             if let edited {
-                try Self.storeImages(db, edit.images)  // in the transaction of the pass that names them
+                try self.storeImages(db, edit.images)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 try db.query(SQLiteSchema.updatePass, SQLiteSchema.versionValues(pass))
                 try Self.insertEvents(

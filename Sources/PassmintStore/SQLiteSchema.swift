@@ -121,6 +121,10 @@ enum SQLiteSchema {
             12, "installs and removals read from the registrations (one writer), not from a count of devices per pass",
             "DROP TABLE IF EXISTS pass_devices;"
         ),
+        (
+            13, "when each per-pass image was last stored, so that images no pass names any more can be deleted",
+            "ALTER TABLE images ADD COLUMN stored_at INTEGER NOT NULL DEFAULT 0;"
+        ),
     ]
 
     /// Applies the migrations not applied yet.

@@ -84,7 +84,7 @@ extension PostgresPassStore {
                     outcomes.append(.failure(error))
                 }
             }
-            try await Self.storeImages(connection, Array(images.values), logger)  // in the transaction of the passes that name them
+            try await self.storeImages(connection, Array(images.values), logger)  // in the transaction of the passes that name them
             try await Self.writeVersions(connection, Array(written.values), logger)
             try await Self.insertEvents(connection, events, logger)
             let registrations = try await Self.registrations(connection, Array(current.keys), logger)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Logging
 public import PassmintStore
 import PostgresNIO
@@ -8,7 +8,7 @@ extension PostgresPassStore {
     public func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [BulkInsertOutcome] {
         guard !passes.isEmpty || !images.isEmpty else { return [] }
         return try await write { connection in
-            try await Self.storeImages(connection, images, logger)
+            try await self.storeImages(connection, images, logger)
             guard !passes.isEmpty else { return [] }
             // The passes of the chunk share the transaction's tag (see `nextTag`).
             let tag = try await Self.nextTag(connection, logger)
@@ -50,10 +50,30 @@ extension PostgresPassStore {
 
     /// Stores images in the caller's transaction, in one order (by SHA-256) so that two transactions storing the same
     /// images never wait for each other crosswise.
-    static func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
+    func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
+        let stamp = Self.milliseconds(clock())
         for image in images.sorted(by: { $0.sha256 < $1.sha256 }) {
             try await connection.query(
-                "INSERT INTO images (sha256, bytes) VALUES (\(image.sha256), \(Data(image.bytes))) ON CONFLICT DO NOTHING", logger: logger)
+                """
+                INSERT INTO images (sha256, bytes, stored_at) VALUES (\(image.sha256), \(Data(image.bytes)), \(stamp))
+                ON CONFLICT (sha256) DO UPDATE SET stored_at = EXCLUDED.stored_at
+                """, logger: logger)
+        }
+    }
+
+    public func pruneImages(storedBefore: Date) async throws -> Int {
+        // An image a change stores again while this runs gets a younger stored_at under a row lock: the DELETE waits
+        // for that change, reads the row again and leaves it.
+        try await write(notify: false) { connection in
+            let rows = try await connection.query(
+                """
+                DELETE FROM images WHERE stored_at < \(Self.milliseconds(storedBefore)) AND sha256 NOT IN (
+                    SELECT (regexp_matches(data, 'sha256:([0-9a-f]{64})', 'g'))[1] FROM passes WHERE data LIKE '%sha256:%')
+                RETURNING 1
+                """, logger: logger)
+            var deleted = 0
+            for try await _ in rows { deleted += 1 }
+            return deleted
         }
     }
 

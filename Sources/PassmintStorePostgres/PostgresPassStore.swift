@@ -100,7 +100,7 @@ public final class PostgresPassStore: PassStore {
     public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
         try await write { connection in
             // One transaction: a serial that exists rolls back the passes and images written before it.
-            try await Self.storeImages(connection, images, logger)
+            try await self.storeImages(connection, images, logger)
             var stored: [StoredPass] = []
             let tag = try await Self.nextTag(connection, logger)  // one for the order's passes (see `nextTag`)
             for pass in passes {
@@ -165,7 +165,7 @@ public final class PostgresPassStore: PassStore {
             var pass = current
             let edited = try edit.applied(to: current, basedOn: basedOn)
             if let edited {
-                try await Self.storeImages(connection, edit.images, logger)  // in the transaction of the pass that names them
+                try await self.storeImages(connection, edit.images, logger)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger), now: clock())
                 let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
                 try await connection.query(

@@ -233,6 +233,10 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            14, "when each per-pass image was last stored, so that images no pass names any more can be deleted",
+            ["ALTER TABLE images ADD COLUMN IF NOT EXISTS stored_at BIGINT NOT NULL DEFAULT 0"]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

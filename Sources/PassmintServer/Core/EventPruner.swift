@@ -5,7 +5,10 @@ public import ServiceLifecycle
 
 /// Keeps events for ``ServerConfiguration/eventRetention``: once the store is ready and then every hour, the events
 /// of the days before that are added to the store's daily aggregates and deleted (`PassStore.pruneEvents(before:)`),
-/// so the statistics still count them, a day at a time. Several nodes may prune at once: the store lets one at a time.
+/// so the statistics still count them, a day at a time. In the same round, per-pass images that no stored pass names
+/// any more and that were last stored over an hour before are deleted (`PassStore.pruneImages(storedBefore:)`): an
+/// image replaced by a PATCH or a bulk update's line leaves the database within about two hours. Several nodes may
+/// prune at once: the store lets one at a time.
 public struct EventPruner: Service {
     let store: any PassStore
     let retention: Duration
@@ -17,7 +20,11 @@ public struct EventPruner: Service {
     @discardableResult
     public func prune() async throws -> Int {
         let seconds = Double(retention.components.seconds)
-        return try await store.pruneEvents(before: clock().addingTimeInterval(-seconds))
+        let now = clock()
+        let events = try await store.pruneEvents(before: now.addingTimeInterval(-seconds))
+        let images = try await store.pruneImages(storedBefore: now.addingTimeInterval(-3600))
+        if images > 0 { logger.info("images no pass names any more deleted", metadata: ["images": "\(images)"]) }
+        return events
     }
 
     public func run() async throws {
