@@ -50,6 +50,8 @@ def check_compose(path):
         url = str(environment.get("PASSMINT_DATABASE_URL", ""))
         if not re.match(r"postgres(ql)?://[^@]*@postgres(:5432)?/", url):
             problems.append(f"{place}.environment.PASSMINT_DATABASE_URL: expected postgres://…@postgres:5432/…, found {url!r}")
+        if "sslmode=verify-full" not in url:
+            problems.append(f"{place}.environment.PASSMINT_DATABASE_URL: talks to PostgreSQL without sslmode=verify-full ({url!r})")
         for variable in ("PASSMINT_PUBLIC_URL", "PASSMINT_API_KEY", "PASSMINT_LINK_SECRET"):
             if variable not in environment:
                 problems.append(f"{place}.environment: no {variable}")
