@@ -7,6 +7,11 @@ public import Foundation
 public protocol PassStore: WebhookStore {
     /// Creates or upgrades the schema (named, forward-only migrations).
     func migrate() async throws
+    /// Returns when the store answers a trivial query; throws when it cannot be reached.
+    func ping() async throws
+    /// Whether `error`, thrown by this store, means it is out of reach (a dropped or refused connection, a server
+    /// shutting down) rather than a problem with the request: the service then answers 503 with `Retry-After`.
+    func isOutage(_ error: any Error) -> Bool
 
     /// Records newly issued passes (one, or every pass of a multi-ticket order) and the images they name in one write
     /// transaction, all or none: each takes a new tag (on PostgreSQL the transaction's, shared by the order's passes) and

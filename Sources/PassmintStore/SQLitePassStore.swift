@@ -41,6 +41,13 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         await writer.changed(since: previous)
     }
 
+    public func ping() async throws {
+        try read { db in try db.query("SELECT 1") }
+    }
+
+    /// A SQLite file is never out of reach: its errors are the request's or the disk's.
+    public func isOutage(_ error: any Error) -> Bool { false }
+
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { pool in pool.popLast() } ?? SQLiteConnection(path: path, readOnly: true)
         defer { readers.withLock { pool in if pool.count < 8 { pool.append(connection) } } }

@@ -82,6 +82,22 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
+    public func ping() async throws {
+        for try await _ in try await client.query("SELECT 1", logger: logger) {}
+    }
+
+    public func isOutage(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection, .poolClosed: return true
+        case .server:
+            // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up), 08xxx connection
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("57P") || state.hasPrefix("08")
+        default: return false
+        }
+    }
+
     public func migrate() async throws {
         let (client, logger, url) = (client, logger, url)
         if let endpoint {

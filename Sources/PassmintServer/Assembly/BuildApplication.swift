@@ -67,7 +67,7 @@ public func buildApplication(
                     + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : []),
                 idleTimeout: .init(configuration.connections.idleTimeout))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
-        services: services + [core.pushQueue, core.jobs, core.eventPruner, core.webhookDeliverer]
+        services: services + [core.pushQueue, core.jobs, core.eventPruner, core.webhookDeliverer, core.reachability]
             + (core.googleUpdates.map { [$0 as any Service] } ?? []),
         onServerRunning: { [port = configuration.port] channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger)
@@ -89,7 +89,8 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: NoSniffMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: core.metrics))
-    HealthRoute().register(on: router)
+    router.add(middleware: StoreOutageMiddleware(reachability: core.reachability))
+    HealthRoute(reachability: core.reachability).register(on: router)
     MetricsRoute(core: core).register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
     // The issuer's API: one API-key check in front of every route under /api/v1.

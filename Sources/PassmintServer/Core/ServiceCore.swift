@@ -30,6 +30,9 @@ public struct ServiceCore: Sendable {
     /// Opens once the store is migrated (``buildApplication(core:services:logger:onListening:)`` opens it before the server
     /// starts); the push queue and the jobs wait for it.
     public let storeReady = StoreReadiness()
+    /// Whether the store answers now: `/ready`, and the 503s that spare requests the wait for a store out of reach
+    /// (run it as a service too).
+    public let reachability: StoreReachability
     /// What `GET /metrics` shows.
     public let metrics: ServiceMetrics
     /// Bulk changes and template-wide changes, in the background (run it as a service too).
@@ -114,6 +117,7 @@ public struct ServiceCore: Sendable {
         dashboardLogin = DashboardLogin(apiKey: configuration.apiKey, lifetime: .seconds(12 * 3600), clock: clock)
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
+        reachability = StoreReachability(store: store, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
             orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,

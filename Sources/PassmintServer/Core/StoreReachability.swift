@@ -1,0 +1,107 @@
+public import Foundation
+public import Logging
+public import PassmintStore
+public import ServiceLifecycle
+import Synchronization
+
+/// Whether the store answers, as the service's answers need to know it: probed every second (a trivial query within
+/// ``timeout``), and at once when a request fails with an error the store calls an outage. While it is out of reach,
+/// requests that need it are answered 503 with `Retry-After` at once instead of waiting for a connection, `/ready`
+/// answers 503, and the moment it answers again everything goes on (logged once each way).
+public final class StoreReachability: Service, Sendable {
+    let store: any PassStore
+    let logger: Logger
+    let clock: @Sendable () -> Date
+    /// How long a probe waits for the store's answer.
+    public let timeout: Duration
+    private struct State {
+        var reachable = true
+        var since: Date?
+        var reason = ""
+    }
+    private let state = Mutex(State())
+
+    public init(store: any PassStore, logger: Logger, clock: @escaping @Sendable () -> Date, timeout: Duration = .seconds(1)) {
+        self.store = store
+        self.logger = logger
+        self.clock = clock
+        self.timeout = timeout
+    }
+
+    /// What the last probe found.
+    public var isReachable: Bool { state.withLock { $0.reachable } }
+
+    /// Asks the store for a trivial answer within ``timeout``; records what it found (and logs a change, the error in
+    /// full: the query is `SELECT 1`, nothing of a caller's). True when it answered.
+    @discardableResult
+    public func probe() async -> Bool {
+        let failure = await Self.within(timeout) { [store] in try await store.ping() }
+        let now = clock()
+        let change = state.withLock { state -> (Bool, TimeInterval)? in
+            let reachable = failure == nil
+            guard reachable != state.reachable else { return nil }
+            let lasted = state.since.map { now.timeIntervalSince($0) } ?? 0
+            state.reachable = reachable
+            state.since = now
+            state.reason = failure.map { String(reflecting: $0) } ?? ""
+            return (reachable, lasted)
+        }
+        if let (reachable, lasted) = change {
+            if reachable {
+                logger.notice("store reachable again", metadata: ["outageSeconds": "\(Int(lasted.rounded()))"])
+            } else {
+                logger.error(
+                    "store out of reach: requests that need it are answered 503 until it answers",
+                    metadata: ["error": "\(failure.map { String(reflecting: $0) } ?? "")"])
+            }
+        }
+        return failure == nil
+    }
+
+    /// Whether `error` (from a request) means the store is out of reach: the store says so, or a probe run now
+    /// finds it so.
+    func isOutage(_ error: any Error) async -> Bool {
+        if store.isOutage(error) {
+            await probe()
+            return true
+        }
+        return await probe() == false
+    }
+
+    /// Probes every second until the service stops.
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            await probe()
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
+        }
+    }
+
+    /// Runs `body`, returning the error it threw, or a timeout's when it has not finished within `limit` (the body
+    /// is cancelled then, and not waited for: a client waiting for a connection may answer cancellation late).
+    static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async -> (any Error)? {
+        let outcome = Mutex<CheckedContinuation<(any Error)?, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            outcome.withLock { $0 = continuation }
+            let finish = { @Sendable (error: (any Error)?) in outcome.withLock { $0.take() }?.resume(returning: error) }
+            let work = Task {
+                do {
+                    try await body()
+                    finish(nil)
+                } catch {
+                    finish(error)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                finish(StoreTimeout(limit: limit))
+                work.cancel()
+            }
+        }
+    }
+}
+
+/// The store did not answer within the probe's time.
+struct StoreTimeout: Error, CustomStringConvertible {
+    let limit: Duration
+    var description: String { "no answer within \(limit.components.seconds) s" }
+}

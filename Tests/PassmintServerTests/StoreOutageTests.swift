@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintServer
+import PassmintStore
+import PassmintTestSupport
+import Testing
+
+/// A database outage as a node sees it (issue 39): PostgreSQL behind a relay the test cuts, so the node's connections
+/// drop and new ones are refused. While it is out, requests that need the store are answered 503 with `Retry-After`
+/// at once, `/ready` says so and `/health` stays 200; when it is back, the node answers again.
+@Suite(.serialized) struct StoreOutageTests {
+    @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests))
+    func anOutageIsAnswered503WithRetryAfterAndTheNodeRecovers() async throws {
+        let fresh = try await PostgresTLSTests.freshURL()
+        var components = try #require(URLComponents(string: fresh))
+        let relay = try await TCPRelay(port: try #require(components.port))
+        components.port = relay.port
+        let url = try #require(components.string)
+        let opened = try openPassStore(url: url, logger: Logger(label: "test.outage"))
+        try await opened.whileRunning { store in
+            let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            let issued = try await core.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("OUT")))
+            let uri = "/api/v1/passes/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
+            let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
+            try await buildApplication(core: core, logger: Logger(label: "outage")).test(.router) { client in
+                #expect(try await client.execute(uri: "/ready", method: .get).status == .ok)
+                #expect(try await client.execute(uri: uri, method: .get, headers: bearer).status == .ok)
+
+                relay.cut()
+                #expect(await core.reachability.probe() == false, "the probe finds the store out of reach")
+                let refused = try await client.execute(uri: uri, method: .get, headers: bearer)
+                #expect(refused.status == .serviceUnavailable)
+                #expect(refused.headers[.retryAfter] == "1")
+                #expect(WebhookSafetyTests.message(refused.body).contains("database is out of reach"), "\(String(buffer: refused.body))")
+                let patch = try await client.execute(
+                    uri: uri, method: .patch, headers: bearer, body: ByteBuffer(string: #"{"data":{"points":9}}"#))
+                #expect(patch.status == .serviceUnavailable, "nothing is half-written while the store is out")
+                #expect(try await client.execute(uri: "/ready", method: .get).status == .serviceUnavailable)
+                #expect(try await client.execute(uri: "/health", method: .get).status == .ok, "liveness does not need the store")
+
+                relay.restore()
+                #expect(await eventually { await core.reachability.probe() }, "the store answers again")
+                #expect(try await client.execute(uri: "/ready", method: .get).status == .ok)
+                let changed = try await client.execute(
+                    uri: uri, method: .patch, headers: bearer, body: ByteBuffer(string: #"{"data":{"points":9}}"#))
+                #expect(changed.status == .ok, "\(String(buffer: changed.body))")
+            }
+        }
+        await relay.shutdown()
+    }
+}
