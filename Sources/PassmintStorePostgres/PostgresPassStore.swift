@@ -82,8 +82,22 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
+    /// Opens a connection of its own (not one of the client's pool, whose requests wait for the server to come back)
+    /// and asks `SELECT 1`: a server that is down or unreachable fails at once, or within 2 s of connecting.
     public func ping() async throws {
-        for try await _ in try await client.query("SELECT 1", logger: logger) {}
+        guard let url else {
+            for try await _ in try await client.query("SELECT 1", logger: logger) {}
+            return
+        }
+        let connection = try await PostgresConnection.connect(
+            configuration: try url.connectionConfiguration(connectTimeout: .seconds(2)), id: 0, logger: logger)
+        do {
+            for try await _ in try await connection.query("SELECT 1", logger: logger) {}
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try? await connection.close()
     }
 
     public func isOutage(_ error: any Error) -> Bool {

@@ -9,6 +9,19 @@ extension PostgresURL {
     /// (the client's pool would retry it quietly). Any other failure (the server not up yet) is left to the client,
     /// which retries.
     func checkTLS(logger: Logger) async throws {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: try connectionConfiguration(), id: 0, logger: logger)
+        } catch {
+            if let explanation = explanation(of: error) { throw explanation }
+            return
+        }
+        try? await connection.close()
+    }
+
+    /// One connection of its own, as the client opens them (TLS as the URL asks), that gives up connecting after
+    /// `connectTimeout`.
+    func connectionConfiguration(connectTimeout: TimeAmount? = nil) throws -> PostgresConnection.Configuration {
         var configuration: PostgresConnection.Configuration
         if let socketDirectory {
             configuration = .init(
@@ -21,14 +34,8 @@ extension PostgresURL {
             }
             configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: mode)
         }
-        let connection: PostgresConnection
-        do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-        } catch {
-            if let explanation = explanation(of: error) { throw explanation }
-            return
-        }
-        try? await connection.close()
+        if let connectTimeout { configuration.options.connectTimeout = connectTimeout }
+        return configuration
     }
 
     /// What a connection that failed on TLS or on its login means, naming what to change; nil for other failures.

@@ -4,10 +4,13 @@ public import PassmintStore
 public import ServiceLifecycle
 import Synchronization
 
-/// Whether the store answers, as the service's answers need to know it: probed every second (a trivial query within
-/// ``timeout``), and at once when a request fails with an error the store calls an outage. While it is out of reach,
-/// requests that need it are answered 503 with `Retry-After` at once instead of waiting for a connection, `/ready`
-/// answers 503, and the moment it answers again everything goes on (logged once each way).
+/// Whether the store answers, as the service's answers need to know it: probed every second (a connection of the
+/// probe's own and a trivial query), and at once when a request fails with an error the store calls an outage. A
+/// probe that fails (refused, dropped, a server shutting down) marks the store out of reach; one that answers marks
+/// it back; one that is merely slow (no answer within ``timeout``, as on a loaded machine) changes nothing, so load
+/// never turns into 503s. While it is out of reach, requests that need it are answered 503 with `Retry-After` at once
+/// instead of waiting for a connection, `/ready` answers 503, and the moment it answers again everything goes on
+/// (logged once each way).
 public final class StoreReachability: Service, Sendable {
     let store: any PassStore
     let logger: Logger
@@ -21,7 +24,7 @@ public final class StoreReachability: Service, Sendable {
     }
     private let state = Mutex(State())
 
-    public init(store: any PassStore, logger: Logger, clock: @escaping @Sendable () -> Date, timeout: Duration = .seconds(1)) {
+    public init(store: any PassStore, logger: Logger, clock: @escaping @Sendable () -> Date, timeout: Duration = .seconds(3)) {
         self.store = store
         self.logger = logger
         self.clock = clock
@@ -36,6 +39,7 @@ public final class StoreReachability: Service, Sendable {
     @discardableResult
     public func probe() async -> Bool {
         let failure = await Self.within(timeout) { [store] in try await store.ping() }
+        if failure is StoreTimeout { return isReachable }  // slow is not down
         let now = clock()
         let change = state.withLock { state -> (Bool, TimeInterval)? in
             let reachable = failure == nil

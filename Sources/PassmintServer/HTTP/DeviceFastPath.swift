@@ -120,7 +120,8 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         return (HTTPResponse(status: .notModified, headerFields: fields), nil)
     }
 
-    /// `Date` (computed once a second per connection) and `Server`, as the router's responses carry.
+    /// `Date` (computed once a second per connection), `Server` and `X-Content-Type-Options` (``NoSniffMiddleware``),
+    /// as the router's responses carry.
     private func standardFields() -> HTTPFields {
         let now = Date()
         let second = Int64(now.timeIntervalSince1970)
@@ -128,6 +129,6 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             dateSecond = second
             dateText = HTTPDate.string(now)
         }
-        return [.date: dateText, .server: "passmint"]
+        return [.date: dateText, .server: "passmint", NoSniffMiddleware<ServiceRequestContext>.name: "nosniff"]
     }
 }
