@@ -89,7 +89,10 @@ extension SQLitePassStore {
             let now = Self.milliseconds(self.clock())
             for id in settlement.delivered {
                 try db.query(
-                    "UPDATE webhook_deliveries SET delivered_at = ?, lease_until = 0, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+                    """
+                    UPDATE webhook_deliveries SET delivered_at = ?, lease_until = 0, attempts = attempts + 1, last_error = NULL
+                    WHERE id = ? AND delivered_at IS NULL
+                    """,
                     [.integer(now), .integer(id)])
             }
             for (id, at, error) in settlement.retry {

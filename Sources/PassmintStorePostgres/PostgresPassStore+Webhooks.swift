@@ -113,7 +113,7 @@ extension PostgresPassStore {
             if !settlement.delivered.isEmpty {
                 try await connection.query(
                     """
-                    UPDATE webhook_deliveries SET delivered_at = \(now), lease_until = 0, last_error = NULL
+                    UPDATE webhook_deliveries SET delivered_at = \(now), lease_until = 0, attempts = attempts + 1, last_error = NULL
                     WHERE id = ANY(\(settlement.delivered)::int8[]) AND delivered_at IS NULL
                     """, logger: logger)
             }

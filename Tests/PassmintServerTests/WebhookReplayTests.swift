@@ -38,6 +38,7 @@ import Testing
             #expect(settled.map(\.state) == [.failed, .delivered])
             #expect(settled[0].attempts == 1 && settled[0].lastError == "the receiver answered HTTP 500" && settled[0].failedAt != nil)
             #expect(settled[1].deliveredAt != nil)
+            #expect(settled[1].attempts == 1, "the delivery that succeeded counts as an attempt (issue 39)")
 
             clock.advance(by: .seconds(5))
             #expect(try await store.replayWebhookDelivery(webhookId: hook.id, id: settled[0].id) == .replayed)

@@ -75,8 +75,10 @@ import Testing
         let script = """
             import hmac, hashlib, sys
             body, secret, header = sys.argv[1].encode(), sys.argv[2], sys.argv[3]
-            t, v1 = (p.split("=", 1)[1] for p in header.split(","))
-            ok = hmac.compare_digest(v1, hmac.new(secret.encode(), t.encode() + b"." + body, hashlib.sha256).hexdigest())
+            parts = [part.split("=", 1) for part in header.split(",")]
+            t = next(value for key, value in parts if key == "t")
+            expected = hmac.new(secret.encode(), t.encode() + b"." + body, hashlib.sha256).hexdigest()
+            ok = any(hmac.compare_digest(value, expected) for key, value in parts if key == "v1")
             print("ok" if ok else "bad")
             """
         let body = String(decoding: Self.body, as: UTF8.self)
@@ -84,6 +86,11 @@ import Testing
         #expect(accepted.stdout == "ok\n", "\(accepted.stderr)")
         let refused = try TestEnvironment.run("python3", ["-c", script, body + " ", Self.secret, header])
         #expect(refused.stdout == "bad\n", "\(refused.stderr)")
+        // Two v1 entries (an old secret's first), as while a secret is replaced: the snippet finds the matching one.
+        let other = WebhookSignature.header(payload: Self.body, secret: "old-secret", timestamp: Self.signedAt)
+        let both = other + ",v1=" + header.split(separator: "=").last!
+        let rotated = try TestEnvironment.run("python3", ["-c", script, body, Self.secret, both])
+        #expect(rotated.stdout == "ok\n", "\(rotated.stderr)")
 
         let made = "t=1800000000,v1=" + Self.pythonHMAC(key: Self.secret, message: "1800000000." + body)
         try WebhookSignature.verify(payload: Self.body, header: made, secret: Self.secret, now: Self.signedAt)
