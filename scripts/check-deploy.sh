@@ -25,6 +25,14 @@ failed=0
 "$venv/bin/python" scripts/check-deploy.py jobs deploy/kubernetes/*.yaml || failed=1
 "$venv/bin/python" scripts/check-deploy.py pods deploy/kubernetes/*.yaml \
     && echo "check-deploy: every pod mounts no API token and bounds its emptyDirs; a NetworkPolicy holds the pods" || failed=1
+# One version everywhere: the binary's, the manifests' image tags, the README's package line.
+version=$("$binary" --version)
+for file in deploy/kubernetes/*.yaml; do
+    grep -o 'passmint:[0-9][0-9.]*' "$file" | grep -vqx "passmint:$version" \
+        && { echo "check-deploy: $file names an image tag other than passmint $version (passmint --version)" >&2; failed=1; }
+done
+grep -q "from: \"$version\")" README.md \
+    || { echo "check-deploy: README.md's package line does not name version $version (passmint --version)" >&2; failed=1; }
 "$venv/bin/python" scripts/check-deploy.py compose deploy/compose.yaml \
     && echo "check-deploy: deploy/compose.yaml starts PostgreSQL and two nodes" || failed=1
 

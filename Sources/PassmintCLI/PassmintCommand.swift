@@ -1,4 +1,5 @@
 import ArgumentParser
+import Passmint
 
 @main
 struct PassmintCommand: AsyncParsableCommand {
@@ -11,7 +12,7 @@ struct PassmintCommand: AsyncParsableCommand {
             signer.pem + signer.key (or signer.p12) and wwdr.pem. Run Certificates/make-dev-chain.sh for a development \
             chain in Certificates/dev/.
             """,
-        version: "0.1.0",
+        version: PassmintVersion.current,
         subcommands: [
             CreateCommand.self, BatchCommand.self, BundleCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self,
             ServeCommand.self, UpdateCommand.self, StatsCommand.self, BenchCommand.self, PreviewCommand.self, GoogleCommand.self,
