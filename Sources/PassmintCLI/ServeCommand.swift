@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import Passmint
 import PassmintBatch
 import PassmintServer
@@ -64,6 +65,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = try ServerConfiguration(
             settings: sources, environment: environment, apiKeyVariable: apiKeyEnv, identities: { try signing.loadIdentities() })
+        if configuration.logFormat == "json" { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
+        let logger = Logger(label: "passmint")
+        for (name, meant) in ServeSettings.unknownVariables(in: environment) where name != apiKeyEnv {
+            logger.warning(
+                "\(name) is not a variable Passmint reads\(meant.map { ": did you mean \($0)?" } ?? "") (its value is ignored)")
+        }
         try checkAtStartUp(configuration)
         do {
             // One line for scripts and tests, on standard output: with --port 0 it tells the port the system gave.

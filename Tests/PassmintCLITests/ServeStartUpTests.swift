@@ -105,6 +105,31 @@ import Testing
         }
     }
 
+    /// What an operator reads at start (issue 39): with `--log-format json` every line is one JSON object; the
+    /// start-up line names the version, the config file and the database; a mistyped `PASSMINT_*` variable is named
+    /// with the one it most likely means.
+    @Test func jsonLogsTheStartUpLineAndAMistypedVariable() throws {
+        let folder = TestEnvironment.temporaryFolder("serve-logs")
+        let chain = try TestEnvironment.devChain()
+        let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
+        defer { apns.shutdown() }
+        let server = try ServeProcess(
+            arguments: arguments(folder, chain: chain, apns: apns) + ["--log-format", "json"], folder: folder,
+            environment: ["PASSMINT_DATABSE_URL": "postgres://elsewhere/db", "PASSMINT_TEST_ANYTHING": "1"])
+        defer { _ = server.stop() }
+        #expect(server.waitUntilHealthy(), "\(server.output)")
+        let lines = server.output.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let objects = lines.compactMap { try? JSONParser.value(Array($0.utf8)).objectValue }
+        #expect(!objects.isEmpty && objects.count == lines.count, "every log line is one JSON object:\n\(server.output)")
+        let start = try #require(objects.first { $0["message"] == "passmint serve" }, "\(server.output)")
+        #expect(start["version"]?.stringValue == PassmintVersion.current && start["level"] == "info" && start["time"] != nil)
+        #expect(start["database"]?.stringValue == folder.appendingPathComponent("s.sqlite").path && start["configFile"] == "none")
+        let typo = objects.first { $0["message"]?.stringValue?.hasPrefix("PASSMINT_DATABSE_URL is not a variable") == true }
+        #expect(typo?["message"]?.stringValue?.contains("did you mean PASSMINT_DATABASE_URL?") == true, "\(server.output)")
+        #expect(typo?["level"] == "warning")
+        #expect(!server.output.contains("PASSMINT_TEST_ANYTHING"), "the test suite's variables are left alone")
+    }
+
     @Test func anIssueTheServiceCannotSignAnswers503ForTheOperator() throws {
         let folder = TestEnvironment.temporaryFolder("serve-503")
         let chain = try TestEnvironment.devChain()

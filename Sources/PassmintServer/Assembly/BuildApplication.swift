@@ -2,6 +2,7 @@ import Foundation
 public import Hummingbird
 public import Logging
 import NIOCore
+import Passmint
 import PassmintPush
 import PassmintStore
 public import ServiceLifecycle
@@ -31,7 +32,8 @@ public func buildApplication(
     logger.info(
         "passmint serve",
         metadata: [
-            "address": "\(configuration.host):\(configuration.port)", "publicURL": "\(configuration.publicURL)",
+            "version": "\(PassmintVersion.current)", "address": "\(configuration.host):\(configuration.port)",
+            "publicURL": "\(configuration.publicURL)", "configFile": "\(configuration.configFile ?? "none")",
             "database": "\(opened.name)", "apns": "\(push.authenticationDescription) \(configuration.apns.endpoint.absoluteString)",
         ])
     // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),

@@ -12,7 +12,8 @@ public struct OpenedPassStore: Sendable {
     /// What follows other writers' changes so that the service may cache reads: the PostgreSQL change feed. Nil for
     /// SQLite, whose store notices other processes' commits itself.
     public let changeFeed: (any Service)?
-    /// What to call the store in logs: the SQLite file, or `postgres` (the URL may hold a password).
+    /// What to call the store in logs: the SQLite file, or `postgres <host>:<port> sslmode=<mode>` (never the URL,
+    /// which may hold a password).
     public let name: String
 
     /// Runs `body` with ``services`` running and the store migrated, then stops them.
@@ -54,7 +55,9 @@ public func openPassStore(
         let parsed = try PostgresURL(url)
         let client = PostgresPassStore.client(parsed, logger: logger)
         let store = PostgresPassStore(client: client, url: parsed, endpoint: PostgresEndpoint(url: url), logger: logger, clock: clock)
-        return OpenedPassStore(store: store, services: [client], changeFeed: store.changeFeed, name: "postgres")
+        return OpenedPassStore(
+            store: store, services: [client], changeFeed: store.changeFeed,
+            name: "postgres \(parsed.place) sslmode=\(parsed.sslMode.rawValue)")
     }
     do {
         return OpenedPassStore(

@@ -69,6 +69,8 @@ extension ServerConfiguration {
         apns.teamIdentifier = try settings.value(declared.apnsTeamID)
         apns.connections = try settings.value(declared.apnsConnections) ?? apns.connections
         fastPath = try settings.value(declared.fastPath) ?? fastPath
+        logFormat = try settings.value(declared.logFormat) ?? logFormat
+        configFile = try settings.value(declared.configFile)
         linkLifetime = try settings.value(declared.linkLifetime)
         pushLease = try settings.value(declared.pushLease) ?? pushLease
         jobLease = try settings.value(declared.jobLease) ?? jobLease

@@ -66,6 +66,10 @@ public struct ServerConfiguration: Sendable {
     /// What webhook receivers may be and how deliveries are retried (``WebhookPolicy``).
     public var webhooks = WebhookPolicy()
     public var logLevel: Logger.Level = .info
+    /// `--log-format`: `text` or `json` (``JSONLogHandler``); the command line installs the handler.
+    public var logFormat = "text"
+    /// `--config-file`, named in the start-up line.
+    public var configFile: String?
     /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.
     public var google: GoogleConfiguration?
 

@@ -59,7 +59,8 @@ public struct UpdateService: Sendable {
             let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
             let merged = try merge(data, upload, into: original, of: current)
             if merged == original && (voided ?? current.voided) == current.voided {
-                logger.info("pass update changed nothing; not pushed", metadata: metadata)
+                // A bulk change's lines log at debug: its job logs one summary (a national campaign is millions of lines).
+                logger.log(level: signs ? .info : .debug, "pass update changed nothing; not pushed", metadata: metadata)
                 let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
                 return PassMetadata(pass: current, data: original, registrations: registrations.count, changed: false)
             }
@@ -76,7 +77,9 @@ public struct UpdateService: Sendable {
                 continue
             }
             let queued = Set(change.registrations.map(\.pushToken)).count
-            logger.info("pass updated", metadata: metadata.merging(["tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"]) { $1 })
+            logger.log(
+                level: signs ? .info : .debug, "pass updated",
+                metadata: metadata.merging(["tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"]) { $1 })
             return PassMetadata(
                 pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: true)
         }

@@ -9,6 +9,13 @@ extension ServeSetting where Value == String {
     ) -> Self {
         Self(name, valueName, default: defaultValue, allowed: "any text", help: help, inFile: inFile) { $0 }
     }
+
+    /// One word of `choices`.
+    static func choice(_ name: String, among choices: [String], default defaultValue: String, help: String) -> Self {
+        Self(
+            name, choices.joined(separator: "|"), default: .value(defaultValue), allowed: choices.joined(separator: " or "), help: help
+        ) { choices.contains($0) ? $0 : nil }
+    }
 }
 
 extension ServeSetting where Value == URL {

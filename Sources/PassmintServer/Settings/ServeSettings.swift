@@ -124,6 +124,11 @@ public struct ServeSettings: Sendable {
             a callback URL (the public URL + /google/callbacks) and Google's save/delete callbacks are verified and recorded \
             (google.saved, google.removed). Re-read when the file changes. Needs google-service-account.
             """)
+    public let logFormat = ServeSetting.choice(
+        "log-format", among: ["text", "json"], default: "text",
+        help:
+            "How log lines are written to standard error: text, or json (one object a line, for a log collector). LOG_LEVEL sets the level."
+    )
     public let configFile = ServeSetting.text(
         "config-file", "file",
         help: "A JSON file of settings, keyed by their names (`{\"port\": 8080}`); the command line and the environment win over it.",
