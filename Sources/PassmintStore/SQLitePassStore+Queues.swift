@@ -76,10 +76,19 @@ extension SQLitePassStore {
 
     /// How many rows `queue` holds, how many are due, and since when the oldest is owed.
     func queueStatus(of queue: Queue) throws -> PushQueueStatus {
+        try queueStatus(from: queue.table, since: "enqueued_at")
+    }
+
+    public func webhookQueueStatus() async throws -> PushQueueStatus {
+        try queueStatus(from: "webhook_deliveries", since: "at", owed: "delivered_at IS NULL AND failed_at IS NULL")
+    }
+
+    /// How many rows of `table` are owed (`owed`), how many are due now, and the oldest's `since`.
+    private func queueStatus(from table: String, since: String, owed: String = "1") throws -> PushQueueStatus {
         try read { db in
             var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
             try db.query(
-                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= ?) FROM \(queue.table)",
+                "SELECT COUNT(*), MIN(\(since)), COUNT(*) FILTER (WHERE due_at <= ?) FROM \(table) WHERE \(owed)",
                 [.integer(Self.milliseconds(self.clock()))]
             ) { row in
                 status.depth = Int(row.integer(0))

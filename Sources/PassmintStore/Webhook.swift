@@ -70,6 +70,9 @@ public protocol WebhookStore: Sendable {
     /// adding at once cannot pass it); false when full.
     func addWebhook(_ webhook: Webhook, maximum: Int) async throws -> Bool
     func webhooks() async throws -> [Webhook]
+    /// The deliveries owed (neither delivered nor given up): how many, how many are due now, and when the oldest's
+    /// event happened.
+    func webhookQueueStatus() async throws -> PushQueueStatus
     /// Removes a webhook and what is still owed to it; false when there was none.
     func removeWebhook(id: String) async throws -> Bool
     /// Claims up to `limit` due deliveries for `lease`, oldest first, at most one per (webhook, pass) at a time and

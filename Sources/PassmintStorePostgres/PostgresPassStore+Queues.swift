@@ -1,5 +1,5 @@
 import Foundation
-import PassmintStore
+public import PassmintStore
 import PostgresNIO
 
 /// What the durable queues on PostgreSQL share (`push_outbox`, `google_outbox`, `webhook_deliveries`): a worker
@@ -29,11 +29,19 @@ extension PostgresPassStore {
     }
 
     /// How many rows the queue `table` holds, how many are due, and since when the oldest is owed.
-    func queueStatus(of table: String) async throws -> PushQueueStatus {
+    public func webhookQueueStatus() async throws -> PushQueueStatus {
+        try await queueStatus(of: "webhook_deliveries", since: "at", owed: "delivered_at IS NULL AND failed_at IS NULL")
+    }
+
+    /// How many rows of `table` are owed (`owed`), how many are due now, and the oldest's `since`.
+    func queueStatus(of table: String, since: String = "enqueued_at", owed: String = "TRUE") async throws -> PushQueueStatus {
         try await client.withConnection { connection in
             let now = Self.milliseconds(clock())
             let rows = try await connection.query(
-                "SELECT COUNT(*), MIN(enqueued_at), COUNT(*) FILTER (WHERE due_at <= \(now)) FROM \(unescaped: table)", logger: logger)
+                """
+                SELECT COUNT(*), MIN(\(unescaped: since)), COUNT(*) FILTER (WHERE due_at <= \(now))
+                FROM \(unescaped: table) WHERE \(unescaped: owed)
+                """, logger: logger)
             for try await (count, oldest, due) in rows.decode((Int64, Int64?, Int64).self) {
                 return PushQueueStatus(
                     depth: Int(count), due: Int(due), oldestEnqueuedAt: oldest.map { Date(timeIntervalSince1970: Double($0) / 1000) })

@@ -88,4 +88,34 @@ import Testing
             }
         }
     }
+
+    /// What an operator's Prometheus needs (issue 39): a read-only token that opens /metrics and nothing else; a
+    /// `# HELP` line for every metric; the build, the process, the three outboxes and the jobs; series made at start,
+    /// so that a fresh node scrapes them as 0.
+    @Test func aReadOnlyTokenScrapesEveryMetricWithItsHelp() async throws {
+        try await withStore(.sqlite) { store in
+            var configuration = try ServiceHarness.configuration()
+            configuration.metricsToken = "metrics-token-0123456789"
+            let service = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "m"))
+            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+                let token: HTTPFields = [.authorization: "Bearer metrics-token-0123456789"]
+                let scrape = try await client.execute(uri: "/metrics", method: .get, headers: token)
+                #expect(scrape.status == .ok)
+                #expect(try await client.execute(uri: "/api/v1/templates", method: .get, headers: token).status == .unauthorized)
+                let text = String(buffer: scrape.body)
+                for series in [
+                    "passmint_build_info{version=\"\(PassmintVersion.current)\"} 1", "process_resident_memory_bytes ",
+                    "process_open_fds ", "process_cpu_seconds_total ", "passmint_webhook_queue_depth 0", "passmint_push_queue_depth 0",
+                    "passmint_jobs{state=\"running\"} 0", "passmint_registrations_total{result=\"created\"} 0",
+                ] {
+                    #expect(text.contains(series), "\(series)")
+                }
+                let lines = text.split(separator: "\n")
+                for (index, line) in lines.enumerated() where line.hasPrefix("# TYPE ") {
+                    let name = line.dropFirst(7).prefix { $0 != " " }
+                    #expect(index > 0 && lines[index - 1].hasPrefix("# HELP \(name) "), "\(name) has no HELP line")
+                }
+            }
+        }
+    }
 }

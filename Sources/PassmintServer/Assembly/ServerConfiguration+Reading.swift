@@ -44,11 +44,16 @@ extension ServerConfiguration {
             throw ConfigurationError(
                 "the link secret in PASSMINT_LINK_SECRET must have at least 32 characters (e.g. the output of openssl rand -base64 32)")
         }
+        let metricsToken = environment["PASSMINT_METRICS_TOKEN"]
+        if let metricsToken, metricsToken.count < 16 {
+            throw ConfigurationError("the metrics token in PASSMINT_METRICS_TOKEN must have at least 16 characters")
+        }
         try settings.checkAll()  // before the identities load
         self.init(publicURL: publicURL, identities: try identities())
         try readSettings(settings)
         self.apiKey = apiKey
         self.linkSecret = linkSecret
+        self.metricsToken = metricsToken
         self.allowHTTP = allowHTTP
         logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
     }

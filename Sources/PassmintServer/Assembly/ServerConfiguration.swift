@@ -68,6 +68,8 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// `--log-format`: `text` or `json` (``JSONLogHandler``); the command line installs the handler.
     public var logFormat = "text"
+    /// `PASSMINT_METRICS_TOKEN`: a second bearer token that opens `/metrics` only (Prometheus never holds the API key).
+    public var metricsToken: String?
     /// `--config-file`, named in the start-up line.
     public var configFile: String?
     /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.

@@ -68,6 +68,7 @@ public struct ServiceCore: Sendable {
         let builder = PassBuilder(identities: configuration.identities, options: .init(lint: lint))
         let images = PassImageLibrary(store: store, cacheBytes: configuration.jobLimits.imageCacheBytes)
         let metrics = ServiceMetrics()
+        metrics.registerAtStart()
         let renderer = PassRenderer(
             builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics)
         let signedPasses = SignedPassCache()

@@ -74,11 +74,13 @@ public final class ServiceMetrics: Sendable {
     /// The whole scrape: the registry, then the counts read now (the Google update queue's when there is one).
     func scrape(
         pushes: PushStatistics, queue: PushQueueStatus, fromMemory: (polls: Int, notModified: Int),
-        google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)? = nil, now: Date = Date()
+        google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)? = nil, snapshot: Snapshot = Snapshot(),
+        now: Date = Date()
     ) -> [UInt8] {
         var output: [UInt8] = []
         registry.emit(into: &output)
-        var text = "# TYPE passmint_device_answers_from_memory_total counter\n"
+        var text = String(decoding: output, as: UTF8.self)
+        text += "# TYPE passmint_device_answers_from_memory_total counter\n"
         text += "passmint_device_answers_from_memory_total{answer=\"poll\"} \(fromMemory.polls)\n"
         text += "passmint_device_answers_from_memory_total{answer=\"not_modified\"} \(fromMemory.notModified)\n"
         text += "# TYPE passmint_pushes_total counter\n"
@@ -90,8 +92,18 @@ public final class ServiceMetrics: Sendable {
         let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
         text += "# TYPE passmint_push_queue_oldest_seconds gauge\npassmint_push_queue_oldest_seconds \(age)\n"
         if let google { text += Self.googleText(statistics: google.statistics, queue: google.queue, now: now) }
-        output += Array(text.utf8)
-        return output
+        text += Self.snapshotText(snapshot, now: now)
+        return Array(Self.withHelp(text).utf8)
+    }
+
+    /// The series that would otherwise appear only on first use, made at start so that they scrape as 0 until then.
+    func registerAtStart() {
+        for result in ["created", "existing"] {
+            _ = Counter(label: "passmint_registrations_total", dimensions: [("result", result)], factory: factory)
+        }
+        for stage in ["render", "sign"] {
+            _ = Timer(label: "passmint_pass_\(stage)_duration_seconds", dimensions: [], factory: factory)
+        }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -45,6 +45,11 @@ public struct WebhookService: Sendable {
         do { return try await store.webhooks() } catch { throw .storage("the webhooks could not be read: \(error)") }
     }
 
+    /// The deliveries owed to every webhook (for `/metrics`).
+    public func queueStatus() async throws -> PushQueueStatus {
+        try await store.webhookQueueStatus()
+    }
+
     /// Removes a webhook and what is still owed to it; `.notFound` when there is none.
     public func remove(id: String) async throws(ServiceFailure) {
         let removed: Bool

@@ -2,17 +2,25 @@ import Hummingbird
 import NIOCore
 import PassmintStore
 
-/// `GET /metrics`: Prometheus's text format, behind the API key (scrape with `authorization: credentials`).
+/// `GET /metrics`: Prometheus's text format, behind the API key or the read-only metrics token
+/// (`PASSMINT_METRICS_TOKEN`, so that Prometheus never holds the admin key; scrape with `authorization: credentials`).
 struct MetricsRoute {
     let core: ServiceCore
 
     func register(on router: Router<ServiceRequestContext>) {
-        router.group("/metrics").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey)).get { _, _ in
+        let keys = [core.configuration.apiKey, core.configuration.metricsToken].compactMap { $0 }
+        router.group("/metrics").add(middleware: APIKeyMiddleware(apiKeys: keys)).get { _, _ in
             var google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)?
             if let updates = core.googleUpdates { google = (updates.statistics, try await updates.status()) }
+            var snapshot = ServiceMetrics.Snapshot()
+            snapshot.webhooks = try await core.webhooks.queueStatus()
+            for job in core.jobs.jobs() {
+                snapshot.jobs[job.state, default: 0] += 1
+                snapshot.jobLines += job.done
+            }
             let text = core.metrics.scrape(
                 pushes: core.pushQueue.statistics, queue: try await core.pushQueue.status(), fromMemory: core.deviceReads.fastPathCounts,
-                google: google)
+                google: google, snapshot: snapshot)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: text)))
