@@ -8,19 +8,27 @@ enum DashboardCharts {
     static let width = 640
     static let barColor = "#0a84ff"
 
+    /// A figure as the dashboard shows it: thousands separated (`20,000`), so five digits and more read at a glance.
+    static func figure(_ value: Int) -> String {
+        value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+    }
+
+    /// Room right of the longest bar for its figure: `9,999,999` at the chart's font size.
+    static let figureRoom = 90
+
     /// Horizontal bars, one per step, widths relative to the largest.
     static func funnel(_ steps: [(label: String, value: Int)]) -> String {
         let largest = max(steps.map(\.value).max() ?? 0, 1)
         let row = 28
         let marks = steps.enumerated().map { index, step in
             let y = index * row
-            let length = Double(width - 260) * Double(step.value) / Double(largest)
+            let length = Double(width - 226 - figureRoom) * Double(step.value) / Double(largest)
             let label = HTMLText.escape(step.label)
             return """
                 <text x="0" y="\(y + 18)" font-size="13">\(label)</text>\
                 <rect x="220" y="\(y + 4)" width="\(String(format: "%.1f", length))" height="20" fill="\(barColor)">\
-                <title>\(label): \(step.value)</title></rect>\
-                <text x="\(String(format: "%.1f", 226 + length))" y="\(y + 18)" font-size="13">\(step.value)</text>
+                <title>\(label): \(figure(step.value))</title></rect>\
+                <text x="\(String(format: "%.1f", 226 + length))" y="\(y + 18)" font-size="13">\(figure(step.value))</text>
                 """
         }
         return svg(height: steps.count * row, title: "Funnel", marks.joined(separator: "\n"))
@@ -37,7 +45,7 @@ enum DashboardCharts {
             return """
                 <rect x="\(String(format: "%.1f", x + slot * 0.1))" y="\(String(format: "%.1f", Double(height - 20) - barHeight))" \
                 width="\(String(format: "%.1f", slot * 0.8))" height="\(String(format: "%.1f", barHeight))" fill="\(barColor)">\
-                <title>\(HTMLText.escape(labels[index])): \(value)</title></rect>
+                <title>\(HTMLText.escape(labels[index])): \(figure(value))</title></rect>
                 """
         }
         return svg(height: height, title: title, axes(largest, labels: labels, height: height) + marks.joined(separator: "\n"))
@@ -67,7 +75,8 @@ enum DashboardCharts {
     private static func axes(_ largest: Int, labels: [String], height: Int) -> String {
         """
         <line x1="40" y1="\(height - 20)" x2="\(width)" y2="\(height - 20)" stroke="#999"/>\
-        <text x="0" y="14" font-size="12">\(largest)</text><text x="0" y="\(height - 22)" font-size="12">0</text>\
+        <text x="0" y="14" font-size="12">\(largest.formatted(.number.notation(.compactName).locale(Locale(identifier: "en_US"))))</text>\
+        <text x="0" y="\(height - 22)" font-size="12">0</text>\
         <text x="40" y="\(height - 4)" font-size="12">\(HTMLText.escape(labels.first ?? ""))</text>\
         <text x="\(width)" y="\(height - 4)" font-size="12" text-anchor="end">\(HTMLText.escape(labels.last ?? ""))</text>
 

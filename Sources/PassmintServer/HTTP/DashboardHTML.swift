@@ -31,10 +31,10 @@ enum DashboardHTML {
             let day = labels[index]
             return """
                 <tr><th scope="row">\(day)</th>\
-                <td data-key="installs.\(day)"><span class="value">\(row.installs)</span></td>\
-                <td data-key="removals.\(day)"><span class="value">\(row.removals)</span></td>\
-                <td data-key="active.\(day)"><span class="value">\(row.activePasses)</span></td>\
-                <td data-key="fetched.\(day)"><span class="value">\(row.fetched)</span></td></tr>
+                <td data-key="installs.\(day)"><span class="value">\(DashboardCharts.figure(row.installs))</span></td>\
+                <td data-key="removals.\(day)"><span class="value">\(DashboardCharts.figure(row.removals))</span></td>\
+                <td data-key="active.\(day)"><span class="value">\(DashboardCharts.figure(row.activePasses))</span></td>\
+                <td data-key="fetched.\(day)"><span class="value">\(DashboardCharts.figure(row.fetched))</span></td></tr>
                 """
         }.joined(separator: "\n")
         return """
@@ -82,7 +82,7 @@ enum DashboardHTML {
     /// Figures as a description list: each a `data-key` with its `.label` and `.value`.
     static func figures(_ items: [(key: String, label: String, value: Int)]) -> String {
         let entries = items.map { item in
-            "<div class=\"figure\" data-key=\"\(item.key)\"><dt class=\"label\">\(escape(item.label))</dt><dd class=\"value\">\(item.value)</dd></div>"
+            "<div class=\"figure\" data-key=\"\(item.key)\"><dt class=\"label\">\(escape(item.label))</dt><dd class=\"value\">\(DashboardCharts.figure(item.value))</dd></div>"
         }
         return "<dl class=\"figures\">\(entries.joined())</dl>"
     }
