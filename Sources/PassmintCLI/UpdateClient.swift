@@ -73,10 +73,22 @@ struct UpdateClient {
         return try JSONParser.value(try await send(request, expecting: .accepted))
     }
 
-    /// Polls the job until it is no longer running, calling `progress` with each answer; the last answer.
-    func wait(for id: String, progress: (JSONValue) -> Void) async throws -> JSONValue {
+    /// Polls the job until it is no longer running, calling `progress` with each answer; the last answer. A poll that
+    /// fails (the node answering it died; a proxy sends the next one to another) is tried again, up to `retries` times
+    /// in a row, a second apart.
+    func wait(for id: String, retries: Int = 10, progress: (JSONValue) -> Void) async throws -> JSONValue {
+        var failures = 0
         while true {
-            let job = try JSONParser.value(try await send(request("/api/v1/jobs/\(id)"), expecting: .ok))
+            let job: JSONValue
+            do {
+                job = try JSONParser.value(try await send(request("/api/v1/jobs/\(id)"), expecting: .ok))
+                failures = 0
+            } catch let refused as Refused where refused.unreachable {
+                failures += 1
+                if failures > retries { throw refused }
+                try await Task.sleep(for: .seconds(1))
+                continue
+            }
             progress(job)
             if job["state"]?.stringValue != "running" { return job }
             try await Task.sleep(for: .milliseconds(250))

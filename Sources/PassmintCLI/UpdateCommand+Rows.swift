@@ -29,7 +29,7 @@ extension UpdateCommand {
             }
             if !json {
                 printError("columns → fields:")
-                for line in resolved.describe(mappingSource: source) { printError("  " + line) }
+                for line in resolved.describe(mappingSource: source, unusedSent: template == nil) { printError("  " + line) }
             }
             columns = resolved
         }

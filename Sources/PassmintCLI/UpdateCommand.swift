@@ -88,10 +88,16 @@ struct UpdateCommand: AsyncParsableCommand {
     @Flag(help: "Print the finished job as JSON on stdout.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Follow a job the service runs already (its id, as an earlier update printed it) instead of sending changes.",
+            valueName: "job-id"))
+    var follow: String?
+
     func validate() throws {
         guard data == nil || file == nil else { throw ValidationError("give the changes file once: changes.csv or --data changes.csv") }
-        guard ((data ?? file) == nil) != (publish == nil) else {
-            throw ValidationError("give a changes file (passmint update changes.csv), or --publish <template>")
+        guard [(data ?? file) != nil, publish != nil, follow != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("give a changes file (passmint update changes.csv), --publish <template>, or --follow <job-id>")
         }
         guard values.isEmpty || publish != nil else { throw ValidationError("--set goes with --publish (rows carry their own values)") }
         if let encoding, TextEncoding(name: encoding) == nil {
@@ -128,11 +134,26 @@ struct UpdateCommand: AsyncParsableCommand {
             let checked = try await prepareUpload(path: path, project: project, client: client)
             upload = checked
             job = try await client.upload(checked)
+        } else if let follow {
+            job = ["id": .string(follow)]
         } else {
             return
         }
         guard let id = job["id"]?.stringValue else { throw ValidationError("the service answered no job: \(job)") }
-        let finished = try await client.wait(for: id) { progress.show($0) }
+        let again = "passmint update --follow \(id) --service \(service)"
+        if follow == nil && !json {
+            printError("job \(id) accepted: the service runs it; if this command stops, follow it again with \(again)")
+        }
+        let finished: JSONValue
+        do {
+            finished = try await client.wait(for: id) { progress.show($0) }
+        } catch let refused as UpdateClient.Refused where refused.unreachable {
+            progress.clear()
+            throw ValidationError(
+                """
+                lost the service while following job \(id) (\(refused)). The job lives on at the service: another node                 takes it over (PostgreSQL), or its node goes on with it when it starts again (SQLite). Follow it with \(again)
+                """)
+        }
         progress.clear()
         let remote = try await client.failures(of: id)
         try finish(finished, id: id, upload: upload, remote: remote)

@@ -64,6 +64,24 @@ import Testing
         #expect(published["kind"] == "template" && published["changed"] == 3 && published["failed"] == 0, "\(publish.stdout)")
         #expect(server.waitFor { apns.received.count == 2 }, "pushed again after the template changed")
 
+        // Issue 39: without a template, a column matching nothing is said to be sent under its own name (it is), not
+        // "not used"; the accepted job's id is printed with how to follow it again; --follow follows a job.
+        let plain = folder.appendingPathComponent("points.csv")
+        try "serialNumber,points\n\(serials[0]),150\n".write(to: plain, atomically: true, encoding: .utf8)
+        let told = try TestEnvironment.run(
+            CreateCommandTests.binary,
+            ["update", "--service", server.base, "--data", plain.path, "--pass-type", "pass.dev.passmint.example"],
+            environment: environment, in: folder)
+        #expect(told.status == 0, "\(told.stderr)")
+        #expect(told.stderr.contains("points → points (sent under its own name") && !told.stderr.contains("not used"), "\(told.stderr)")
+        let accepted = try #require(told.stderr.split(separator: "\n").first { $0.hasPrefix("job ") && $0.contains(" accepted") })
+        let id = String(accepted.dropFirst(4).prefix { $0 != " " })
+        #expect(accepted.contains("passmint update --follow \(id) --service \(server.base)"), "\(accepted)")
+        let followed = try TestEnvironment.run(
+            CreateCommandTests.binary, ["update", "--service", server.base, "--follow", id, "--json"], environment: environment, in: folder)
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(try JSONParser.value(Array(followed.stdout.utf8))["changed"] == 1, "\(followed.stdout)")
+
         let missingKey = try TestEnvironment.run(
             CreateCommandTests.binary, ["update", "--service", server.base, "--publish", "Loyalty"], environment: ["PASSMINT_API_KEY": ""],
             in: folder)

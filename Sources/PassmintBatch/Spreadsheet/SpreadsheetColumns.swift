@@ -112,8 +112,10 @@ public struct SpreadsheetColumns: Sendable {
         return output
     }
 
-    /// The lines a run prints before it starts: one per column, "Name → memberName (--map)".
-    public func describe(mappingSource: String = "--map") -> [String] {
+    /// The lines a run prints before it starts: one per column, "Name → memberName (--map)". With `unusedSent`
+    /// (an update with no template to check names against), a column matching nothing is said to go under its own
+    /// name, as it does, instead of "not used".
+    public func describe(mappingSource: String = "--map", unusedSent: Bool = false) -> [String] {
         var lines: [String] = []
         for assignment in assignments {
             let why =
@@ -124,7 +126,12 @@ public struct SpreadsheetColumns: Sendable {
                 }
             lines.append("\(assignment.column) → \(assignment.placeholder) (\(why))")
         }
-        for column in unused { lines.append("\(column): not used (no placeholder of that name)") }
+        for column in unused {
+            lines.append(
+                unusedSent
+                    ? "\(column) → \(column) (sent under its own name: give --template to check it against the template)"
+                    : "\(column): not used (no placeholder of that name)")
+        }
         return lines
     }
 }
