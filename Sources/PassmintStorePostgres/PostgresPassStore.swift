@@ -100,6 +100,19 @@ public final class PostgresPassStore: PassStore {
         try? await connection.close()
     }
 
+    /// A PostgreSQL error as a log line says it: its code, the server's SQLSTATE and message, and the cause of a
+    /// failed connection; nil for another error. PostgresNIO's own description hides all of it ("Generic description
+    /// to prevent accidental leakage"), and its debug description adds the source file and the query, which a log
+    /// does not need.
+    public static func describe(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError else { return nil }
+        var text = "PostgreSQL \(error.code)"
+        if let state = error.serverInfo?[.sqlState] { text += " \(state)" }
+        if let message = error.serverInfo?[.message] { text += ": \(message)" }
+        if let underlying = error.underlying { text += " (\(underlying))" }
+        return text
+    }
+
     public func isOutage(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return false }
         switch error.code {

@@ -7,6 +7,7 @@ import NIOCore
 import Passmint
 import PassmintServer
 import PassmintStore
+import PassmintStorePostgres
 import PassmintTestSupport
 import Testing
 
@@ -33,6 +34,14 @@ import Testing
 
                 relay.cut()
                 #expect(await core.reachability.probe() == false, "the probe finds the store out of reach")
+                // What the log says of it: the cause, not "Generic description …", and no source path (issue 39).
+                do {
+                    try await store.ping()
+                    Issue.record("the ping fails while the relay is cut")
+                } catch {
+                    let said = try #require(PostgresPassStore.describe(error))
+                    #expect(said.hasPrefix("PostgreSQL ") && !said.contains("Generic description") && !said.contains(".swift"), "\(said)")
+                }
                 let refused = try await client.execute(uri: uri, method: .get, headers: bearer)
                 #expect(refused.status == .serviceUnavailable)
                 #expect(refused.headers[.retryAfter] == "1")

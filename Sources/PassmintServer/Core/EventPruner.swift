@@ -34,7 +34,7 @@ public struct EventPruner: Service {
                 let deleted = try await prune()
                 if deleted > 0 { logger.info("events pruned into daily aggregates", metadata: ["events": "\(deleted)"]) }
             } catch {
-                logger.error("cannot prune events; trying again in an hour", metadata: ["error": "\(error)"])
+                logger.error("cannot prune events; trying again in an hour", metadata: ["error": "\(LogText.error(error))"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3600)) }
         }

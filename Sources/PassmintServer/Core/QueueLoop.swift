@@ -32,7 +32,7 @@ struct QueueLoop: Sendable {
         do {
             return try await round()
         } catch {
-            logger.error("\(name) cannot reach the store; trying again", metadata: ["error": "\(error)"])
+            logger.error("\(name) cannot reach the store; trying again", metadata: ["error": "\(LogText.error(error))"])
             try? await Task.sleep(for: .seconds(1))
             return 0
         }

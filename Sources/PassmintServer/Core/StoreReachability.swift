@@ -47,7 +47,7 @@ public final class StoreReachability: Service, Sendable {
             let lasted = state.since.map { now.timeIntervalSince($0) } ?? 0
             state.reachable = reachable
             state.since = now
-            state.reason = failure.map { String(reflecting: $0) } ?? ""
+            state.reason = failure.map(LogText.error) ?? ""
             return (reachable, lasted)
         }
         if let (reachable, lasted) = change {
@@ -56,7 +56,7 @@ public final class StoreReachability: Service, Sendable {
             } else {
                 logger.error(
                     "store out of reach: requests that need it are answered 503 until it answers",
-                    metadata: ["error": "\(failure.map { String(reflecting: $0) } ?? "")"])
+                    metadata: ["error": "\(failure.map(LogText.error) ?? "")"])
             }
         }
         return failure == nil

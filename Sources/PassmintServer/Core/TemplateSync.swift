@@ -64,7 +64,7 @@ final class TemplateSync: Sendable {
             for version in published where version.node != node { install(version) }
             seen.withLock { $0 = max($0 ?? 0, published.last?.sequence ?? 0) }
         } catch {
-            logger.warning("cannot read the template versions other nodes published", metadata: ["error": "\(error)"])
+            logger.warning("cannot read the template versions other nodes published", metadata: ["error": "\(LogText.error(error))"])
         }
     }
 

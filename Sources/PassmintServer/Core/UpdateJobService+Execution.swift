@@ -36,7 +36,7 @@ extension UpdateJobService {
         } catch {
             job.state = .failed
             job.error = (error as? ServiceFailure).map { $0.message ?? $0.description } ?? "\(error)"
-            logger.error("job stopped", metadata: ["job": "\(id)", "error": "\(error)"])
+            logger.error("job stopped", metadata: ["job": "\(id)", "error": "\(LogText.error(error))"])
         }
         job.finishedAt = Date()
         job.chunkStartedAt = nil
@@ -55,7 +55,7 @@ extension UpdateJobService {
         do {
             try folder.save(job)
         } catch {
-            logger.error("cannot save a job's progress", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error("cannot save a job's progress", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
         }
         live.withLock { $0[job.id] = job }
     }
@@ -74,7 +74,7 @@ extension UpdateJobService {
             try folder.save(job)
         } catch {
             saved = false
-            logger.error("cannot save a job's end", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error("cannot save a job's end", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
         }
         live.withLock { $0[job.id] = job }
         candidates.withLock { $0[job.id] = nil }
@@ -178,7 +178,7 @@ extension UpdateJobService {
         do {
             return try await store.passes(keys)
         } catch {
-            logger.warning("cannot read a chunk's passes at once; each line reads its own", metadata: ["error": "\(error)"])
+            logger.warning("cannot read a chunk's passes at once; each line reads its own", metadata: ["error": "\(LogText.error(error))"])
             return [:]
         }
     }
@@ -221,7 +221,8 @@ extension UpdateJobService {
             try folder.appendFailures(job.id, failures)
             job.failuresWritten += failures.count
         } catch {
-            logger.error("cannot write a job's failures; they are counted", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error(
+                "cannot write a job's failures; they are counted", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
         }
     }
 

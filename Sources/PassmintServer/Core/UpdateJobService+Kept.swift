@@ -13,7 +13,8 @@ extension UpdateJobService {
         do {
             try FileIO.writeAtomically(bytes, to: folder.keptVersion(id))
         } catch {
-            logger.error("cannot save the version kept passes are served at", metadata: ["job": "\(id)", "error": "\(error)"])
+            logger.error(
+                "cannot save the version kept passes are served at", metadata: ["job": "\(id)", "error": "\(LogText.error(error))"])
         }
     }
 

@@ -110,7 +110,8 @@ extension UpdateJobService {
                 try await sync.published(candidate, named: name, kept: Set(keeping.keys), replaced: old, job: job.id)
             } catch {
                 logger.error(
-                    "cannot record a template version for the other nodes", metadata: ["template": "\(name)", "error": "\(error)"])
+                    "cannot record a template version for the other nodes",
+                    metadata: ["template": "\(name)", "error": "\(LogText.error(error))"])
                 throw ServiceFailure.storage("the new version of \(name) cannot be recorded for the other nodes: publish it again")
             }
         }

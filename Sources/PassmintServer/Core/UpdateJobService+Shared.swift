@@ -58,7 +58,7 @@ extension UpdateJobService {
         } catch let failure as ServiceFailure {
             throw failure
         } catch {
-            logger.error("cannot store a job in the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error("cannot store a job in the database", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
             throw ServiceFailure.storage("cannot store the job in the database: send it again")
         }
         held.withLock { _ = $0.insert(job.id) }
@@ -71,7 +71,8 @@ extension UpdateJobService {
             let saved = try await shared.saveJob(Self.record(job), owner: node, lease: lease)
             if !saved { lose(job.id) }
         } catch {
-            logger.error("cannot save a job's progress in the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error(
+                "cannot save a job's progress in the database", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
         }
     }
 
@@ -88,7 +89,9 @@ extension UpdateJobService {
             do {
                 try await shared.removeJobUploads(id: job.id, endedBefore: nil)
             } catch {
-                logger.error("cannot remove an ended job's upload from the database", metadata: ["job": "\(job.id)", "error": "\(error)"])
+                logger.error(
+                    "cannot remove an ended job's upload from the database",
+                    metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
             }
         }
         logger.info(
@@ -105,7 +108,8 @@ extension UpdateJobService {
             try await shared.appendJobFailures(id: job.id, rows)
             job.failuresWritten += rows.count
         } catch {
-            logger.error("cannot write a job's failures; they are counted", metadata: ["job": "\(job.id)", "error": "\(error)"])
+            logger.error(
+                "cannot write a job's failures; they are counted", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
         }
     }
 
@@ -163,7 +167,7 @@ extension UpdateJobService {
                 do {
                     if try await !shared.renewJobLease(id: id, owner: node, lease: lease) { lose(id) }
                 } catch {
-                    logger.warning("cannot renew a job's lease", metadata: ["job": "\(id)", "error": "\(error)"])
+                    logger.warning("cannot renew a job's lease", metadata: ["job": "\(id)", "error": "\(LogText.error(error))"])
                 }
             }
             guard held.withLock({ $0.isEmpty }), !Task.isShuttingDownGracefully else { continue }
@@ -180,7 +184,8 @@ extension UpdateJobService {
                 logger.notice("released a job's lease for another node to go on", metadata: ["job": "\(id)"])
             } catch {
                 logger.warning(
-                    "cannot release a job's lease; another node goes on when it ends", metadata: ["job": "\(id)", "error": "\(error)"])
+                    "cannot release a job's lease; another node goes on when it ends",
+                    metadata: ["job": "\(id)", "error": "\(LogText.error(error))"])
             }
         }
         held.withLock { $0.subtract(ids) }

@@ -31,7 +31,8 @@ extension UpdateJobService {
                 do {
                     try await adopt(&job, from: shared)
                 } catch {
-                    logger.error("cannot take over a template-wide change", metadata: ["job": "\(job.id)", "error": "\(error)"])
+                    logger.error(
+                        "cannot take over a template-wide change", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
                     job.state = .failed
                     job.error = (error as? ServiceFailure).map { $0.message ?? $0.description } ?? "\(error)"
                     job.finishedAt = Date()
@@ -44,7 +45,7 @@ extension UpdateJobService {
             live.withLock { $0[job.id] = job }
             enqueue.yield(job.id)
         } catch {
-            logger.warning("cannot look for jobs to take over", metadata: ["error": "\(error)"])
+            logger.warning("cannot look for jobs to take over", metadata: ["error": "\(LogText.error(error))"])
         }
     }
 

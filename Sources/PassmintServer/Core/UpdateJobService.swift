@@ -212,7 +212,7 @@ public final class UpdateJobService: Service, Sendable {
             do {
                 try await shared.removeJobUploads(id: nil, endedBefore: now.addingTimeInterval(-retention))
             } catch {
-                logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(error)"])
+                logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(LogText.error(error))"])
             }
         }
         for job in folder.all() where job.state != .running {
