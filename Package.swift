@@ -149,6 +149,8 @@ let package = Package(
                 "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
                 "PassmintGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The hash of a request sent with an Idempotency-Key (streamed: uploads are large).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

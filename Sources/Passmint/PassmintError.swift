@@ -35,11 +35,15 @@ public struct PassmintError: Error, Sendable, CustomStringConvertible, CustomDeb
     public var message: String
     /// Text drained from OpenSSL's or libzip's error queue, for logs.
     public var libraryErrors: [String]
+    /// Every finding behind the error, when it has several: each lint error of an ``Code/invalidPass``, each missing
+    /// value of an ``Code/invalidData`` (``Diagnostic/placeholder`` names the data value when one is concerned).
+    public var diagnostics: [Diagnostic]
 
-    public init(_ code: Code, _ message: String, libraryErrors: [String] = []) {
+    public init(_ code: Code, _ message: String, libraryErrors: [String] = [], diagnostics: [Diagnostic] = []) {
         self.code = code
         self.message = message
         self.libraryErrors = libraryErrors
+        self.diagnostics = diagnostics
     }
 
     public var description: String { message }

@@ -125,6 +125,17 @@ enum SQLiteSchema {
             13, "when each per-pass image was last stored, so that images no pass names any more can be deleted",
             "ALTER TABLE images ADD COLUMN stored_at INTEGER NOT NULL DEFAULT 0;"
         ),
+        (
+            14, "idempotency keys: each creating request's first answer, per API key, for a day",
+            """
+            CREATE TABLE idempotency_keys (
+                scope TEXT NOT NULL, key TEXT NOT NULL, claim TEXT NOT NULL, claimed_at INTEGER NOT NULL,
+                request_hash TEXT, status INTEGER, headers TEXT, body BLOB,
+                PRIMARY KEY (scope, key)
+            );
+            CREATE INDEX idempotency_keys_claimed_at ON idempotency_keys (claimed_at);
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

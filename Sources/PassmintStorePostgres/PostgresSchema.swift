@@ -237,6 +237,19 @@ enum PostgresSchema {
             14, "when each per-pass image was last stored, so that images no pass names any more can be deleted",
             ["ALTER TABLE images ADD COLUMN IF NOT EXISTS stored_at BIGINT NOT NULL DEFAULT 0"]
         ),
+        (
+            15, "idempotency keys: each creating request's first answer, per API key, for a day",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS idempotency_keys (
+                    scope TEXT NOT NULL, key TEXT NOT NULL, claim TEXT NOT NULL, claimed_at BIGINT NOT NULL,
+                    request_hash TEXT, status INT, headers TEXT, body BYTEA,
+                    PRIMARY KEY (scope, key)
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS idempotency_keys_claimed_at ON idempotency_keys (claimed_at)",
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.

@@ -22,7 +22,10 @@ import Testing
             #expect(
                 Array(buffer: try await service.downloads.latestPass(issued.pass)) == issued.archive, "the signed bytes are this version's")
 
-            await #expect(throws: ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")) {
+            await #expect(
+                throws: ServiceFailure.conflict(
+                    "a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
+            ) {
                 try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: serial))
             }
             var bad = try ServiceHarness.loyaltyData(serial: "bad serial")
@@ -54,12 +57,16 @@ import Testing
             await #expect(throws: ServiceFailure.badRequest("passes[1]: serial number \(serial) appears twice in this order")) {
                 try await service.issuing.issue(orders: orders)
             }
-            await #expect(throws: ServiceFailure.badRequest("passes[0]: no template named Nope")) {
+            await #expect {
                 try await service.issuing.issue(orders: [IssuingService.Order(template: "Nope", data: [:])])
+            } throws: { error in
+                let failure = error as? ServiceFailure
+                return failure?.code == "unknown-template" && failure?.message?.hasPrefix("passes[0]: no template named Nope: ") == true
             }
             #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == nil)
-            let bundle = try await service.issuing.issue(orders: [orders[0]])
-            #expect(try PassBundle.read(bundle, source: "order").count == 1)
+            let issued = try await service.issuing.issue(orders: [orders[0]])
+            #expect(try PassBundle.read(issued.bundle, source: "order").count == 1)
+            #expect(issued.passes.map(\.pass.serialNumber) == [serial])
             #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) != nil)
         }
     }
@@ -72,7 +79,7 @@ import Testing
             let serials = (0..<5).map { $0 == 3 ? taken.pass.serialNumber : unique("order-\($0)") }
             let orders = try serials.map { IssuingService.Order(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: $0)) }
             let message = "passes[3]: a pass with serial number \(taken.pass.serialNumber) already exists; PATCH it to change it"
-            await #expect(throws: ServiceFailure.conflict(message)) { try await service.issuing.issue(orders: orders) }
+            await #expect(throws: ServiceFailure.conflict(message, code: "pass-exists")) { try await service.issuing.issue(orders: orders) }
             for serial in serials where serial != taken.pass.serialNumber {
                 #expect(try await store.pass(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial) == nil)
             }
@@ -93,7 +100,10 @@ import Testing
             let photo = TestPNG.make(width: 180, height: 180, rgba: (UInt8.random(in: 0...255), UInt8.random(in: 0...255), 7, 255))
             let images: JSONObject = ["thumbnail@2x": .string(Data(photo).base64EncodedString())]
             let sha256 = Digest.sha256Hex(photo)
-            await #expect(throws: ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")) {
+            await #expect(
+                throws: ServiceFailure.conflict(
+                    "a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
+            ) {
                 try await service.issuing.issue(template: "Generic", data: try data(serial), images: images)
             }
             #expect(try await store.image(sha256: sha256) == nil, "the image went with the pass that was refused")

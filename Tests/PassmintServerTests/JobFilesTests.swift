@@ -125,7 +125,9 @@ import Testing
             free.bytes.store(100 << 20, ordering: .relaxed)
             let (refused, answer) = try await post(client, line)
             #expect(refused.code == 507, "\(answer)")
-            #expect(answer["error"]?["message"]?.stringValue?.contains("--jobs-disk-reserve") == true, "\(answer)")
+            #expect(
+                answer["error"]?["message"]?.stringValue?.contains("nearly full") == true && answer["error"]?["code"] == "disk-full",
+                "\(answer)")
 
             free.bytes.store(1 << 30, ordering: .relaxed)
             let accepted = try await post(client, line)
@@ -151,7 +153,7 @@ import Testing
         try await withService(configured) { _, client, _ in
             let (status, answer) = try await post(client, "{}")
             #expect(status == .internalServerError)
-            #expect(answer["error"]?["message"]?.stringValue?.contains("--jobs-folder") == true, "\(answer)")
+            #expect(answer["error"]?["message"]?.stringValue?.contains("jobs folder") == true, "\(answer)")
             #expect(!JSONWriter.string(answer).contains(blocker.path), "\(answer)")
         }
         // A job whose upload is gone fails, saying so without the folder's path.

@@ -50,14 +50,15 @@ enum ServiceHarness {
         return configuration
     }
 
-    /// A service core on `store`, pushing through `push`.
+    /// A service core on `store`, pushing through `push`; with `linkSecret`, it makes public links.
     static func service(
         store: any PassStore, push: any PushSender, maxBodySize: Int = 64 * 1024, logLimit: Int = 1000,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, linkSecret: String? = nil
     ) throws -> ServiceCore {
-        ServiceCore(
-            configuration: try configuration(maxBodySize: maxBodySize, logLimit: logLimit), store: store, push: push,
-            logger: ringingLogger(label: "test.service"), clock: clock)
+        var configuration = try configuration(maxBodySize: maxBodySize, logLimit: logLimit)
+        configuration.linkSecret = linkSecret
+        return ServiceCore(
+            configuration: configuration, store: store, push: push, logger: ringingLogger(label: "test.service"), clock: clock)
     }
 
     /// Loyalty sample data with a fresh serial.

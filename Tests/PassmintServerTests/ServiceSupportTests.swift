@@ -65,6 +65,7 @@ import Testing
         #expect(await readiness.wait() == true, "after open, at once")
     }
 
+    /// Hummingbird's `{"error": {"message"}}`, with the failure's code and problems beside the message.
     @Test func aFailureAnswersLikeHummingbirdsOwnErrors() async throws {
         let router = Router()
         router.get("/failure") { _, _ -> Response in throw ServiceFailure.conflict("passes[1]: it exists").prefixed("order: ") }
@@ -73,7 +74,10 @@ import Testing
         try await Application(router: router).test(.router) { client in
             let failure = try await client.execute(uri: "/failure", method: .get)
             let error = try await client.execute(uri: "/error", method: .get)
-            #expect(failure.status == .conflict && String(buffer: failure.body) == String(buffer: error.body))
+            let failed = try JSONParser.value(Array(failure.body.readableBytesView))
+            let hummingbirds = try JSONParser.value(Array(error.body.readableBytesView))
+            #expect(failure.status == .conflict && failed["error"]?["message"] == hummingbirds["error"]?["message"])
+            #expect(failed["error"]?["code"] == "conflict" && failed["error"]?["problems"] == .array([]))
             #expect(failure.headers[.contentType] == error.headers[.contentType])
             let plain = try await client.execute(uri: "/plain", method: .get)
             #expect(plain.status == .notFound && plain.body.readableBytes == 0)

@@ -14,8 +14,15 @@ import Testing
         #expect(try catalog.template(named: "Loyalty") === catalog.template(named: "Loyalty"))
         #expect(
             try catalog.template(named: "Loyalty.pass") === catalog.template(named: "Loyalty"), "one template, named with or without .pass")
-        let missing = ServiceFailure.badRequest("no template named Nope")
-        #expect(throws: missing) { try catalog.template(named: "Nope") }
+        #expect {
+            try catalog.template(named: "Nope")
+        } throws: { error in
+            // The caller learns which templates there are.
+            let failure = error as? ServiceFailure
+            return failure?.status == .badRequest && failure?.code == "unknown-template"
+                && failure?.message?.hasPrefix("no template named Nope: the templates are BoardingPass, Coupon, ") == true
+                && failure?.message?.contains("Loyalty") == true
+        }
         for name in ["", "../Loyalty", ".hidden", "a b"] {
             let refused = ServiceFailure.badRequest("template names are letters, digits, '-', '_' and '.'")
             #expect(throws: refused) { try catalog.template(named: name) }

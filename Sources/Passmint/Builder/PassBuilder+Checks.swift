@@ -9,12 +9,19 @@ extension PassBuilder {
         case .template(let template, let data):
             try refuseErrors(template.diagnostics, source: template.folder)
             let values = stamp.stamped(data: data)
-            var rendered = try template.render(data: values)
+            var rendered: JSONObject
+            let renderedFiles: [PassFile]
+            do throws(PassmintError) {
+                rendered = try template.render(data: values)
+                renderedFiles = try template.renderFiles(data: values)
+            } catch {
+                throw template.namingEveryMissingValue(error, data: values)
+            }
             stamp.stamp(&rendered)
             if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { rendered[$0] != nil }) }
             var prepared = try prepare(
-                passJSON: rendered, files: images.applied(to: try template.renderFiles(data: values)),
-                source: template.folder + "/pass.json", checkFiles: false, writesJSON: writesJSON, lintMemo: template.lintMemo)
+                passJSON: rendered, files: images.applied(to: renderedFiles), source: template.folder + "/pass.json", checkFiles: false,
+                writesJSON: writesJSON, lintMemo: template.lintMemo, template: template)
             let identity = try identities.identity(for: prepared.passTypeIdentifier)
             prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
             prepared.archivePrefix = template.archivePrefix
@@ -27,8 +34,10 @@ extension PassBuilder {
         }
     }
 
+    /// `template`: the template the pass was made from, whose placeholders findings are traced to.
     private func prepare(
-        passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool, writesJSON: Bool, lintMemo: LintMemoSlot? = nil
+        passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool, writesJSON: Bool, lintMemo: LintMemoSlot? = nil,
+        template: PassTemplate? = nil
     ) throws(PassmintError) -> PreparedPass {
         var json = passJSON
         let identity = try chooseIdentity(for: json, source: source)
@@ -37,7 +46,7 @@ extension PassBuilder {
 
         var diagnostics = lintMemo?.lint(json, options: options.lint) ?? PassLinter.lintJSON(json, options: options.lint)
         if checkFiles { diagnostics += PassLinter.lintFiles(files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: json) }
-        try refuseErrors(diagnostics, source: source)
+        try refuseErrors(diagnostics, source: source, template: template)
         let passTypeIdentifier = json["passTypeIdentifier"]!.stringValue!
         let teamIdentifier = json["teamIdentifier"]!.stringValue!
         let serialNumber = json["serialNumber"]!.stringValue!
@@ -53,8 +62,9 @@ extension PassBuilder {
             serialNumber: serialNumber, warnings: relevant(diagnostics, identity: identity))
     }
 
-    /// Throws when any diagnostic is an error, listing all of them.
-    private func refuseErrors(_ diagnostics: [Diagnostic], source: String) throws(PassmintError) {
+    /// Throws when any diagnostic is an error, listing all of them (in the message, and as the error's diagnostics,
+    /// traced to `template`'s placeholders).
+    private func refuseErrors(_ diagnostics: [Diagnostic], source: String, template: PassTemplate? = nil) throws(PassmintError) {
         let errors = diagnostics.filter { $0.severity == .error }
         guard !errors.isEmpty else { return }
         let lines = errors.map { diagnostic in
@@ -62,7 +72,9 @@ extension PassBuilder {
                 separator: " ")
             return "  \(location.isEmpty ? "" : location + ": ")\(diagnostic.message) [\(diagnostic.code)] (fix: \(diagnostic.fix))"
         }
-        throw PassmintError(.invalidPass, "\(source) is not a valid pass:\n" + lines.joined(separator: "\n"))
+        throw PassmintError(
+            .invalidPass, "\(source) is not a valid pass:\n" + lines.joined(separator: "\n"),
+            diagnostics: template?.tracing(errors) ?? errors)
     }
 
     /// Drops the NFC-certificate reminder when the certificate is an NFC one.

@@ -15,6 +15,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// What to do about it.
     public var fix: String
+    /// The data value the finding is about, when the pass was made from a template: the placeholder whose value is
+    /// at ``path`` (or, for a finding about a field's other keys, in the field's value). Nil when no placeholder is.
+    public var placeholder: String?
 
     public init(_ severity: Severity, _ code: String, file: String = "pass.json", path: String, _ message: String, fix: String) {
         self.severity = severity

@@ -95,8 +95,9 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     HealthRoute(reachability: core.reachability).register(on: router)
     MetricsRoute(core: core).register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
-    // The issuer's API: one API-key check in front of every route under /api/v1.
+    // The issuer's API: one API-key check in front of every route under /api/v1, then Idempotency-Key on its POSTs.
     let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+        .add(middleware: IdempotencyMiddleware(service: core.idempotency))
     IssuingAPIRoutes(core: core).register(on: api)
     OrderAPIRoutes(core: core).register(on: api)
     PreviewRoutes(core: core).register(on: api)

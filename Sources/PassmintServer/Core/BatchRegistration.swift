@@ -111,6 +111,6 @@ public struct BatchRegistration: Sendable {
         throw PassmintError(
             .invalidData,
             "serial \(issued.serialNumber) is already in the store with another authentication token: give the row another serial, "
-                + "or resume the batch in the output folder that issued it (--resume) so it keeps its token")
+                + "or resume the batch in the output folder that issued it so it keeps its token")
     }
 }

@@ -41,7 +41,7 @@ struct BulkUpdateLine: Sendable {
             if let (path, length) = ValueSize.longest(in: .object(data), path: "data", over: maximumValue) {
                 return .failure(
                     LineFailure(
-                        "\"\(path)\" is \(length) bytes long; a value may be at most \(maximumValue) bytes (--max-value-size)",
+                        "\"\(path)\" is \(length) bytes long; a value may be at most \(maximumValue) bytes on this service",
                         serial: serial))
             }
             line.data = data
@@ -82,7 +82,7 @@ struct BulkUpdateLine: Sendable {
         if let (path, length) = ValueSize.longest(in: .object(data), path: "data", over: maximumValue) {
             return .failure(
                 LineFailure(
-                    "\"\(path)\" is \(length) bytes long; a value may be at most \(maximumValue) bytes (--max-value-size)", order: id))
+                    "\"\(path)\" is \(length) bytes long; a value may be at most \(maximumValue) bytes on this service", order: id))
         }
         var line = BulkUpdateLine(passTypeIdentifier: type, serialNumber: id)
         line.isOrder = true

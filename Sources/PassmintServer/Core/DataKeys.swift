@@ -16,7 +16,7 @@ enum DataKeys {
             let what = bad == "=" ? "an =" : "the control character U+" + String(bad.value, radix: 16, uppercase: true)
             throw ServiceFailure.badRequest(
                 "data key \"\(MessageText.cut(shown))\" holds \(what): a key is a placeholder name (memberName, points); "
-                    + "check the column mapping that made it (one Column=placeholder per line or per --map entry)")
+                    + "check the mapping of columns to placeholders that made it (one Column=placeholder pair per line)")
         }
     }
 }

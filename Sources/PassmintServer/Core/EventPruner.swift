@@ -7,8 +7,9 @@ public import ServiceLifecycle
 /// of the days before that are added to the store's daily aggregates and deleted (`PassStore.pruneEvents(before:)`),
 /// so the statistics still count them, a day at a time. In the same round, per-pass images that no stored pass names
 /// any more and that were last stored over an hour before are deleted (`PassStore.pruneImages(storedBefore:)`): an
-/// image replaced by a PATCH or a bulk update's line leaves the database within about two hours. Several nodes may
-/// prune at once: the store lets one at a time.
+/// image replaced by a PATCH or a bulk update's line leaves the database within about two hours; and the answers kept
+/// for `Idempotency-Key`s over a day old are forgotten (``IdempotencyService/retention``). Several nodes may prune at
+/// once: the store lets one at a time.
 public struct EventPruner: Service {
     let store: any PassStore
     let retention: Duration
@@ -24,6 +25,7 @@ public struct EventPruner: Service {
         let events = try await store.pruneEvents(before: now.addingTimeInterval(-seconds))
         let images = try await store.pruneImages(storedBefore: now.addingTimeInterval(-3600))
         if images > 0 { logger.info("images no pass names any more deleted", metadata: ["images": "\(images)"]) }
+        _ = try await store.pruneIdempotencyKeys(claimedBefore: now.addingTimeInterval(-IdempotencyService.retention))
         return events
     }
 

@@ -48,22 +48,28 @@ public struct IssuingService: Sendable {
         }
     }
 
+    /// A multi-ticket order as issued: the `.pkpasses` bundle, and each pass as issued, in the order's order.
+    public struct IssuedBundle: Sendable {
+        public var bundle: [UInt8]
+        public var passes: [Issued]
+    }
+
     /// Issues the passes of a multi-ticket order, all or none: every pass is rendered, checked and signed, and the
     /// bundle (Passmint's `PassBundle`, entries named after the serial numbers) made, before any is stored; then the
     /// passes and their images are stored in one transaction, so that a serial that exists stores none of them.
-    /// Errors name the order's index (`passes[2]: …`). Returns the bundle.
-    public func issue(orders: [Order]) async throws -> [UInt8] {
-        var built: [(pass: StoredPass, archive: [UInt8])] = []
+    /// Errors name the order's index (`passes[2]: …`).
+    public func issue(orders: [Order]) async throws -> IssuedBundle {
+        var built: [(pass: StoredPass, data: JSONObject, archive: [UInt8])] = []
         var images: [String: StoredImage] = [:]
         var serials: Set<String> = []
         for (index, order) in orders.enumerated() {
             try await Self.naming(index) {
-                let (pass, _, prepared, own) = try await newPass(template: order.template, data: order.data, images: order.images)
+                let (pass, data, prepared, own) = try await newPass(template: order.template, data: order.data, images: order.images)
                 guard serials.insert(pass.serialNumber).inserted else {
                     throw ServiceFailure.badRequest("serial number \(pass.serialNumber) appears twice in this order")
                 }
                 for image in own { images[image.sha256] = image }
-                built.append((pass, try renderer.sign(prepared).archive))
+                built.append((pass, data, try renderer.sign(prepared).archive))
             }
         }
         let bundle: [UInt8]
@@ -76,7 +82,7 @@ public struct IssuingService: Sendable {
         let passes = built.map(\.pass)
         let stored = try await insert(passes, images: images.values.sorted { $0.sha256 < $1.sha256 })
         for (pass, item) in zip(stored, built) { signedPasses.remember(item.archive, for: pass) }
-        return bundle
+        return IssuedBundle(bundle: bundle, passes: zip(stored, built).map { Issued(pass: $0, data: $1.data, archive: $1.archive) })
     }
 
     /// A new pass from a template and data, rendered and checked but not stored: the serial number comes from the
@@ -113,7 +119,8 @@ public struct IssuingService: Sendable {
             let index = passes.firstIndex {
                 $0.serialNumber == error.passKey?.serialNumber && $0.passTypeIdentifier == error.passKey?.passTypeIdentifier
             }
-            let conflict = ServiceFailure.conflict("a pass with serial number \(serial) already exists; PATCH it to change it")
+            let conflict = ServiceFailure.conflict(
+                "a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
             guard passes.count > 1, let index else { throw conflict }
             throw conflict.prefixed("passes[\(index)]: ")
         }

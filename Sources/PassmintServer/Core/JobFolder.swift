@@ -22,7 +22,7 @@ struct JobFolder: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            throw .storage("cannot create the jobs folder (--jobs-folder): the operator's log says why")
+            throw .storage("the service cannot create its jobs folder: its operator's log says why")
         }
     }
 

@@ -29,8 +29,8 @@ public final class JobUpload: @unchecked Sendable {
 
     static let diskFull = ServiceFailure(
         HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
-        "the service's disk is nearly full (it keeps --jobs-disk-reserve free for its store): uploads are refused until there is room; try again later"
-    )
+        "the service's disk is nearly full (it keeps a reserve free for its store, which its operator sets): uploads are refused until there is room; try again later",
+        code: "disk-full")
 
     /// Appends a chunk of the body.
     public func write(_ chunk: UnsafeRawBufferPointer) throws(ServiceFailure) {

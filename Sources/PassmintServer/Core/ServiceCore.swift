@@ -53,6 +53,8 @@ public struct ServiceCore: Sendable {
     public let googleUpdates: GoogleUpdateQueue?
     /// Verifies and records Google's save/delete callbacks, when the Google account has callback keys.
     public let googleCallbacks: GoogleCallbackService?
+    /// The first answers to the API's POSTs sent with an `Idempotency-Key`.
+    public let idempotency: IdempotencyService
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -118,6 +120,7 @@ public struct ServiceCore: Sendable {
         dashboardLogin = DashboardLogin(apiKey: configuration.apiKey, lifetime: .seconds(12 * 3600), clock: clock)
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
+        idempotency = IdempotencyService(store: store, logger: logger, clock: clock)
         reachability = StoreReachability(store: store, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,

@@ -1,24 +1,83 @@
 public import HTTPTypes
 public import Hummingbird
 
-/// A request the service refuses: the HTTP status it answers with, and a message that says what to do next.
-/// Routes throw it as it is; Hummingbird writes it as `{"error": {"message": …}}`.
+/// A request the service refuses: the HTTP status it answers with, a stable machine code, a message that says what
+/// to do next, and, when the data breaks several rules, every one of them (``Problem``). Routes throw it as it is;
+/// it is written as `{"error": {"code": …, "message": …, "problems": [{"code", "field", "message"}, …]}}`
+/// (docs/service.md, "Errors"), or as an empty body when it has no message.
 public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConvertible {
     public var status: HTTPResponse.Status
+    /// What kind of refusal this is, for programs (`unknown-template`, `invalid-pass`, `not-found`, …): compare codes,
+    /// not messages. By default the status's (``defaultCode(for:)``).
+    public var code: String
     public var message: String?
+    /// Every rule the request's data breaks, each naming the data key it is about (`field`) when one is: what a
+    /// shop's form shows beside its inputs. Empty for a refusal that is not about the data's values.
+    public var problems: [Problem]
     /// Headers the answer carries (a 412's current `ETag`).
     public var headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, _ message: String? = nil, headers: HTTPFields = [:]) {
+    /// One rule the data breaks.
+    public struct Problem: Sendable, Equatable, Encodable {
+        /// The rule (`field-number-style`, `placeholder-missing`, …), as `passmint lint` names it.
+        public var code: String
+        /// The key of `data` the caller sent whose value breaks it; nil when no single key does.
+        public var field: String?
+        public var message: String
+
+        public init(code: String, field: String?, message: String) {
+            self.code = code
+            self.field = field
+            self.message = message
+        }
+
+        private enum CodingKeys: String, CodingKey { case code, field, message }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(code, forKey: .code)
+            try container.encode(field, forKey: .field)  // null when no key is concerned: the member is always there
+            try container.encode(message, forKey: .message)
+        }
+    }
+
+    public init(
+        _ status: HTTPResponse.Status, _ message: String? = nil, code: String? = nil, problems: [Problem] = [], headers: HTTPFields = [:]
+    ) {
         self.status = status
+        self.code = code ?? Self.defaultCode(for: status)
         self.message = message
+        self.problems = problems
         self.headers = headers
     }
 
-    public static func badRequest(_ message: String) -> ServiceFailure { ServiceFailure(.badRequest, message) }
+    /// The code of a refusal nothing more specific names: its status's meaning.
+    public static func defaultCode(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "bad-request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not-found"
+        case 409: "conflict"
+        case 410: "gone"
+        case 412: "precondition-failed"
+        case 413: "too-large"
+        case 422: "invalid-data"
+        case 429: "too-many-requests"
+        case 500: "storage-failed"
+        case 501: "not-implemented"
+        case 503: "unavailable"
+        case 507: "insufficient-storage"
+        default: "http-\(status.code)"
+        }
+    }
+
+    public static func badRequest(_ message: String, code: String? = nil) -> ServiceFailure {
+        ServiceFailure(.badRequest, message, code: code)
+    }
     public static func unauthorized(_ message: String? = nil) -> ServiceFailure { ServiceFailure(.unauthorized, message) }
     public static let notFound = ServiceFailure(.notFound)
-    public static func conflict(_ message: String) -> ServiceFailure { ServiceFailure(.conflict, message) }
+    public static func conflict(_ message: String, code: String? = nil) -> ServiceFailure { ServiceFailure(.conflict, message, code: code) }
     /// A change made `If-Match` a version the pass is no longer at: 412, with the version it is at (`tag`, when known)
     /// in the message and the `ETag` header. `what` names the document ("pass", "order").
     public static func preconditionFailed(tag: Int64?, what: String = "pass") -> ServiceFailure {
@@ -32,24 +91,43 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     }
     /// A pass that kept changing while a change to it was being made (100 times): 409.
     public static func busy(_ serialNumber: String) -> ServiceFailure {
-        .conflict("pass \(serialNumber) kept changing while this change was being made; nothing was changed: send it again")
+        .conflict("pass \(serialNumber) kept changing while this change was being made; nothing was changed: send it again", code: "busy")
     }
     /// The request is well formed but does not make a valid pass (a lint error, a missing placeholder, a template
     /// that does not load).
-    public static func unprocessable(_ message: String) -> ServiceFailure { ServiceFailure(.unprocessableContent, message) }
+    public static func unprocessable(_ message: String, code: String? = nil, problems: [Problem] = []) -> ServiceFailure {
+        ServiceFailure(.unprocessableContent, message, code: code, problems: problems)
+    }
 
     /// The service cannot keep what it was given (its disk): 500, with what failed.
     public static func storage(_ message: String) -> ServiceFailure { ServiceFailure(.internalServerError, message) }
 
-    /// The same failure, its message prefixed (`passes[2]: …`).
+    /// The same failure, its message and its problems' prefixed (`passes[2]: …`).
     func prefixed(_ prefix: String) -> ServiceFailure {
-        ServiceFailure(status, message.map { prefix + $0 }, headers: headers)
+        var failure = self
+        failure.message = message.map { prefix + $0 }
+        for index in failure.problems.indices { failure.problems[index].message = prefix + failure.problems[index].message }
+        return failure
     }
 
     public var description: String { "\(status.code) \(message ?? status.reasonPhrase)" }
 
+    /// The `{"error": …}` body.
+    private struct Body: Encodable {
+        struct Content: Encodable {
+            var code: String
+            var message: String
+            var problems: [Problem]
+        }
+        var error: Content
+    }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let error = message.map { HTTPError(status, headers: headers, message: $0) } ?? HTTPError(status, headers: headers)
-        return try error.response(from: request, context: context)
+        guard let message else { return Response(status: status, headers: headers) }
+        var response = try context.responseEncoder.encode(
+            Body(error: .init(code: code, message: message, problems: problems)), from: request, context: context)
+        response.status = status
+        response.headers.append(contentsOf: headers)
+        return response
     }
 }

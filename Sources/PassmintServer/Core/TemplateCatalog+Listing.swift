@@ -12,11 +12,15 @@ extension TemplateCatalog {
         public var problem: String?
     }
 
+    /// The names of the `<Name>.pass` folders in the catalog's folder, sorted.
+    public var names: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pass") && $0.count > 5 }.sorted()
+            .map { String($0.dropLast(5)) }
+    }
+
     /// Every `<Name>.pass` folder, by name, loaded and linted with `builder` (its identities give the pass type).
     public func listings(builder: PassBuilder) -> [Listing] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pass") }.sorted()
-        return names.map { file in
-            let name = String(file.dropLast(5))
+        names.map { name in
             let template: PassTemplate
             do {
                 template = try self.template(named: name)

@@ -49,7 +49,11 @@ public final class TemplateCatalog: Sendable {
             throw .badRequest("template names are letters, digits, '-', '_' and '.'")
         }
         let path = folder + "/" + name + ".pass"
-        guard FileManager.default.fileExists(atPath: path) else { throw .badRequest("no template named \(name)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            let names = self.names
+            let known = names.isEmpty ? "the service has none" : "the templates are " + names.joined(separator: ", ")
+            throw .badRequest("no template named \(name): \(known) (GET /api/v1/templates lists them)", code: "unknown-template")
+        }
         do {
             return try PassTemplate(folder: path)
         } catch {

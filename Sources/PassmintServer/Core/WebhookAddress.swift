@@ -27,7 +27,7 @@ enum WebhookAddress {
         case "https": break
         case "http" where policy.allowHTTP: break
         case "http":
-            throw .badRequest("\"url\": \(text) uses http: give an https URL (--webhooks-allow-http allows http, for tests)")
+            throw .badRequest("\"url\": \(text) uses http: give an https URL (http only where the service's operator allows it, for tests)")
         default: throw .badRequest("\"url\": \(text) must be an https URL")
         }
         return (url, host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host)

@@ -18,10 +18,20 @@ struct IssuingAPIRoutes {
 
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
+    /// Whether the caller asks for the metadata (`Accept: application/json`) instead of the signed bytes.
+    private static func wantsJSON(_ request: Request) -> Bool { request.headers[.accept]?.contains("application/json") == true }
+
     /// The pass's metadata as JSON, with its version's `ETag` (see ``EntityTags``); with `google`, its
     /// `googleSaveURL` when the service issues for Google Wallet (or `googleError` when Google could not be reached:
     /// the pass is stored all the same, and a later GET makes the link).
     private func metadataAnswer(_ status: HTTPResponse.Status, _ metadata: PassMetadata, google: Bool = false) async -> Response {
+        var response = RouteSupport.json(status, .object(await metadataObject(metadata, google: google)))
+        response.headers[.eTag] = EntityTags.value(metadata.pass)
+        return response
+    }
+
+    /// The pass's metadata with its links, and with `google` its Google Wallet link (see ``metadataAnswer(_:_:google:)``).
+    private func metadataObject(_ metadata: PassMetadata, google: Bool) async -> JSONObject {
         var object = PassMetadataJSON.object(
             metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))
         if google, let service = core.google {
@@ -31,9 +41,7 @@ struct IssuingAPIRoutes {
                 object["googleError"] = .string("\(error)")  // GoogleWalletError: its message
             }
         }
-        var response = RouteSupport.json(status, .object(object))
-        response.headers[.eTag] = EntityTags.value(metadata.pass)
-        return response
+        return object
     }
 
     private func issue(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
@@ -45,7 +53,7 @@ struct IssuingAPIRoutes {
         }
         let issued = try await core.issuing.issue(
             template: template, data: object["data"]?.objectValue ?? JSONObject(), images: images?.objectValue)
-        if request.headers[.accept]?.contains("application/json") == true {
+        if Self.wantsJSON(request) {
             return await metadataAnswer(.created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0), google: true)
         }
         return RouteSupport.bytes(
@@ -53,7 +61,8 @@ struct IssuingAPIRoutes {
     }
 
     /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}, "images": {…}}, …]}` → 201 with a `.pkpasses`
-    /// bundle; all of it is stored or none.
+    /// bundle, or with `Accept: application/json` `{"passes": [<each pass's metadata, as a single pass's>]}` (serial,
+    /// token, links), in the order's order; all of it is stored or none.
     private func issueBundle(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let orders = object["passes"]?.arrayValue, !orders.isEmpty else {
@@ -75,8 +84,15 @@ struct IssuingAPIRoutes {
             }
             return IssuingService.Order(template: template, data: data, images: images?.objectValue)
         }
-        let bundle = try await core.issuing.issue(orders: parsed)
-        return RouteSupport.bytes(bundle, type: PassBundle.mimeType, status: .created)
+        let issued = try await core.issuing.issue(orders: parsed)
+        if Self.wantsJSON(request) {
+            var passes: [JSONValue] = []
+            for pass in issued.passes {
+                passes.append(.object(await metadataObject(PassMetadata(pass: pass.pass, data: pass.data, registrations: 0), google: true)))
+            }
+            return RouteSupport.json(.created, ["passes": .array(passes)])
+        }
+        return RouteSupport.bytes(issued.bundle, type: PassBundle.mimeType, status: .created)
     }
 
     private func update(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
