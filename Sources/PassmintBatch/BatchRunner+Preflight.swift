@@ -23,7 +23,9 @@ extension BatchRunner {
     var effectiveMapping: ColumnMapping {
         guard options.serialColumn != "serialNumber", !options.mapping.entries.contains(where: { $0.placeholder == "serialNumber" })
         else { return options.mapping }
-        return ColumnMapping(options.mapping.entries + [ColumnMapping.Entry(column: options.serialColumn, placeholder: "serialNumber")])
+        var mapping = options.mapping
+        mapping.entries.append(ColumnMapping.Entry(column: options.serialColumn, placeholder: "serialNumber"))
+        return mapping
     }
 
     /// Reads the whole file once and checks it as a whole; throws the file's problems in one message.
@@ -35,10 +37,14 @@ extension BatchRunner {
             columns = try SpreadsheetColumns(columns: header, names: knownNames, mapping: mapping, mappingSource: mappingSource)
         }
         let plan = SpreadsheetPlan(
-            columns: columns, mapping: mapping, format: options.format, kinds: template.placeholderKinds, required: options.required)
+            columns: columns, mapping: mapping, format: options.format, kinds: template.placeholderKinds, required: options.required,
+            lengths: FieldLengths(template: template), used: knownNames)
+        try checkWebService()
         // The encoding first (a file read wrongly explains everything after), then the columns, then the rows.
         let scan = try scan(input, plan: plan)
-        if let columns, let header = input.columns { try checkMissing(columns.missing, header: header, path: input.path) }
+        if let columns, let header = input.columns {
+            try checkMissing(columns, header: header, path: input.path, mappingSource: mappingSource)
+        }
         try checkPassType()
         for name in options.required where !knownNames.contains(name) {
             throw PassmintError(
@@ -49,22 +55,52 @@ extension BatchRunner {
         return BatchPlan(spreadsheet: plan, warnings: scan.warnings, mappingLines: columns?.describe(mappingSource: mappingSource) ?? [])
     }
 
-    /// Every placeholder without a column, at once.
-    private func checkMissing(_ missing: [String], header: [String], path: String) throws(PassmintError) {
+    /// An http web service makes every pass fail its lint: said once, before any row.
+    private func checkWebService() throws(PassmintError) {
+        let given = options.webServiceURL != nil
+        guard let url = options.webServiceURL ?? template.passJSON["webServiceURL"]?.stringValue, Placeholders.pieces(of: url) == nil,
+            url.lowercased().hasPrefix("http://"), !builder.options.lint.allowHTTPWebService
+        else { return }
+        throw PassmintError(
+            .invalidData,
+            """
+            \(given ? "the public URL \(url) (--public-url or \"publicURL\" in passmint.json)" : "the template's webServiceURL \(url)") \
+            uses http, and Wallet takes only https web services (http works only on development devices): give the https \
+            address of `passmint serve`, or --allow-http for a development service; nothing was issued
+            """)
+    }
+
+    /// Every placeholder without a column, at once; with the mapping entries that were meant for them and name no
+    /// column of the file.
+    private func checkMissing(_ columns: SpreadsheetColumns, header: [String], path: String, mappingSource: String) throws(PassmintError) {
         let needsToken = options.webServiceURL != nil || template.passJSON["webServiceURL"] != nil
-        let absent = missing.filter { $0 != "authenticationToken" || (!needsToken && template.placeholders.contains($0)) }
+        let absent = columns.missing.filter { $0 != "authenticationToken" || (!needsToken && template.placeholders.contains($0)) }
         guard !absent.isEmpty else { return }
+        var hints: [String] = []
+        for entry in columns.skipped where absent.contains(entry.placeholder) {
+            let similar = header.first { ColumnMapping.folded($0) == ColumnMapping.folded(entry.column) }
+            hints.append(
+                " \(mappingSource) maps the column \"\(entry.column)\" to \(entry.placeholder), but the file has no such column"
+                    + (similar.map { ": did you mean \"\($0)\"?" } ?? "."))
+        }
+        for entry in columns.skipped where absent.contains(entry.column) && header.contains(entry.placeholder) {
+            hints.append(
+                " \(mappingSource) maps \"\(entry.column)\" to \"\(entry.placeholder)\": the wrong way round, the column comes first "
+                    + "(\"\(entry.placeholder)\": \"\(entry.column)\").")
+        }
         let cut = header.prefix(12).map { MessageText.cut($0) }  // a header name of a megabyte is not printed whole
         let shown = header.count > 12 ? cut.joined(separator: ", ") + ", …" : cut.joined(separator: ", ")
         let serialHint =
             absent.contains("serialNumber")
-            ? " The serial numbers' column: --map \"Column=serialNumber\" (or --serial-column Column)." : ""
+            ? " The serial numbers' column: --map \"Column=serialNumber\" (or --serial-column Column, \"serialColumn\" in passmint.json)."
+            : ""
         throw PassmintError(
             .invalidData,
             """
             data file \(path) has no column for \(absent.count == 1 ? "the placeholder" : "\(absent.count) placeholders") \
             \(absent.joined(separator: ", ")) (its columns: \(shown)): add \(absent.count == 1 ? "that column" : "these columns"), \
-            or say which column feeds each with --map "Column=placeholder,…".\(serialHint)
+            or say which column feeds each with --map "Column=placeholder,…" (or "map" in passmint.json), or give a value \
+            for every row with --set placeholder=value (or "set").\(serialHint)\(hints.joined())
             """)
     }
 
@@ -92,7 +128,8 @@ extension BatchRunner {
         var serials: [String: Int] = [:]
         var duplicates: [(serial: String, rows: [Int])] = []
         let shown = template.shownPlaceholders.filter { plan.kinds[$0] == nil && !plan.required.contains($0) && $0 != "serialNumber" }
-        var empty: [String: (count: Int, rows: [Int])] = [:]
+        var empty: [String: RowTally] = [:]
+        var long: [String: (tally: RowTally, front: FieldLengths.Front)] = [:]
         while let row = rows.next() {
             let values: JSONObject
             switch row.values {
@@ -125,10 +162,10 @@ extension BatchRunner {
             }
             for name in shown {
                 guard case .string(let text)? = values[name], text.trimmingSpaces.isEmpty else { continue }
-                var entry = empty[name] ?? (0, [])
-                entry.count += 1
-                if entry.rows.count < 10 { entry.rows.append(row.number) }
-                empty[name] = entry
+                empty[name, default: RowTally()].add(row.number)
+            }
+            for (name, front) in plan.cut(values) {
+                long[name, default: (RowTally(), front)].tally.add(row.number)
             }
         }
         var refusal: PassmintError?
@@ -142,14 +179,38 @@ extension BatchRunner {
                 serial number (column \(plan.column(of: "serialNumber"))): fix these rows, then run again; nothing was issued
                 """)
         }
-        let warnings: [String] = shown.compactMap { name in
-            guard let entry = empty[name] else { return nil }
-            let rows = entry.rows.map(String.init).joined(separator: ", ") + (entry.count > entry.rows.count ? ", …" : "")
+        func named(_ name: String) -> String {
             let column = plan.column(of: name)
+            return column == name ? name : "\(column) (\(name))"
+        }
+        var warnings: [String] = shown.compactMap { name in
+            guard let entry = empty[name] else { return nil }
             return
-                "warning: column \(column == name ? name : "\(column) (\(name))") is empty on \(entry.count) row\(entry.count == 1 ? "" : "s") "
-                + "(row\(entry.count == 1 ? "" : "s") \(rows)): those cards show it blank; give --require \(name) to refuse such rows"
+                "warning: column \(named(name)) is empty on \(entry.rows): those cards show it blank; give --require \(name) to refuse such rows"
+        }
+        for name in long.keys.sorted() {
+            guard let found = long[name] else { continue }
+            warnings.append(
+                "warning: column \(named(name)) is longer than \(found.front.characters) characters on \(found.tally.rows): Wallet "
+                    + "cuts it in \(found.front.place) on the front of the card; shorten it, or show it in a back field")
         }
         return (warnings, refusal)
+    }
+}
+
+/// Rows a warning lists: how many, and the first ten of them.
+struct RowTally {
+    private(set) var count = 0
+    private var first: [Int] = []
+
+    mutating func add(_ row: Int) {
+        count += 1
+        if first.count < 10 { first.append(row) }
+    }
+
+    /// "1 row (row 9)", "12 rows (rows 3, 5, …)".
+    var rows: String {
+        let listed = first.map(String.init).joined(separator: ", ") + (count > first.count ? ", …" : "")
+        return "\(count) row\(count == 1 ? "" : "s") (row\(count == 1 ? "" : "s") \(listed))"
     }
 }

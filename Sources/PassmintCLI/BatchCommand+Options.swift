@@ -36,7 +36,8 @@ extension BatchCommand {
                 "--out takes - (standard output, as a tar stream); for files give --out-dir \(out), for one archive --out-archive")
         }
         if out != nil && outArchive != nil { throw ValidationError("give either --out - or --out-archive, not both") }
-        if out == nil && outArchive == nil && outDir == nil, (try? ProjectFile.load(project))?.outDir == nil {
+        // A project file that cannot be read says why here, not that the output folder is missing.
+        if out == nil && outArchive == nil && outDir == nil, try ProjectFile.load(project)?.outDir == nil {
             throw ValidationError(
                 "say where the passes go: --out-dir DIR (a file per pass), --out-archive cards.zip, or --out - (a tar stream)")
         }

@@ -29,13 +29,17 @@ struct BatchCommand: AsyncParsableCommand {
 
             Spreadsheets: --map Column=placeholder,… (or --map-file) names the columns whose header is not the \
             placeholder's name; other headers are taken when they match a placeholder ignoring case and accents; the run \
-            prints the mapping first. --locale de-DE reads numbers (1.234,5) and dates (17.05.2023) as the spreadsheet \
+            prints the mapping first. --set gives a placeholder no column feeds a value for every row (nfcMessage=MLC), \
+            or columns combined (memberName="{{Vorname}} {{Nachname}}"). Columns no placeholder uses are left out of the \
+            passes' data (and the store) unless --keep-columns. --locale de-DE reads numbers (1.234,5) and dates (17.05.2023) as the spreadsheet \
             writes them; --date-format and --time-zone for other dates. passmint.json (or --project) can hold the \
             template, certificates, output folder, public URL, store and mapping: passmint batch members.csv.
 
             Before any row the whole file is checked, and refused with one message: its encoding, every placeholder \
-            without a column, the certificate against the template's pass type, duplicated serial numbers. Empty values \
-            in columns the card shows are warnings listed with their rows (--require makes them errors). A bad row \
+            without a column, the certificate against the template's pass type, an http public URL, duplicated serial \
+            numbers. Empty values in columns the card shows, and values longer than the front of the card shows, are \
+            warnings listed with their rows (--require makes empty ones errors); a row with a value no card holds (over \
+            2,000 characters, 10,000 in a back field) fails. A bad row \
             (a value that is not a number or date, a missing value, a lint error) is reported with its row, column and \
             value and skipped; the end lists the failures grouped by reason and where the report is; exit status 1 when \
             any row failed. --resume keeps passes from an earlier run that exist, verify and whose row has not changed; \
@@ -94,7 +98,7 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Passes built at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Column holding the serial number.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Column holding the serial number (\"serialColumn\" in passmint.json).", valueName: "NAME"))
     var serialColumn = "serialNumber"
 
     @Option(
@@ -210,6 +214,9 @@ struct BatchCommand: AsyncParsableCommand {
             shard: shard.flatMap(BatchShard.init), output: output)
         options.imageFolders = imagesFrom
         (options.mapping, options.mappingSource) = try spreadsheet.mapping(project: project)
+        if serialColumn != "serialNumber" {  // --serial-column over the project's "serialColumn"
+            options.mapping.entries.removeAll { $0.placeholder == "serialNumber" && $0.optional }
+        }
         options.format = try spreadsheet.format(project: project)
         options.required = spreadsheet.required(project: project)
         var runner = BatchRunner(

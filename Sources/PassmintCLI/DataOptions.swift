@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Passmint
+import PassmintBatch
 
 /// Per-pass data: a JSON file and `--set` overrides.
 struct DataOptions: ParsableArguments {
@@ -21,19 +22,8 @@ struct DataOptions: ParsableArguments {
             object = try JSONParser.object(bytes, file: "data file \(data)", shape: "{ \"name\": value, … }", code: .invalidData)
         }
         for assignment in assignments {
-            if let range = assignment.range(of: ":="), !assignment[..<range.lowerBound].contains("=") {
-                let name = String(assignment[..<range.lowerBound])
-                let text = String(assignment[range.upperBound...])
-                do {
-                    object[name] = try JSONParser.value(Array(text.utf8))
-                } catch {
-                    throw ValidationError("--set \(assignment): the value after := must be JSON (\(error)); use name=text for a string")
-                }
-            } else if let equals = assignment.firstIndex(of: "=") {
-                object[String(assignment[..<equals])] = .string(String(assignment[assignment.index(after: equals)...]))
-            } else {
-                throw ValidationError("--set \(assignment): expected name=value or name:=json")
-            }
+            let value = try ColumnMapping.value(parsing: assignment)
+            object[value.placeholder] = value.value
         }
         return object
     }

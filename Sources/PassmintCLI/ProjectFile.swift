@@ -13,11 +13,15 @@ import PassmintBatch
 ///   "map": { "Mitgliedsnummer": "serialNumber", "Name": "memberName" }, "locale": "de-DE",
 ///   "timeZone": "Europe/Berlin", "encoding": "windows-1252", "require": ["memberName"] }
 /// ```
+///
+/// `"map"` may send one column to several placeholders (`"Nummer": ["serialNumber", "memberId"]`); `"set"` gives
+/// placeholders no column feeds a value for every row, a constant or columns combined (`"memberName": "{{Vorname}}
+/// {{Nachname}}"`); `"serialColumn"` names the serial numbers' column.
 struct ProjectFile {
     static let defaultName = "passmint.json"
     static let keys: Set<String> = [
         "template", "certificates", "outDir", "publicURL", "service", "register", "map", "locale", "dateFormat", "timeZone",
-        "encoding", "delimiter", "require", "passType",
+        "encoding", "delimiter", "require", "passType", "set", "serialColumn",
     ]
 
     let path: String
@@ -82,13 +86,26 @@ struct ProjectFile {
             guard let entries = map.objectValue else {
                 throw ValidationError("project file \(path): \"map\" must be an object { \"Column\": \"placeholder\", … }")
             }
-            mapping = ColumnMapping(
-                try entries.members.map { member in
-                    guard let placeholder = member.value.stringValue else {
-                        throw ValidationError("project file \(path): map \"\(member.key)\" must name a placeholder in quotes")
-                    }
-                    return ColumnMapping.Entry(column: member.key, placeholder: placeholder, optional: true)
-                })
+            mapping = try ColumnMapping(object: entries, source: "project file \(path): \"map\"")
+        }
+        if let set = object["set"] {
+            guard let values = set.objectValue else {
+                throw ValidationError(
+                    "project file \(path): \"set\" must be an object { \"placeholder\": \"value\", … }, e.g. { \"nfcMessage\": \"MLC\" }")
+            }
+            var withValues = mapping ?? ColumnMapping()
+            withValues.values = try ColumnMapping.values(object: values, source: "\"set\" in \(path)")
+            mapping = withValues
+        }
+        if let column = try text("serialColumn") {
+            if let entry = mapping?.entries.first(where: { $0.placeholder == "serialNumber" }) {
+                throw ValidationError(
+                    "project file \(path): \"serialColumn\" names \(column), and \"map\" maps \(entry.column) to serialNumber: keep one of them"
+                )
+            }
+            var withSerial = mapping ?? ColumnMapping()
+            withSerial.entries.append(ColumnMapping.Entry(column: column, placeholder: "serialNumber", optional: true))
+            mapping = withSerial
         }
         if let names = object["require"] {
             guard let array = names.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {

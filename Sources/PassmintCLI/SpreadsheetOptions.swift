@@ -39,8 +39,27 @@ struct SpreadsheetOptions: ParsableArguments {
             valueName: "placeholder"))
     var require: [String] = []
 
-    /// The mapping: the project file's, then --map-file's, then --map's (later entries for a placeholder win); with
-    /// the name of where it came from, for messages.
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "A value for every row, for a placeholder no column feeds: nfcMessage=MLC, pointsToNextReward:=250 (JSON), or columns combined: memberName=\"{{Vorname}} {{Nachname}}\". With update --publish: a value for every pass. Repeatable.",
+            valueName: "placeholder=value"))
+    var set: [String] = []
+
+    @Flag(
+        name: .customLong("keep-columns"),
+        help:
+            "Keep the columns no placeholder uses in each pass's data (stored with --register); by default only what the template uses is kept."
+    )
+    var keepColumns = false
+
+    /// The `--set` values, as given.
+    func values() throws -> [ColumnMapping.Value] {
+        try set.map { try ColumnMapping.value(parsing: $0) }
+    }
+
+    /// The mapping: the project file's, then --map-file's, then --map's and --set's (later entries for a placeholder
+    /// win); with the name of where it came from, for messages.
     func mapping(project: ProjectFile?) throws -> (ColumnMapping, String) {
         var mapping = project?.mapping ?? ColumnMapping()
         var source = project.map { "the mapping in \($0.path)" } ?? "--map"
@@ -52,6 +71,8 @@ struct SpreadsheetOptions: ParsableArguments {
             mapping = mapping.merged(with: try ColumnMapping(parsing: map))
             source = "--map"
         }
+        mapping = mapping.merged(with: ColumnMapping(values: try values()))
+        mapping.keepsUnusedColumns = keepColumns
         return (mapping, source)
     }
 

@@ -67,9 +67,12 @@ struct UpdateClient {
     }
 
     /// `POST /api/v1/templates/{name}/publish`; the job.
-    func publish(template: String, data: JSONObject?) async throws -> JSONValue {
+    func publish(template: String, data: JSONObject?, purgeUnused: Bool = false) async throws -> JSONValue {
         var request = request("/api/v1/templates/\(template)/publish", method: .POST)
-        if let data { request.body = .bytes(ByteBuffer(bytes: JSONWriter.data(["data": .object(data)], style: .compact))) }
+        var body = JSONObject()
+        if let data { body["data"] = .object(data) }
+        if purgeUnused { body["purgeUnused"] = true }
+        if body.count > 0 { request.body = .bytes(ByteBuffer(bytes: JSONWriter.data(.object(body), style: .compact))) }
         return try JSONParser.value(try await send(request, expecting: .accepted))
     }
 

@@ -14,9 +14,16 @@ extension UpdateCommand {
         let input = try BatchInput(path: path, delimiter: delimiter, encoding: encoding)
         if !json { printError("reading \(path): \(input.formatDescription)") }
         let template = try (self.template ?? project?.template).map { try PassTemplate(folder: $0) }
-        let (mapping, source) = try spreadsheet.mapping(project: project)
+        let (given, source) = try spreadsheet.mapping(project: project)
+        var mapping = given
+        // Without the template what it uses is not known; an order's values are not a pass template's placeholders.
+        let orders =
+            mapping.entries.contains { $0.placeholder == "orderIdentifier" }
+            || (input.columns ?? []).contains { ColumnMapping.folded($0) == "orderidentifier" }
+        if template == nil || orders { mapping.keepsUnusedColumns = true }
         var names = ["serialNumber", "passTypeIdentifier", "voided", "orderIdentifier", "orderTypeIdentifier"]
-        for name in template?.placeholders ?? mapping.entries.map(\.placeholder) where !names.contains(name) { names.append(name) }
+        for name in template?.placeholders ?? (mapping.entries.map(\.placeholder) + mapping.values.map(\.placeholder))
+        where !names.contains(name) { names.append(name) }
         var columns: SpreadsheetColumns?
         if let header = input.columns {
             let resolved = try SpreadsheetColumns(columns: header, names: names, mapping: mapping, mappingSource: source)
@@ -29,13 +36,14 @@ extension UpdateCommand {
             }
             if !json {
                 printError("columns → fields:")
-                for line in resolved.describe(mappingSource: source, unusedSent: template == nil) { printError("  " + line) }
+                for line in resolved.describe(mappingSource: source) { printError("  " + line) }
             }
             columns = resolved
         }
         let plan = SpreadsheetPlan(
             columns: columns, mapping: mapping, format: try spreadsheet.format(project: project),
-            kinds: template?.placeholderKinds ?? [:], required: spreadsheet.required(project: project))
+            kinds: template?.placeholderKinds ?? [:], required: spreadsheet.required(project: project),
+            lengths: template.map { FieldLengths(template: $0) } ?? FieldLengths(), used: names)
         let namesOrders = columns.map { !$0.missing.contains("orderIdentifier") && $0.missing.contains("serialNumber") } ?? false
         var passType = self.passType ?? project?.passType ?? template?.passJSON["passTypeIdentifier"]?.stringValue
         var orderType = self.orderType

@@ -26,7 +26,8 @@ struct UpdateCommand: AsyncParsableCommand {
 
             --publish <template>: the service loads the template's folder again and gives every pass issued from it \
             a new version (a new look, texts, images), pushing their devices; --set key=value sets a data value on \
-            every one of them.
+            every one of them; --purge-unused drops from their stored data the keys the template does not use (columns \
+            an earlier batch --keep-columns, or a batch before it left them out, stored).
 
             The service URL comes from --service or "service" in passmint.json; the API key from $PASSMINT_API_KEY \
             (or the variable --api-key-env names), never the command line. Progress shows while the job runs; the \
@@ -49,8 +50,10 @@ struct UpdateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Publish a new version of this template instead.", valueName: "template"))
     var publish: String?
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("With --publish: a data value for every pass.", valueName: "key=value"))
-    var values: [String] = []
+    @Flag(
+        name: .customLong("purge-unused"),
+        help: "With --publish: drop from every pass's stored data the keys the template does not use (columns earlier batch runs stored).")
+    var purgeUnused = false
 
     @Option(help: ArgumentHelp("The pass type of CSV rows without a passTypeIdentifier column.", valueName: "id"))
     var passType: String?
@@ -99,7 +102,10 @@ struct UpdateCommand: AsyncParsableCommand {
         guard [(data ?? file) != nil, publish != nil, follow != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("give a changes file (passmint update changes.csv), --publish <template>, or --follow <job-id>")
         }
-        guard values.isEmpty || publish != nil else { throw ValidationError("--set goes with --publish (rows carry their own values)") }
+        guard !purgeUnused || publish != nil else {
+            throw ValidationError(
+                "--purge-unused goes with --publish <template>: it drops from that template's passes the data it does not use")
+        }
         if let encoding, TextEncoding(name: encoding) == nil {
             throw ValidationError(
                 "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
@@ -125,11 +131,15 @@ struct UpdateCommand: AsyncParsableCommand {
         var upload: UpdateUpload?
         let job: JSONValue
         if let publish {
-            let defaults = try values.reduce(into: JSONObject()) { object, pair in
-                guard let equals = pair.firstIndex(of: "=") else { throw ValidationError("--set \(pair): give key=value") }
-                object[String(pair[..<equals])] = .string(String(pair[pair.index(after: equals)...]))
+            var defaults = JSONObject()
+            for value in try spreadsheet.values() {
+                guard value.columns.isEmpty else {
+                    throw ValidationError("--set \(value.placeholder) with --publish is a value for every pass: it cannot name columns")
+                }
+                defaults[value.placeholder] = value.value
             }
-            job = try await client.publish(template: publish, data: values.isEmpty ? nil : defaults)
+            job = try await client.publish(
+                template: publish, data: spreadsheet.set.isEmpty ? nil : defaults, purgeUnused: purgeUnused)
         } else if let path = data ?? file {
             let checked = try await prepareUpload(path: path, project: project, client: client)
             upload = checked

@@ -37,8 +37,9 @@ import Testing
                 == """
                 data file \(data.path) has no column for 8 placeholders serialNumber, nfcMessage, memberId, tier, points, memberName, \
                 pointsToNextReward, memberSince (its columns: Mitgliedsnummer, Name, Punkte): add these columns, or say which column \
-                feeds each with --map "Column=placeholder,…". The serial numbers' column: --map "Column=serialNumber" (or \
-                --serial-column Column).
+                feeds each with --map "Column=placeholder,…" (or "map" in passmint.json), or give a value for every row with \
+                --set placeholder=value (or "set"). The serial numbers' column: --map "Column=serialNumber" (or --serial-column \
+                Column, "serialColumn" in passmint.json).
                 """)
         #expect(!FileManager.default.fileExists(atPath: output.path), "nothing is written")
     }

@@ -69,7 +69,7 @@ import Testing
         #expect(unmapped.status != 0)
         #expect(
             unmapped.stderr.contains(
-                "data file members.csv has no column for 4 placeholders serialNumber, points, memberName, memberSince (its columns: Mitgliedsnummer, Name, Punkte, Seit): add these columns, or say which column feeds each with --map \"Column=placeholder,…\"."
+                "data file members.csv has no column for 4 placeholders serialNumber, points, memberName, memberSince (its columns: Mitgliedsnummer, Name, Punkte, Seit): add these columns, or say which column feeds each with --map \"Column=placeholder,…\" (or \"map\" in passmint.json), or give a value for every row with --set placeholder=value (or \"set\")."
             ), "\(unmapped.stderr)")
 
         // 3. With a mapping and the German locale: 59 cards, row 7 named with its column and value, the empty name warned.

@@ -64,8 +64,8 @@ import Testing
         #expect(published["kind"] == "template" && published["changed"] == 3 && published["failed"] == 0, "\(publish.stdout)")
         #expect(server.waitFor { apns.received.count == 2 }, "pushed again after the template changed")
 
-        // Issue 39: without a template, a column matching nothing is said to be sent under its own name (it is), not
-        // "not used"; the accepted job's id is printed with how to follow it again; --follow follows a job.
+        // Issue 39: without a template, a column matching nothing is said to be kept under its own name (it is sent),
+        // not "not used"; the accepted job's id is printed with how to follow it again; --follow follows a job.
         let plain = folder.appendingPathComponent("points.csv")
         try "serialNumber,points\n\(serials[0]),150\n".write(to: plain, atomically: true, encoding: .utf8)
         let told = try TestEnvironment.run(
@@ -73,7 +73,7 @@ import Testing
             ["update", "--service", server.base, "--data", plain.path, "--pass-type", "pass.dev.passmint.example"],
             environment: environment, in: folder)
         #expect(told.status == 0, "\(told.stderr)")
-        #expect(told.stderr.contains("points → points (sent under its own name") && !told.stderr.contains("not used"), "\(told.stderr)")
+        #expect(told.stderr.contains("points: no placeholder of that name; kept in the data") && !told.stderr.contains("not used"), "\(told.stderr)")
         let accepted = try #require(told.stderr.split(separator: "\n").first { $0.hasPrefix("job ") && $0.contains(" accepted") })
         let id = String(accepted.dropFirst(4).prefix { $0 != " " })
         #expect(accepted.contains("passmint update --follow \(id) --service \(server.base)"), "\(accepted)")

@@ -162,6 +162,15 @@ import Testing
 
     /// A service stopped in the middle of a job (its state saved after the first two lines) goes on at the third line
     /// when it starts again.
+    /// A publish asked to purge unused data keeps asking after a restart or a takeover (the job's saved state).
+    @Test func aPurgingPublishKeepsItsPurgeInItsSavedState() throws {
+        var job = UpdateJob(id: "j1", kind: .template)
+        job.purgeUnused = true
+        #expect(job.json["purgeUnused"] == true)
+        #expect(UpdateJob(json: job.json)?.purgeUnused == true)
+        #expect(UpdateJob(json: UpdateJob(id: "j2", kind: .template).json)?.purgeUnused == false)
+    }
+
     @Test func aRestartedServiceGoesOnWhereTheJobStood() async throws {
         let push = RecordingPushSender()
         try await withStore(.sqlite) { store in

@@ -50,7 +50,7 @@ package enum Placeholders {
     }
 
     /// Every placeholder name used in a JSON value.
-    static func names(in value: JSONValue) -> [String] {
+    package static func names(in value: JSONValue) -> [String] {
         var names: [String] = []
         func visit(_ value: JSONValue) {
             switch value {

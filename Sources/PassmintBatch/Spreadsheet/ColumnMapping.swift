@@ -3,7 +3,9 @@ public import Passmint
 
 /// Which spreadsheet column feeds which placeholder, as a person writes it: `Mitgliedsnummer=serialNumber,Name=memberName`
 /// (`--map`), or a mapping file (a JSON object `{"Mitgliedsnummer": "serialNumber", …}`, or one `Column=placeholder`
-/// per line). One column may feed several placeholders (`Nummer=serialNumber,Nummer=memberId`).
+/// per line). One column may feed several placeholders (`Nummer=serialNumber,Nummer=memberId`, or in JSON
+/// `{"Nummer": ["serialNumber", "memberId"]}`). Placeholders no column feeds take a value set for every row
+/// (``values``: a constant, or a combination of columns such as `"{{Vorname}} {{Nachname}}"`).
 public struct ColumnMapping: Sendable, Equatable {
     /// One `column=placeholder` entry, in the order given.
     public struct Entry: Sendable, Equatable {
@@ -21,8 +23,16 @@ public struct ColumnMapping: Sendable, Equatable {
     }
 
     public var entries: [Entry]
+    /// Values set for every row (`--set`, `"set"` in a project file), in the order given.
+    public var values: [Value] = []
+    /// Columns that feed no placeholder are kept under their own name (`--keep-columns`); otherwise they are left out
+    /// of the data, so that what the card does not use is not stored.
+    public var keepsUnusedColumns = false
 
-    public init(_ entries: [Entry] = []) { self.entries = entries }
+    public init(_ entries: [Entry] = [], values: [Value] = []) {
+        self.entries = entries
+        self.values = values
+    }
 
     /// `Column=placeholder,Column=placeholder`; `source` names where the text came from in errors (`--map`).
     public init(parsing text: String, source: String = "--map") throws(PassmintError) {
@@ -40,15 +50,7 @@ public struct ColumnMapping: Sendable, Equatable {
         if bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == UInt8(ascii: "{") {
             let object = try JSONParser.object(
                 bytes, file: "mapping file \(file)", shape: "{ \"Column\": \"placeholder\", … }", code: .invalidData)
-            for member in object.members {
-                guard let placeholder = member.value.stringValue, !placeholder.isEmpty else {
-                    throw PassmintError(
-                        .invalidData,
-                        "mapping file \(file): the value of \"\(member.key)\" must be a placeholder name in quotes, not \(member.value.typeName)"
-                    )
-                }
-                entries.append(Entry(column: member.key, placeholder: placeholder, optional: true))
-            }
+            self = try ColumnMapping(object: object, source: "mapping file \(file)")
             return
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -76,11 +78,48 @@ public struct ColumnMapping: Sendable, Equatable {
         entries.append(Entry(column: column, placeholder: placeholder))
     }
 
-    /// The mapping with `other`'s entries added (a command line's over a project file's: an entry for the same
-    /// placeholder replaces the earlier one).
+    /// A JSON object of column → placeholder, or column → [placeholder, …] (one column feeding several): a mapping
+    /// file's or a project file's `"map"`; its entries are skipped for files that lack the column. `source` names where
+    /// it came from in errors. A value that is a combination (`"{{Vorname}} {{Nachname}}"`) is refused with where it
+    /// goes: `"set"`, placeholder first.
+    public init(object: JSONObject, source: String) throws(PassmintError) {
+        entries = []
+        for member in object.members {
+            let names: [JSONValue] = member.value.arrayValue ?? [member.value]
+            guard !names.isEmpty else {
+                throw PassmintError(
+                    .invalidData,
+                    "\(source): \"\(member.key)\" maps to no placeholder: give one, or a list [\"serialNumber\", \"memberId\"]")
+            }
+            for name in names {
+                guard let placeholder = name.stringValue, !placeholder.isEmpty else {
+                    throw PassmintError(
+                        .invalidData,
+                        "\(source): the value of \"\(member.key)\" must be a placeholder name in quotes (or a list of them), not \(name.typeName)"
+                    )
+                }
+                if Placeholders.pieces(of: placeholder) != nil || Placeholders.pieces(of: member.key) != nil {
+                    let (name, text) = Placeholders.pieces(of: member.key) != nil ? (placeholder, member.key) : (member.key, placeholder)
+                    throw PassmintError(
+                        .invalidData,
+                        "\(source): \"\(member.key)\": \"\(placeholder)\" combines columns, which a mapping cannot: a mapping is "
+                            + "{ \"Column\": \"placeholder\" }; a value made of columns goes under \"set\", placeholder first: "
+                            + "\"set\": { \"\(name)\": \"\(text)\" } (or --set \(name)=\"\(text)\")")
+                }
+                entries.append(Entry(column: member.key, placeholder: placeholder, optional: true))
+            }
+        }
+    }
+
+    /// The mapping with `other`'s entries and values added (a command line's over a project file's: an entry or value
+    /// for the same placeholder replaces the earlier one).
     public func merged(with other: ColumnMapping) -> ColumnMapping {
-        let replaced = Set(other.entries.map(\.placeholder))
-        return ColumnMapping(entries.filter { !replaced.contains($0.placeholder) } + other.entries)
+        let replaced = Set(other.entries.map(\.placeholder) + other.values.map(\.placeholder))
+        var merged = ColumnMapping(
+            entries.filter { !replaced.contains($0.placeholder) } + other.entries,
+            values: values.filter { !replaced.contains($0.placeholder) } + other.values)
+        merged.keepsUnusedColumns = keepsUnusedColumns || other.keepsUnusedColumns
+        return merged
     }
 
     /// A name as headers are compared when no mapping names them: case, accents, spaces, `_` and `-` ignored

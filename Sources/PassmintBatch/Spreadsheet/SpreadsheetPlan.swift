@@ -19,18 +19,26 @@ public struct SpreadsheetPlan: Sendable {
     /// Placeholders whose value must not be empty, where the file carries them: a file of points alone (`passmint
     /// update`) is not refused for the name a project file requires of a members list.
     public let required: [String]
+    /// How long values may be where the card shows them: a row with a value no card holds fails; a value the front
+    /// of the card cuts is a warning (``cut(_:)``).
+    public let lengths: FieldLengths
+    /// The names a JSON Lines row keeps (the run's placeholders); its other keys are left out unless the mapping keeps
+    /// them (``ColumnMapping/keepsUnusedColumns``). Nil keeps every key. A CSV file's columns decide for themselves.
+    let used: Set<String>?
     /// "column" for a CSV file, "key" for JSON Lines.
     let noun: String
 
     public init(
         columns: SpreadsheetColumns?, mapping: ColumnMapping, format: SpreadsheetFormat, kinds: [String: PassTemplate.PlaceholderKind],
-        required: [String]
+        required: [String], lengths: FieldLengths = FieldLengths(), used: [String]? = nil
     ) {
         self.columns = columns
         self.mapping = mapping
         self.format = format
         self.kinds = kinds
         self.required = required
+        self.lengths = lengths
+        self.used = mapping.keepsUnusedColumns ? nil : used.map(Set.init)
         noun = columns == nil ? "key" : "column"
     }
 
@@ -55,7 +63,23 @@ public struct SpreadsheetPlan: Sendable {
         for entry in mapping.entries where !mapping.entries.contains(where: { $0.placeholder == entry.column }) {
             data[entry.column] = nil
         }
+        for value in mapping.values where value.columns.allSatisfy({ row[$0] != nil }) {
+            data[value.placeholder] = value.filled(from: row)
+        }
+        if let used {
+            data = JSONObject(data.members.filter { used.contains($0.key) || $0.key.hasPrefix(BatchImageFiles.columnPrefix) })
+        }
         return data
+    }
+
+    /// The placeholders whose value in a renamed row the front of the card cuts, with where they are shown.
+    public func cut(_ renamed: JSONObject) -> [(placeholder: String, front: FieldLengths.Front)] {
+        lengths.front.keys.sorted().compactMap { name in
+            guard case .string(let text)? = renamed[name], let front = lengths.cut(text, placeholder: name),
+                lengths.refusal(text, placeholder: name) == nil  // the row fails: said there
+            else { return nil }
+            return (name, front)
+        }
     }
 
     /// Renamed values with the text converted where the template needs a number, date or yes/no.
@@ -75,6 +99,16 @@ public struct SpreadsheetPlan: Sendable {
                         message: "row \(number), \(noun) \(column) is empty, and --require \(name) needs a value there",
                         reason: "\(column) is empty (--require \(name))"))
             }
+        }
+        for member in data {
+            guard case .string(let text) = member.value, let refusal = lengths.refusal(text, placeholder: member.key) else { continue }
+            let column = column(of: member.key)
+            let named = column == member.key ? column : "\(column) (\(member.key))"
+            return .failure(
+                Problem(
+                    message: "row \(number), \(noun) \(named) holds \(refusal.characters) characters, more than a card can hold "
+                        + "(at most \(refusal.limit) there): shorten it",
+                    reason: "\(column) is longer than \(refusal.limit) characters"))
         }
         for (name, kind) in kinds.sorted(by: { $0.key < $1.key }) {
             guard case .string(let text)? = data[name] else { continue }

@@ -15,6 +15,7 @@ extension UpdateJob {
         if failuresWritten > 0 { object["failuresWritten"] = number(failuresWritten) }
         if let template { object["template"] = .string(template) }
         if let data { object["data"] = .object(data) }
+        if purgeUnused { object["purgeUnused"] = true }
         if let phase { object["phase"] = .string(phase.rawValue) }
         if kind == .template {
             object["checked"] = number(checked)
@@ -38,6 +39,7 @@ extension UpdateJob {
         self.state = state
         template = json["template"]?.stringValue
         data = json["data"]?.objectValue
+        purgeUnused = json["purgeUnused"]?.boolValue ?? false
         phase = json["phase"]?.stringValue.flatMap(Phase.init(rawValue:))
         func int(_ key: String) -> Int { json[key]?.numberValue?.intValue ?? 0 }
         done = int("done")

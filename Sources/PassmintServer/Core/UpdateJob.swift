@@ -34,6 +34,8 @@ public struct UpdateJob: Sendable, Equatable {
     public var template: String?
     /// Values set on every pass of a template-wide change (merged as a `PATCH` merges its `data`).
     public var data: JSONObject?
+    /// A template-wide change drops from each pass's data the keys the template does not use (`"purgeUnused": true`).
+    public var purgeUnused = false
     public var phase: Phase?
     /// Lines (or passes) done, bad ones included.
     public var done = 0

@@ -126,6 +126,7 @@ extension UpdateJobService {
     /// it changed since that chunk started has its new version already (it counts as changed, and is not given another).
     private func republish(_ job: inout UpdateJob, name: String, resumed: Bool) async throws {
         let data = job.data
+        let purge = job.purgeUnused
         let misfits = folder.keptKeys(job.id)
         var replaying = resumed ? job.chunkStartedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) } : nil
         while !Task.isShuttingDownGracefully && !isLost(job.id) {
@@ -136,7 +137,10 @@ extension UpdateJobService {
             let since = replaying
             replaying = nil
             let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
-                (first + pair.offset, pair.element.serialNumber, await self.republish(pair.element, data: data, replayingSince: since))
+                (
+                    first + pair.offset, pair.element.serialNumber,
+                    await self.republish(pair.element, data: data, purge: purge, replayingSince: since)
+                )
             }
             await record(outcomes, in: &job)
             job.after = last
@@ -145,7 +149,7 @@ extension UpdateJobService {
         }
     }
 
-    private func republish(_ key: PassKey, data: JSONObject?, replayingSince: Date?) async -> Outcome {
+    private func republish(_ key: PassKey, data: JSONObject?, purge: Bool, replayingSince: Date?) async -> Outcome {
         beforeEachItem.withLock { $0 }?()
         do {
             if let replayingSince,
@@ -154,9 +158,11 @@ extension UpdateJobService {
             {
                 return .changed(pushes: 0)  // given its new version before the stop
             }
-            if let data {
+            if data != nil || purge {
                 let result = try await updates.update(
-                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, data: data, voided: nil, signs: false)
+                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, data: data ?? [:], voided: nil,
+                    signs: false,
+                    purgeUnused: purge)
                 if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
             }
             return .changed(pushes: try await updates.republish(key))

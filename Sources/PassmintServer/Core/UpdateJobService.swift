@@ -107,14 +107,16 @@ public final class UpdateJobService: Service, Sendable {
     /// it against every pass issued from the template, then makes it the template's version and gives every pass
     /// that fits it a new version, with `data` merged into each pass's data. Until the check is done the old version
     /// serves; a pass the new version does not fit keeps its last good version. The template's files are read and the
-    /// job's first state written on `files`.
-    public func publish(template: String, data: JSONObject?) async throws -> UpdateJob {
+    /// job's first state written on `files`. With `purgeUnused`, each pass's stored data keys the template does not use
+    /// are dropped as its new version is made.
+    public func publish(template: String, data: JSONObject?, purgeUnused: Bool = false) async throws -> UpdateJob {
         let job = try await files.perform {
             let name = TemplateCatalog.canonicalName(template)
             let candidate = try self.templates.candidate(named: name)
             var job = UpdateJob(id: Self.newID(), kind: .template)
             job.template = name
             job.data = data
+            job.purgeUnused = purgeUnused
             job.phase = .checking
             try self.stage(job)
             self.candidates.withLock { $0[job.id] = candidate }

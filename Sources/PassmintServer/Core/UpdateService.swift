@@ -37,12 +37,15 @@ public struct UpdateService: Sendable {
     /// `signs: false` (bulk changes) checks the new version without signing it: it is signed when a device or a link
     /// asks for it.
     ///
+    /// `purgeUnused` (a publish's `"purgeUnused"`): the data keys the pass's template does not use are dropped (a
+    /// batch's unused columns stored by an earlier version); its images and serial stay.
+    ///
     /// `read`: the pass as the caller read it already (a bulk update reads a chunk's passes at once), made from on the
     /// first attempt instead of reading it again; when it is no longer the stored version, the commit finds it stale
     /// and the change is made again from the version stored.
     public func update(
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
-        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil
+        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false
     ) async throws -> PassMetadata {
         let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
         if let data { try DataKeys.check(data) }
@@ -57,7 +60,7 @@ public struct UpdateService: Sendable {
             if upload == nil, let images { upload = try await renderer.images.decode(images) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
             let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
-            let merged = try merge(data, upload, into: original, of: current)
+            let merged = try merge(data, upload, into: original, of: current, purgeUnused: purgeUnused)
             if merged == original && (voided ?? current.voided) == current.voided {
                 // A bulk change's lines log at debug: its job logs one summary (a national campaign is millions of lines).
                 logger.log(level: signs ? .info : .debug, "pass update changed nothing; not pushed", metadata: metadata)
@@ -88,9 +91,13 @@ public struct UpdateService: Sendable {
 
     /// The pass's data with `data` (typed as its template wants) and the uploaded images' members merged in.
     private func merge(
-        _ data: JSONObject?, _ upload: PassImageLibrary.Upload?, into original: JSONObject, of pass: StoredPass
+        _ data: JSONObject?, _ upload: PassImageLibrary.Upload?, into original: JSONObject, of pass: StoredPass, purgeUnused: Bool
     ) throws(ServiceFailure) -> JSONObject {
         var merged = original
+        if purgeUnused {
+            let used = Set(try renderer.templates.template(for: pass).placeholders + ["serialNumber", "authenticationToken"])
+            merged = JSONObject(merged.members.filter { used.contains($0.key) || $0.key.hasPrefix(PassImageLibrary.keyPrefix) })
+        }
         // Text where the template wants a number or a boolean ("1250" from a CSV) is converted, as `batch` does.
         let typed = try data.map { data throws(ServiceFailure) in try renderer.templates.template(for: pass).typed(data) }
         for member in typed ?? JSONObject()

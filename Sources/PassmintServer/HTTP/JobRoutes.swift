@@ -23,22 +23,28 @@ struct JobRoutes {
         try answer(.accepted, await core.jobs.receive(request.body))
     }
 
-    /// `{"data": {…}}` (optional): values set on every pass.
+    /// `{"data": {…}, "purgeUnused": true}` (optional): values set on every pass; the stored data keys the template does
+    /// not use dropped.
     private func publish(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         guard let name = context.parameters.get("name") else { throw ServiceFailure.notFound }
         var request = request
         let body = try await request.collectBody(upTo: core.configuration.maxBodySize)
         var data: JSONObject?
+        var purgeUnused = false
         if body.readableBytes > 0 {
             guard let object = try? JSONParser.value(Array(body.readableBytesView)).objectValue else {
-                throw ServiceFailure.badRequest("the body must be empty or {\"data\": {…}}")
+                throw ServiceFailure.badRequest("the body must be empty or {\"data\": {…}, \"purgeUnused\": true}")
             }
             if let given = object["data"] {
                 guard let given = given.objectValue else { throw ServiceFailure.badRequest("\"data\" must be an object") }
                 data = given
             }
+            if let purge = object["purgeUnused"] {
+                guard let purge = purge.boolValue else { throw ServiceFailure.badRequest("\"purgeUnused\" must be true or false") }
+                purgeUnused = purge
+            }
         }
-        return try answer(.accepted, await core.jobs.publish(template: name, data: data))
+        return try answer(.accepted, await core.jobs.publish(template: name, data: data, purgeUnused: purgeUnused))
     }
 
     /// The job's state with its first failures (kept with the state: the failures file is not read), whichever node
