@@ -18,10 +18,12 @@ import Testing
         let path = TestEnvironment.temporaryFolder("open").appendingPathComponent("p.sqlite").path
         let sqlite = try openPassStore(url: path, logger: logger)
         #expect(sqlite.store is SQLitePassStore && sqlite.services.isEmpty && sqlite.changeFeed == nil && sqlite.name == path)
-        for url in ["postgres://passmint@127.0.0.1:1/passmint", "postgresql://passmint@127.0.0.1:1/passmint"] {
+        for url in ["postgres://passmint:secret@127.0.0.1:1/passmint", "postgresql://passmint:secret@127.0.0.1:1/passmint"] {
             let postgres = try openPassStore(url: url, logger: logger)  // nothing connects before its client runs
             #expect(postgres.store is PostgresPassStore && postgres.services.count == 1 && postgres.changeFeed != nil, "\(url)")
-            #expect(postgres.name == "postgres", "a URL may hold a password: logs name the backend only")
+            #expect(
+                postgres.name == "postgres 127.0.0.1:1 sslmode=prefer" && !postgres.name.contains("secret"),
+                "a URL may hold a password: logs name the backend, host, port and TLS mode only")
         }
         #expect(throws: PassStoreError.self) { try openPassStore(url: "/no/such/folder/p.sqlite", logger: logger) }
         #expect(throws: PassStoreError.self) { try openPassStore(url: "postgres://[bad", logger: logger) }
