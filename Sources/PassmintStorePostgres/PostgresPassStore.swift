@@ -82,10 +82,9 @@ public final class PostgresPassStore: PassStore {
         }
     }
 
-    /// Opens a connection of its own (not one of the client's pool, whose requests wait for the server to come back)
-    /// and asks `SELECT 1`: a server that is down or unreachable fails at once, or within 2 s of connecting. Then asks
-    /// the same through the pool, so that "reachable again" means the requests' connections work again too (the
-    /// pool reconnects after a back-off).
+    /// Opens a connection of its own (not one of the client's pool, whose requests wait for the server to come back,
+    /// and whose waits are never cancelled from here) and asks `SELECT 1`: a server that is down or unreachable fails
+    /// at once, or within 2 s of connecting.
     public func ping() async throws {
         guard let url else {
             for try await _ in try await client.query("SELECT 1", logger: logger) {}
@@ -100,7 +99,6 @@ public final class PostgresPassStore: PassStore {
             throw error
         }
         try? await connection.close()
-        for try await _ in try await client.query("SELECT 1", logger: logger) {}
     }
 
     /// A PostgreSQL error as a log line says it: its code, the server's SQLSTATE and message, and the cause of a

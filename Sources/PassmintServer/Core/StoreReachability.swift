@@ -39,7 +39,9 @@ public final class StoreReachability: Service, Sendable {
     @discardableResult
     public func probe() async -> Bool {
         let failure = await Self.within(timeout) { [store] in try await store.ping() }
-        if failure is StoreTimeout { return isReachable }  // slow is not down
+        // Slow is not down: only a refusal (refused, reset, a server shutting down) marks the store out of reach;
+        // no answer in time, a connect that timed out, changes nothing (a loaded machine must not turn into 503s).
+        if let failure, !refused(failure) { return isReachable }
         let now = clock()
         let change = state.withLock { state -> (Bool, TimeInterval)? in
             let reachable = failure == nil
@@ -62,14 +64,18 @@ public final class StoreReachability: Service, Sendable {
         return failure == nil
     }
 
-    /// Whether `error` (from a request) means the store is out of reach: the store says so, or a probe run now
-    /// finds it so.
+    /// Whether `error` (from a request) means the store is out of reach: the store calls it an outage. A probe runs
+    /// at once then, so later requests are answered 503 without waiting.
     func isOutage(_ error: any Error) async -> Bool {
-        if store.isOutage(error) {
-            await probe()
-            return true
-        }
-        return await probe() == false
+        guard store.isOutage(error) else { return false }
+        await probe()
+        return true
+    }
+
+    /// A failure that says the store is not there, as opposed to slow.
+    private func refused(_ error: any Error) -> Bool {
+        guard !(error is StoreTimeout), store.isOutage(error) else { return false }
+        return !String(reflecting: error).lowercased().contains("timeout")
     }
 
     /// Probes every second until the service stops.
@@ -81,7 +87,7 @@ public final class StoreReachability: Service, Sendable {
     }
 
     /// Runs `body`, returning the error it threw, or a timeout's when it has not finished within `limit` (the body
-    /// is cancelled then, and not waited for: a client waiting for a connection may answer cancellation late).
+    /// then runs on to its end, unwaited for).
     static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async -> (any Error)? {
         let outcome = Mutex<CheckedContinuation<(any Error)?, Never>?>(nil)
         return await withCheckedContinuation { continuation in
@@ -98,7 +104,7 @@ public final class StoreReachability: Service, Sendable {
             Task {
                 try? await Task.sleep(for: limit)
                 finish(StoreTimeout(limit: limit))
-                work.cancel()
+                _ = work  // left to end on its own: cancelling a wait for a connection is the client's to handle
             }
         }
     }
