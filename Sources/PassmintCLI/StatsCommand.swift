@@ -12,7 +12,7 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Print a service's install and removal statistics as a table.",
         discussion: """
-            Asks GET /api/v1/stats of the service at --url with the API key from $PASSMINT_API_KEY (or the variable \
+            Asks GET /api/v1/stats of the service at --service (or "service" in passmint.json) with the API key from $PASSMINT_API_KEY (or the variable \
             --api-key-env names) and prints a row per day (or hour): passes issued, add-pages viewed, downloads, \
             installs (first device), removals (last device), passes on a device at the end of the row and devices per \
             such pass, updates, fetches of a new version (and those within 1 h / 24 h of the change), failed pushes, \
@@ -21,8 +21,16 @@ struct StatsCommand: AsyncParsableCommand {
             --csv prints the service's CSV instead. See docs/insights.md.
             """)
 
-    @Option(help: ArgumentHelp("The service's base URL, e.g. https://passes.example.com.", valueName: "url"))
-    var url: String
+    @Option(
+        name: [.customLong("service"), .customLong("url")],
+        help: ArgumentHelp(
+            "The service's base URL, e.g. https://passes.example.com, as update takes it (default: \"service\" in passmint.json; --url is the older name).",
+            valueName: "url"))
+    var service: String?
+
+    @Option(
+        help: ArgumentHelp("Project file (default: passmint.json in the current folder, when there is one).", valueName: "passmint.json"))
+    var project: String?
 
     @Option(help: "Only passes issued from this template.")
     var template: String?
@@ -43,9 +51,6 @@ struct StatsCommand: AsyncParsableCommand {
     var apiKeyEnv = "PASSMINT_API_KEY"
 
     func validate() throws {
-        guard let base = URL(string: url), base.scheme == "http" || base.scheme == "https", base.host != nil else {
-            throw ValidationError("--url \(url) is not an http(s) URL: give the service's base URL, e.g. https://passes.example.com")
-        }
         guard let span = ServerConfiguration.duration(since), span >= .seconds(3600) else {
             throw ValidationError("--since \(since) is not a duration: give a number followed by d or h (e.g. 30d)")
         }
@@ -53,6 +58,12 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard let url = try service ?? ProjectFile.load(project)?.service else {
+            throw ValidationError("give the service's URL: --service https://passes.example.com (or \"service\" in passmint.json)")
+        }
+        guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
+            throw ValidationError("--service \(url) is not an http(s) URL: give the service's base URL, e.g. https://passes.example.com")
+        }
         guard let key = ProcessInfo.processInfo.environment[apiKeyEnv], !key.isEmpty else {
             throw ValidationError("set \(apiKeyEnv) to the service's API key")
         }

@@ -50,5 +50,16 @@ import Testing
         #expect(refused.stderr.contains("answered 401"), "\(refused.stderr)")
         let bad = try stats(["--since", "soon"])
         #expect(bad.status != 0 && bad.stderr.contains("--since soon is not a duration"), "\(bad.stderr)")
+
+        // Issue 39: one name and one project file for every command: --service, as update takes it, or passmint.json's
+        // "service" (the older --url still works, as above).
+        try Data(#"{"service": "\#(server.base)"}"#.utf8).write(to: folder.appendingPathComponent("passmint.json"))
+        let fromProject = try TestEnvironment.run(
+            CreateCommandTests.binary, ["stats", "--since", "1d"], environment: ["PASSMINT_API_KEY": ServeProcess.apiKey], in: folder)
+        #expect(fromProject.status == 0 && fromProject.stdout.contains("now: 1 passes"), "\(fromProject.stderr)")
+        let named = try TestEnvironment.run(
+            CreateCommandTests.binary, ["stats", "--service", server.base, "--since", "1d"],
+            environment: ["PASSMINT_API_KEY": ServeProcess.apiKey])
+        #expect(named.status == 0, "\(named.stderr)")
     }
 }
