@@ -12,6 +12,11 @@ public protocol PassStore: WebhookStore, IdempotencyStore {
     /// Whether `error`, thrown by this store, means it is out of reach (a dropped or refused connection, a server
     /// shutting down) rather than a problem with the request: the service then answers 503 with `Retry-After`.
     func isOutage(_ error: any Error) -> Bool
+    /// Called when the store answers again after an outage: a store whose connections wait out a back-off replaces
+    /// them, so requests are served at once.
+    func reconnect()
+    /// How the store's connections are used now, for `/metrics`; nil for a store without a pool (SQLite).
+    var connectionUse: StoreConnectionUse? { get }
 
     /// Records newly issued passes (one, or every pass of a multi-ticket order) and the images they name in one write
     /// transaction, all or none: each takes a new tag (on PostgreSQL the transaction's, shared by the order's passes) and

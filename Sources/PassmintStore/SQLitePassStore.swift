@@ -47,6 +47,12 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     /// A SQLite file is never out of reach: its errors are the request's or the disk's.
     public func isOutage(_ error: any Error) -> Bool { false }
 
+    /// A SQLite file has no connections to replace.
+    public func reconnect() {}
+
+    /// A SQLite file has no pool.
+    public var connectionUse: StoreConnectionUse? { nil }
+
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try readers.withLock { pool in pool.popLast() } ?? SQLiteConnection(path: path, readOnly: true)
         defer { readers.withLock { pool in if pool.count < 8 { pool.append(connection) } } }

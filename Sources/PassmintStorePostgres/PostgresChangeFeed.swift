@@ -21,7 +21,8 @@ import Synchronization
 /// handler given to ``onTemplatePublished(_:)`` then, and each time it starts listening (what was announced while it
 /// did not listen was missed).
 public final class PostgresChangeFeed: Service {
-    private let client: PostgresClient
+    private let clients: PostgresClientSlot
+    private var client: PostgresClient { clients.current }
     private let logger: Logger
     private let counter = Atomic<UInt64>(0)
     private let passCounter = Atomic<UInt64>(0)
@@ -39,8 +40,8 @@ public final class PostgresChangeFeed: Service {
     /// How often the feed reads the server's WAL position, which moves with every commit of any node.
     public static let walPollInterval = Duration.milliseconds(20)
 
-    init(client: PostgresClient, logger: Logger) {
-        self.client = client
+    init(clients: PostgresClientSlot, logger: Logger) {
+        self.clients = clients
         self.logger = logger
     }
 
@@ -106,7 +107,9 @@ public final class PostgresChangeFeed: Service {
                 }
             } catch {
                 if !Task.isCancelled {
-                    logger.warning("change feed lost; reads are not cached until it is back", metadata: ["error": "\(error)"])
+                    logger.warning(
+                        "change feed lost; reads are not cached until it is back",
+                        metadata: ["error": "\(PostgresPassStore.describe(error) ?? "\(error)")"])
                 }
             }
             listening.store(false, ordering: .releasing)
@@ -123,7 +126,7 @@ public final class PostgresChangeFeed: Service {
         var recheck = false
         while !Task.isCancelled {
             var position = ""
-            let rows = try await client.query("SELECT pg_current_wal_insert_lsn()::text", logger: logger)
+            let rows = try await clients.query("SELECT pg_current_wal_insert_lsn()::text", logger: logger)
             for try await text in rows.decode(String.self) { position = text }
             if position != last || recheck {
                 noteCommit(passes: false)  // a write to `passes` notifies: it moves the pass generation when it arrives

@@ -88,10 +88,10 @@ extension PostgresPassStore {
     func deviceHash(_ deviceLibraryIdentifier: String) async throws -> String {
         if !deviceHasher.isLoaded {
             let setting = DeviceHasher.settingName
-            try await client.query(
+            try await clients.query(
                 "INSERT INTO store_settings (name, value) VALUES (\(setting), \(DeviceHasher.newSalt())) ON CONFLICT DO NOTHING",
                 logger: logger)
-            let rows = try await client.query("SELECT value FROM store_settings WHERE name = \(setting)", logger: logger)
+            let rows = try await clients.query("SELECT value FROM store_settings WHERE name = \(setting)", logger: logger)
             for try await salt in rows.decode(String.self) { deviceHasher.load(hexSalt: salt) }
         }
         guard let hash = deviceHasher.hash(deviceLibraryIdentifier) else {
@@ -106,7 +106,7 @@ extension PostgresPassStore {
     }
 
     public func events(from: Date, to: Date, limit: Int) async throws -> [PassEvent] {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT kind, pass_type_id, serial_number, template, at, device_hash, change_at FROM pass_events
             WHERE at >= \(PassEvent.milliseconds(from)) AND at < \(PassEvent.milliseconds(to)) ORDER BY id LIMIT \(limit)
@@ -157,7 +157,7 @@ extension PostgresPassStore {
             PassEvent.milliseconds(query.from), PassEvent.milliseconds(query.to), query.template, query.passTypeIdentifier
         )
         let day = PassEvent.dayMilliseconds
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT bucket, kind, SUM(n)::int8, SUM(h)::int8, SUM(d)::int8 FROM (
                 SELECT at / \(interval) * \(interval) AS bucket, kind, 1::int8 AS n,
@@ -183,7 +183,7 @@ extension PostgresPassStore {
     }
 
     public func deviceCounts(template: String?, passTypeIdentifier: String?) async throws -> DeviceCounts {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT COUNT(DISTINCT (r.pass_type_id, r.serial_number))::int8, COUNT(*)::int8 FROM registrations r
             JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number

@@ -106,7 +106,7 @@ extension PostgresPassStore {
     public func googleQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: "google_outbox") }
 
     public func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState? {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT g.object_id, COALESCE(o.attempts, 0)::int8, o.due_at FROM google_objects g
             LEFT JOIN google_outbox o ON o.pass_type_id = g.pass_type_id AND o.serial_number = g.serial_number

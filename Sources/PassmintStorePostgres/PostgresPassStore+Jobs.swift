@@ -24,7 +24,7 @@ extension PostgresPassStore: JobStore {
 
     public func insertJob(_ job: SharedJob, owner: String, lease: Duration, nextBlock: (() throws -> [UInt8]?)?) async throws {
         let (created, finished) = (Self.milliseconds(job.createdAt), job.finishedAt.map(Self.milliseconds))
-        try await client.withTransaction(logger: logger) { connection in
+        try await clients.withTransaction(logger: logger) { connection in
             var position: Int64 = 0
             while let block = try nextBlock?() {
                 try await connection.query(
@@ -46,13 +46,13 @@ extension PostgresPassStore: JobStore {
         let until = job.running ? Self.leaseEnd(clock(), lease) : 0
         let rows: PostgresRowSequence
         if let owner {
-            rows = try await client.query(
+            rows = try await clients.query(
                 """
                 UPDATE update_jobs SET state = \(job.json), running = \(job.running), finished_at = \(finished), lease_until = \(until)
                 WHERE id = \(job.id) AND owner = \(owner) RETURNING 1
                 """, logger: logger)
         } else {
-            rows = try await client.query(
+            rows = try await clients.query(
                 """
                 UPDATE update_jobs SET state = \(job.json), running = \(job.running), finished_at = \(finished)
                 WHERE id = \(job.id) RETURNING 1
@@ -64,27 +64,27 @@ extension PostgresPassStore: JobStore {
 
     public func renewJobLease(id: String, owner: String, lease: Duration) async throws -> Bool {
         let until = Self.leaseEnd(clock(), lease)
-        let rows = try await client.query(
+        let rows = try await clients.query(
             "UPDATE update_jobs SET lease_until = \(until) WHERE id = \(id) AND owner = \(owner) AND running RETURNING 1", logger: logger)
         for try await _ in rows { return true }
         return false
     }
 
     public func releaseJobLease(id: String, owner: String) async throws {
-        try await client.query(
+        try await clients.query(
             "UPDATE update_jobs SET lease_until = 0 WHERE id = \(id) AND owner = \(owner) AND running", logger: logger)
     }
 
     public func claimJob(kind: String, owner: String, lease: Duration) async throws -> SharedJob? {
         // Looked at first with a read: every node looks several times a lease.
         let now = Self.milliseconds(clock())
-        let due = try await client.query(
+        let due = try await clients.query(
             "SELECT 1 FROM update_jobs WHERE running AND kind = \(kind) AND lease_until <= \(now) LIMIT 1", logger: logger)
         var any = false
         for try await _ in due { any = true }
         guard any else { return nil }
         let until = Self.leaseEnd(clock(), lease)
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             UPDATE update_jobs j SET owner = \(owner), lease_until = \(until) FROM (
                 SELECT id FROM update_jobs WHERE running AND kind = \(kind) AND lease_until <= \(now)
@@ -96,13 +96,13 @@ extension PostgresPassStore: JobStore {
     }
 
     public func sharedJob(id: String) async throws -> SharedJob? {
-        let rows = try await client.query("SELECT \(unescaped: Self.jobColumns) FROM update_jobs WHERE id = \(id)", logger: logger)
+        let rows = try await clients.query("SELECT \(unescaped: Self.jobColumns) FROM update_jobs WHERE id = \(id)", logger: logger)
         for try await row in rows.decode(JobRow.self) { return Self.job(row) }
         return nil
     }
 
     public func sharedJobs(limit: Int) async throws -> [SharedJob] {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             "SELECT \(unescaped: Self.jobColumns) FROM update_jobs ORDER BY created_at DESC, id LIMIT \(limit)", logger: logger)
         var jobs: [SharedJob] = []
         for try await row in rows.decode(JobRow.self) { jobs.append(Self.job(row)) }
@@ -124,11 +124,11 @@ extension PostgresPassStore: JobStore {
 
     public func removeJobUploads(id: String?, endedBefore: Date?) async throws {
         if let id {
-            try await client.query("DELETE FROM update_job_uploads WHERE job_id = \(id)", logger: logger)
+            try await clients.query("DELETE FROM update_job_uploads WHERE job_id = \(id)", logger: logger)
         }
         if let endedBefore {
             let before = Self.milliseconds(endedBefore)
-            try await client.query(
+            try await clients.query(
                 """
                 DELETE FROM update_job_uploads u USING update_jobs j
                 WHERE u.job_id = j.id AND NOT j.running AND j.finished_at <= \(before)
@@ -138,7 +138,7 @@ extension PostgresPassStore: JobStore {
 
     public func appendJobFailures(id: String, _ failures: [SharedJobFailure]) async throws {
         guard !failures.isEmpty else { return }
-        try await client.query(
+        try await clients.query(
             """
             INSERT INTO update_job_failures (job_id, phase, line, failure)
             SELECT \(id), p, l, f FROM UNNEST(\(failures.map(\.phase))::text[], \(failures.map { Int64($0.line) })::bigint[],
@@ -148,7 +148,7 @@ extension PostgresPassStore: JobStore {
     }
 
     public func jobFailures(id: String, offset: Int, limit: Int) async throws -> [String] {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             "SELECT failure FROM update_job_failures WHERE job_id = \(id) ORDER BY seq LIMIT \(limit) OFFSET \(offset)", logger: logger)
         var failures: [String] = []
         for try await failure in rows.decode(String.self) { failures.append(failure) }

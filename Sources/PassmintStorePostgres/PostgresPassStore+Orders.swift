@@ -120,7 +120,7 @@ extension PostgresPassStore: OrderStore {
         deviceLibraryIdentifier: String, orderTypeIdentifier: String, updatedSince: Int64?
     ) async throws -> UpdatedOrders {
         let since = updatedSince ?? -1
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT o.order_id, o.update_tag, \(unescaped: Self.settledTagSQL) FROM order_registrations r
             JOIN orders o ON o.order_type_id = r.order_type_id AND o.order_id = r.order_id
@@ -154,7 +154,7 @@ extension PostgresPassStore: OrderStore {
     }
 
     public func orderPushStates(orderTypeIdentifier: String, orderIdentifier: String) async throws -> [DevicePushState] {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT d.device_library_id,
                 EXISTS (SELECT 1 FROM push_outbox o WHERE o.push_token = d.push_token AND o.pass_type_id = r.order_type_id),

@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresPassStore {
     public func passes(_ keys: [PassKey]) async throws -> [PassKey: StoredPass] {
         guard !keys.isEmpty else { return [:] }
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT p.pass_type_id, p.serial_number, p.authentication_token, p.template, p.data, p.voided, p.update_tag, p.updated_at,
                 p.last_push, p.personalization

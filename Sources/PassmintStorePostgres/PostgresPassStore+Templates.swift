@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresPassStore: PublishedTemplateStore {
     public func recordPublishedTemplate(name: String, node: String, version: String) async throws -> Int64 {
         let now = Self.milliseconds(clock())
-        return try await client.withTransaction(logger: logger) { connection in
+        return try await clients.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """
                 INSERT INTO published_templates (name, node, version, published_at) VALUES (\(name), \(node), \(version), \(now))
@@ -29,7 +29,7 @@ extension PostgresPassStore: PublishedTemplateStore {
             ) latest ORDER BY seq
             """
             : "SELECT seq, name, node, version FROM published_templates WHERE seq > \(after) ORDER BY seq"
-        let rows = try await client.query(query, logger: logger)
+        let rows = try await clients.query(query, logger: logger)
         var published: [PublishedTemplate] = []
         for try await (sequence, name, node, version) in rows.decode((Int64, String, String, String).self) {
             published.append(PublishedTemplate(sequence: sequence, name: name, node: node, version: version))

@@ -5,7 +5,7 @@ import PostgresNIO
 /// A webhook's deliveries on PostgreSQL, listed newest first and replayed (`/api/v1/webhooks/{id}/deliveries`).
 extension PostgresPassStore {
     public func webhookDeliveries(webhookId: String, limit: Int, before: Int64?) async throws -> [WebhookDeliveryRecord] {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT id, event_id, kind, pass_type_id, serial_number, template, at, device_hash, change_at, attempts, due_at,
                 delivered_at, failed_at, last_error

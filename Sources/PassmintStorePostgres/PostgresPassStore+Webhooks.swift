@@ -26,7 +26,7 @@ extension PostgresPassStore {
     }
 
     public func webhooks() async throws -> [Webhook] {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             "SELECT id, url, events, secret, created_at FROM webhooks ORDER BY created_at, id", logger: logger)
         var found: [Webhook] = []
         for try await (id, url, events, secret, created) in rows.decode((String, String, String, String, Int64).self) {

@@ -4,10 +4,13 @@ public import PassmintStore
 public import PostgresNIO
 
 /// The store for a fleet of service nodes: PostgreSQL through PostgresNIO. Every write is a transaction that
-/// PostgreSQL commits durably before the call returns. Run ``client`` as a service (ServiceLifecycle) or call
-/// `client.run()` in a task before use, and ``changeFeed`` beside it for the service to cache device reads.
+/// PostgreSQL commits durably before the call returns. Run ``clients`` as a service (ServiceLifecycle) before use,
+/// and ``changeFeed`` beside it for the service to cache device reads.
 public final class PostgresPassStore: PassStore {
-    public let client: PostgresClient
+    /// The client, replaced by a fresh one when the server answers again after an outage (see ``reconnect()``).
+    public let clients: PostgresClientSlot
+    /// The client requests use now.
+    public var client: PostgresClient { clients.current }
     /// Follows this node's and the other nodes' changes (see ``PostgresChangeFeed``).
     public let changeFeed: PostgresChangeFeed
     let logger: Logger
@@ -22,18 +25,22 @@ public final class PostgresPassStore: PassStore {
     /// The changes waiting for this node's group commit (see ``change(passTypeIdentifier:serialNumber:_:basedOn:)``).
     let changes = PostgresChangeQueue()
 
-    /// A store on `client`; `url` is what the client was made from, `endpoint` bounds reaching it at start-up, `clock`
-    /// is the time the store writes.
+    /// A store on `client`; `url` is what the client was made from (a fresh client is made from it after an outage),
+    /// `endpoint` bounds reaching it at start-up, `clock` is the time the store writes.
     public init(
         client: PostgresClient, url: PostgresURL? = nil, endpoint: PostgresEndpoint? = nil,
         logger: Logger = Logger(label: "passmint.store.postgres"), clock: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.client = client
+        var make: (@Sendable () -> PostgresClient)?
+        if let url {
+            make = { PostgresPassStore.client(url, logger: logger) }
+        }
+        clients = PostgresClientSlot(client, logger: logger, make: make)
         self.url = url
         self.clock = clock
         self.logger = logger
         self.endpoint = endpoint
-        changeFeed = PostgresChangeFeed(client: client, logger: logger)
+        changeFeed = PostgresChangeFeed(clients: clients, logger: logger)
     }
 
     /// A client for a `postgres://user:password@host:port/database` URL (`?host=/socket/dir` for a Unix socket;
@@ -42,10 +49,13 @@ public final class PostgresPassStore: PassStore {
         client(try PostgresURL(url), logger: logger)
     }
 
+    /// The most connections a node's pool opens.
+    public static let maximumConnections = 16
+
     /// A client for a URL already read.
     public static func client(_ url: PostgresURL, logger: Logger) -> PostgresClient {
         var configuration = url.clientConfiguration
-        configuration.options.maximumConnections = 16
+        configuration.options.maximumConnections = maximumConnections
         return PostgresClient(configuration: configuration, backgroundLogger: logger)
     }
 
@@ -67,7 +77,7 @@ public final class PostgresPassStore: PassStore {
     func write<T: Sendable>(notify: Bool = true, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         defer { changeFeed.noteCommit(passes: notify) }
         do {
-            return try await client.withTransaction(logger: logger) { connection in
+            return try await clients.withTransaction(logger: logger) { connection in
                 let value = try await body(connection)
                 if notify {
                     try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(PostgresChangeFeed.channel)"), logger: logger)
@@ -87,7 +97,7 @@ public final class PostgresPassStore: PassStore {
     /// at once, or within 2 s of connecting.
     public func ping() async throws {
         guard let url else {
-            for try await _ in try await client.query("SELECT 1", logger: logger) {}
+            for try await _ in try await clients.query("SELECT 1", logger: logger) {}
             return
         }
         let connection = try await PostgresConnection.connect(
@@ -106,6 +116,11 @@ public final class PostgresPassStore: PassStore {
     /// to prevent accidental leakage"), and its debug description adds the source file and the query, which a log
     /// does not need.
     public static func describe(_ error: any Error) -> String? {
+        if let failed = error as? PostgresTransactionError {
+            // The step that failed (begin, the work, commit, rollback), without the file and line the type adds.
+            let steps = [failed.beginError, failed.closureError, failed.commitError, failed.rollbackError].compactMap { $0 }
+            return steps.first.map { describe($0) ?? "\($0)" }
+        }
         guard let error = error as? PSQLError else { return nil }
         var text = "PostgreSQL \(error.code)"
         if let state = error.serverInfo?[.sqlState] { text += " \(state)" }
@@ -114,7 +129,22 @@ public final class PostgresPassStore: PassStore {
         return text
     }
 
+    /// A fresh client in place of the pool of the outage, whose next attempt may be a minute away.
+    public func reconnect() { clients.renew() }
+
+    public var connectionUse: StoreConnectionUse? {
+        let use = clients.use
+        let leased = use.leased
+        return StoreConnectionUse(
+            maximum: use.maximumConnections, waiting: use.waiting, inUse: use.inUse, leases: leased.count,
+            waitedSeconds: leased.waitedSeconds)
+    }
+
     public func isOutage(_ error: any Error) -> Bool {
+        if let failed = error as? PostgresTransactionError {
+            // A transaction whose BEGIN, work or COMMIT lost the server.
+            return [failed.beginError, failed.closureError, failed.commitError].contains { $0.map(isOutage) ?? false }
+        }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection, .poolClosed: return true
@@ -127,18 +157,18 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func migrate() async throws {
-        let (client, logger, url) = (client, logger, url)
+        let (clients, logger, url) = (clients, logger, url)
         if let endpoint {
             // Reaching the server (TLS as the URL asks) is bounded, the migrations themselves are not (an index on a
             // large table takes long).
             try await endpoint.withinConnectTimeout {
                 try await url?.checkTLS(logger: logger)
-                _ = try await client.query("SELECT 1", logger: logger)
+                _ = try await clients.query("SELECT 1", logger: logger)
             }
         } else {
             try await url?.checkTLS(logger: logger)
         }
-        try await PostgresSchema.migrate(client, logger: logger)
+        try await PostgresSchema.migrate(clients.current, logger: logger)
     }
 
     public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
@@ -197,7 +227,7 @@ public final class PostgresPassStore: PassStore {
 
     public func pass(passTypeIdentifier: String, serialNumber: String) async throws -> StoredPass? {
         let statement = SelectPassStatement(passType: passTypeIdentifier, serial: serialNumber)
-        for try await row in try await client.execute(statement, logger: logger) { return PostgresSchema.pass(row) }
+        for try await row in try await clients.execute(statement, logger: logger) { return PostgresSchema.pass(row) }
         return nil
     }
 
@@ -244,7 +274,7 @@ public final class PostgresPassStore: PassStore {
             device: deviceLibraryIdentifier, pushToken: pushToken, passType: passTypeIdentifier, serial: serialNumber,
             at: PassEvent.milliseconds(clock()), deviceHash: hash)
         var created = false
-        for try await count in try await client.execute(statement, logger: logger) { created = count > 0 }
+        for try await count in try await clients.execute(statement, logger: logger) { created = count > 0 }
         return created ? .created : .alreadyRegistered
     }
 
@@ -276,7 +306,7 @@ public final class PostgresPassStore: PassStore {
         deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?
     ) async throws -> UpdatedSerials {
         let since = updatedSince ?? -1
-        let rows = try await client.query(
+        let rows = try await clients.query(
             """
             SELECT p.serial_number, p.update_tag, \(unescaped: Self.settledTagSQL) FROM registrations r
             JOIN passes p ON p.pass_type_id = r.pass_type_id AND p.serial_number = r.serial_number
@@ -311,7 +341,7 @@ public final class PostgresPassStore: PassStore {
 
 extension PostgresPassStore: PassStoreInspection {
     package func pushToken(deviceLibraryIdentifier: String) async throws -> String? {
-        let rows = try await client.query(
+        let rows = try await clients.query(
             "SELECT push_token FROM devices WHERE device_library_id = \(deviceLibraryIdentifier)", logger: logger)
         for try await token in rows.decode(String.self) { return token }
         return nil

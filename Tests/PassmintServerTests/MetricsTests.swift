@@ -107,6 +107,10 @@ import Testing
                     "passmint_build_info{version=\"\(PassmintVersion.current)\"} 1", "process_resident_memory_bytes ",
                     "process_open_fds ", "process_cpu_seconds_total ", "passmint_webhook_queue_depth 0", "passmint_push_queue_depth 0",
                     "passmint_jobs{state=\"running\"} 0", "passmint_registrations_total{result=\"created\"} 0",
+                    "passmint_store_reachable 1",
+                    // Every route's latency histogram, before its first request.
+                    #"passmint_http_request_duration_seconds_count{route="/ready",method="GET"} 0"#,
+                    #"passmint_http_request_duration_seconds_count{route="/api/v1/bundles",method="POST"} 0"#,
                 ] {
                     #expect(text.contains(series), "\(series)")
                 }

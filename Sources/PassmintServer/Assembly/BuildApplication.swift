@@ -109,5 +109,6 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     SharingRoutes(core: core).register(on: router)
     GoogleImageRoutes(core: core).register(on: router)
     GoogleCallbackRoutes(core: core).register(on: router)
+    core.metrics.registerRoutes(router.routes.map { (route: $0.path.description, method: $0.method.rawValue) })
     return router
 }

@@ -7,7 +7,7 @@ public import ServiceLifecycle
 /// A store opened from a database URL, with what must run while it is used.
 public struct OpenedPassStore: Sendable {
     public let store: any PassStore
-    /// What must run while the store is used: the PostgreSQL client; none for SQLite.
+    /// What must run while the store is used: the PostgreSQL client (`PostgresClientSlot`); none for SQLite.
     public let services: [any Service]
     /// What follows other writers' changes so that the service may cache reads: the PostgreSQL change feed. Nil for
     /// SQLite, whose store notices other processes' commits itself.
@@ -56,7 +56,7 @@ public func openPassStore(
         let client = PostgresPassStore.client(parsed, logger: logger)
         let store = PostgresPassStore(client: client, url: parsed, endpoint: PostgresEndpoint(url: url), logger: logger, clock: clock)
         return OpenedPassStore(
-            store: store, services: [client], changeFeed: store.changeFeed,
+            store: store, services: [store.clients], changeFeed: store.changeFeed,
             name: "postgres \(parsed.place) sslmode=\(parsed.sslMode.rawValue)")
     }
     do {

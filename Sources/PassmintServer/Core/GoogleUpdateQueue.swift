@@ -46,7 +46,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
 
     /// Drains until graceful shutdown; what is left stays owed in the store for the next start.
     public func run() async throws {
-        await loop.run(lastRound: false) { try await round() }
+        await loop.run(lastRound: false) { try await self.round() }
     }
 
     /// Claims, sends and settles one batch; the number claimed.

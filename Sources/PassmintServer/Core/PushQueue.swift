@@ -50,7 +50,7 @@ public final class PushQueue: Service, Sendable {
     /// Drains until graceful shutdown; then one last round for what is due, and what is left stays owed in the store
     /// for the next start.
     public func run() async throws {
-        await loop.run(lastRound: true) { try await round() }
+        await loop.run(lastRound: true) { try await self.round() }
     }
 
     /// Claims, pushes and settles one batch; the number claimed.

@@ -14,24 +14,38 @@ struct QueueLoop: Sendable {
     let ready: StoreReadiness?
     let doorbell = Doorbell()
 
-    /// Runs `round` until graceful shutdown, and with `lastRound` once more after it.
-    func run(lastRound: Bool, _ round: () async throws -> Int) async {
+    /// Runs `round` until graceful shutdown, and with `lastRound` once more after it. A shutdown while the store is
+    /// out of reach cancels the round waiting for it and skips the last one: what is owed stays owed in the store, and
+    /// the node stops at once instead of waiting for the database (SIGTERM during an outage).
+    func run(lastRound: Bool, _ round: @escaping @Sendable () async throws -> Int) async {
         // Not before the store is migrated; and a service stopped before that never starts.
         if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
-        await withGracefulShutdownHandler {
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
+        let reachable = { [ready] in ready?.isReachable ?? true }
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
+                }
+                return true
             }
-        } onGracefulShutdown: { [doorbell] in
-            doorbell.ring()
+            group.addTask { [doorbell] in
+                guard (try? await gracefulShutdown()) != nil else { return false }
+                doorbell.ring()
+                return false
+            }
+            while let loopEnded = await group.next() {
+                // The loop ended (stop the watcher), or the shutdown came while the store is out of reach.
+                if loopEnded || !reachable() { group.cancelAll() }
+            }
         }
-        if lastRound { _ = await logged(round) }
+        if lastRound, reachable() { _ = await logged(round) }
     }
 
-    private func logged(_ round: () async throws -> Int) async -> Int {
+    private func logged(_ round: @Sendable () async throws -> Int) async -> Int {
         do {
             return try await round()
         } catch {
+            if Task.isCancelled { return 0 }  // stopped during an outage: nothing to report
             logger.error("\(name) cannot reach the store; trying again", metadata: ["error": "\(LogText.error(error))"])
             try? await Task.sleep(for: .seconds(1))
             return 0

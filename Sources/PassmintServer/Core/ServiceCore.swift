@@ -121,7 +121,7 @@ public struct ServiceCore: Sendable {
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         idempotency = IdempotencyService(store: store, logger: logger, clock: clock)
-        reachability = StoreReachability(store: store, logger: logger, clock: clock)
+        reachability = StoreReachability(store: store, readiness: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
             orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,

@@ -7,21 +7,33 @@ extension ServiceMetrics {
     /// jobs. Every series is there from the first scrape (0 until something happens), so a dashboard never has a gap.
     struct Snapshot: Sendable {
         var pushes = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
-        var webhooks = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+        /// Nil while the store is out of reach: its queues are not read then.
+        var webhooks: PushQueueStatus? = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
         /// Jobs this node knows, by state, and the lines they applied.
         var jobs: [UpdateJob.State: Int] = [:]
         var jobLines = 0
+        /// Whether the store answered the last probe, and how its pool is used (nil: no pool, SQLite).
+        var storeReachable = true
+        var connections: StoreConnectionUse?
     }
 
     static func snapshotText(_ snapshot: Snapshot, now: Date) -> String {
         var text = "# TYPE passmint_build_info gauge\npassmint_build_info{version=\"\(PassmintVersion.current)\"} 1\n"
         text += processText()
-        text += queueText("passmint_webhook_queue", snapshot.webhooks, now: now)
+        if let webhooks = snapshot.webhooks { text += queueText("passmint_webhook_queue", webhooks, now: now) }
         text += "# TYPE passmint_jobs gauge\n"
         for state in [UpdateJob.State.running, .finished, .failed] {
             text += "passmint_jobs{state=\"\(state.rawValue)\"} \(snapshot.jobs[state] ?? 0)\n"
         }
         text += "# TYPE passmint_job_lines_applied gauge\npassmint_job_lines_applied \(snapshot.jobLines)\n"
+        text += "# TYPE passmint_store_reachable gauge\npassmint_store_reachable \(snapshot.storeReachable ? 1 : 0)\n"
+        if let pool = snapshot.connections {
+            text += "# TYPE passmint_db_pool_connections_max gauge\npassmint_db_pool_connections_max \(pool.maximum)\n"
+            text += "# TYPE passmint_db_pool_connections_in_use gauge\npassmint_db_pool_connections_in_use \(pool.inUse)\n"
+            text += "# TYPE passmint_db_pool_waiting gauge\npassmint_db_pool_waiting \(pool.waiting)\n"
+            text += "# TYPE passmint_db_pool_leases_total counter\npassmint_db_pool_leases_total \(pool.leases)\n"
+            text += "# TYPE passmint_db_pool_wait_seconds_total counter\npassmint_db_pool_wait_seconds_total \(pool.waitedSeconds)\n"
+        }
         return text
     }
 
@@ -71,6 +83,14 @@ extension ServiceMetrics {
         "passmint_build_info": "The running version.",
         "passmint_jobs": "Bulk-change and publish jobs this node knows, by state.",
         "passmint_job_lines_applied": "Lines the jobs this node knows have applied.",
+        "passmint_store_reachable": "1 while the store answers the node's probe, 0 while it is out of reach (requests answered 503).",
+        "passmint_db_pool_connections_max": "The most PostgreSQL connections this node's pool opens.",
+        "passmint_db_pool_connections_in_use": "PostgreSQL connections a request or queue of this node holds now.",
+        "passmint_db_pool_waiting":
+            "Store calls of this node waiting for a PostgreSQL connection now (all in use: raise the pool or add nodes).",
+        "passmint_db_pool_leases_total": "PostgreSQL connections lent to store calls of this node.",
+        "passmint_db_pool_wait_seconds_total":
+            "Seconds store calls of this node waited for a PostgreSQL connection, in all (divide by the leases for the mean).",
         "process_cpu_seconds_total": "CPU time of the process (user and system).",
         "process_resident_memory_bytes": "Resident memory of the process.",
         "process_open_fds": "Open file descriptors of the process.",

@@ -73,7 +73,7 @@ public final class ServiceMetrics: Sendable {
 
     /// The whole scrape: the registry, then the counts read now (the Google update queue's when there is one).
     func scrape(
-        pushes: PushStatistics, queue: PushQueueStatus, fromMemory: (polls: Int, notModified: Int),
+        pushes: PushStatistics, queue: PushQueueStatus?, fromMemory: (polls: Int, notModified: Int),
         google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)? = nil, snapshot: Snapshot = Snapshot(),
         now: Date = Date()
     ) -> [UInt8] {
@@ -88,12 +88,23 @@ public final class ServiceMetrics: Sendable {
             text += "passmint_pushes_total{result=\"\(result)\"} \(count)\n"
         }
         text += "# TYPE passmint_push_attempts_total counter\npassmint_push_attempts_total \(pushes.attempts)\n"
-        text += "# TYPE passmint_push_queue_depth gauge\npassmint_push_queue_depth \(queue.depth)\n"
-        let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
-        text += "# TYPE passmint_push_queue_oldest_seconds gauge\npassmint_push_queue_oldest_seconds \(age)\n"
+        if let queue {
+            text += "# TYPE passmint_push_queue_depth gauge\npassmint_push_queue_depth \(queue.depth)\n"
+            let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
+            text += "# TYPE passmint_push_queue_oldest_seconds gauge\npassmint_push_queue_oldest_seconds \(age)\n"
+        }
         if let google { text += Self.googleText(statistics: google.statistics, queue: google.queue, now: now) }
         text += Self.snapshotText(snapshot, now: now)
         return Array(Self.withHelp(text).utf8)
+    }
+
+    /// The latency histogram of every route the router has, made at start so that each scrapes (empty) before its
+    /// first request; `routes` are the router's patterns and methods.
+    func registerRoutes(_ routes: [(route: String, method: String)]) {
+        for (route, method) in routes {
+            _ = Metrics.Timer(
+                label: "passmint_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
+        }
     }
 
     /// The series that would otherwise appear only on first use, made at start so that they scrape as 0 until then.

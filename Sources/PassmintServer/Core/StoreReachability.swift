@@ -17,22 +17,26 @@ public final class StoreReachability: Service, Sendable {
     let clock: @Sendable () -> Date
     /// How long a probe waits for the store's answer.
     public let timeout: Duration
+    /// Where what the probes find is kept, for the background queues too.
+    let readiness: StoreReadiness
     private struct State {
-        var reachable = true
         var since: Date?
-        var reason = ""
     }
     private let state = Mutex(State())
 
-    public init(store: any PassStore, logger: Logger, clock: @escaping @Sendable () -> Date, timeout: Duration = .seconds(3)) {
+    public init(
+        store: any PassStore, readiness: StoreReadiness, logger: Logger, clock: @escaping @Sendable () -> Date,
+        timeout: Duration = .seconds(3)
+    ) {
         self.store = store
+        self.readiness = readiness
         self.logger = logger
         self.clock = clock
         self.timeout = timeout
     }
 
     /// What the last probe found.
-    public var isReachable: Bool { state.withLock { $0.reachable } }
+    public var isReachable: Bool { readiness.isReachable }
 
     /// Asks the store for a trivial answer within ``timeout``; records what it found (and logs a change, the error in
     /// full: the query is `SELECT 1`, nothing of a caller's). True when it answered.
@@ -45,15 +49,14 @@ public final class StoreReachability: Service, Sendable {
         let now = clock()
         let change = state.withLock { state -> (Bool, TimeInterval)? in
             let reachable = failure == nil
-            guard reachable != state.reachable else { return nil }
+            guard readiness.setReachable(reachable) else { return nil }
             let lasted = state.since.map { now.timeIntervalSince($0) } ?? 0
-            state.reachable = reachable
             state.since = now
-            state.reason = failure.map(LogText.error) ?? ""
             return (reachable, lasted)
         }
         if let (reachable, lasted) = change {
             if reachable {
+                store.reconnect()  // the pool's own retry may be a minute away: fresh connections now
                 logger.notice("store reachable again", metadata: ["outageSeconds": "\(Int(lasted.rounded()))"])
             } else {
                 logger.error(
@@ -86,13 +89,18 @@ public final class StoreReachability: Service, Sendable {
         }
     }
 
-    /// Runs `body`, returning the error it threw, or a timeout's when it has not finished within `limit` (the body
-    /// then runs on to its end, unwaited for).
+    /// Runs `body`, returning the error it threw, or a timeout's when it has not finished within `limit`: the body is
+    /// then cancelled and not waited for (a connect that ignores cancellation ends at its own timeout), and the timer
+    /// ends when the body does.
     static func within(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void) async -> (any Error)? {
         let outcome = Mutex<CheckedContinuation<(any Error)?, Never>?>(nil)
         return await withCheckedContinuation { continuation in
             outcome.withLock { $0 = continuation }
             let finish = { @Sendable (error: (any Error)?) in outcome.withLock { $0.take() }?.resume(returning: error) }
+            let timer = Task {
+                try await Task.sleep(for: limit)
+                finish(StoreTimeout(limit: limit))
+            }
             let work = Task {
                 do {
                     try await body()
@@ -100,11 +108,11 @@ public final class StoreReachability: Service, Sendable {
                 } catch {
                     finish(error)
                 }
+                timer.cancel()
             }
             Task {
-                try? await Task.sleep(for: limit)
-                finish(StoreTimeout(limit: limit))
-                _ = work  // left to end on its own: cancelling a wait for a connection is the client's to handle
+                _ = await timer.result
+                work.cancel()
             }
         }
     }

@@ -36,7 +36,7 @@ public final class WebhookDeliverer: Service, Sendable {
     }
 
     public func run() async throws {
-        await loop.run(lastRound: false) { try await round() }
+        await loop.run(lastRound: false) { try await self.round() }
     }
 
     /// Claims, delivers and settles one batch; the number claimed.
