@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A change to a stored pass, applied by a store inside one write transaction
 /// (``PassStore/change(passTypeIdentifier:serialNumber:_:basedOn:)``). What each edit does is decided here, once for both
 /// backends.
@@ -10,13 +12,28 @@ public enum PassEdit: Sendable, Equatable {
     case personalize(personalizationJSON: String)
     /// A new version with the same data: its template changed (``PassStore/passKeys(template:after:limit:)``).
     case republish
+    /// Erasure of the pass's personal data (a GDPR request): its data becomes `{}`, its personalization goes, it is
+    /// voided and marked erased (``StoredPass/erasedAt``). The row stays as a tombstone: the serial is never issued
+    /// again, devices holding the pass fetch its voided version, and no later edit changes it.
+    case erase
 
     /// The pass after the edit, or nil when the edit leaves it as it is (then it keeps its tag and date).
     ///
     /// With `basedOn` (the tag of the version the caller read and made the edit from) the edit is refused with
     /// ``PassStoreError/Kind/stale`` when the pass moved on since: the caller reads it again and makes the edit anew,
-    /// so that no change made in between is lost.
-    public func applied(to pass: StoredPass, basedOn: Int64? = nil) throws(PassStoreError) -> StoredPass? {
+    /// so that no change made in between is lost. An erased pass refuses updates and sign-ups
+    /// (``PassStoreError/Kind/erased``), leaves a republish and a second erasure without a new version; `now` is the
+    /// time an erasure records.
+    public func applied(to pass: StoredPass, basedOn: Int64? = nil, now: Date = Date()) throws(PassStoreError) -> StoredPass? {
+        if let erasedAt = pass.erasedAt {
+            switch self {
+            case .erase, .republish: return nil
+            case .update, .personalize:
+                throw PassStoreError(
+                    .erased, "pass \(pass.passTypeIdentifier) / \(pass.serialNumber) was erased at \(erasedAt); it takes no change",
+                    passKey: PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber))
+            }
+        }
         if let basedOn, pass.updateTag != basedOn {
             throw PassStoreError(
                 .stale,
@@ -32,6 +49,11 @@ public enum PassEdit: Sendable, Equatable {
             guard pass.personalizationJSON == nil else { return nil }
             edited.personalizationJSON = personalizationJSON
         case .republish: break
+        case .erase:
+            edited.dataJSON = "{}"
+            edited.personalizationJSON = nil
+            edited.voided = true
+            edited.erasedAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         }
         return edited
     }

@@ -5,6 +5,8 @@ public struct PassStoreError: Error, Sendable, CustomStringConvertible, Equatabl
         case duplicate
         /// The pass changed since the version a change was made from (``PassEdit/applied(to:basedOn:)``).
         case stale
+        /// The pass was erased (``PassEdit/erase``): it takes no change any more.
+        case erased
         case database
     }
     public var kind: Kind

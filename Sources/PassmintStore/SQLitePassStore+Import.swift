@@ -19,7 +19,7 @@ extension SQLitePassStore {
                 tag += 1
                 let stored = pass.firstVersion(tag: tag, now: now)
                 try db.query(
-                    "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING",
+                    "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL) ON CONFLICT DO NOTHING",
                     [
                         .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
                         .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),

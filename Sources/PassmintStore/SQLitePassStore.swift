@@ -71,7 +71,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 do {
                     try db.query(
-                        "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL)",
+                        "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL)",
                         [
                             .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
                             .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),
@@ -109,7 +109,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
             // The writer thread is the only writer: what it reads here stays as read until the commit.
             guard let current = try Self.pass(db, passTypeIdentifier, serialNumber) else { return nil }
             var pass = current
-            let edited = try edit.applied(to: current, basedOn: basedOn)
+            let edited = try edit.applied(to: current, basedOn: basedOn, now: self.clock())
             if let edited {
                 try self.storeImages(db, edit.images)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
@@ -221,6 +221,17 @@ extension SQLitePassStore: PassStoreInspection {
                 token = $0.text(0)
             }
             return token
+        }
+    }
+
+    package func passRow(passTypeIdentifier: String, serialNumber: String) async throws -> [String: String?]? {
+        try read { db in
+            var row: [String: String?]?
+            try db.query(
+                "SELECT data, personalization, CAST(voided AS TEXT), CAST(erased_at AS TEXT) FROM passes WHERE pass_type_id = ? AND serial_number = ?",
+                [.text(passTypeIdentifier), .text(serialNumber)]
+            ) { row = ["data": $0.text(0), "personalization": $0.text(1), "voided": $0.text(2), "erased_at": $0.text(3)] }
+            return row
         }
     }
 }

@@ -136,6 +136,10 @@ enum SQLiteSchema {
             CREATE INDEX idempotency_keys_claimed_at ON idempotency_keys (claimed_at);
             """
         ),
+        (
+            15, "erased passes: a tombstone's time of erasure (milliseconds), so that its serial is not issued again",
+            "ALTER TABLE passes ADD COLUMN erased_at INTEGER;"
+        ),
     ]
 
     /// Applies the migrations not applied yet.
@@ -153,7 +157,8 @@ enum SQLiteSchema {
     }
 
     static let passColumns = """
-        pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization
+        pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization,
+        erased_at
         """
 
     static let selectPass = "SELECT \(passColumns) FROM passes WHERE pass_type_id = ? AND serial_number = ?"
@@ -163,7 +168,8 @@ enum SQLiteSchema {
             passTypeIdentifier: row.text(0) ?? "", serialNumber: row.text(1) ?? "", authenticationToken: row.text(2) ?? "",
             template: row.text(3) ?? "", dataJSON: row.text(4) ?? "{}", voided: row.integer(5) != 0, updateTag: row.integer(6),
             updatedAt: Date(timeIntervalSince1970: TimeInterval(row.integer(7))), lastPushJSON: row.text(8),
-            personalizationJSON: row.text(9))
+            personalizationJSON: row.text(9),
+            erasedAt: row.optionalInteger(10).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
     }
 
     /// The columns a version changes, in the order of ``updatePass``, then the key.
@@ -171,12 +177,13 @@ enum SQLiteSchema {
         [
             .text(pass.dataJSON), .integer(pass.voided ? 1 : 0), pass.personalizationJSON.map(SQLiteConnection.Value.text) ?? .null,
             .integer(pass.updateTag), .integer(Int64(pass.updatedAt.timeIntervalSince1970)),
+            pass.erasedAt.map { .integer(PassEvent.milliseconds($0)) } ?? .null,
             .text(pass.passTypeIdentifier), .text(pass.serialNumber),
         ]
     }
 
     static let updatePass = """
-        UPDATE passes SET data = ?, voided = ?, personalization = ?, update_tag = ?, updated_at = ?
+        UPDATE passes SET data = ?, voided = ?, personalization = ?, update_tag = ?, updated_at = ?, erased_at = ?
         WHERE pass_type_id = ? AND serial_number = ?
         """
 

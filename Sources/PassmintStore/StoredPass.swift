@@ -20,11 +20,14 @@ public struct StoredPass: Sendable, Equatable {
     public var lastPushJSON: String?
     /// What the user gave when signing up for a personalizable (rewards) pass, as a JSON object text; nil until then.
     public var personalizationJSON: String?
+    /// When the pass was erased (``PassEdit/erase``): its data and personalization are gone, it is voided for good, and the
+    /// row stays only as a tombstone so that its serial is not issued again. Nil for a pass that was not erased.
+    public var erasedAt: Date?
 
     public init(
         passTypeIdentifier: String, serialNumber: String, authenticationToken: String, template: String, dataJSON: String,
         voided: Bool = false, updateTag: Int64 = 0, updatedAt: Date = Date(), lastPushJSON: String? = nil,
-        personalizationJSON: String? = nil
+        personalizationJSON: String? = nil, erasedAt: Date? = nil
     ) {
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
@@ -36,5 +39,6 @@ public struct StoredPass: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.lastPushJSON = lastPushJSON
         self.personalizationJSON = personalizationJSON
+        self.erasedAt = erasedAt
     }
 }

@@ -68,7 +68,7 @@ extension PostgresPassStore {
                     continue
                 }
                 do {
-                    guard let edited = try request.edit.applied(to: pass, basedOn: request.basedOn) else {
+                    guard let edited = try request.edit.applied(to: pass, basedOn: request.basedOn, now: now) else {
                         outcomes.append(.success((pass, false)))
                         continue
                     }

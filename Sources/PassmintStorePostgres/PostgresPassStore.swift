@@ -214,7 +214,8 @@ public final class PostgresPassStore: PassStore {
         _ connection: PostgresConnection, _ type: String, _ serial: String, forUpdate: Bool, _ logger: Logger
     ) async throws -> StoredPass? {
         let columns = """
-            pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization
+            pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization,
+            erased_at
             """
         let query: PostgresQuery =
             forUpdate
@@ -237,7 +238,7 @@ public final class PostgresPassStore: PassStore {
             let locked = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger)
             guard let current = locked else { return nil }
             var pass = current
-            let edited = try edit.applied(to: current, basedOn: basedOn)
+            let edited = try edit.applied(to: current, basedOn: basedOn, now: clock())
             if let edited {
                 try await self.storeImages(connection, edit.images, logger)  // in the transaction of the pass that names them
                 pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger), now: clock())
@@ -245,7 +246,7 @@ public final class PostgresPassStore: PassStore {
                 try await connection.query(
                     """
                     UPDATE passes SET data = \(pass.dataJSON), voided = \(pass.voided), personalization = \(pass.personalizationJSON),
-                    update_tag = \(pass.updateTag), updated_at = \(updatedAt)
+                    update_tag = \(pass.updateTag), updated_at = \(updatedAt), erased_at = \(pass.erasedAt.map(PassEvent.milliseconds))
                     WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                     """, logger: logger)
                 let updated = PassEvent(
@@ -344,6 +345,18 @@ extension PostgresPassStore: PassStoreInspection {
         let rows = try await clients.query(
             "SELECT push_token FROM devices WHERE device_library_id = \(deviceLibraryIdentifier)", logger: logger)
         for try await token in rows.decode(String.self) { return token }
+        return nil
+    }
+
+    package func passRow(passTypeIdentifier: String, serialNumber: String) async throws -> [String: String?]? {
+        let rows = try await client.query(
+            """
+            SELECT data, personalization, CASE WHEN voided THEN '1' ELSE '0' END, erased_at::text FROM passes
+            WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
+            """, logger: logger)
+        for try await (data, personalization, voided, erasedAt) in rows.decode((String, String?, String, String?).self) {
+            return ["data": data, "personalization": personalization, "voided": voided, "erased_at": erasedAt]
+        }
         return nil
     }
 }

@@ -250,6 +250,10 @@ enum PostgresSchema {
                 "CREATE INDEX IF NOT EXISTS idempotency_keys_claimed_at ON idempotency_keys (claimed_at)",
             ]
         ),
+        (
+            16, "erased passes: a tombstone's time of erasure (milliseconds), so that its serial is not issued again",
+            ["ALTER TABLE passes ADD COLUMN IF NOT EXISTS erased_at BIGINT"]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.
@@ -272,11 +276,12 @@ enum PostgresSchema {
         }
     }
 
-    typealias PassRow = (String, String, String, String, String, Bool, Int64, Int64, String?, String?)
+    typealias PassRow = (String, String, String, String, String, Bool, Int64, Int64, String?, String?, Int64?)
 
     static func pass(_ row: PassRow) -> StoredPass {
         StoredPass(
             passTypeIdentifier: row.0, serialNumber: row.1, authenticationToken: row.2, template: row.3, dataJSON: row.4, voided: row.5,
-            updateTag: row.6, updatedAt: Date(timeIntervalSince1970: TimeInterval(row.7)), lastPushJSON: row.8, personalizationJSON: row.9)
+            updateTag: row.6, updatedAt: Date(timeIntervalSince1970: TimeInterval(row.7)), lastPushJSON: row.8, personalizationJSON: row.9,
+            erasedAt: row.10.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
     }
 }

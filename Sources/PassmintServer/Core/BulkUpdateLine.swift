@@ -1,7 +1,8 @@
 import Passmint
 
 /// One line of a bulk change (`POST /api/v1/updates`): `{"passTypeIdentifier", "serialNumber", "data": {…},
-/// "voided": true, "images": {…}}`, the same change a `PATCH` of that pass makes; or `{"orderTypeIdentifier",
+/// "voided": true, "images": {…}, "unvoid": true}`, the same change a `PATCH` of that pass makes (`"unvoid": true` as
+/// its `?unvoid=true`); or `{"orderTypeIdentifier",
 /// "orderIdentifier", "data": {…}}`, the same change a `PATCH` of that order makes.
 struct BulkUpdateLine: Sendable {
     /// The pass type, or the order type of an order line.
@@ -13,6 +14,8 @@ struct BulkUpdateLine: Sendable {
     var data: JSONObject?
     var voided: Bool?
     var images: JSONObject?
+    /// `"unvoid": true`: `"voided": false` may make a voided pass valid again (``UpdateService/update``'s `unvoid`).
+    var unvoid = false
 
     /// Reads a line; a message saying what is wrong with it otherwise. A text value of `data` longer than
     /// `maximumValue` UTF-8 bytes (``JobLimits/maximumValueBytes``) is refused, naming its key.
@@ -50,6 +53,10 @@ struct BulkUpdateLine: Sendable {
             guard let voided = voided.boolValue else { return .failure(LineFailure("\"voided\" must be true or false", serial: serial)) }
             line.voided = voided
         }
+        if let unvoid = object["unvoid"] {
+            guard let unvoid = unvoid.boolValue else { return .failure(LineFailure("\"unvoid\" must be true or false", serial: serial)) }
+            line.unvoid = unvoid
+        }
         if let images = object["images"] {
             guard let images = images.objectValue else {
                 return .failure(LineFailure("\"images\" must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}", serial: serial))
@@ -70,7 +77,7 @@ struct BulkUpdateLine: Sendable {
         guard let id = object["orderIdentifier"]?.stringValue, PathComponent.isValid(id) else {
             return .failure(LineFailure("give \"orderIdentifier\": 1–128 characters of letters, digits and . _ - : ~"))
         }
-        if let key = ["passTypeIdentifier", "serialNumber", "voided", "images"].first(where: { object[$0] != nil }) {
+        if let key = ["passTypeIdentifier", "serialNumber", "voided", "images", "unvoid"].first(where: { object[$0] != nil }) {
             return .failure(
                 LineFailure(
                     "an order line has no \"\(key)\": give \"data\" (an order is cancelled with \"data\": {\"status\": \"cancelled\"})",

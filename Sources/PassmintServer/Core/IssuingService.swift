@@ -119,8 +119,13 @@ public struct IssuingService: Sendable {
             let index = passes.firstIndex {
                 $0.serialNumber == error.passKey?.serialNumber && $0.passTypeIdentifier == error.passKey?.passTypeIdentifier
             }
-            let conflict = ServiceFailure.conflict(
+            var conflict = ServiceFailure.conflict(
                 "a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
+            if let key = error.passKey,
+                let erasedAt = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)?.erasedAt
+            {
+                conflict = .serialErased(serial, at: erasedAt)  // a tombstone: the serial is not issued again
+            }
             guard passes.count > 1, let index else { throw conflict }
             throw conflict.prefixed("passes[\(index)]: ")
         }

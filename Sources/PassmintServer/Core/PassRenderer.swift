@@ -65,7 +65,8 @@ public struct PassRenderer: Sendable {
     }
 
     /// What a stored pass is built from: its template, data and images, stamped with its serial, token and voided
-    /// flag and the service's `webServiceURL`.
+    /// flag and the service's `webServiceURL`; an erased pass's data is gone, so it is built from blanks
+    /// (``ErasedPassValues``).
     private func input(_ pass: StoredPass, data: JSONObject? = nil, version: PassTemplate? = nil) async throws(ServiceFailure) -> PassInput
     {
         let template: PassTemplate
@@ -77,6 +78,7 @@ public struct PassRenderer: Sendable {
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
             throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")
         }
+        if let erasedAt = pass.erasedAt { values = ErasedPassValues.values(for: template, of: pass, erasedAt: erasedAt) }
         let stamp = PassStamp(
             serialNumber: pass.serialNumber, authenticationToken: pass.authenticationToken, webServiceURL: webServiceURL,
             voided: pass.voided)

@@ -50,6 +50,7 @@ public struct PersonalizationService: Sendable {
             guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
                 throw ServiceFailure.notFound
             }
+            if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
             let request = try personalizationRequest(of: current)
             let fields = request.requiredFields.map(\.rawValue).joined(separator: ",")
             let missing = info.missing(request.requiredFields)
@@ -72,8 +73,8 @@ public struct PersonalizationService: Sendable {
                 committed = try await store.change(
                     passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .personalize(personalizationJSON: infoJSON),
                     basedOn: current.updateTag)
-            } catch let error as PassStoreError where error.kind == .stale {
-                continue  // another change (or sign-up) came first: look again
+            } catch let error as PassStoreError where error.kind == .stale || error.kind == .erased {
+                continue  // another change (or sign-up, or an erasure) came first: look again
             }
             guard let change = committed else { throw ServiceFailure.notFound }
             guard change.pass.personalizationJSON == infoJSON else { throw taken }

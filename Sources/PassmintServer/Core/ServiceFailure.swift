@@ -1,3 +1,4 @@
+public import Foundation
 public import HTTPTypes
 public import Hummingbird
 
@@ -92,6 +93,29 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     /// A pass that kept changing while a change to it was being made (100 times): 409.
     public static func busy(_ serialNumber: String) -> ServiceFailure {
         .conflict("pass \(serialNumber) kept changing while this change was being made; nothing was changed: send it again", code: "busy")
+    }
+    /// A change to a pass that was erased (its data removed at its holder's request, ``UpdateService/erase(passTypeIdentifier:serialNumber:ifMatch:)``):
+    /// 410 `pass-erased`. Its row stays only so that its serial is not issued again.
+    public static func erased(_ serialNumber: String, at erasedAt: Date) -> ServiceFailure {
+        ServiceFailure(
+            .gone,
+            "pass \(serialNumber) was erased on \(erasedAt.formatted(.iso8601)); an erased pass takes no change and is never un-voided: "
+                + "issue a new pass with another serial number",
+            code: "pass-erased")
+    }
+    /// Issuing a serial number that an erased pass had: 409 `pass-erased`.
+    public static func serialErased(_ serialNumber: String, at erasedAt: Date) -> ServiceFailure {
+        .conflict(
+            "a pass with serial number \(serialNumber) was erased on \(erasedAt.formatted(.iso8601)) and its serial number is not issued "
+                + "again: pick another serial number",
+            code: "pass-erased")
+    }
+    /// Un-voiding a voided pass without saying so: 409 `pass-voided`.
+    public static func unvoidNotAsked(_ serialNumber: String) -> ServiceFailure {
+        .conflict(
+            "pass \(serialNumber) is voided; un-voiding makes it valid again on every device that holds it: to do so, send the PATCH "
+                + "with ?unvoid=true (in a bulk update, the line with \"unvoid\": true)",
+            code: "pass-voided")
     }
     /// The request is well formed but does not make a valid pass (a lint error, a missing placeholder, a template
     /// that does not load).

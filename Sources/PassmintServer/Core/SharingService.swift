@@ -5,7 +5,8 @@ import Passmint
 public import PassmintStore
 
 /// What a person holding a pass's public link (``PassLinks``) gets: the signed pass, or what its "Add to Apple Wallet"
-/// page shows. A link that is wrong, expired or for a pass that is gone answers the same 404, saying nothing more.
+/// page shows. A link that is wrong, expired or for a pass that is gone answers the same 404, saying nothing more; a
+/// valid link to an erased pass answers 410 (``linkGone(_:)``), and so does the download of a voided pass.
 /// Passes are signed on their first fetch and then cached (``LatestPassService``), so a link nobody opens costs no
 /// signature.
 public struct SharingService: Sendable {
@@ -69,12 +70,20 @@ public struct SharingService: Sendable {
                 signature: link.signature),
             let pass = try await store.pass(passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber)
         else { throw ServiceFailure.notFound }
+        if pass.erasedAt != nil { throw Self.linkGone("was removed at its holder's request") }
         return pass
     }
 
-    /// The signed `.pkpass` a valid link names, and the pass.
+    /// What a valid link to a pass that was erased (or, for its download, voided) answers: 410 `link-gone`.
+    static func linkGone(_ why: String) -> ServiceFailure {
+        ServiceFailure(.gone, "this pass \(why); its link no longer works", code: "link-gone")
+    }
+
+    /// The signed `.pkpass` a valid link names, and the pass; 410 for a voided pass (devices that hold it still fetch
+    /// its voided version through the web service).
     public func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
         let pass = try await pass(for: link)
+        if pass.voided { throw Self.linkGone("is no longer valid") }
         let archive = try await downloads.latestPass(pass)
         try await events.record(.downloaded, pass)
         return (pass, archive)

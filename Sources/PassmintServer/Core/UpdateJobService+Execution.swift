@@ -159,7 +159,7 @@ extension UpdateJobService {
         do {
             let result = try await updates.update(
                 passTypeIdentifier: line.passTypeIdentifier, serialNumber: line.serialNumber, data: line.data, voided: line.voided,
-                images: line.images, signs: false, read: read)
+                images: line.images, signs: false, read: read, unvoid: line.unvoid)
             if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
             if let replayingSince, result.pass.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
             return .unchanged

@@ -40,12 +40,16 @@ public struct UpdateService: Sendable {
     /// `purgeUnused` (a publish's `"purgeUnused"`): the data keys the pass's template does not use are dropped (a
     /// batch's unused columns stored by an earlier version); its images and serial stay.
     ///
+    /// `unvoid`: a change that sets `voided` to false on a voided pass is refused (409 `pass-voided`) unless it says so
+    /// (`?unvoid=true`): un-voiding makes the pass valid again on every device. An erased pass takes no change (410
+    /// `pass-erased`).
+    ///
     /// `read`: the pass as the caller read it already (a bulk update reads a chunk's passes at once), made from on the
     /// first attempt instead of reading it again; when it is no longer the stored version, the commit finds it stale
     /// and the change is made again from the version stored.
     public func update(
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
-        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false
+        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false, unvoid: Bool = false
     ) async throws -> PassMetadata {
         let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
         if let data { try DataKeys.check(data) }
@@ -56,6 +60,8 @@ public struct UpdateService: Sendable {
             if known == nil { stored = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) }
             known = nil
             guard let current = stored else { throw ServiceFailure.notFound }
+            if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
+            if current.voided, voided == false, !unvoid { throw ServiceFailure.unvoidNotAsked(serialNumber) }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
             if upload == nil, let images { upload = try await renderer.images.decode(images) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
@@ -74,9 +80,10 @@ public struct UpdateService: Sendable {
             let change: PassChange
             do {
                 change = try await commit(candidate, edit, basedOn: current.updateTag, data: merged, signs: signs)
-            } catch let error as PassStoreError where error.kind == .stale {
+            } catch let error as PassStoreError where error.kind == .stale || error.kind == .erased {
                 // Another change committed after this one read the pass: make it again from the version now stored
-                // (with If-Match, the next read answers 412 with the version it is at, unless If-Match names that one).
+                // (with If-Match, the next read answers 412 with the version it is at, unless If-Match names that one;
+                // an erasure, 410).
                 continue
             }
             let queued = Set(change.registrations.map(\.pushToken)).count
@@ -127,6 +134,61 @@ public struct UpdateService: Sendable {
         return change
     }
 
+    /// Erases a pass (a GDPR erasure): in one store transaction its data and personalization are removed, it becomes a
+    /// voided version with a new tag, a push is owed to every device registered for it (and a patch to its Google
+    /// object, which the voided version makes inactive), and the row stays as a tombstone (``StoredPass/erasedAt``).
+    /// The voided version is built from blanks (``ErasedPassValues``) and signed before the commit; when it cannot be
+    /// built the erasure is made all the same (a device then gets the failure when it fetches the pass).
+    ///
+    /// A pass erased already answers as it is, with nothing owed again (`changed` false). `ifMatch`: the erasure is
+    /// made only if the pass is at one of these versions (412 otherwise); without it, it is made whatever version the
+    /// pass is at, so that no change committing at the same moment can leave data behind.
+    public func erase(passTypeIdentifier: String, serialNumber: String, ifMatch: Set<Int64>? = nil) async throws -> PassMetadata {
+        for _ in 0..<Self.attempts {
+            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+                throw ServiceFailure.notFound
+            }
+            if current.erasedAt != nil { return try await erased(current) }
+            if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
+            let candidate = try PassEdit.erase.applied(to: current) ?? current
+            var signed: BuiltPass?
+            do {
+                signed = try await renderer.build(candidate)
+            } catch {
+                logger.warning(
+                    "the erased pass's voided version cannot be built; erasing it all the same",
+                    metadata: ["serialNumber": "\(serialNumber)", "error": "\(error)"])
+            }
+            let committed: PassChange?
+            do {
+                committed = try await store.change(
+                    passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .erase,
+                    basedOn: ifMatch == nil ? nil : current.updateTag)
+            } catch let error as PassStoreError where error.kind == .stale {
+                continue  // If-Match named the version read, and another change came first: the next read answers 412
+            }
+            guard let change = committed else { throw ServiceFailure.notFound }
+            guard change.changed else { return try await erased(change.pass) }  // erased by another request meanwhile
+            if let signed {
+                publisher.publish(change, signed: signed.archive)
+            } else {
+                publisher.publish(change)
+            }
+            let queued = Set(change.registrations.map(\.pushToken)).count
+            logger.info(
+                "pass erased", metadata: ["serialNumber": "\(serialNumber)", "tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"])
+            return PassMetadata(
+                pass: change.pass, data: JSONObject(), registrations: change.registrations.count, queuedPushes: queued, changed: true)
+        }
+        throw ServiceFailure.busy(serialNumber)
+    }
+
+    /// The answer for a pass erased already: its tombstone, nothing changed.
+    private func erased(_ pass: StoredPass) async throws -> PassMetadata {
+        let registrations = try await store.registrations(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
+        return PassMetadata(pass: pass, data: JSONObject(), registrations: registrations.count, changed: false)
+    }
+
     /// A new version of a pass whose template changed: checked against the template as it is now, then given the
     /// next tag, with a push owed to its devices (checked again when another change commits first). The pushes it owes.
     public func republish(_ key: PassKey) async throws -> Int {
@@ -143,6 +205,7 @@ public struct UpdateService: Sendable {
                 continue
             }
             guard let change = committed else { throw ServiceFailure.notFound }
+            guard change.changed else { return 0 }  // an erased pass keeps its voided version
             publisher.publish(change)
             return Set(change.registrations.map(\.pushToken)).count
         }

@@ -3,7 +3,8 @@ import Passmint
 import PassmintStore
 
 /// The issuing API for the issuer's own servers, under `/api/v1` behind ``APIKeyMiddleware``: issue a pass or a
-/// multi-ticket order, update a pass, read its metadata, the device logs and the statistics.
+/// multi-ticket order, update a pass, erase it (its personal data, for good), read its metadata, the device logs and the
+/// statistics.
 struct IssuingAPIRoutes {
     let core: ServiceCore
 
@@ -11,6 +12,7 @@ struct IssuingAPIRoutes {
     func register(on api: RouterGroup<ServiceRequestContext>) {
         api.post("passes") { request, context in try await issue(request, context) }
         api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
+        api.delete("passes/:type/:serial") { request, context in try await erase(request, context) }
         api.post("bundles") { request, context in try await issueBundle(request, context) }
         api.getAndHead("passes/:type/:serial") { request, context in try await metadata(request, context) }
         api.get("logs") { _, _ in RouteSupport.json(.ok, .array(core.deviceLogs.recent.map(JSONValue.string))) }
@@ -34,7 +36,7 @@ struct IssuingAPIRoutes {
     private func metadataObject(_ metadata: PassMetadata, google: Bool) async -> JSONObject {
         var object = PassMetadataJSON.object(
             metadata, publicURL: core.configuration.publicURL, links: core.sharing.links(for: metadata.pass))
-        if google, let service = core.google {
+        if google, metadata.pass.erasedAt == nil, let service = core.google {
             do {
                 object["googleSaveURL"] = .string(try await service.saveURL(for: metadata.pass))
             } catch {
@@ -110,10 +112,25 @@ struct IssuingAPIRoutes {
         guard data != nil || voided != nil || images != nil else {
             throw ServiceFailure.badRequest("give {\"data\": {…}}, {\"images\": {…}} and/or {\"voided\": true}")
         }
+        let unvoid = request.uri.queryParameters.get("unvoid")
+        guard unvoid == nil || unvoid == "true" || unvoid == "false" else {
+            throw ServiceFailure.badRequest("?unvoid must be true or false, not \"\(unvoid ?? "")\"")
+        }
         let updated = try await core.updates.update(
             passTypeIdentifier: type, serialNumber: serial, data: data?.objectValue, voided: voided?.boolValue,
-            images: images?.objectValue, ifMatch: EntityTags.ifMatch(request.headers))
+            images: images?.objectValue, ifMatch: EntityTags.ifMatch(request.headers), unvoid: unvoid == "true")
         return await metadataAnswer(.ok, updated)
+    }
+
+    /// `DELETE /api/v1/passes/{type}/{serial}`: the pass's personal data erased, for good (``UpdateService/erase``);
+    /// 200 with its tombstone (`erasedAt`, `push` when this request erased it, `changed` false when it was erased
+    /// already).
+    private func erase(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let type = try RouteSupport.component("type", context)
+        let serial = try RouteSupport.component("serial", context)
+        let erased = try await core.updates.erase(
+            passTypeIdentifier: type, serialNumber: serial, ifMatch: EntityTags.ifMatch(request.headers))
+        return await metadataAnswer(.ok, erased)
     }
 
     private func metadata(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {

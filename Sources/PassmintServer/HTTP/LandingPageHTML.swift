@@ -85,6 +85,27 @@ enum LandingPageHTML {
             """
     }
 
+    /// The page of a link whose pass was erased (410): nothing of the pass, only that the link no longer works.
+    static func gone() -> String {
+        """
+        \(PageHead.lines(title: "Pass no longer available"))
+        <style>
+        body { margin: 0; font-family: -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: #f2f2f7; color: #1c1c1e; }
+        main { max-width: 30rem; margin: 0 auto; padding: 1.5rem 1rem; text-align: center; }
+        </style>
+        </head>
+        <body>
+        <main>
+        <h1 id="gone">This pass is no longer available</h1>
+        <p>It was removed at its holder's request, so this link no longer works. If you think this is a mistake, ask the
+        business that gave you the link for a new one.</p>
+        </main>
+        </body>
+        </html>
+
+        """
+    }
+
     /// Text for HTML content and attribute values.
     static func escape(_ text: String) -> String { HTMLText.escape(text) }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Passmint
 import PassmintStore
 
@@ -8,7 +9,8 @@ enum PassMetadataJSON {
     /// (`{"queued": n}`: the devices it owes a push, delivered in the background); for a lookup `pushes`
     /// (`{"pending", "delivered", "failed", "devices": [{"device", "pending", "last"}]}`) and, when the service issues
     /// for Google Wallet and a link to the pass was made, `google` (`{"objectId", "pending", "attempts", "due"}`: the
-    /// patch its object is owed); `links` (`download`, `add`) when the service has a link secret.
+    /// patch its object is owed); `links` (`download`, `add`) when the service has a link secret; for an erased pass
+    /// `erasedAt` (ISO 8601) and no links (they answer 410).
     static func object(_ metadata: PassMetadata, publicURL: String, links: PassLinks.Links? = nil) -> JSONObject {
         let pass = metadata.pass
         func parsed(_ text: String?) -> JSONValue { text.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null }
@@ -42,7 +44,8 @@ enum PassMetadataJSON {
             ]
         }
         if let changed = metadata.changed { object["changed"] = .bool(changed) }
-        if let links { object["links"] = ["download": .string(links.download), "add": .string(links.add)] }
+        if let erasedAt = pass.erasedAt { object["erasedAt"] = .string(erasedAt.formatted(.iso8601)) }
+        if let links, pass.erasedAt == nil { object["links"] = ["download": .string(links.download), "add": .string(links.add)] }
         return object
     }
 }

@@ -8,7 +8,8 @@ import PassmintStore
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
 /// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page, `google/save/<type>/<serial>` a redirect to its
 /// "Add to Google Wallet" link. A type beginning with `order.` names a Wallet order (``OrderSharingService``): the
-/// signed `.order` and its page. Anything wrong answers the same bare 404.
+/// signed `.order` and its page. Anything wrong answers the same bare 404; a valid link to an erased pass 410 (the add
+/// page as a page saying so), and so do a voided pass's download and page.
 struct SharingRoutes {
     let core: ServiceCore
 
@@ -58,9 +59,14 @@ struct SharingRoutes {
     private func page(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let platform = LandingPlatform(userAgent: request.headers[.userAgent])
         let presented = try link(request, context)
-        let page =
-            OrderDeviceService.isOrderType(presented.passTypeIdentifier)
-            ? try await core.orderSharing.page(presented) : try await core.sharing.page(presented, google: platform != .apple)
+        let page: SharingService.Page
+        do {
+            page =
+                OrderDeviceService.isOrderType(presented.passTypeIdentifier)
+                ? try await core.orderSharing.page(presented) : try await core.sharing.page(presented, google: platform != .apple)
+        } catch let failure as ServiceFailure where failure.status == .gone {
+            return Self.html(LandingPageHTML.gone(), status: .gone)
+        }
         let qrCode: QRCode
         var googleQRCode: QRCode?
         do {
@@ -70,12 +76,17 @@ struct SharingRoutes {
             throw ServiceFailure.unprocessable(error.message)
         }
         let html = LandingPageHTML.html(page, qrCode: qrCode, platform: platform, googleQRCode: googleQRCode)
-        return RouteSupport.bytes(
+        return Self.html(html, status: page.voided ? .gone : .ok)
+    }
+
+    /// A page of the service's, with the landing page's headers.
+    private static func html(_ html: String, status: HTTPResponse.Status) -> Response {
+        RouteSupport.bytes(
             Array(html.utf8), type: "text/html; charset=utf-8",
             headers: [
                 .vary: "User-Agent",
                 .contentSecurityPolicy: LandingPageHTML.contentSecurityPolicy, .cacheControl: "private, no-cache",
                 HTTPField.Name("Referrer-Policy")!: "no-referrer",
-            ])
+            ], status: status)
     }
 }
