@@ -11,16 +11,18 @@
 # share one release build.
 #   scripts/bench-campaign.sh [SINGLE, default 100000] [SHARED, default 20000]
 # Extra options for every run go in CAMPAIGN_OPTIONS, e.g. CAMPAIGN_OPTIONS="--stand-in-threads 8 --apns-auth token".
+# BENCH_CONFIGURATION=debug builds both in debug (a quick check that the driver works; say so beside any figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 single=${1:-100000}
 shared=${2:-20000}
 [ -f Certificates/dev/signer.pem ] || Certificates/make-dev-chain.sh >/dev/null
-swift build -c release --product passmint >/dev/null
-swift build -c release --product PassmintCampaign >/dev/null
-release=$(swift build -c release --show-bin-path)
-bin=$release/passmint
-campaign=$release/PassmintCampaign
+config=${BENCH_CONFIGURATION:-release}
+swift build -c "$config" --product passmint >/dev/null
+swift build -c "$config" --product PassmintCampaign >/dev/null
+bin_path=$(swift build -c "$config" --show-bin-path)
+bin=$bin_path/passmint
+campaign=$bin_path/PassmintCampaign
 read -r -a extra <<<"${CAMPAIGN_OPTIONS:-}"
 pg=$(mktemp -d /tmp/passmint-campaign-pg.XXXXXX)
 chmod o+rx "$pg"
@@ -34,7 +36,7 @@ fresh() {
     [[ $base == *\?* ]] && query="?${base#*\?}"
     echo "${address%/*}/$name$query"
 }
-echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), $config build"
 "$campaign" --binary "$bin" --single "$single" --shared "$shared" "${extra[@]}"
 "$campaign" --binary "$bin" --single "$single" --shared "$shared" "${extra[@]}" --kill 1
 "$campaign" --binary "$bin" --single "$single" --shared "$shared" "${extra[@]}" --database "$(fresh)" --nodes 2
