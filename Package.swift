@@ -22,7 +22,7 @@ let package = Package(
         // Google Wallet: classes and objects from the same templates, OAuth for a service account, save links.
         .library(name: "PassmintGoogle", targets: ["PassmintGoogle"]),
         // The APNs client (HTTP/2, certificate or provider token), for a server that pushes on its own; the campaign
-        // benchmark (Benchmarks/) measures it.
+        // benchmark (PassmintCampaign) measures it.
         .library(name: "PassmintPush", targets: ["PassmintPush"]),
         .executable(name: "passmint", targets: ["PassmintCLI"]),
         // Signs one pass with the Passmint product alone: the test script checks what it links.
@@ -191,6 +191,37 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // The benchmarks' drivers (sources in Benchmarks/), in the same build graph as the tests so that nothing is
+        // compiled twice, and in no product: their stand-ins are the tests' own (PassmintTestSupport).
+        .target(name: "BenchSupport", path: "Benchmarks/Sources/BenchSupport", swiftSettings: swiftSettings),
+        // The campaign benchmark (scripts/bench-campaign.sh; CampaignTests runs it small).
+        .executableTarget(
+            name: "PassmintCampaign",
+            dependencies: [
+                "BenchSupport", "Passmint", "PassmintPush", "PassmintTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/Sources/PassmintCampaign",
+            swiftSettings: swiftSettings
+        ),
+        // The Google Wallet benchmark (scripts/bench-google.sh): drives `passmint serve` over HTTP only.
+        .executableTarget(
+            name: "PassmintGoogleBench",
+            dependencies: [
+                "BenchSupport", "Passmint", "PassmintTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Sources/PassmintGoogleBench",
             swiftSettings: swiftSettings
         ),
         .testTarget(

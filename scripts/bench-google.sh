@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Google Wallet benchmark, in one run against the benchmark's own Google stand-in on loopback (Benchmarks/,
-# multi-threaded: PassmintGoogleBench): first the stand-in's ceiling, object updates (GET + PATCH, as Passmint's
+# The Google Wallet benchmark, in one run against the Google stand-in on loopback (the tests' GoogleWalletStandIn,
+# multi-threaded; the driver is PassmintGoogleBench, sources in Benchmarks/): first the stand-in's ceiling, object updates (GET + PATCH, as Passmint's
 # client makes them) per second from a bare HTTP/1.1 client at the service's concurrency (8 connections); then a
 # `passmint serve` on SQLite with a Google service account made at run time (PASSMINT_GOOGLE_* pointing at the
 # stand-in) issues PASSES passes with their Google objects, one bulk update touches every pass, and the Google
@@ -13,10 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 passes=${1:-5000}
 config=${BENCH_CONFIGURATION:-release}
-swift build --package-path Benchmarks -c "$config" --product PassmintGoogleBench >/dev/null
-bin_path=$(swift build --package-path Benchmarks -c "$config" --show-bin-path)
+swift build -c "$config" --product PassmintGoogleBench >/dev/null
+bin_path=$(swift build -c "$config" --show-bin-path)
 if [ -z "${PASSMINT_BIN:-}" ]; then
-    swift build --package-path Benchmarks -c "$config" --product passmint >/dev/null
+    swift build -c "$config" --product passmint >/dev/null
     PASSMINT_BIN=$bin_path/passmint
 fi
 read -r -a extra <<<"${GOOGLE_BENCH_OPTIONS:-}"

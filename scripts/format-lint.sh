@@ -4,4 +4,4 @@
 # applies the fixes it can make.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec swift format lint --strict --recursive Sources Tests Fuzz Examples Benchmarks/Package.swift Benchmarks/Sources
+exec swift format lint --strict --recursive Sources Tests Fuzz Examples Benchmarks/Sources

@@ -20,11 +20,11 @@ export PASSMINT_TEST_POSTGRES_URL
 # Every suite runs here: one needing PostgreSQL or Chromium, which a plain `swift test` skips when they are missing,
 # fails instead (TestEnvironment.requiresAll).
 export PASSMINT_TEST_REQUIRE_ALL=1
+# One build graph: the tests and the benchmarks' drivers (PassmintCampaign, PassmintGoogleBench: executable targets of
+# this package) are built together, every module once.
 swift build --build-tests
-# The campaign driver (Benchmarks/, a package of its own) for CampaignTests, after the main build so the two do not
-# compete, with a scratch folder of its own so it does not lock .build.
-swift build --package-path Benchmarks --scratch-path .build-benchmarks --product PassmintCampaign
-PASSMINT_TEST_CAMPAIGN_DRIVER="$(swift build --package-path Benchmarks --scratch-path .build-benchmarks --show-bin-path)/PassmintCampaign"
+# The campaign driver for CampaignTests, from the same build.
+PASSMINT_TEST_CAMPAIGN_DRIVER="$(swift build --show-bin-path)/PassmintCampaign"
 export PASSMINT_TEST_CAMPAIGN_DRIVER
 # A program that only signs passes links none of the preview's or the service's C libraries.
 swift build --product passmint-example-sign

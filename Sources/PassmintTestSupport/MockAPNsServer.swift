@@ -6,11 +6,15 @@ import NIOPosix
 public import NIOSSL
 import Synchronization
 
-/// A local HTTP/2 server over TLS that answers like APNs, for tests: it requires a client certificate chaining to
-/// `clientCA` (or, given a ``ProviderTokenVerifier``, a valid provider token: 403 `InvalidProviderToken`,
-/// `ExpiredProviderToken` or `MissingProviderToken` otherwise), checks `POST /3/device/<64 hex>`, `apns-topic` and a JSON body, records every request, and answers
-/// 200, or the status and reason configured for a token (410 `Unregistered`, 400 `BadDeviceToken`, 429, 503…). Each
-/// arrival and each answer rings ``TestEvents``.
+/// A local HTTP/2 server over TLS that answers like APNs, for the tests and the campaign benchmark: it requires a
+/// client certificate chaining to `clientCA` (or, given a ``ProviderTokenVerifier``, a valid provider token: 403
+/// `InvalidProviderToken`, `ExpiredProviderToken` or `MissingProviderToken` otherwise), and refuses what APNs refuses
+/// (``APNsStreamHandler``): another path than `/3/device/<64 hex>` or another method than `POST`, no `apns-topic` (or,
+/// given `topic`, another one), a body that is not a JSON object. It records every push it accepted and counts the
+/// refused ones by reason, and answers 200, or the status and reason configured for a token (410 `Unregistered`, 400
+/// `BadDeviceToken`, 429, 503…). Its event loop group has `threads` threads (each connection lives on one of them): one
+/// for a test, several for the benchmark, which must take more pushes than the clients it measures send. Each arrival
+/// and each answer rings ``TestEvents``.
 public final class MockAPNsServer: Sendable {
     /// One push the server received.
     public struct Received: Sendable, Equatable {
@@ -38,6 +42,8 @@ public final class MockAPNsServer: Sendable {
     final class Recorder: Sendable {
         struct State {
             var received: [Received] = []
+            /// Requests refused, by APNs reason.
+            var refused: [String: Int] = [:]
             var behaviors: [String: Behavior] = [:]
             var counts: [String: Int] = [:]
             /// How long each answer waits (to keep requests in flight).
@@ -46,9 +52,12 @@ public final class MockAPNsServer: Sendable {
             var maxInFlight = 0
         }
         let state = Mutex(State())
+        /// The only `apns-topic` accepted, when set.
+        let topic: String?
+        init(topic: String?) { self.topic = topic }
     }
 
-    private let recorder = Recorder()
+    private let recorder: Recorder
 
     /// Makes every answer wait `delay` after the request arrived, so that requests stay in flight (concurrency and
     /// shutdown tests).
@@ -65,29 +74,39 @@ public final class MockAPNsServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     public let port: Int
-    /// The certificate clients must trust for `localhost`.
+    /// Threads of its event loop group.
+    public let threads: Int
+    /// The certificate clients must trust for `localhost`, and its file (for `passmint serve --apns-ca`).
     public let serverCertificate: NIOSSLCertificate
+    public let serverCertificateFile: URL
 
     public var received: [Received] { recorder.state.withLock { $0.received } }
 
     /// How many pushes were received, without copying them.
     public var receivedCount: Int { recorder.state.withLock { $0.received.count } }
 
+    /// Requests refused, by APNs reason (`BadDeviceToken`, `TopicDisallowed`, …): a benchmark whose clients were
+    /// refused measured nothing.
+    public var refused: [String: Int] { recorder.state.withLock { $0.refused } }
+
     public func setBehavior(_ behavior: Behavior, for token: String) { recorder.state.withLock { $0.behaviors[token] = behavior } }
 
     public func reset() {
         recorder.state.withLock { state in
             state.received = []
+            state.refused = [:]
             state.counts = [:]
             state.maxInFlight = state.inFlight
         }
     }
 
     /// Starts on a free loopback port. `folder` receives the server's throw-away key and certificate. With
-    /// `providerTokens`, clients authenticate with tokens and no client certificate is asked for.
-    public init(clientCA: URL, folder: URL, providerTokens: ProviderTokenVerifier? = nil) throws {
+    /// `providerTokens`, clients authenticate with tokens and no client certificate is asked for. With `topic`, a push
+    /// for another topic is refused (`TopicDisallowed`).
+    public init(clientCA: URL, folder: URL, providerTokens: ProviderTokenVerifier? = nil, topic: String? = nil, threads: Int = 1) throws {
         let key = folder.appendingPathComponent("apns-server.key").path
-        let certificate = folder.appendingPathComponent("apns-server.pem").path
+        serverCertificateFile = folder.appendingPathComponent("apns-server.pem")
+        let certificate = serverCertificateFile.path
         let result = try TestEnvironment.run(
             "openssl",
             [
@@ -111,10 +130,14 @@ public final class MockAPNsServer: Sendable {
         }
         let context = try NIOSSLContext(configuration: tls)
 
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let recorder = self.recorder
+        self.threads = max(1, threads)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: self.threads)
+        let recorder = Recorder(topic: topic)
+        self.recorder = recorder
         channel = try ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.backlog, value: 1024)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
@@ -142,92 +165,5 @@ public final class MockAPNsServer: Sendable {
     public func shutdown() {
         try? channel.close().wait()
         try? group.syncShutdownGracefully()
-    }
-}
-
-private final class APNsStreamHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let recorder: MockAPNsServer.Recorder
-    private let providerTokens: ProviderTokenVerifier?
-    private var head: HTTPRequestHead?
-    private var body = ByteBuffer()
-
-    init(recorder: MockAPNsServer.Recorder, providerTokens: ProviderTokenVerifier?) {
-        self.recorder = recorder
-        self.providerTokens = providerTokens
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body(var chunk): body.writeBuffer(&chunk)
-        case .end: respond(context: context)
-        }
-    }
-
-    private func respond(context: ChannelHandlerContext) {
-        guard let head else { return }
-        var status = 200
-        var reason: String?
-        let path = head.uri
-        let token = path.hasPrefix("/3/device/") ? String(path.dropFirst("/3/device/".count)) : ""
-        let text = body.getString(at: body.readerIndex, length: body.readableBytes) ?? ""
-        let topic = head.headers.first(name: "apns-topic")
-        let authorization = head.headers.first(name: "authorization")
-        if let providerTokens, let problem = providerTokens.problem(authorization: authorization) {
-            (status, reason) = (403, problem)
-        } else if head.method != .POST || token.count != 64 || !token.allSatisfy(\.isHexDigit) {
-            (status, reason) = (400, "BadDeviceToken")
-        } else if topic == nil {
-            (status, reason) = (400, "MissingTopic")
-        } else if (try? JSONSerialization.jsonObject(with: Data(text.utf8))) == nil {
-            (status, reason) = (400, "PayloadEmpty")
-        } else {
-            // The TLS handler sits on the connection; this handler on one of its HTTP/2 streams.
-            let tls = try? context.channel.parent?.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
-            let subject = tls?.peerCertificate.map { String(describing: $0) }
-            recorder.state.withLock { state in
-                state.received.append(
-                    .init(
-                        token: token, topic: topic, pushType: head.headers.first(name: "apns-push-type"), body: text,
-                        clientCertificateSubject: subject, authorization: authorization, at: .now,
-                        connection: context.channel.parent.map { ObjectIdentifier($0) }))
-                let count = state.counts[token, default: 0]
-                state.counts[token] = count + 1
-                if let answers = state.behaviors[token]?.answers, !answers.isEmpty {
-                    let answer = answers[min(count, answers.count - 1)]
-                    (status, reason) = (answer.status, answer.reason)
-                }
-            }
-        }
-        let delay = recorder.state.withLock { state in
-            state.inFlight += 1
-            state.maxInFlight = max(state.maxInFlight, state.inFlight)
-            return state.delay
-        }
-        TestEvents.ring()  // a test waiting for this push (or for requests in flight) checks again
-        self.head = nil
-        body.clear()
-        guard delay > .zero else { return answer(context: context, status: status, reason: reason) }
-        context.eventLoop.assumeIsolated().scheduleTask(in: delay) { self.answer(context: context, status: status, reason: reason) }
-    }
-
-    private func answer(context: ChannelHandlerContext, status: Int, reason: String?) {
-        recorder.state.withLock { $0.inFlight -= 1 }
-        TestEvents.ring()
-        var headers = HTTPHeaders()
-        headers.add(name: "apns-id", value: UUID().uuidString)
-        var responseBody = ByteBuffer()
-        if let reason {
-            headers.add(name: "content-type", value: "application/json")
-            responseBody.writeString("{\"reason\":\"\(reason)\"}")
-        }
-        headers.add(name: "content-length", value: String(responseBody.readableBytes))
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http2, status: .init(statusCode: status), headers: headers))), promise: nil)
-        if responseBody.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(responseBody))), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

@@ -25,7 +25,8 @@ extension TestEnvironment {
         return ["chromium", "chromium-browser", "google-chrome"].contains(where: onPath)
     }
 
-    /// The variable naming the campaign driver (`Benchmarks/`, product `PassmintCampaign`), which `scripts/test.sh` builds.
+    /// The variable naming the campaign driver (the root package's executable target `PassmintCampaign`), which
+    /// `scripts/test.sh` sets to the one `swift build --build-tests` built.
     public static let campaignDriverVariable = "PASSMINT_TEST_CAMPAIGN_DRIVER"
 
     /// Whether the campaign test runs: ``campaignDriverVariable`` names the driver, or every test must run.
@@ -33,18 +34,21 @@ extension TestEnvironment {
         requiresAll || !(ProcessInfo.processInfo.environment[campaignDriverVariable] ?? "").isEmpty
     }
 
-    /// The campaign driver ``campaignDriverVariable`` names; an error saying how to build it when it names none.
+    /// The campaign driver ``campaignDriverVariable`` names, or else the one built beside this test program (the same
+    /// build folder); an error saying how to build it when there is none.
     public static func campaignDriver() throws -> String {
-        let path = ProcessInfo.processInfo.environment[campaignDriverVariable] ?? ""
-        guard !path.isEmpty, FileManager.default.isExecutableFile(atPath: path) else {
+        let named = ProcessInfo.processInfo.environment[campaignDriverVariable] ?? ""
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("PassmintCampaign").path
+        let path = named.isEmpty ? beside : named
+        guard FileManager.default.isExecutableFile(atPath: path) else {
             throw CocoaError(
                 .fileNoSuchFile,
                 userInfo: [
-                    NSLocalizedDescriptionKey: "\(campaignDriverVariable) \(path.isEmpty ? "is not set" : "names no program: \(path)"): "
-                        + "build the driver with `swift build --package-path Benchmarks --product PassmintCampaign "
-                        + "--scratch-path .build-benchmarks` and set \(campaignDriverVariable) to "
-                        + "`$(swift build --package-path Benchmarks --scratch-path .build-benchmarks --show-bin-path)/PassmintCampaign` "
-                        + "(scripts/test.sh does both)"
+                    NSLocalizedDescriptionKey: "no campaign driver at \(path)"
+                        + (named.isEmpty ? " (\(campaignDriverVariable) is not set)" : " (named by \(campaignDriverVariable))")
+                        + ": build it with `swift build --build-tests` (or `swift build --product PassmintCampaign`) and set "
+                        + "\(campaignDriverVariable) to `$(swift build --show-bin-path)/PassmintCampaign` (scripts/test.sh does both)"
                 ])
         }
         return path

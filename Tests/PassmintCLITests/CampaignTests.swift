@@ -2,7 +2,7 @@ import Foundation
 import PassmintTestSupport
 import Testing
 
-/// The campaign benchmark's driver (`Benchmarks/`, which `scripts/test.sh` builds and names in
+/// The campaign benchmark's driver (`PassmintCampaign`, built with the tests; `scripts/test.sh` names it in
 /// `PASSMINT_TEST_CAMPAIGN_DRIVER`) at a small scale, as a test: one bulk update of 600 passes (360 devices) pushed to
 /// the driver's APNs stand-in, SQLite with one node and PostgreSQL with two draining one queue; with `kill`, the job's
 /// node is killed with SIGKILL while pushes are in flight (the stand-in answers after 300 ms) and started again. Counts

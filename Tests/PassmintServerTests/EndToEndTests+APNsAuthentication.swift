@@ -54,16 +54,11 @@ extension EndToEndTests {
     /// A `.p8` key, its public half, and a mock APNs server that wants provider tokens signed by it.
     static func tokenAPNs(keyIdentifier: String = "ABC123DEFG") throws -> (MockAPNsServer, APNsProviderToken) {
         let folder = TestEnvironment.temporaryFolder("apns-token")
-        let key = folder.appendingPathComponent("AuthKey_\(keyIdentifier).p8")
-        let publicKey = folder.appendingPathComponent("public.pem")
-        #expect(
-            try TestEnvironment.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key.path])
-                .status == 0)
-        #expect(try TestEnvironment.run("openssl", ["pkey", "-in", key.path, "-pubout", "-out", publicKey.path]).status == 0)
-        let verifier = try ProviderTokenVerifier(publicKeyPEM: publicKey, keyIdentifier: keyIdentifier, teamIdentifier: "DEVTEAM123")
+        let key = try TestAPNsKey(folder: folder, keyIdentifier: keyIdentifier)
         let server = try MockAPNsServer(
-            clientCA: TestEnvironment.devChain().appendingPathComponent("root.pem"), folder: folder, providerTokens: verifier)
-        return (server, try APNsProviderToken(p8Path: key.path, keyIdentifier: nil, teamIdentifier: "DEVTEAM123"))
+            clientCA: TestEnvironment.devChain().appendingPathComponent("root.pem"), folder: folder,
+            providerTokens: try key.verifier(teamIdentifier: "DEVTEAM123"))
+        return (server, try APNsProviderToken(p8Path: key.p8.path, keyIdentifier: nil, teamIdentifier: "DEVTEAM123"))
     }
 
     @Test func providerTokensAuthenticateWithoutTheCertificate() async throws {

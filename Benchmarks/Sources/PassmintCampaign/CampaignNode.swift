@@ -1,5 +1,5 @@
-import BenchSupport
 import Foundation
+import PassmintTestSupport
 
 /// A `passmint serve` process of the campaign, its output in a log file. It binds port 0, and the port the system
 /// gave it is read from the line `serve` prints once listening.
@@ -37,7 +37,7 @@ final class CampaignNode: @unchecked Sendable {
         guard let port = listeningPort() else { return false }
         self.port = port
         for _ in 0..<600 {
-            if (try? BenchShell.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
+            if (try? TestEnvironment.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
             if !process.isRunning { return false }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -4,6 +4,7 @@ import Logging
 import NIOSSL
 import Passmint
 import PassmintPush
+import PassmintTestSupport
 
 /// What pushes could reach in this run, against the same stand-in: what the stand-in takes from a bare HTTP/2
 /// client, and what the APNs client (Passmint's, as the service uses it) pushes on its own.

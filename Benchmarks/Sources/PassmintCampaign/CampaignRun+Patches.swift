@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Passmint
+import PassmintTestSupport
 
 /// Single changes beside the bulk update: `PATCH /api/v1/passes/…` from 64 clients at once, spread over every node,
 /// each signing its pass's new version as a `PATCH` does.
@@ -42,12 +43,12 @@ extension CampaignRun {
     /// The raw signing rate of the pass type's key on every core (what a signed PATCH needs once), as `passmint bench`
     /// measures it: the library's signing-speed probe is not public API, so this package asks the program.
     func signingCeiling() throws -> Double {
-        let bench = try BenchShell.run(
+        let bench = try TestEnvironment.run(
             options.binary,
             [
                 "bench", "--passes", "20", "--sign-seconds", "2", "--file-seconds", "1", "--openssl-seconds", "1", "--json",
                 "--certificates", chain.path, "--template",
-                BenchShell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path,
+                TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path,
             ])
         guard bench.status == 0, let figures = try? JSONParser.value(Array(bench.stdout.utf8)),
             let rate = figures["rawSignaturesPerSecond"]?.numberValue?.doubleValue

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Passmint
+import PassmintTestSupport
 
 extension CampaignRun {
     func job(_ id: String, on node: CampaignNode) async -> JSONValue? {

@@ -6,8 +6,9 @@ import NIOCore
 import NIOHTTP1
 import Passmint
 import PassmintPush
+import PassmintTestSupport
 
-/// One campaign: the APNs stand-in, the service nodes, the seeded passes and devices, the bulk update.
+/// One campaign: the APNs stand-in (the tests' ``MockAPNsServer``, on `--stand-in-threads` threads), the service nodes, the seeded passes and devices, the bulk update.
 final class CampaignRun: @unchecked Sendable {
     static let topic = "pass.dev.passmint.example"
     static let keyIdentifier = "CAMPAIGNK1"
@@ -15,7 +16,7 @@ final class CampaignRun: @unchecked Sendable {
     let options: CampaignOptions
     let folder: URL
     let chain: URL
-    let apns: APNsStandIn
+    let apns: MockAPNsServer
     /// The APNs auth key, with `--apns-auth token`.
     let authKey: URL?
     let databaseURL: String
@@ -40,19 +41,15 @@ final class CampaignRun: @unchecked Sendable {
 
     init(options: CampaignOptions) throws {
         self.options = options
-        folder = try BenchShell.temporaryFolder("campaign")
-        chain = try BenchShell.devChain(in: folder, uid: Self.topic)
-        if options.apnsAuthentication == "token" {
-            let key = try BenchShell.authKey(in: folder, keyIdentifier: Self.keyIdentifier)
-            authKey = key.p8
-            let check = try StandInTokenCheck(publicKeyPEM: key.publicKey, keyIdentifier: Self.keyIdentifier, teamIdentifier: Self.team)
-            apns = try APNsStandIn(authentication: .token(check), topic: Self.topic, threads: options.standInThreads, folder: folder)
-        } else {
-            authKey = nil
-            apns = try APNsStandIn(
-                authentication: .certificate(clientCA: chain.appendingPathComponent("root.pem")), topic: Self.topic,
-                threads: options.standInThreads, folder: folder)
-        }
+        folder = TestEnvironment.temporaryFolder("campaign")
+        chain = try TestEnvironment.devChain(uid: Self.topic, team: Self.team)
+        // Clients authenticate with the chain's signer certificate, or with provider tokens of a key made now.
+        let key = options.apnsAuthentication == "token" ? try TestAPNsKey(folder: folder, keyIdentifier: Self.keyIdentifier) : nil
+        authKey = key?.p8
+        apns = try MockAPNsServer(
+            clientCA: chain.appendingPathComponent("root.pem"), folder: folder,
+            providerTokens: try key?.verifier(teamIdentifier: Self.team),
+            topic: Self.topic, threads: options.standInThreads)
         databaseURL = options.database == "sqlite" ? folder.appendingPathComponent("campaign.sqlite").path : options.database
         do {
             for index in 0..<options.nodes { nodes.append(try startNode(index)) }
@@ -65,7 +62,7 @@ final class CampaignRun: @unchecked Sendable {
     func startNode(_ index: Int) throws -> CampaignNode {
         var arguments = [
             "serve", "--public-url", "https://passes.example.test/wallet", "--database-url", databaseURL, "--certificates", chain.path,
-            "--templates", BenchShell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
+            "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
             apns.url.absoluteString, "--apns-ca", apns.serverCertificateFile.path, "--push-lease", "5s",
             "--job-lease", "5s", "--apns-connections", "\(options.apnsConnections)", "--jobs-folder",
             folder.appendingPathComponent("jobs-\(index)").path,
@@ -90,10 +87,10 @@ final class CampaignRun: @unchecked Sendable {
         }
         try FileIO.writeAtomically(Array(csv.utf8), to: members.path)
         let start = ContinuousClock.now
-        let batch = try BenchShell.run(
+        let batch = try TestEnvironment.run(
             options.binary,
             [
-                "batch", BenchShell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
+                "batch", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path, "--data", members.path,
                 "--out-dir", folder.appendingPathComponent("seed").path, "--certificates", chain.path, "--register", databaseURL,
                 "--public-url", "https://passes.example.test/wallet", "--no-files", "--quiet",
             ])

@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import PassmintTestSupport
 
 /// What the APNs stand-in takes when nothing else limits it: a bare HTTP/2 client (SwiftNIO, no retries, no
 /// outbox) on `connections` TLS connections, each on its own event loop, with `window` pushes in flight on each,
@@ -22,7 +23,7 @@ struct StandInCeiling {
     var answerTimeout: TimeAmount = .seconds(20)
 
     /// Pushes per second, from the first request to the last answer.
-    func measure(against standIn: APNsStandIn, count: Int) throws -> Double {
+    func measure(against standIn: MockAPNsServer, count: Int) throws -> Double {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, connections))
         defer { try? group.syncShutdownGracefully() }
         let context = try NIOSSLContext(configuration: tls)

@@ -3,7 +3,7 @@ import Foundation
 import NIOPosix
 
 /// The Google Wallet benchmark (`scripts/bench-google.sh`): in one run, against the bench's own Google stand-in on
-/// loopback (``GoogleStandIn``, multi-threaded),
+/// loopback (``GoogleWalletStandIn``, the tests' own, multi-threaded),
 ///
 /// 1. the stand-in's ceiling: object updates (a GET and a PATCH, as the service's client makes them) per second from a
 ///    bare HTTP/1.1 client at the concurrency the service's client uses (8 connections per host);

@@ -2,6 +2,7 @@ import BenchSupport
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PassmintTestSupport
 
 extension GoogleBenchRun {
     /// One bulk update (new points for every pass), uploaded at once; measured until the Google outbox is empty.
@@ -32,13 +33,21 @@ extension GoogleBenchRun {
             figures = try await service.metrics()
             if committed != nil, figures["passmint_google_update_queue_depth"] == 0 { drained = .now }
         }
-        let counts = standIn.state.snapshot
+        // What the stand-in received since the ceiling: the objects patched (and when), and what it refused.
+        let received = standIn.received
+        let patches = received.filter { $0.method == "PATCH" && $0.status == 200 && $0.path.contains("Object/") }
+        let refused = Dictionary(
+            received.filter { $0.status >= 400 }.map {
+                ("\($0.status) \($0.method) \($0.path.split(separator: "/").prefix(3).joined(separator: "/"))", 1)
+            },
+            uniquingKeysWith: +)
+        let patchTimes = patches.map(\.at)
         return GoogleBenchResult(
             passes: serials.count, ceiling: ceiling, commitSeconds: ((committed ?? .now) - start).seconds,
             drainSeconds: ((drained ?? .now) - start).seconds,
-            patchWindowSeconds: counts.firstPatch.flatMap { first in counts.lastPatch.map { ($0 - first).seconds } } ?? 0,
-            objectsPatched: counts.objectPatches.count, objectPatches: counts.objectPatches.values.reduce(0, +),
-            requests: counts.requests, refused: counts.refused, owedLeft: Int(figures["passmint_google_update_queue_depth"] ?? -1),
+            patchWindowSeconds: patchTimes.min().flatMap { first in patchTimes.max().map { ($0 - first).seconds } } ?? 0,
+            objectsPatched: Set(patches.map(\.path)).count, objectPatches: patches.count, requests: received.count, refused: refused,
+            owedLeft: Int(figures["passmint_google_update_queue_depth"] ?? -1),
             failed: Int(figures[#"passmint_google_updates_total{result="failed"}"#] ?? -1), standInThreads: standIn.threads,
             connections: options.connections)
     }

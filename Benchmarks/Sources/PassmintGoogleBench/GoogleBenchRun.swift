@@ -3,8 +3,10 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Passmint
+import PassmintTestSupport
 
-/// One run: the stand-in, a Google service account made now, the service, the issued passes.
+/// One run: the stand-in (the tests' ``GoogleWalletStandIn``, on `--stand-in-threads` threads), a Google service account made now, the service, the issued passes.
 final class GoogleBenchRun: @unchecked Sendable {
     static let issuerID = "3388000000022222222"
     static let passType = "pass.dev.passmint.example"
@@ -12,7 +14,7 @@ final class GoogleBenchRun: @unchecked Sendable {
     let options: GoogleBenchOptions
     let folder: URL
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-    let standIn: GoogleStandIn
+    let standIn: GoogleWalletStandIn
     let service: BenchService
     var issueRate = 0.0
 
@@ -20,25 +22,23 @@ final class GoogleBenchRun: @unchecked Sendable {
 
     init(options: GoogleBenchOptions) async throws {
         self.options = options
-        folder = try BenchShell.temporaryFolder("google-bench")
-        let chain = try BenchShell.devChain(in: folder, uid: Self.passType)
-        let key = try BenchShell.serviceAccountKey(in: folder)
-        standIn = try GoogleStandIn(issuerID: Self.issuerID, threads: options.standInThreads)
-        let tokenURL = standIn.url + "/token"
-        standIn.state.trust(GoogleAssertionCheck(clientEmail: Self.email, tokenURL: tokenURL, publicKeyPEM: key.publicKey))
-        let keyFile = try BenchShell.serviceAccountFile(in: folder, privateKey: key.privateKey, email: Self.email, tokenURL: tokenURL)
+        folder = TestEnvironment.temporaryFolder("google-bench")
+        let chain = try TestEnvironment.devChain(uid: Self.passType)
+        let account = try TestServiceAccount(folder: folder, clientEmail: Self.email)
+        standIn = try GoogleWalletStandIn(account: account, issuerID: Self.issuerID, threads: options.standInThreads)
+        let keyFile = try account.writeKeyFile(tokenURI: standIn.tokenURL.absoluteString)
         do {
             service = try BenchService(
                 binary: options.binary,
                 arguments: [
                     "serve", "--public-url", "https://passes.example.test/wallet", "--database-url",
                     folder.appendingPathComponent("bench.sqlite").path, "--certificates", chain.path, "--templates",
-                    BenchShell.repositoryRoot.appendingPathComponent("PassTemplates").path, "--jobs-folder",
+                    TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--jobs-folder",
                     folder.appendingPathComponent("jobs").path,
                 ],
                 environment: [
                     "PASSMINT_GOOGLE_SERVICE_ACCOUNT": keyFile.path, "PASSMINT_GOOGLE_ISSUER_ID": Self.issuerID,
-                    "PASSMINT_GOOGLE_API_URL": standIn.url,
+                    "PASSMINT_GOOGLE_API_URL": standIn.url.absoluteString,
                 ], apiKey: "google-bench-api-key-0123456789", folder: folder, group: group)
         } catch {
             standIn.shutdown()
@@ -59,7 +59,7 @@ final class GoogleBenchRun: @unchecked Sendable {
     /// Issues every pass through the API, asking for JSON: each answer carries its Google save link, so Google holds
     /// its object (and the store notes it).
     func issue() async throws {
-        let data = try Data(contentsOf: BenchShell.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json"))
+        let data = try Data(contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json"))
         guard let template = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw BenchError("PassTemplates/Loyalty.json is not a JSON object")
         }
@@ -84,16 +84,16 @@ final class GoogleBenchRun: @unchecked Sendable {
     /// as the service's client does it (a GET, then a PATCH of the whole object) over `connections` connections.
     func ceiling() async throws -> GoogleCeiling {
         let sample = Self.issuerID + "." + Self.passType + "." + serials[0]
-        guard let stored = standIn.state.stored("loyaltyObject", id: sample),
-            let object = try JSONSerialization.jsonObject(with: Data(stored)) as? [String: Any]
-        else { throw BenchError("the stand-in holds no object \(sample) after issuing") }
-        let token = standIn.state.grantToken()
+        guard let object = standIn.stored("loyaltyObject", id: sample) else {
+            throw BenchError("the stand-in holds no object \(sample) after issuing")
+        }
+        let token = standIn.issueToken()
         let headers = [("authorization", "Bearer \(token)"), ("content-type", "application/json; charset=utf-8")]
         let ids = (0..<options.passes).map { Self.issuerID + ".bench.ceiling-\($0)" }
         let bodies = ids.map { id -> [UInt8] in
             var copy = object
-            copy["id"] = id
-            return Array((try? JSONSerialization.data(withJSONObject: copy)) ?? Data())
+            copy["id"] = .string(id)
+            return JSONWriter.data(.object(copy), style: .compact)
         }
         let bare = BenchHTTP(host: "127.0.0.1", port: standIn.port, group: group)
         let path = "/walletobjects/v1/loyaltyObject"
@@ -118,7 +118,7 @@ final class GoogleBenchRun: @unchecked Sendable {
                 }
             })
         let seconds = (ContinuousClock.now - start).seconds
-        standIn.state.resetCounts()
+        standIn.forgetReceived()
         return GoogleCeiling(updates: Double(ids.count) / seconds, requests: Double(ids.count * 2) / seconds)
     }
 }

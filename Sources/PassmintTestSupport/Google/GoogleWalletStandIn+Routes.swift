@@ -16,7 +16,7 @@ extension GoogleWalletStandIn {
             reply = Self.error(404, "NOT_FOUND", "notFound", "no route for \(path)")
         }
         let text = String(decoding: request.body, as: UTF8.self)
-        state.withLock { $0.received.append(Received(method: request.method, path: path, body: text, status: reply.status)) }
+        state.withLock { $0.received.append(Received(method: request.method, path: path, body: text, status: reply.status, at: .now)) }
         return reply
     }
 
@@ -30,16 +30,10 @@ extension GoogleWalletStandIn {
         guard fields["grant_type"] == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
             return Self.tokenError("unsupported_grant_type", "Invalid grant_type: \(fields["grant_type"] ?? "")")
         }
-        let now = now()
-        if let problem = verifier.problem(assertion: fields["assertion"] ?? "", audience: tokenURL.absoluteString, now: now) {
+        if let problem = verifier.problem(assertion: fields["assertion"] ?? "", audience: tokenURL.absoluteString, now: now()) {
             return Self.tokenError("invalid_grant", problem)
         }
-        let token = state.withLock { state in
-            state.issuedTokens += 1
-            let token = "ya29.stand-in-\(state.issuedTokens)"
-            state.tokens[token] = now.addingTimeInterval(Double(tokenLifetime))
-            return token
-        }
+        let token = issueToken()
         return StandInAnswer(
             status: 200,
             body: JSONWriter.string(

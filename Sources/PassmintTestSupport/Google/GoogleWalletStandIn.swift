@@ -6,12 +6,14 @@ public import Passmint
 import Synchronization
 
 /// A local HTTP server that answers like Google's OAuth token endpoint (`POST /token`) and the Wallet REST API
-/// (`/walletobjects/v1/<collection>[/<id>]`), for tests. It verifies each JWT-bearer assertion with
+/// (`/walletobjects/v1/<collection>[/<id>]`), for the tests and the Google benchmark. It verifies each JWT-bearer assertion with
 /// ``GoogleAssertionVerifier``, requires a bearer token it issued (and that has not expired) on every API call,
 /// checks every class and object body against Google's discovery document (400 for an unknown property, a wrong
 /// type or a value outside an enum), keeps classes and objects in memory (insert: 409 when the id exists; get and
 /// patch: 404 when it does not; an object's `classId` must name a stored class), and answers faults on demand
-/// (429 with `Retry-After`, 5xx). With an image prefix, images must be served under it. Listens on a free loopback port.
+/// (429 with `Retry-After`, 5xx). With an image prefix, images must be served under it. Listens on a free loopback port,
+/// on an event loop group of `threads` threads (each connection lives on one of them): one for a test, several for the
+/// benchmark, which must take more than the clients it measures send.
 public final class GoogleWalletStandIn: Sendable {
     /// One request the stand-in received.
     public struct Received: Sendable, Equatable {
@@ -20,6 +22,8 @@ public final class GoogleWalletStandIn: Sendable {
         public var body: String
         /// The status it was answered with.
         public var status: Int
+        /// When it was answered.
+        public var at: ContinuousClock.Instant
     }
 
     /// A fault answered instead of the real answer.
@@ -54,6 +58,8 @@ public final class GoogleWalletStandIn: Sendable {
     let now: @Sendable () -> Date
     /// Seconds an access token lives (Google: 3599).
     public let tokenLifetime: Int
+    /// Threads of its event loop group.
+    public let threads: Int
     private let box: StandInReference
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
@@ -61,7 +67,7 @@ public final class GoogleWalletStandIn: Sendable {
 
     public init(
         account: TestServiceAccount, issuerID: String, discovery: DiscoveryDocument? = nil, tokenLifetime: Int = 3599,
-        imagePrefix: String? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        imagePrefix: String? = nil, now: @escaping @Sendable () -> Date = { Date() }, threads: Int = 1
     ) throws {
         self.imagePrefix = imagePrefix
         self.discovery = try discovery ?? DiscoveryDocument()
@@ -69,11 +75,14 @@ public final class GoogleWalletStandIn: Sendable {
         self.issuerID = issuerID
         self.now = now
         self.tokenLifetime = tokenLifetime
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        self.threads = max(1, threads)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: self.threads)
         let box = StandInReference()
         self.box = box
         channel = try ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.backlog, value: 1024)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandler(GoogleStandInHandler(answer: { box.standIn?.answer($0) }))
@@ -93,9 +102,22 @@ public final class GoogleWalletStandIn: Sendable {
     /// Every request received, in order.
     public var received: [Received] { state.withLock { $0.received } }
 
+    /// Forgets the requests received so far (what is stored and the tokens issued stay).
+    public func forgetReceived() { state.withLock { $0.received = [] } }
+
     /// Requests to the Wallet API (not the token endpoint) with `method`, e.g. `PATCH`.
     public func count(_ method: String) -> Int {
         state.withLock { $0.received.filter { $0.method == method && $0.path.hasPrefix("/walletobjects/") }.count }
+    }
+
+    /// An access token, as the token endpoint issues one (for a client that measures the API alone).
+    public func issueToken() -> String {
+        state.withLock { state in
+            state.issuedTokens += 1
+            let token = "ya29.stand-in-\(state.issuedTokens)"
+            state.tokens[token] = now().addingTimeInterval(Double(tokenLifetime))
+            return token
+        }
     }
 
     /// How many access tokens the token endpoint issued.
