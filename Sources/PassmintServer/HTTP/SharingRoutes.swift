@@ -8,7 +8,8 @@ import PassmintStore
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
 /// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page, `google/save/<type>/<serial>` a redirect to its
 /// "Add to Google Wallet" link. A type beginning with `order.` names a Wallet order (``OrderSharingService``): the
-/// signed `.order` and its page. Anything wrong answers the same bare 404.
+/// signed `.order` and its page. The page is in the language the request's `Accept-Language` prefers among the pass's
+/// own (``SharingService/pageLanguage(files:acceptLanguage:table:)``). Anything wrong answers the same bare 404.
 struct SharingRoutes {
     let core: ServiceCore
 
@@ -58,9 +59,11 @@ struct SharingRoutes {
     private func page(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let platform = LandingPlatform(userAgent: request.headers[.userAgent])
         let presented = try link(request, context)
+        let languages = request.headers[.acceptLanguage]
         let page =
             OrderDeviceService.isOrderType(presented.passTypeIdentifier)
-            ? try await core.orderSharing.page(presented) : try await core.sharing.page(presented, google: platform != .apple)
+            ? try await core.orderSharing.page(presented, acceptLanguage: languages)
+            : try await core.sharing.page(presented, acceptLanguage: languages, google: platform != .apple)
         let qrCode: QRCode
         var googleQRCode: QRCode?
         do {
@@ -73,7 +76,8 @@ struct SharingRoutes {
         return RouteSupport.bytes(
             Array(html.utf8), type: "text/html; charset=utf-8",
             headers: [
-                .vary: "User-Agent",
+                // The page differs by platform and by language: a cache keys it by both headers.
+                .vary: "User-Agent, Accept-Language",
                 .contentSecurityPolicy: LandingPageHTML.contentSecurityPolicy, .cacheControl: "private, no-cache",
                 HTTPField.Name("Referrer-Policy")!: "no-referrer",
             ])
