@@ -27,6 +27,10 @@ struct PreviewCommand: AsyncParsableCommand {
             screen: merchant, status, each fulfillment's progress with tracking, delivery or pickup window and pickup \
             code, line items and payment, translated with --lang (and --png as for passes).
 
+            Dates and times are shown in --time-zone, else the "timeZone" of passmint.json (--project), else this \
+            machine's zone; a date without a time (2026-12-24), or shown without its time, is the day it names in any \
+            zone. With --google, the Google Wallet card's numbers and dates read as the Apple one's, in --lang.
+
             Examples:
               passmint preview PassTemplates/Loyalty.pass --data PassTemplates/Loyalty.json --output card.html --png card.png
               passmint preview PassTemplates/Festival.pass --data PassTemplates/Festival.json --lang fr --side both --output fr.html
@@ -72,19 +76,23 @@ struct PreviewCommand: AsyncParsableCommand {
     )
     var google = false
 
-    @Option(help: ArgumentHelp("Time zone for dates, e.g. Europe/Paris (default: this machine's).", valueName: "identifier"))
+    @Option(
+        help: ArgumentHelp(
+            "The viewer's time zone for dates and times, e.g. Europe/Paris (default: \"timeZone\" in passmint.json, else this machine's).",
+            valueName: "identifier"))
     var timeZone: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Project file whose \"timeZone\" the preview takes (default: passmint.json in the current folder, when there is one).",
+            valueName: "passmint.json"))
+    var project: String?
 
     func run() async throws {
         var options = PassPreview.Options(language: language, side: side.side, showsWatch: !noWatch)
         options.iOS27Barcodes = iOS27
         guard (1...3).contains(scale) else { throw ValidationError("--scale must be 1, 2 or 3") }
-        if let timeZone {
-            guard let zone = TimeZone(identifier: timeZone) else {
-                throw ValidationError("--time-zone \(timeZone) is not a time zone identifier; use one such as Europe/Paris or UTC")
-            }
-            options.timeZone = zone
-        }
+        if let zone = try viewerTimeZone() { options.timeZone = zone }
         if Self.isOrder(path) { return try writeOrderPreview(timeZone: options.timeZone) }
         if Self.isGallery(path) {
             guard data.data == nil && data.assignments.isEmpty else {
@@ -95,7 +103,7 @@ struct PreviewCommand: AsyncParsableCommand {
             return
         }
         let preview = try Self.load(path, data: try data.load())
-        if google { options.googleCard = try Self.googleCard(preview, path: path) }
+        if google { options.googleCard = try Self.googleCard(preview, path: path, previewOptions: options) }
         try FileIO.writeAtomically(Array(preview.html(options).utf8), to: output)
         let errors = preview.diagnostics.filter { $0.severity == .error }.count
         print(
@@ -105,6 +113,23 @@ struct PreviewCommand: AsyncParsableCommand {
                 html: output, png: png, size: PreviewScreenshot.size(for: preview, options: options, google: google), scale: scale)
             print("\(png): screenshot by headless Chromium")
         }
+    }
+
+    /// The time zone dates are shown in: `--time-zone`, else the project file's `"timeZone"` (the zone its spreadsheets'
+    /// dates are written in), else nil (this machine's).
+    func viewerTimeZone() throws -> TimeZone? {
+        if let timeZone {
+            guard let zone = TimeZone(identifier: timeZone) else {
+                throw ValidationError("--time-zone \(timeZone) is not a time zone identifier; use one such as Europe/Paris or UTC")
+            }
+            return zone
+        }
+        guard let file = try ProjectFile.load(project), let name = file.timeZone else { return nil }
+        guard let zone = TimeZone(identifier: name) else {
+            throw ValidationError(
+                "project file \(file.path): \"timeZone\" \(name) is not a time zone identifier; use one such as Europe/Paris or UTC")
+        }
+        return zone
     }
 
     /// A folder without pass.json holding `*.pass` folders.

@@ -6,6 +6,8 @@ public import Passmint
 /// title on its background colour, the header, the style's own rows (points, balance, seat, flight), the barcode with
 /// its alternate text, the hero image, then the text and link modules of the details. Images are named
 /// `preview:<path>` by the mapping and inlined here from the pass's files, so the page still needs no network.
+/// Numbers (points, balances, numeric fields) and dates (fields with a `dateStyle` or `timeStyle`) are written as a
+/// person reads them in the preview's language, by the Apple preview's own ``PreviewFormatter``.
 public struct GoogleCardPreview: Sendable {
     /// The scheme of the image addresses the mapping is given for a preview: `preview:logo@3x.png`.
     public static let imageScheme = "preview:"
@@ -13,15 +15,32 @@ public struct GoogleCardPreview: Sendable {
     let classBody: JSONObject
     let objectBody: JSONObject
     let files: [String: [UInt8]]
+    let passFiles: [PassContents.File]
+    /// The Apple pass's fields by key, whose styles say how a text module's number or date reads.
+    let passFields: [String: JSONObject]
 
-    public init(classBody: JSONObject, objectBody: JSONObject, files: [PassContents.File]) {
+    /// The card of `classBody` and `objectBody` (the mapping of `passJSON`, whose fields' `numberStyle`,
+    /// `currencyCode`, `dateStyle` and `timeStyle` say how the modules' values read).
+    public init(classBody: JSONObject, objectBody: JSONObject, files: [PassContents.File], passJSON: JSONObject = JSONObject()) {
         self.classBody = classBody
         self.objectBody = objectBody
         self.files = Dictionary(files.map { ($0.path, $0.bytes) }) { first, _ in first }
+        passFiles = files
+        var fields: [String: JSONObject] = [:]
+        let style = Pass.Style.allCases.lazy.compactMap { passJSON[$0.rawValue]?.objectValue }.first ?? JSONObject()
+        for member in style where member.key.hasSuffix("Fields") {
+            for case .object(let field) in member.value.arrayValue ?? [] {
+                if let key = field["key"]?.stringValue, fields[key] == nil { fields[key] = field }
+            }
+        }
+        passFields = fields
     }
 
-    /// `<section class="device google" id="google">…</section>`, for the preview page's row of devices.
-    public func section() -> String {
+    /// `<section class="device google" id="google">…</section>`, for the preview page's row of devices; numbers and
+    /// dates in the language and time zone of `options`, as the Apple devices beside it show them.
+    public func section(_ options: PassPreview.Options = PassPreview.Options()) -> String {
+        let strings = PreviewStrings(files: passFiles, requested: options.language)
+        let formatter = PreviewFormatter(options: options, strings: strings)
         let background = PreviewColor(text(member("hexBackgroundColor")))?.css ?? "rgb(66, 133, 244)"
         var card = "<div class=\"gcard\" style=\"--gbg: \(background)\"><div class=\"gtop\">"
         if let logo = image(member("programLogo") ?? member("logo") ?? member("titleImage") ?? airlineLogo) {
@@ -32,14 +51,14 @@ public struct GoogleCardPreview: Sendable {
         if let header = text(member("header") ?? member("accountName") ?? member("ticketHolderName") ?? member("passengerName")) {
             card += "<div class=\"gheader\">\(escape(header))</div>"
         }
-        let rows = slotRows
+        let rows = slotRows(formatter)
         if !rows.isEmpty {
             card += "<div class=\"grow\">" + rows.map { Self.cell($0.label, $0.value, key: $0.key) }.joined() + "</div>"
         }
         card += barcode()
         if let hero = image(member("heroImage")) { card += "<img class=\"ghero\" src=\"\(hero)\" alt=\"\">" }
         card += "</div>"
-        card += details()
+        card += details(formatter, strings: strings)
         return "<section class=\"device google\" id=\"google\"><h2>Google Wallet</h2><style>\(Self.css)</style>\(card)</section>"
     }
 
@@ -58,14 +77,14 @@ public struct GoogleCardPreview: Sendable {
     }
 
     /// The style's own slots, as label and value.
-    var slotRows: [(key: String, label: String, value: String)] {
+    func slotRows(_ formatter: PreviewFormatter) -> [(key: String, label: String, value: String)] {
         var rows: [(key: String, label: String, value: String)] = []
         for key in ["loyaltyPoints", "secondaryLoyaltyPoints"] {
-            if let points = objectBody[key], let value = Self.balance(points["balance"]) {
+            if let points = objectBody[key], let value = Self.balance(points["balance"], formatter) {
                 rows.append((key, text(points["label"]) ?? "Points", value))
             }
         }
-        if let balance = Self.money(objectBody["balance"]) { rows.append(("balance", "Balance", balance)) }
+        if let balance = Self.money(objectBody["balance"], formatter) { rows.append(("balance", "Balance", balance)) }
         if let seat = objectBody["seatInfo"] {
             for part in ["section", "row", "seat", "gate"] {
                 if let value = text(seat[part]) { rows.append((part, part.capitalized, value)) }
@@ -96,14 +115,16 @@ public struct GoogleCardPreview: Sendable {
     }
 
     /// The text and link modules, and the thumbnail, as on the card's details.
-    func details() -> String {
+    func details(_ formatter: PreviewFormatter, strings: PreviewStrings) -> String {
         var items: [String] = []
         if let image = image(objectBody["imageModulesData"]?.arrayValue?.first?["mainImage"]) {
             items.append("<img class=\"gmodule\" src=\"\(image)\" alt=\"\">")
         }
         let modules = (classBody["textModulesData"]?.arrayValue ?? []) + (objectBody["textModulesData"]?.arrayValue ?? [])
         for module in modules {
-            items.append(Self.cell(text(module["header"]) ?? "", text(module["body"]) ?? "", key: module["id"]?.stringValue ?? ""))
+            let key = module["id"]?.stringValue ?? ""
+            let body = formatted(passFields[key], formatter, strings: strings) ?? text(module["body"]) ?? ""
+            items.append(Self.cell(text(module["header"]) ?? "", body, key: key))
         }
         for link in objectBody["linksModuleData"]?["uris"]?.arrayValue ?? [] {
             let uri = link["uri"]?.stringValue ?? ""
@@ -132,17 +153,33 @@ public struct GoogleCardPreview: Sendable {
         return "data:image/png;base64," + Data(bytes).base64EncodedString()
     }
 
-    /// A loyalty balance: `int`, `string` or `money`.
-    static func balance(_ value: JSONValue?) -> String? {
-        guard let value else { return nil }
-        if let number = value["int"]?.numberValue { return number.text }
-        return value["string"]?.stringValue ?? money(value["money"])
+    /// The value of the pass's field a text module came from, when it is a number or a date: as the Apple preview
+    /// writes it (nil for text, which the module shows as the mapping sent it).
+    func formatted(_ field: JSONObject?, _ formatter: PreviewFormatter, strings: PreviewStrings) -> String? {
+        guard let field else { return nil }
+        let isDate = field["dateStyle"] != nil || field["timeStyle"] != nil
+        guard field["value"]?.numberValue != nil || isDate else { return nil }
+        return formatter.value(of: field, strings: strings)
     }
 
-    /// `Money` (`micros`, `currencyCode`) as `EUR 42.50`.
-    static func money(_ value: JSONValue?) -> String? {
-        guard let micros = value?["micros"]?.numberValue?.doubleValue else { return nil }
-        return (value?["currencyCode"]?.stringValue.map { $0 + " " } ?? "") + String(format: "%.2f", micros / 1_000_000)
+    /// A loyalty balance: `int`, `double`, `string` or `money`; numbers with their decimals, grouped as the locale
+    /// groups them (`3.679,5` in German).
+    static func balance(_ value: JSONValue?, _ formatter: PreviewFormatter) -> String? {
+        guard let value else { return nil }
+        if let number = (value["int"] ?? value["double"])?.numberValue {
+            return formatter.format(number: number.doubleValue, field: ["numberStyle": "PKNumberStyleDecimal"])
+        }
+        return value["string"]?.stringValue ?? money(value["money"], formatter)
+    }
+
+    /// `Money` (`micros`, `currencyCode`) as the locale writes an amount (`42,50 €` in German).
+    static func money(_ value: JSONValue?, _ formatter: PreviewFormatter) -> String? {
+        guard let micros = value?["micros"]?.numberValue?.doubleValue ?? value?["micros"]?.stringValue.flatMap(Double.init) else {
+            return nil
+        }
+        var field: JSONObject = [:]
+        if let currency = value?["currencyCode"]?.stringValue { field["currencyCode"] = .string(currency) }
+        return formatter.format(number: micros / 1_000_000, field: field)
     }
 
     func escape(_ text: String) -> String { HTMLText.escape(text) }

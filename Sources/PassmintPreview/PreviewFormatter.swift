@@ -3,7 +3,10 @@ import Passmint
 
 /// Formats field values as Wallet does: dates by `dateStyle`/`timeStyle` (relative with `isRelative`, in the value's
 /// own time zone with `ignoresTimeZone`, else the viewer's), numbers by `numberStyle` or as money in `currencyCode`,
-/// and localizable strings through the pass's `pass.strings`. `changeMessage` is never shown.
+/// and localizable strings through the pass's `pass.strings`. `changeMessage` is never shown. Dates stay dates: a value
+/// without a time (`2026-12-24`) and a value shown without its time (no `timeStyle`) show the day they name, never
+/// the day before or after in the viewer's time zone. The one formatter of Passmint's previews: the Google Wallet card
+/// (``GoogleCardPreview``) formats its numbers and dates with it too.
 struct PreviewFormatter: Sendable {
     /// The locale of the language shown (`en` when the pass has none).
     let locale: Locale
@@ -18,6 +21,11 @@ struct PreviewFormatter: Sendable {
         self.now = now
     }
 
+    /// The formatter of a preview drawn with `options`, in the device's language (``PreviewPage/deviceLanguage(_:_:)``).
+    init(options: PassPreview.Options, strings: PreviewStrings) {
+        self.init(language: PreviewPage.deviceLanguage(options, strings), timeZone: options.timeZone, now: options.now)
+    }
+
     /// The text a field shows as its value.
     func value(of field: JSONObject, strings: PreviewStrings) -> String {
         let shown = field["attributedValue"].flatMap { Self.plainText($0) } ?? field["value"]
@@ -27,7 +35,7 @@ struct PreviewFormatter: Sendable {
         case .string(let text)?:
             let dateStyle = DateStyle(rawValue: field["dateStyle"]?.stringValue ?? "")
             let timeStyle = DateStyle(rawValue: field["timeStyle"]?.stringValue ?? "")
-            if dateStyle != nil || timeStyle != nil, let date = W3CDate.parse(text) {
+            if dateStyle != nil || timeStyle != nil, let date = W3CDate.parse(text) ?? W3CDate.parseDay(text) {
                 return format(
                     date: date, source: text, dateStyle: dateStyle ?? .none, timeStyle: timeStyle ?? .none,
                     relative: field["isRelative"]?.boolValue == true, ignoresTimeZone: field["ignoresTimeZone"]?.boolValue == true)
@@ -61,24 +69,41 @@ struct PreviewFormatter: Sendable {
         return formatter.string(from: NSNumber(value: number)) ?? String(number)
     }
 
-    /// A date in the given styles. `source` is the W3C text, whose own offset is used with `ignoresTimeZone`.
+    /// A date in the given styles. `source` is the W3C text, whose own offset is used with `ignoresTimeZone` and when no
+    /// time is shown (a date is the day written, wherever it is read); a day without a time (`2026-12-24`, from
+    /// ``W3CDate/parseDay(_:)``) shows no time either.
     func format(date: Date, source: String, dateStyle: DateStyle, timeStyle: DateStyle, relative: Bool, ignoresTimeZone: Bool) -> String {
+        let dayOnly = W3CDate.parseDay(source) != nil
+        let timeStyle = dayOnly ? .none : timeStyle
         let formatter = DateFormatter()
         formatter.locale = locale
-        formatter.timeZone = ignoresTimeZone ? (Self.offset(of: source) ?? timeZone) : timeZone
+        if dayOnly {
+            formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        } else {
+            formatter.timeZone = ignoresTimeZone || timeStyle == .none ? (Self.offset(of: source) ?? timeZone) : timeZone
+        }
         formatter.dateStyle = Self.style(dateStyle)
         formatter.timeStyle = Self.style(timeStyle)
-        if relative && dateStyle != .none {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = formatter.timeZone
-            let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)).day ?? 99
-            if let word = Self.relativeDay(days, locale: locale) {
-                guard timeStyle != .none else { return word }
-                formatter.dateStyle = .none
-                return word + ", " + formatter.string(from: date)
-            }
+        if relative && dateStyle != .none,
+            let word = Self.relativeDay(days(from: now, in: timeZone, to: date, in: formatter.timeZone), locale: locale)
+        {
+            guard timeStyle != .none else { return word }
+            formatter.dateStyle = .none
+            return word + ", " + formatter.string(from: date)
         }
         return formatter.string(from: date)
+    }
+
+    /// Days from the day of `start` in `startZone` to the day of `end` in `endZone` ("now" where the viewer is, the
+    /// date where it is shown).
+    func days(from start: Date, in startZone: TimeZone, to end: Date, in endZone: TimeZone) -> Int {
+        func day(_ date: Date, _ zone: TimeZone) -> Int {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return CivilDays.days(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+        }
+        return day(end, endZone) - day(start, startZone)
     }
 
     /// "Today", "Tomorrow" or "Yesterday" in the locale's language (English for languages not listed), nil otherwise.

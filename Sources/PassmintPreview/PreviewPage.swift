@@ -14,8 +14,7 @@ struct PreviewPage {
         self.preview = preview
         self.options = options
         strings = PreviewStrings(files: preview.files, requested: options.language)
-        formatter = PreviewFormatter(
-            language: Self.deviceLanguage(options, strings), timeZone: options.timeZone, now: options.now)
+        formatter = PreviewFormatter(options: options, strings: strings)
         images = PreviewImages(files: preview.files, strings: strings)
         card = PreviewCard(
             pass: preview.passJSON, strings: strings, formatter: formatter, diagnostics: preview.diagnostics, iOS27: options.iOS27Barcodes)

@@ -4,9 +4,11 @@ stdout, what the browser itself saw: console errors and uncaught exceptions, fai
 visible text, the rectangles of chosen elements, and the texts of the barcodes zxing-cpp decodes in a screenshot.
 
     check_page.py URL [--screenshot out.png] [--width 1280] [--height 900] [--scale 1] [--mobile] [--element CSS ...]
-                      [--fields] [--user-agent UA]
+                      [--fields] [--user-agent UA] [--accept-language LANGUAGES]
 
 --user-agent makes the browser send (and navigator.userAgent report) that User-Agent, as a phone's browser would.
+--accept-language makes it send that Accept-Language (e.g. "de-DE,de;q=0.9"), as a browser set to those languages
+would. The report's "lang" is the page's <html lang>.
 
 --fields also reports every element with a data-key attribute (a pass preview's fields): its key, data-area, the
 closest article's id, its top (y), label and value texts, and whether it is visible.
@@ -156,7 +158,7 @@ FIELDS = """Array.from(document.querySelectorAll("[data-key]")).map(e => { const
             value: part(".value"), visible: st.display !== "none" && st.visibility !== "hidden" && r.width > 0 && r.height > 0}; })"""
 
 
-def check(url, width, height, mobile, elements, screenshot, scale=1, fields=False, user_agent=None):
+def check(url, width, height, mobile, elements, screenshot, scale=1, fields=False, user_agent=None, accept_language=None):
     browser = Browser()
     try:
         for domain in ("Page", "Runtime", "Log", "Network"):
@@ -164,13 +166,15 @@ def check(url, width, height, mobile, elements, screenshot, scale=1, fields=Fals
         browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=scale, mobile=mobile)
         if mobile:
             browser.call("Emulation.setTouchEmulationEnabled", enabled=True)
-        if user_agent:
-            browser.call("Emulation.setUserAgentOverride", userAgent=user_agent)
+        if user_agent or accept_language:
+            agent = user_agent or browser.call("Runtime.evaluate", expression="navigator.userAgent", returnByValue=True)["result"]["value"]
+            languages = {"acceptLanguage": accept_language} if accept_language else {}
+            browser.call("Emulation.setUserAgentOverride", userAgent=agent, **languages)
         browser.call("Page.navigate", url=url)
         browser.wait_for("Page.loadEventFired")
         browser.settle()
         value = browser.call("Runtime.evaluate", expression="""JSON.stringify({
-            title: document.title, text: document.body ? document.body.innerText : "",
+            title: document.title, lang: document.documentElement.lang, text: document.body ? document.body.innerText : "",
             rects: Object.fromEntries(%s.map(s => { const e = document.querySelector(s);
                 if (!e) return [s, null]; const r = e.getBoundingClientRect(); const st = getComputedStyle(e);
                 return [s, {x: r.x, y: r.y, width: r.width, height: r.height,
@@ -191,7 +195,7 @@ def check(url, width, height, mobile, elements, screenshot, scale=1, fields=Fals
         failed = [e["params"] for e in browser.events if e["method"] == "Network.loadingFailed"]
         statuses = [e["params"]["response"]["status"] for e in browser.events
                     if e["method"] == "Network.responseReceived" and e["params"].get("type") == "Document"]
-        return {"title": page["title"], "text": page["text"], "elements": page["rects"], "fields": page["fields"], "barcodes": barcodes,
+        return {"title": page["title"], "lang": page["lang"], "text": page["text"], "elements": page["rects"], "fields": page["fields"], "barcodes": barcodes,
                 "consoleErrors": console, "exceptions": exceptions, "failedRequests": failed, "documentStatuses": statuses}
     finally:
         browser.close()
@@ -208,10 +212,11 @@ def main():
     parser.add_argument("--fields", action="store_true")
     parser.add_argument("--element", action="append", default=[])
     parser.add_argument("--user-agent")
+    parser.add_argument("--accept-language")
     arguments = parser.parse_args()
     try:
         report = check(arguments.url, arguments.width, arguments.height, arguments.mobile, arguments.element, arguments.screenshot,
-                       arguments.scale, arguments.fields, arguments.user_agent)
+                       arguments.scale, arguments.fields, arguments.user_agent, arguments.accept_language)
     except (RuntimeError, OSError) as error:
         print(f"check_page.py: {error}", file=sys.stderr)
         return 2

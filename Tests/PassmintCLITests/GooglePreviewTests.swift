@@ -40,7 +40,7 @@ import Testing
         let google = report["elements"]?["#google"]?["x"]?.numberValue?.doubleValue ?? .nan
         #expect(google > phone, "the Google card is beside the phone")
         let googleFields = (report["fields"]?.arrayValue ?? []).filter { $0["area"] == "google" }
-        #expect(googleFields.contains { $0["key"] == "loyaltyPoints" && $0["value"] == "1250" }, "\(googleFields)")
+        #expect(googleFields.contains { $0["key"] == "loyaltyPoints" && $0["value"] == "1,250" }, "\(googleFields)")
         let decoded = PreviewBrowserTests.decoded(report).filter { $0 == "MLC-4711-0815-2342" }
         #expect(decoded.count == 3, "the phone's, the Watch's and the Google card's barcode: \(PreviewBrowserTests.decoded(report))")
     }

@@ -18,34 +18,50 @@ import Testing
         return try JSONParser.value(Array(result.stdout.utf8))
     }
 
-    @Test func theLandingPageWorksInChromiumAndItsQRCodeLeadsToAPassThatVerifies() throws {
-        let folder = TestEnvironment.temporaryFolder("landing")
-        let chain = try TestEnvironment.devChain()
-        // The public address links are made for; they are followed at the port `serve --port 0` took.
-        let publicURL = "http://127.0.0.1:9/wallet"
+    /// The public address links are made for; they are followed at the port `serve --port 0` took (``served(_:by:)``).
+    static let publicURL = "http://127.0.0.1:9/wallet"
+
+    /// A public link as `server` answers it.
+    static func served(_ link: String, by server: ServeProcess) -> String {
+        link.replacingOccurrences(of: "http://127.0.0.1:9/", with: server.base + "/")
+    }
+
+    /// `passmint serve` issuing from PassTemplates/ with links made for ``publicURL``.
+    static func startServer(_ folder: URL, chain: URL) throws -> ServeProcess {
         let server = try ServeProcess(
             arguments: [
                 "serve", "--public-url", publicURL, "--allow-http", "--database-url", folder.appendingPathComponent("links.sqlite").path,
                 "--certificates", chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
                 "--apns-url", "https://127.0.0.1:9", "--link-lifetime", "30d",
             ], folder: folder, environment: ["PASSMINT_LINK_SECRET": Self.secret])
-        defer { server.stop() }
         #expect(server.waitUntilHealthy(), "the service did not start: \(server.output)")
+        return server
+    }
 
+    /// Issues a pass of `template` (its sample data, with `serial`): the answer's links.
+    static func issue(_ server: ServeProcess, template: String, serial: String) throws -> (add: String, download: String) {
         var data = try JSONParser.value(
-            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
+            try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/\(template).json").path, what: "")
         ).objectValue!
-        data["serialNumber"] = "LANDING-1"
+        data["serialNumber"] = .string(serial)
         let issued = try ServeCommandTests.curl([
             "-X", "POST", server.base + "/api/v1/passes", "-H", "Authorization: Bearer \(ServeProcess.apiKey)", "-H",
             "Accept: application/json",
-            "-d", JSONWriter.string(["template": "Loyalty", "data": .object(data)], style: .compact),
+            "-d", JSONWriter.string(["template": .string(template), "data": .object(data)], style: .compact),
         ])
         let answer = try JSONParser.value(Array(issued.stdout.utf8))
         let add = try #require(answer["links"]?["add"]?.stringValue, "\(issued.stdout)")
-        let download = try #require(answer["links"]?["download"]?.stringValue)
-        #expect(add.hasPrefix(publicURL + "/add/pass.dev.passmint.example/LANDING-1?expires="))
-        func served(_ link: String) -> String { link.replacingOccurrences(of: "http://127.0.0.1:9/", with: server.base + "/") }
+        return (add, try #require(answer["links"]?["download"]?.stringValue))
+    }
+
+    @Test func theLandingPageWorksInChromiumAndItsQRCodeLeadsToAPassThatVerifies() throws {
+        let folder = TestEnvironment.temporaryFolder("landing")
+        let chain = try TestEnvironment.devChain()
+        let server = try Self.startServer(folder, chain: chain)
+        defer { server.stop() }
+        let (add, download) = try Self.issue(server, template: "Loyalty", serial: "LANDING-1")
+        #expect(add.hasPrefix(Self.publicURL + "/add/pass.dev.passmint.example/LANDING-1?expires="))
+        func served(_ link: String) -> String { Self.served(link, by: server) }
 
         // A desktop browser: the page, the button and the QR code.
         let screenshot = folder.appendingPathComponent("landing.png").path
@@ -82,5 +98,42 @@ import Testing
             "-s", "-o", "/dev/null", "-w", "%{http_code}", served(download).replacingOccurrences(of: "LANDING-1", with: "LANDING-2"),
         ])
         #expect(tampered.stdout == "404")
+    }
+
+    /// The page speaks its reader's language: among the pass's own `.lproj` languages (Festival: en, fr, zh-Hans) the
+    /// one `Accept-Language` prefers, its words and the pass's texts in it; a pass without `.lproj` (Loyalty) gets
+    /// the page's own words in that language; a language the pass lacks gets the pass's English.
+    @Test func theLandingPageSpeaksTheLanguageTheBrowserAsksFor() throws {
+        let server = try Self.startServer(TestEnvironment.temporaryFolder("landing-languages"), chain: try TestEnvironment.devChain())
+        defer { server.stop() }
+        func served(_ link: String) -> String { Self.served(link, by: server) }
+        let loyalty = try Self.issue(server, template: "Loyalty", serial: "LANG-1").add
+        let festival = try Self.issue(server, template: "Festival", serial: "LANG-2").add
+
+        let german = try Self.checkPage(served(loyalty), ["--accept-language", "de-DE,de;q=0.9", "--element", "#add-to-wallet"])
+        #expect(german["consoleErrors"] == [] && german["failedRequests"] == [], "\(german)")
+        #expect(german["lang"] == "de")
+        let text = german["text"]?.stringValue ?? ""
+        #expect(text.contains("Zu Apple Wallet hinzufügen"), "\(text)")
+        #expect(text.contains("Am Computer?") && text.contains("um den Pass zu Wallet hinzuzufügen"), "\(text)")
+        #expect(!text.contains("Add to Apple Wallet"))
+        #expect(german["elements"]?["#add-to-wallet"]?["visible"] == true)
+
+        // German first, then French: the Festival pass has no German, so French, with the pass's French texts.
+        let french = try Self.checkPage(served(festival), ["--accept-language", "de-DE,de;q=0.9,fr;q=0.8,en;q=0.5"])
+        #expect(french["lang"] == "fr")
+        #expect(french["text"]?.stringValue?.contains("Ajouter à Apple Wallet") == true, "\(french["text"] ?? .null)")
+        #expect(french["text"]?.stringValue?.contains("Festival de la Menthe 2026") == true)
+        #expect(french["title"]?.stringValue?.contains("Festival de la Menthe 2026") == true)
+
+        // Only German: the pass's English.
+        let fallback = try Self.checkPage(served(festival), ["--accept-language", "de-DE,de;q=0.9"])
+        #expect(fallback["lang"] == "en")
+        #expect(fallback["text"]?.stringValue?.contains("Add to Apple Wallet") == true)
+        #expect(fallback["text"]?.stringValue?.contains("Mint Festival 2026") == true)
+
+        // The answer says it varies by language, so a cache keeps one page per language.
+        let headers = try ServeCommandTests.curl(["-s", "-D", "-", "-o", "/dev/null", "-H", "Accept-Language: de", served(loyalty)])
+        #expect(headers.stdout.lowercased().contains("vary: user-agent, accept-language"), "\(headers.stdout)")
     }
 }

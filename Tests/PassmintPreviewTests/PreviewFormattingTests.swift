@@ -40,6 +40,45 @@ import Testing
         #expect(value(["key": "d", "value": "2026-06-20T18:30:00Z"]) == "2026-06-20T18:30:00Z")
     }
 
+    /// A date stays the day it names: a day without a time, and a date shown without its time, in any viewer's zone
+    /// (west of Greenwich, where midnight in +01:00 is the evening before, and east, where it is the next morning).
+    @Test(arguments: ["America/Los_Angeles", "America/New_York", "UTC", "Europe/Berlin", "Pacific/Kiritimati"])
+    func datesStayTheDayTheyName(zone: String) throws {
+        let viewer = PreviewFormatter(language: "en", timeZone: try #require(TimeZone(identifier: zone)), now: Self.now)
+        #expect(value(["key": "d", "value": "2026-12-24", "dateStyle": "PKDateStyleMedium"], viewer) == "Dec 24, 2026")
+        #expect(
+            value(["key": "d", "value": "2026-12-24", "dateStyle": "PKDateStyleLong", "timeStyle": "PKDateStyleShort"], viewer)
+                == "December 24, 2026")
+        for text in ["2026-12-24T00:00:00+01:00", "2026-12-24T23:59:00-08:00", "2026-12-24T00:30:00+14:00"] {
+            let field: JSONObject = ["key": "d", "value": .string(text), "dateStyle": "PKDateStyleMedium", "timeStyle": "PKDateStyleNone"]
+            #expect(value(field, viewer) == "Dec 24, 2026", "\(text) in \(zone)")
+        }
+        #expect(value(["key": "d", "value": "2026-02-30", "dateStyle": "PKDateStyleMedium"], viewer) == "2026-02-30", "not a day")
+    }
+
+    @Test func timesAreShownInTheViewersZoneAcrossMidnight() {
+        let newYork = PreviewFormatter(language: "en", timeZone: TimeZone(identifier: "America/New_York")!, now: Self.now)
+        let field: JSONObject = [
+            "key": "d", "value": "2026-12-25T01:30:00+01:00", "dateStyle": "PKDateStyleMedium", "timeStyle": "PKDateStyleShort",
+        ]
+        #expect(value(field, newYork).hasPrefix("Dec 24, 2026"), "\(value(field, newYork))")
+        #expect(value(field, newYork).contains("7:30"))
+        var own = field
+        own["ignoresTimeZone"] = true
+        #expect(value(own, newYork).hasPrefix("Dec 25, 2026"))
+        let german = PreviewFormatter(language: "de", timeZone: TimeZone(identifier: "America/New_York")!, now: Self.now)
+        #expect(value(field, german) == "24.12.2026, 19:30")
+        #expect(value(["key": "d", "value": "2026-12-24", "dateStyle": "PKDateStyleMedium"], german) == "24.12.2026")
+    }
+
+    @Test func aDayIsTodayOrTomorrowByTheViewersCalendar() {
+        // 04:00 UTC on the 24th is 23:00 on the 23rd in New York.
+        let now = W3CDate.parse("2026-12-24T04:00:00Z")!
+        let day: JSONObject = ["key": "d", "value": "2026-12-24", "dateStyle": "PKDateStyleMedium", "isRelative": true]
+        #expect(value(day, PreviewFormatter(language: "en", timeZone: Self.utc, now: now)) == "Today")
+        #expect(value(day, PreviewFormatter(language: "en", timeZone: TimeZone(identifier: "America/New_York")!, now: now)) == "Tomorrow")
+    }
+
     @Test func relativeDatesSayTodayAndTomorrow() {
         let today: JSONObject = ["key": "d", "value": "2026-06-15T20:00:00Z", "dateStyle": "PKDateStyleMedium", "isRelative": true]
         #expect(value(today) == "Today")
@@ -62,6 +101,28 @@ import Testing
         #expect(PreviewStrings(files: files, requested: nil).localized("POINTS") == "Punkte", "the first language by name")
         #expect(PreviewStrings(files: files, requested: "ja").language == "de")
         #expect(PreviewStrings(files: files, requested: "fr").localized("OTHER") == "OTHER")
+    }
+
+    @Test func acceptLanguagePicksAmongTheLanguagesOnOffer() {
+        #expect(PreferredLanguage.ranges(acceptLanguage: "de-DE,de;q=0.9,en;q=0.8") == ["de-DE", "de", "en"])
+        #expect(PreferredLanguage.ranges(acceptLanguage: "en;q=0.5, fr , *;q=0.1, ja;q=0, it;q=0.5") == ["fr", "en", "it"])
+        #expect(PreferredLanguage.ranges(acceptLanguage: "<script>, de") == ["de"])
+        #expect(PreferredLanguage.ranges(acceptLanguage: nil) == [])
+        #expect(PreferredLanguage.match("de-AT", in: ["en", "de"]) == "de")
+        #expect(PreferredLanguage.match("zh-hans", in: ["en", "zh-Hans"]) == "zh-Hans")
+        #expect(PreferredLanguage.match("pt", in: ["en", "pt-BR"]) == "pt-BR")
+        #expect(PreferredLanguage.match("ja", in: ["en", "fr"]) == nil)
+        #expect(PreferredLanguage.best(acceptLanguage: "de-DE,de;q=0.9,fr;q=0.8", available: ["en", "fr"]) == "fr")
+        #expect(PreferredLanguage.best(acceptLanguage: "fr;q=0.4,en;q=0.6", available: ["en", "fr"]) == "en")
+        #expect(PreferredLanguage.best(acceptLanguage: "de", available: ["en", "fr"]) == nil)
+        let files = [
+            PassContents.File(path: "en.lproj/pass.strings", bytes: Array("\"HELLO\" = \"Hello\";".utf8)),
+            PassContents.File(path: "fr.lproj/pass.strings", bytes: Array("\"HELLO\" = \"Bonjour\";".utf8)),
+        ]
+        let french = PreviewStrings(files: files, acceptLanguage: "fr-CA,en;q=0.5", table: "pass.strings")
+        #expect(french.language == "fr" && french.localized("HELLO") == "Bonjour")
+        #expect(PreviewStrings(files: files, acceptLanguage: "ja", table: "pass.strings").language == "en", "the first")
+        #expect(PreviewStrings(files: files, acceptLanguage: "ja", table: "pass.strings", fallback: "fr").language == "fr")
     }
 
     @Test func alignmentAndChangeMessage() throws {
@@ -111,7 +172,7 @@ import Testing
         #expect(PreviewWords.text("Seat", language: "zh-Hans") == "Seat")
         #expect(PreviewWords.text("Seat", language: nil) == "Seat")
         for (english, translations) in PreviewWords.table {
-            #expect(Set(translations.keys) == ["fr", "de", "es", "it", "nl"], "\(english)")
+            #expect(Set(translations.keys) == Set(PreviewWords.languages), "\(english)")
         }
     }
 

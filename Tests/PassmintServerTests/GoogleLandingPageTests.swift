@@ -23,7 +23,7 @@ import Testing
         let response = try await client.execute(
             uri: SharingRoutesTests.local(add), method: .get, headers: [.userAgent: agent])
         #expect(response.status == .ok)
-        #expect(response.headers[.vary] == "User-Agent")
+        #expect(response.headers[.vary] == "User-Agent, Accept-Language")
         return String(decoding: response.body.readableBytesView, as: UTF8.self)
     }
 

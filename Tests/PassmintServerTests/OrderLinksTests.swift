@@ -60,6 +60,12 @@ import Testing
                     html.contains("Add to Apple Wallet") && html.contains("Northwind Audio") && html.contains("Order 004711"), "\(html)")
                 #expect(html.contains("href=\"../../download/\(type)/\(id)?signature="), "the button leads to the download link")
                 #expect(html.contains("data:image/png;base64,"), "the merchant's logo")
+                // The order carries en and de: a German reader gets the page in German, the default reader English.
+                let german = try await client.execute(uri: Self.local(add), method: .get, headers: [.acceptLanguage: "de-DE,de;q=0.9"])
+                let germanHTML = String(buffer: german.body)
+                #expect(germanHTML.contains("<html lang=\"de\">") && germanHTML.contains("Zu Apple Wallet hinzufügen"), "\(germanHTML)")
+                #expect(germanHTML.contains("Bestellung 004711") && germanHTML.contains("um die Bestellung zu Wallet hinzuzufügen"))
+                #expect(html.contains("<html lang=\"en\">"))
 
                 // An altered signature, another order's identifier, and the order's link under a pass type: 404.
                 for forged in [

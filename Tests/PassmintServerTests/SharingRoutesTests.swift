@@ -130,6 +130,28 @@ import Testing
         }
     }
 
+    @Test func theLandingPageIsInTheLanguageTheRequestAsksFor() async throws {
+        try await withService { client in
+            let (_, _, add) = try await Self.issue(client)
+            let german: HTTPFields = [.acceptLanguage: "fr;q=0.2, de-AT;q=0.9, *;q=0.1"]
+            try await client.execute(uri: Self.local(add), method: .get, headers: german) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.vary] == "User-Agent, Accept-Language")
+                let html = String(buffer: response.body)
+                #expect(html.contains("<html lang=\"de\">"))
+                #expect(html.contains(">Zu Apple Wallet hinzufügen</a>"))
+                #expect(html.contains("<title>QR-Code des Links zu diesem Pass</title>"))
+            }
+            try await client.execute(uri: Self.local(add), method: .get, headers: [.acceptLanguage: "ja"]) { response in
+                #expect(String(buffer: response.body).contains(">Apple Walletに追加</a>"))
+            }
+            try await client.execute(uri: Self.local(add), method: .get) { response in
+                let html = String(buffer: response.body)
+                #expect(html.contains("<html lang=\"en\">") && html.contains(">Add to Apple Wallet</a>"))
+            }
+        }
+    }
+
     @Test func withoutASecretThereAreNoLinks() async throws {
         try await withService(secret: nil) { client in
             let response = try await client.execute(

@@ -55,6 +55,17 @@ public enum W3CDate {
         return Date(timeIntervalSince1970: seconds)
     }
 
+    /// A date without a time (`2026-12-24`), as the start of that day in UTC; nil for anything else. Wallet needs a
+    /// time and a zone, but a preview shows such a value as the day it names (never a day before or after).
+    package static func parseDay(_ text: String) -> Date? {
+        guard text.utf8.count == 10, looksLikeDate(text) else { return nil }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, (1...12).contains(parts[1]), (1...CivilDays.daysInMonth(parts[1], year: parts[0])).contains(parts[2]) else {
+            return nil
+        }
+        return Date(timeIntervalSince1970: Double(CivilDays.days(year: parts[0], month: parts[1], day: parts[2]) * 86_400))
+    }
+
     /// Whether `text` starts like a date (`YYYY-MM-DD`), to tell a date missing its zone from ordinary text.
     static func looksLikeDate(_ text: String) -> Bool {
         let bytes = Array(text.utf8.prefix(10))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 public import NIOCore
 import Passmint
+import PassmintPreview
 public import PassmintStore
 
 /// What a person holding a pass's public link (``PassLinks``) gets: the signed pass, or what its "Add to Apple Wallet"
@@ -44,6 +45,9 @@ public struct SharingService: Sendable {
         public var googleSaveURL: String? = nil
         /// What the link gives: a pass, or a Wallet order (``OrderSharingService``).
         public var kind: Kind = .pass
+        /// The page's language (``SharingService/pageLanguage(files:acceptLanguage:table:)``): its own words and what it
+        /// shows of the pass are in it.
+        public var language = "en"
 
         public enum Kind: String, Sendable { case pass, order }
     }
@@ -103,9 +107,10 @@ public struct SharingService: Sendable {
         }
     }
 
-    /// What the landing page of a valid link shows; with `google`, the pass's Google Wallet link too (none when the
-    /// service has no Google account, the pass is voided or Google cannot be reached: the page offers Apple Wallet).
-    public func page(_ link: Link, google wantsGoogle: Bool = false) async throws -> Page {
+    /// What the landing page of a valid link shows, in the language `acceptLanguage` (the request's header) prefers
+    /// among the pass's own; with `google`, the pass's Google Wallet link too (none when the service has no Google
+    /// account, the pass is voided or Google cannot be reached: the page offers Apple Wallet).
+    public func page(_ link: Link, acceptLanguage: String? = nil, google wantsGoogle: Bool = false) async throws -> Page {
         let pass = try await pass(for: link)
         guard let links else { throw ServiceFailure.notFound }
         let prepared = try await renderer.prepare(pass)
@@ -117,15 +122,18 @@ public struct SharingService: Sendable {
             signature: link.signature ?? "")
         var googleSaveURL: String?
         if wantsGoogle, !pass.voided, let google { googleSaveURL = try? await google.saveURL(for: pass) }
-        return Page(
-            organizationName: json["organizationName"]?.stringValue ?? "",
-            description: json["description"]?.stringValue ?? "",
-            logoText: json["logoText"]?.stringValue,
+        let (strings, language) = Self.pageLanguage(files: prepared.files, acceptLanguage: acceptLanguage, table: "pass.strings")
+        var page = Page(
+            organizationName: strings.localized(json["organizationName"]?.stringValue ?? ""),
+            description: strings.localized(json["description"]?.stringValue ?? ""),
+            logoText: json["logoText"]?.stringValue.map(strings.localized),
             backgroundColor: json["backgroundColor"]?.stringValue,
             foregroundColor: json["foregroundColor"]?.stringValue,
             logoPNG: logo?.bytes,
             downloadURL: links.downloadURL(of: link),
             relativeDownloadURL: "../../download/" + path,
             voided: pass.voided, googleSaveURL: googleSaveURL)
+        page.language = language
+        return page
     }
 }

@@ -5,7 +5,8 @@ import PassmintPreview
 /// The "Add to Apple Wallet" page of a pass (or of a Wallet order, ``SharingService/Page/kind``): the organization and the description on the pass's colours, a button that
 /// downloads the pass (on an iPhone, Safari hands it to Wallet), and for a desktop a QR code of the same link to scan
 /// with the phone. With a Google Wallet link, an Android phone gets "Add to Google Wallet" instead, and a computer
-/// both buttons and both QR codes (``LandingPlatform``). Server-rendered, no script, readable without images and without styles; the page's policy allows
+/// both buttons and both QR codes (``LandingPlatform``). Its words are in the page's language (``SharingService/Page/language``),
+/// from the one table of the words Passmint's pages write (``PreviewWords``). Server-rendered, no script, readable without images and without styles; the page's policy allows
 /// no script and no request except its inline images.
 enum LandingPageHTML {
     /// `Content-Security-Policy` of the page: nothing but inline styles and `data:` images.
@@ -23,37 +24,38 @@ enum LandingPageHTML {
             "<img class=\"logo\" src=\"data:image/png;base64,\(Data($0).base64EncodedString())\" alt=\"\(organization)\">"
         }
         let heading = logo ?? ""
+        func words(_ english: String) -> String { escape(PreviewWords.text(english, language: page.language)) }
         let apple = """
-            <p><a class="add" id="add-to-wallet" href="\(escape(page.relativeDownloadURL))">Add to Apple Wallet</a></p>
+            <p><a class="add" id="add-to-wallet" href="\(escape(page.relativeDownloadURL))">\(words("Add to Apple Wallet"))</a></p>
             """
         let google = page.googleSaveURL.map {
-            "<p><a class=\"add\" id=\"add-to-google-wallet\" href=\"\(escape($0))\">Add to Google Wallet</a></p>"
+            "<p><a class=\"add\" id=\"add-to-google-wallet\" href=\"\(escape($0))\">\(words("Add to Google Wallet"))</a></p>"
         }
         let appleCode = """
             <section class="desktop" aria-labelledby="scan">
-            <h2 id="scan">On a computer?</h2>
-            <p>Scan this code with your iPhone's camera to add the \(noun) to Wallet.</p>
-            <div class="qr" id="qr">\(qrCode.svg(title: "QR code of the link to this \(noun)"))</div>
+            <h2 id="scan">\(words("On a computer?"))</h2>
+            <p>\(words("Scan this code with your iPhone's camera to add the \(noun) to Wallet."))</p>
+            <div class="qr" id="qr">\(qrCode.svg(title: PreviewWords.text("QR code of the link to this \(noun)", language: page.language)))</div>
             </section>
             """
         let googleCode = googleQRCode.map {
             """
             <section class="desktop" aria-labelledby="scan-google">
-            <h2 id="scan-google">With an Android phone?</h2>
-            <p>Scan this code with your Android phone's camera to add the pass to Google Wallet.</p>
-            <div class="qr" id="qr-google">\($0.svg(title: "QR code of the Google Wallet link to this pass"))</div>
+            <h2 id="scan-google">\(words("With an Android phone?"))</h2>
+            <p>\(words("Scan this code with your Android phone's camera to add the pass to Google Wallet."))</p>
+            <div class="qr" id="qr-google">\($0.svg(title: PreviewWords.text("QR code of the Google Wallet link to this pass", language: page.language)))</div>
             </section>
             """
         }
         let action: String
         switch (page.voided, platform, google) {
-        case (true, _, _): action = "<p class=\"voided\">This pass is no longer valid.</p>"
+        case (true, _, _): action = "<p class=\"voided\">\(words("This pass is no longer valid."))</p>"
         case (false, .android, let google?): action = google
         case (false, .desktop, let google?): action = apple + "\n" + google + "\n" + appleCode + "\n" + (googleCode ?? "")
         default: action = apple + "\n" + appleCode
         }
         return """
-            \(PageHead.lines(title: title))
+            \(PageHead.lines(title: title, language: page.language))
             <style>
             body { margin: 0; font-family: -apple-system, system-ui, "Segoe UI", Roboto, sans-serif; background: #f2f2f7; color: #1c1c1e; }
             main { max-width: 30rem; margin: 0 auto; padding: 1.5rem 1rem; text-align: center; }

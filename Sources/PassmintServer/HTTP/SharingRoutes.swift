@@ -8,8 +8,9 @@ import PassmintStore
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
 /// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page, `google/save/<type>/<serial>` a redirect to its
 /// "Add to Google Wallet" link. A type beginning with `order.` names a Wallet order (``OrderSharingService``): the
-/// signed `.order` and its page. Anything wrong answers the same bare 404; a valid link to an erased pass 410 (the add
-/// page as a page saying so), and so do a voided pass's download and page.
+/// signed `.order` and its page. The page is in the language the request's `Accept-Language` prefers among the pass's
+/// own (``SharingService/pageLanguage(files:acceptLanguage:table:)``). Anything wrong answers the same bare 404; a
+/// valid link to an erased pass 410 (the add page as a page saying so), and so do a voided pass's download and page.
 struct SharingRoutes {
     let core: ServiceCore
 
@@ -59,11 +60,13 @@ struct SharingRoutes {
     private func page(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let platform = LandingPlatform(userAgent: request.headers[.userAgent])
         let presented = try link(request, context)
+        let languages = request.headers[.acceptLanguage]
         let page: SharingService.Page
         do {
             page =
                 OrderDeviceService.isOrderType(presented.passTypeIdentifier)
-                ? try await core.orderSharing.page(presented) : try await core.sharing.page(presented, google: platform != .apple)
+                ? try await core.orderSharing.page(presented, acceptLanguage: languages)
+                : try await core.sharing.page(presented, acceptLanguage: languages, google: platform != .apple)
         } catch let failure as ServiceFailure where failure.status == .gone {
             return Self.html(LandingPageHTML.gone(), status: .gone)
         }
@@ -84,7 +87,8 @@ struct SharingRoutes {
         RouteSupport.bytes(
             Array(html.utf8), type: "text/html; charset=utf-8",
             headers: [
-                .vary: "User-Agent",
+                // The page differs by platform and by language: a cache keys it by both headers.
+                .vary: "User-Agent, Accept-Language",
                 .contentSecurityPolicy: LandingPageHTML.contentSecurityPolicy, .cacheControl: "private, no-cache",
                 HTTPField.Name("Referrer-Policy")!: "no-referrer",
             ], status: status)

@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintPreview
 public import PassmintStore
 
 /// What a person holding an order's public link gets: the signed `.order`, or what its "Add to Apple Wallet" page
@@ -34,8 +35,9 @@ public struct OrderSharingService: Sendable {
         return (order, try renderer.build(order).archive)
     }
 
-    /// What the landing page of a valid link shows: the merchant's name and logo, and the order number.
-    public func page(_ link: SharingService.Link) async throws -> SharingService.Page {
+    /// What the landing page of a valid link shows: the merchant's name and logo, and the order number, in the language
+    /// `acceptLanguage` prefers among the order's `<lang>.lproj/order.strings` (as a pass's page).
+    public func page(_ link: SharingService.Link, acceptLanguage: String? = nil) async throws -> SharingService.Page {
         let order = try await order(for: link)
         guard let links else { throw ServiceFailure.notFound }
         let template = try renderer.templates.template(named: order.template)
@@ -49,11 +51,15 @@ public struct OrderSharingService: Sendable {
         let path = PassLinks.path(
             passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
             signature: link.signature ?? "")
+        let (strings, language) = SharingService.pageLanguage(
+            files: template.files, acceptLanguage: acceptLanguage, table: "order.strings")
         var page = SharingService.Page(
-            organizationName: merchant?["displayName"]?.stringValue ?? "", description: "Order \(number)", logoText: nil,
+            organizationName: strings.localized(merchant?["displayName"]?.stringValue ?? ""),
+            description: PreviewWords.text("Order", language: language) + " \(number)", logoText: nil,
             backgroundColor: nil, foregroundColor: nil, logoPNG: logo?.bytes, downloadURL: links.downloadURL(of: link),
             relativeDownloadURL: "../../download/" + path, voided: false)
         page.kind = .order
+        page.language = language
         return page
     }
 }
