@@ -18,7 +18,7 @@ RUN swift build -c release --static-swift-stdlib --product passmint \
     && bin="$(swift build -c release --show-bin-path)" \
     && mkdir -p /out \
     && cp "$bin/passmint" /out/ \
-    && cp -R "$bin/passmint_Passmint.resources" /out/
+    && cp -R "$bin/passmint_Passmint.resources" "$bin/passmint_PassmintServer.resources" /out/
 
 FROM debian:bookworm-slim
 # The packages of every library passmint links, directly or through another (ldd; checked by scripts/check-deploy.sh).
@@ -30,7 +30,7 @@ RUN apt-get update \
         ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --user-group --home-dir /var/lib/passmint --create-home passmint
-# The binary and its resource bundle (Apple's root certificates) sit side by side, where Bundle.module looks.
+# The binary and its resource bundles (Apple's root certificates, the API's OpenAPI document) sit side by side, where Bundle.module looks.
 COPY --from=build /out/ /usr/local/bin/
 # The repository's templates, as a default; a real deployment builds FROM this image with its own (docs/deploy.md).
 COPY PassTemplates /srv/passmint/templates

@@ -165,6 +165,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
+            // The OpenAPI description of /api/v1, served at /api/v1/openapi.json.
+            resources: [.copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -36,6 +36,11 @@ grep -q "from: \"$version\")" README.md \
 "$venv/bin/python" scripts/check-deploy.py compose deploy/compose.yaml \
     && echo "check-deploy: deploy/compose.yaml starts PostgreSQL and two nodes" || failed=1
 
+# Every resource bundle of the build sits beside the binary in the image (Bundle.module stops the program without it).
+for bundle in "$(dirname "$binary")"/passmint_*.resources; do
+    grep -q "$(basename "$bundle")" Dockerfile \
+        || { echo "check-deploy: Dockerfile does not copy $(basename "$bundle") beside the binary" >&2; failed=1; }
+done
 grep -q -- '--static-swift-stdlib' Dockerfile \
     || { echo "check-deploy: Dockerfile does not build with --static-swift-stdlib, so the Swift runtime's libraries would be missing" >&2; failed=1; }
 toolchain=$(dirname "$(dirname "$(realpath "$(command -v swift)")")")

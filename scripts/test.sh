@@ -32,6 +32,11 @@ scripts/check-example-links.sh
 # The container files: hadolint, the Kubernetes schemas, compose's structure, and the image's runtime packages
 # against what the built passmint links (docs/deploy.md).
 scripts/check-deploy.sh
+# The issuing API's OpenAPI document is valid (and the checker's PyPI packages are there before the suite needs them);
+# every /api/v1 answer the server tests receive is recorded and, after the run, checked against it (docs/testing.md).
+scripts/check-openapi.sh document Sources/PassmintServer/Resources/openapi.json
+export PASSMINT_TEST_API_EXCHANGES="$run_tmp/api-exchanges.jsonl"
 swift test
+scripts/check-openapi.sh answers Sources/PassmintServer/Resources/openapi.json "$PASSMINT_TEST_API_EXCHANGES"
 # Each fuzz target briefly (a longer run: scripts/fuzz.sh 600); a crash fails the suite.
 scripts/fuzz.sh "${PASSMINT_FUZZ_SECONDS:-15}"

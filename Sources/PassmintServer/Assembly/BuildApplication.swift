@@ -95,8 +95,11 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     HealthRoute(reachability: core.reachability).register(on: router)
     MetricsRoute(core: core).register(on: router)
     AppleWebServiceRoutes(core: core).register(on: router)
-    // The issuer's API: one API-key check in front of every route under /api/v1, then Idempotency-Key on its POSTs.
-    let api = router.group("/api/v1").add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
+    // The issuer's API: its refusals as the error envelope, one API-key check in front of every route under /api/v1,
+    // then Idempotency-Key on its POSTs. Its description needs no key.
+    OpenAPIRoute().register(on: router)
+    let api = router.group("/api/v1").add(middleware: APIErrorMiddleware(bodyLimit: core.configuration.maxBodySize))
+        .add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
         .add(middleware: IdempotencyMiddleware(service: core.idempotency))
     IssuingAPIRoutes(core: core).register(on: api)
     OrderAPIRoutes(core: core).register(on: api)

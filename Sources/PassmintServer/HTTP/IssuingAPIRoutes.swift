@@ -55,11 +55,16 @@ struct IssuingAPIRoutes {
         }
         let issued = try await core.issuing.issue(
             template: template, data: object["data"]?.objectValue ?? JSONObject(), images: images?.objectValue)
+        let location = "/api/v1/passes/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
         if Self.wantsJSON(request) {
-            return await metadataAnswer(.created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0), google: true)
+            var response = await metadataAnswer(
+                .created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0), google: true)
+            response.headers[.location] = location
+            return response
         }
         return RouteSupport.bytes(
-            issued.archive, type: BuiltPass.mimeType, headers: [.lastModified: HTTPDate.string(issued.pass.updatedAt)], status: .created)
+            issued.archive, type: BuiltPass.mimeType,
+            headers: [.lastModified: HTTPDate.string(issued.pass.updatedAt), .location: location], status: .created)
     }
 
     /// A multi-ticket order: `{"passes": [{"template": …, "data": {…}, "images": {…}}, …]}` → 201 with a `.pkpasses`

@@ -74,7 +74,10 @@ struct JobRoutes {
 
     private func answer(_ status: HTTPResponse.Status, _ job: UpdateJob) -> Response {
         var object = job.json
-        object["url"] = .string("/api/v1/jobs/\(job.id)")
-        return RouteSupport.json(status, .object(object))
+        let url = "/api/v1/jobs/\(job.id)"
+        object["url"] = .string(url)
+        var response = RouteSupport.json(status, .object(object))
+        response.headers[.location] = url
+        return response
     }
 }

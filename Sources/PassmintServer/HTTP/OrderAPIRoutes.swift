@@ -32,9 +32,15 @@ struct OrderAPIRoutes {
             throw ServiceFailure.badRequest("\"data\" must be an object")
         }
         let issued = try await core.orders.issue(template: template, data: data)
-        if request.headers[.accept]?.contains("application/json") == true { return answer(.created, issued.metadata) }
+        let order = issued.metadata.order
+        let location = "/api/v1/orders/\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
+        if request.headers[.accept]?.contains("application/json") == true {
+            var response = answer(.created, issued.metadata)
+            response.headers[.location] = location
+            return response
+        }
         return RouteSupport.bytes(
-            issued.archive, type: BuiltOrder.mimeType, headers: [.lastModified: HTTPDate.string(issued.metadata.order.updatedAt)],
+            issued.archive, type: BuiltOrder.mimeType, headers: [.lastModified: HTTPDate.string(order.updatedAt), .location: location],
             status: .created)
     }
 
