@@ -152,6 +152,22 @@ import Testing
         #expect(try await client.execute(uri: uri + "/preview?side=back", method: .get, headers: bearer).status == .ok)
         #expect(try await client.execute(uri: uri + "/preview?side=sideways", method: .get, headers: bearer).status == .badRequest)
         #expect(try await client.execute(uri: "/api/v1/logs", method: .get, headers: bearer).status == .ok)
+
+        // Voiding, un-voiding (the flag), then the erasure and what it leaves: a tombstone, 410s, a refused re-issue.
+        #expect(try await client.execute(uri: uri, method: .patch, headers: bearer, body: body(["voided": true])).status == .ok)
+        #expect(try await client.execute(uri: uri, method: .patch, headers: bearer, body: body(["voided": false])).status == .conflict)
+        #expect(
+            try await client.execute(uri: uri + "?unvoid=true", method: .patch, headers: bearer, body: body(["voided": false])).status
+                == .ok)
+        ifMatch[.ifMatch] = tag
+        #expect(try await client.execute(uri: uri, method: .delete, headers: ifMatch).status == .preconditionFailed)
+        #expect(try await client.execute(uri: uri, method: .delete, headers: bearer).status == .ok)
+        #expect(try await client.execute(uri: uri, method: .delete, headers: bearer).status == .ok)
+        #expect(try await client.execute(uri: uri, method: .patch, headers: bearer, body: change).status == .gone)
+        #expect(
+            try await client.execute(uri: "/api/v1/passes/\(type)/\(unique("none"))", method: .delete, headers: bearer).status == .notFound)
+        let again = body(["template": "Loyalty", "data": .object(try ServiceHarness.loyaltyData(serial: serial))])
+        #expect(try await client.execute(uri: "/api/v1/passes", method: .post, headers: json, body: again).status == .conflict)
     }
 
     /// Orders: issue (JSON, bytes, unknown template), read, change (If-Match, stale), an unknown order.
