@@ -3,8 +3,11 @@
 
   check-deploy.py compose deploy/compose.yaml
       The compose file: PostgreSQL with a health check, two passmint nodes built from the Dockerfile, each waiting
-      for a healthy PostgreSQL, reading PASSMINT_DATABASE_URL at host postgres, publishing port 8080 on its own port,
-      with every named volume it mounts declared.
+      for a healthy PostgreSQL, publishing port 8080 on its own port, with every named volume it mounts declared; the
+      secrets (database URL, API key, link secret, PostgreSQL's password) as files: each <NAME>_FILE names
+      /run/secrets/<secret>, a secret the service lists and the file declares, and no secret is in the environment.
+  check-deploy.py database-url FILE
+      The URL deploy/make-secrets.sh writes: host postgres, port 5432, sslmode=verify-full.
   check-deploy.py pods deploy/kubernetes/*.yaml
       Every pod template mounts no service-account token and bounds each emptyDir; a NetworkPolicy selects the pods.
   check-deploy.py jobs deploy/kubernetes/*.yaml
@@ -34,6 +37,8 @@ def check_compose(path):
         problems.append(f"{path}: no service postgres")
     elif "healthcheck" not in postgres:
         problems.append(f"{path}: services.postgres has no healthcheck (the nodes wait for it to be healthy)")
+    if postgres:
+        problems += check_secret_files(path, f"{path}: services.postgres", postgres, compose, ("POSTGRES_PASSWORD",))
     nodes = {name: service for name, service in services.items() if name != "postgres"}
     if len(nodes) < 2:
         problems.append(f"{path}: {len(nodes)} passmint node(s), expected 2")
@@ -47,14 +52,10 @@ def check_compose(path):
         if condition != "service_healthy":
             problems.append(f"{place}.depends_on.postgres.condition: expected service_healthy, found {condition!r}")
         environment = node.get("environment") or {}
-        url = str(environment.get("PASSMINT_DATABASE_URL", ""))
-        if not re.match(r"postgres(ql)?://[^@]*@postgres(:5432)?/", url):
-            problems.append(f"{place}.environment.PASSMINT_DATABASE_URL: expected postgres://…@postgres:5432/…, found {url!r}")
-        if "sslmode=verify-full" not in url:
-            problems.append(f"{place}.environment.PASSMINT_DATABASE_URL: talks to PostgreSQL without sslmode=verify-full ({url!r})")
-        for variable in ("PASSMINT_PUBLIC_URL", "PASSMINT_API_KEY", "PASSMINT_LINK_SECRET"):
-            if variable not in environment:
-                problems.append(f"{place}.environment: no {variable}")
+        if "PASSMINT_PUBLIC_URL" not in environment:
+            problems.append(f"{place}.environment: no PASSMINT_PUBLIC_URL")
+        problems += check_secret_files(path, place, node, compose,
+                                       ("PASSMINT_DATABASE_URL", "PASSMINT_API_KEY", "PASSMINT_LINK_SECRET"))
         ports = [str(port) for port in node.get("ports") or []]
         if not any(port.endswith(":8080") for port in ports):
             problems.append(f"{place}.ports: container port 8080 is not published ({ports})")
@@ -69,6 +70,39 @@ def check_compose(path):
                 problems.append(f"{place}.volumes: {source} is not declared under volumes")
     for port in {port for port in published if published.count(port) > 1}:
         problems.append(f"{path}: host port {port} is published by more than one node")
+    return problems
+
+
+def check_secret_files(path, place, service, compose, variables):
+    """Each variable given as <variable>_FILE=/run/secrets/<name>, <name> listed by the service and declared as a file."""
+    problems = []
+    environment = service.get("environment") or {}
+    listed = [str(entry if isinstance(entry, str) else entry.get("source")) for entry in service.get("secrets") or []]
+    declared = compose.get("secrets") or {}
+    for variable in variables:
+        if variable in environment:
+            problems.append(f"{place}.environment.{variable}: a secret in the environment (docker inspect shows it): "
+                            f"give {variable}_FILE=/run/secrets/… instead")
+        target = str(environment.get(f"{variable}_FILE", ""))
+        if not target.startswith("/run/secrets/"):
+            problems.append(f"{place}.environment: no {variable}_FILE naming a file under /run/secrets/ (found {target!r})")
+            continue
+        name = target[len("/run/secrets/"):]
+        if name not in listed:
+            problems.append(f"{place}.secrets: {name} (named by {variable}_FILE) is not listed")
+        if "file" not in (declared.get(name) or {}):
+            problems.append(f"{path}: secrets.{name} is not declared with a file")
+    return problems
+
+
+def check_database_url(path):
+    with open(path) as file:
+        url = file.read().strip()
+    problems = []
+    if not re.match(r"postgres(ql)?://[^@]*@postgres(:5432)?/", url):
+        problems.append(f"{path}: expected postgres://…@postgres:5432/…")
+    if "sslmode=verify-full" not in url:
+        problems.append(f"{path}: talks to PostgreSQL without sslmode=verify-full")
     return problems
 
 
@@ -157,6 +191,8 @@ def main(arguments):
     kind, rest = arguments[0], arguments[1:]
     if kind == "compose":
         problems = check_compose(rest[0])
+    elif kind == "database-url":
+        problems = check_database_url(rest[0])
     elif kind == "jobs":
         problems = check_jobs(rest)
     elif kind == "pods":

@@ -34,7 +34,12 @@ done
 grep -q "from: \"$version\")" README.md \
     || { echo "check-deploy: README.md's package line does not name version $version (passmint --version)" >&2; failed=1; }
 "$venv/bin/python" scripts/check-deploy.py compose deploy/compose.yaml \
-    && echo "check-deploy: deploy/compose.yaml starts PostgreSQL and two nodes" || failed=1
+    && echo "check-deploy: deploy/compose.yaml starts PostgreSQL and two nodes, its secrets as files" || failed=1
+secrets=$(mktemp -d)
+PASSMINT_SECRETS_DIR="$secrets/secrets" deploy/make-secrets.sh >/dev/null
+"$venv/bin/python" scripts/check-deploy.py database-url "$secrets/secrets/database-url" \
+    && echo "check-deploy: deploy/make-secrets.sh writes a database URL to host postgres with sslmode=verify-full" || failed=1
+rm -rf "$secrets"
 
 # Every resource bundle of the build sits beside the binary in the image (Bundle.module stops the program without it).
 for bundle in "$(dirname "$binary")"/passmint_*.resources; do

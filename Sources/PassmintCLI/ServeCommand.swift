@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         MemoryAllocator.keepPassSizedBuffersOffMmap()  // every issued pass allocates a ~150 KB archive: keep those off mmap
-        let environment = ProcessInfo.processInfo.environment
+        let environment = try SecretFiles.expand(ProcessInfo.processInfo.environment, also: [apiKeyEnv])
         let sources = try await SettingSources(arguments: settings, environment: environment)
         if let given = try sources.text(ServeSettings.declared.databaseURL.declaration), case .commandLine = given.origin,
             DatabaseURL.hasPassword(given.text)

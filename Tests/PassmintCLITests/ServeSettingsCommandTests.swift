@@ -72,4 +72,39 @@ import Testing
         #expect(result.status != 0)
         #expect(result.stderr.contains(message.replacingOccurrences(of: "FILE", with: file)), "\(result.stderr)")
     }
+
+    /// Secrets as files, as compose and Kubernetes mount them (issue 39): `<VARIABLE>_FILE` gives the variable the
+    /// file's text (its final line ending dropped); a variable given both ways or an empty file stops the start.
+    @Test func secretsAreReadFromFilesNamedByTheirFileVariables() throws {
+        let folder = TestEnvironment.temporaryFolder("serve-secret-files")
+        let database = folder.appendingPathComponent("secret.sqlite").path
+        try Data((database + "\n").utf8).write(to: folder.appendingPathComponent("database-url"))
+        try Data((String(repeating: "s", count: 48) + "\r\n").utf8).write(to: folder.appendingPathComponent("link-secret"))
+        try Data().write(to: folder.appendingPathComponent("empty"))
+        let arguments = [
+            "serve", "--public-url", "https://passes.example.test/wallet", "--certificates", try TestEnvironment.devChain().path,
+            "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path,
+        ]
+        let files = [
+            "PASSMINT_DATABASE_URL_FILE": folder.appendingPathComponent("database-url").path,
+            "PASSMINT_LINK_SECRET_FILE": folder.appendingPathComponent("link-secret").path,
+        ]
+        let server = try ServeProcess(arguments: arguments, folder: folder, environment: files)
+        defer { server.stop() }
+        #expect(server.waitUntilHealthy(), "\(server.output)")
+        #expect(FileManager.default.fileExists(atPath: database), "the database the file names")
+        #expect(!server.output.contains("no PASSMINT_LINK_SECRET") && !server.output.contains("is not a variable"), "\(server.output)")
+        let issued = try server.issue(serial: "FILE-1")
+        #expect(!issued.isEmpty)
+
+        var both = files
+        both["PASSMINT_LINK_SECRET"] = String(repeating: "t", count: 48)
+        let refused = try TestEnvironment.run(CreateCommandTests.binary, arguments, environment: both, in: folder)
+        #expect(
+            refused.status != 0 && refused.stderr.contains("both PASSMINT_LINK_SECRET and PASSMINT_LINK_SECRET_FILE"), "\(refused.stderr)")
+        let empty = try TestEnvironment.run(
+            CreateCommandTests.binary, arguments,
+            environment: ["PASSMINT_LINK_SECRET_FILE": folder.appendingPathComponent("empty").path], in: folder)
+        #expect(empty.status != 0 && empty.stderr.contains("PASSMINT_LINK_SECRET_FILE: the file"), "\(empty.stderr)")
+    }
 }
