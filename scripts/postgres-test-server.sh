@@ -31,14 +31,10 @@ start)
         as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
     fi
     if [ ! -f "$dir/server.crt" ]; then
-        # A test certificate authority and the server's certificate, EC P-256, valid 30 days.
-        ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
-        openssl req -x509 $ec -keyout "$dir/ca.key" -out "$dir/ca.pem" -days 30 -subj "/CN=Passmint test CA" 2>/dev/null
-        openssl req $ec -keyout "$dir/server.key" -out "$dir/server.csr" -subj "/CN=localhost" 2>/dev/null
-        printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/server.ext"
-        openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 30 \
-            -extfile "$dir/server.ext" -out "$dir/server.crt" 2>/dev/null
-        chmod 0600 "$dir/server.key" "$dir/ca.key"
+        # A test certificate authority and the server's certificate, valid 30 days, as the compose files are made.
+        POSTGRES_TLS_DIR="$dir" POSTGRES_TLS_NAMES="DNS:localhost,IP:127.0.0.1" POSTGRES_TLS_DAYS=30 \
+            "$(dirname "$0")/../deploy/make-postgres-tls.sh" >/dev/null
+        chmod 0600 "$dir/server.key"
         [ "$(id -u)" -eq 0 ] && chown postgres "$dir/server.key" "$dir/server.crt"
         chmod 0644 "$dir/ca.pem"
     fi
