@@ -12,9 +12,11 @@ public protocol PassStore: WebhookStore, IdempotencyStore {
     /// Whether `error`, thrown by this store, means it is out of reach (a dropped or refused connection, a server
     /// shutting down) rather than a problem with the request: the service then answers 503 with `Retry-After`.
     func isOutage(_ error: any Error) -> Bool
-    /// Called when the store answers again after an outage: a store whose connections wait out a back-off replaces
-    /// them, so requests are served at once.
-    func reconnect()
+    /// Called when the store's probe finds it out of reach (`false`) or answering again (`true`). Out of reach, a store
+    /// with a connection pool fails its calls at once instead of queueing them for a connection (a node stopping during
+    /// an outage stops at once; the probe's own connection tells when it is back); back, it replaces the pool of the
+    /// outage, whose retries back off up to a minute, so requests are served at once.
+    func reachabilityChanged(reachable: Bool)
     /// How the store's connections are used now, for `/metrics`; nil for a store without a pool (SQLite).
     var connectionUse: StoreConnectionUse? { get }
 

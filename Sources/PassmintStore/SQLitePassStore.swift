@@ -48,7 +48,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     public func isOutage(_ error: any Error) -> Bool { false }
 
     /// A SQLite file has no connections to replace.
-    public func reconnect() {}
+    public func reachabilityChanged(reachable: Bool) {}
 
     /// A SQLite file has no pool.
     public var connectionUse: StoreConnectionUse? { nil }

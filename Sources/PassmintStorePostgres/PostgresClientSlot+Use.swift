@@ -9,6 +9,7 @@ extension PostgresClientSlot {
     public func withConnection<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (PostgresConnection) async throws -> sending Result
     ) async throws -> sending Result {
+        try refuseDuringOutage()
         let asked = ContinuousClock.now
         use.waiting(+1)
         var leased = false
@@ -33,6 +34,7 @@ extension PostgresClientSlot {
     /// One query on a connection the pool lends for it (counted in use until the query answers).
     @discardableResult
     public func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        try refuseDuringOutage()
         use.inUse(+1)
         defer { use.inUse(-1) }
         return try await current.query(query, logger: logger)
@@ -42,10 +44,17 @@ extension PostgresClientSlot {
     public func execute<Statement: PostgresPreparedStatement, Row>(
         _ statement: Statement, logger: Logger
     ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> where Row == Statement.Row {
+        try refuseDuringOutage()
         use.inUse(+1)
         defer { use.inUse(-1) }
         return try await current.execute(statement, logger: logger)
     }
+}
+
+/// A store call refused at once while the store's probe finds PostgreSQL out of reach (see
+/// ``PostgresClientSlot/failFast(_:)``): the service answers 503 for it, as for a dropped connection.
+public struct PostgresOutage: Error, CustomStringConvertible {
+    public var description: String { "PostgreSQL is out of reach (the node's probe cannot connect): not waiting for a connection" }
 }
 
 /// What the store's calls into the pool add up to, read at scrape time.

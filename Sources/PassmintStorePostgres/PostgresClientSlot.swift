@@ -14,6 +14,7 @@ public final class PostgresClientSlot: Service, Sendable {
         var running: [Task<Void, Never>] = []
         var started = false
         var stopped = false
+        var failFast = false
     }
     private let state: Mutex<State>
     /// Makes a replacement; nil: this slot's client is never replaced (a client given from outside).
@@ -52,6 +53,14 @@ public final class PostgresClientSlot: Service, Sendable {
         retired.cancel()
         logger.notice("new PostgreSQL connections: the pool of the outage is closed")
         return true
+    }
+
+    /// While `on`, the store's calls fail at once with ``PostgresOutage`` instead of waiting in the pool for a
+    /// connection the outage will not give (the probe, on its own connection, turns it off when the server answers).
+    public func failFast(_ on: Bool) { state.withLock { $0.failFast = on } }
+
+    func refuseDuringOutage() throws(PostgresOutage) {
+        if state.withLock({ $0.failFast }) { throw PostgresOutage() }
     }
 
     /// Runs the current client, and each that replaces it, until the service stops.

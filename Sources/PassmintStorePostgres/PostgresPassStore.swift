@@ -116,6 +116,7 @@ public final class PostgresPassStore: PassStore {
     /// to prevent accidental leakage"), and its debug description adds the source file and the query, which a log
     /// does not need.
     public static func describe(_ error: any Error) -> String? {
+        if let outage = error as? PostgresOutage { return outage.description }
         if let failed = error as? PostgresTransactionError {
             // The step that failed (begin, the work, commit, rollback), without the file and line the type adds.
             let steps = [failed.beginError, failed.closureError, failed.commitError, failed.rollbackError].compactMap { $0 }
@@ -129,8 +130,12 @@ public final class PostgresPassStore: PassStore {
         return text
     }
 
-    /// A fresh client in place of the pool of the outage, whose next attempt may be a minute away.
-    public func reconnect() { clients.renew() }
+    /// Out of reach: calls fail at once (``PostgresOutage``). Back: a fresh client in place of the pool of the outage,
+    /// whose next attempt may be a minute away.
+    public func reachabilityChanged(reachable: Bool) {
+        if reachable { clients.renew() }
+        clients.failFast(!reachable)
+    }
 
     public var connectionUse: StoreConnectionUse? {
         let use = clients.use
@@ -141,6 +146,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func isOutage(_ error: any Error) -> Bool {
+        if error is PostgresOutage { return true }
         if let failed = error as? PostgresTransactionError {
             // A transaction whose BEGIN, work or COMMIT lost the server.
             return [failed.beginError, failed.closureError, failed.commitError].contains { $0.map(isOutage) ?? false }

@@ -37,9 +37,17 @@ public final class TCPRelay: Sendable {
                     .connect(host: host, port: targetPort)
                     .flatMapThrowing { outbound in
                         try inbound.pipeline.syncOperations.addHandler(inboundSide.value)
-                        state.withLock {
-                            $0.open[ObjectIdentifier(inbound)] = inbound
-                            $0.open[ObjectIdentifier(outbound)] = outbound
+                        // Cut while this connection was being made: it is closed like the others.
+                        let cut = state.withLock { state -> Bool in
+                            if !state.cut {
+                                state.open[ObjectIdentifier(inbound)] = inbound
+                                state.open[ObjectIdentifier(outbound)] = outbound
+                            }
+                            return state.cut
+                        }
+                        if cut {
+                            inbound.close(promise: nil)
+                            outbound.close(promise: nil)
                         }
                         inbound.closeFuture.whenComplete { _ in
                             state.withLock { _ = $0.open.removeValue(forKey: ObjectIdentifier(inbound)) }

@@ -111,6 +111,20 @@ final class ServeProcess {
         return process.terminationStatus
     }
 
+    /// SIGTERM, then its exit status once it ended; nil when it had not ended within `seconds` (it is then killed): a
+    /// hang at shutdown fails the test instead of holding the suite.
+    func stop(within seconds: Double) -> Int32? {
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }  // an exit rings no bell: look every 50 ms
+        guard !process.isRunning else {
+            kill()
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     func kill() {
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

@@ -55,8 +55,8 @@ public final class StoreReachability: Service, Sendable {
             return (reachable, lasted)
         }
         if let (reachable, lasted) = change {
+            store.reachabilityChanged(reachable: reachable)  // fail fast while out; fresh connections when back
             if reachable {
-                store.reconnect()  // the pool's own retry may be a minute away: fresh connections now
                 logger.notice("store reachable again", metadata: ["outageSeconds": "\(Int(lasted.rounded()))"])
             } else {
                 logger.error(
