@@ -38,8 +38,8 @@ public struct SharedJobFailure: Sendable, Equatable {
 
 /// Bulk-update jobs kept in the database, so that any node of a fleet finishes a job whose node is gone: a job's upload
 /// and state are stored when it is acknowledged, the node running it holds a lease on it (renewed while it runs, and
-/// with every chunk's progress), and a node finds a job whose lease ended and takes it over. The PostgreSQL store
-/// keeps them; the SQLite store (one node) leaves jobs in the node's jobs folder.
+/// with every chunk's progress), and a node finds a job whose lease ended and takes it over. Both stores keep them, in
+/// the same tables: on SQLite the "other node" is the next start of the service (or another process on the file).
 public protocol JobStore: Sendable {
     /// Records a new job and its upload (read by `nextBlock` a block at a time until it gives nil) in one transaction,
     /// held by `owner` for `lease`.
@@ -75,4 +75,9 @@ public protocol JobStore: Sendable {
 
     /// The job's failures in the order of their phase and line, `limit` after the `after`th.
     func jobFailures(id: String, offset: Int, limit: Int) async throws -> [String]
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, as the stores write leases.
+    package var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

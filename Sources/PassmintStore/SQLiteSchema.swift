@@ -140,6 +140,21 @@ enum SQLiteSchema {
             15, "erased passes: a tombstone's time of erasure (milliseconds), so that its serial is not issued again",
             "ALTER TABLE passes ADD COLUMN erased_at INTEGER;"
         ),
+        (
+            16, "bulk-update jobs in the database, as on PostgreSQL: state, lease, upload in blocks, failures kept",
+            """
+            CREATE TABLE IF NOT EXISTS update_jobs (
+                id TEXT PRIMARY KEY, kind TEXT NOT NULL, running INTEGER NOT NULL, state TEXT NOT NULL, owner TEXT,
+                lease_until INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL, finished_at INTEGER);
+            CREATE INDEX IF NOT EXISTS update_jobs_running ON update_jobs (kind, lease_until) WHERE running;
+            CREATE INDEX IF NOT EXISTS update_jobs_by_creation ON update_jobs (created_at);
+            CREATE TABLE IF NOT EXISTS update_job_uploads (
+                job_id TEXT NOT NULL, position INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (job_id, position));
+            CREATE TABLE IF NOT EXISTS update_job_failures (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT, job_id TEXT NOT NULL, phase TEXT NOT NULL, line INTEGER NOT NULL,
+                failure TEXT NOT NULL, UNIQUE (job_id, phase, line));
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.

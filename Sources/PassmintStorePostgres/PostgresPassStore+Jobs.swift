@@ -8,9 +8,7 @@ import PostgresNIO
 /// `FOR UPDATE SKIP LOCKED`, so two nodes never take over the same job at once. None of this changes a pass, so none of
 /// it moves the change feed's generation.
 extension PostgresPassStore: JobStore {
-    static func leaseEnd(_ now: Date, _ lease: Duration) -> Int64 {
-        milliseconds(now) + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
-    }
+    static func leaseEnd(_ now: Date, _ lease: Duration) -> Int64 { milliseconds(now) + lease.milliseconds }
 
     typealias JobRow = (String, String, Bool, String, Int64, Int64?)
 

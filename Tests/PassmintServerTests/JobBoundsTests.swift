@@ -151,6 +151,7 @@ import Testing
                 to: folder.appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
 
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+                #expect(await eventually { await service.jobs.status(id) != nil }, "moved from the jobs folder into the database")
                 let job = try await UpdateJobTests().finished(client, id)
                 #expect(job["state"] == "finished" && job["changed"] == 4 && job["unchanged"] == 0, "\(job)")
             }

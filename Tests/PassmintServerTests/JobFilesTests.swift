@@ -12,9 +12,10 @@ import Testing
 
 @testable import PassmintServer
 
-/// What jobs leave on the node's disk is bounded (issue 32, items 5, 7 and 13): failures capped and written compactly,
-/// uploads removed when their job ends, what a killed service left removed at start, uploads refused first when the
-/// disk is down to its reserve, and no server path in what API callers read.
+/// What jobs keep is bounded (issue 32, items 5, 7 and 13): failures capped and written compactly, uploads removed
+/// when their job ends (from the jobs folder at once, from the database after their retention), what a killed service
+/// left removed at start, uploads refused first when the disk is down to its reserve, and no server path in what API
+/// callers read.
 @Suite struct JobFilesTests {
     static let bearer = UpdateJobTests.bearer
 
@@ -62,14 +63,15 @@ import Testing
             #expect(lines.allSatisfy { !$0.contains("serialNumber") }, "no null serial numbers: \(lines)")
             #expect(!FileManager.default.fileExists(atPath: "\(folder)/\(id).jsonl"), "the upload is removed when its job ends")
 
-            // The status answers the first failures from the job's state, without reading the failures file.
-            #expect(unlink("\(folder)/\(id).failures.jsonl") == 0)
+            // The status answers the first failures from the job's state.
             let state = try await client.execute(uri: "/api/v1/jobs/\(id)", method: .get, headers: Self.bearer)
             let again = try JSONParser.value(Array(state.body.readableBytesView))
             #expect(again["failures"]?.arrayValue?.first?["line"] == 1, "\(again)")
         }
     }
 
+    /// Also what an earlier version kept in the jobs folder (each job's state and upload): a start moves it into the
+    /// database.
     @Test func whatAKilledServiceLeftIsRemovedAtStartAndUploadsGoAfterTheirRetention() async throws {
         let folder = TestEnvironment.temporaryFolder("jobs-left")
         @Sendable func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -93,10 +95,15 @@ import Testing
             $0.jobsFolder = folder.path
             $0.jobLimits.uploadRetention = .seconds(86_400)
         }
-        try await withService(configured) { _, _, _ in
+        try await withService(configured) { service, _, _ in
             let exists = { @Sendable (name: String) in FileManager.default.fileExists(atPath: file(name)) }
             #expect(await eventually { !exists("\(orphan).jsonl") && !exists(".\(old).json.3f2a.tmp") && !exists("\(old).jsonl") })
-            #expect(exists("\(recent).jsonl") && exists("\(old).json"), "kept: an upload within its retention, and every job's state")
+            #expect(await eventually { await service.jobs.status(old) != nil && !exists("\(old).json") }, "moved into the database")
+            let held = { @Sendable (id: String) in try await service.store.readJobUpload(id: id) { _ in } }
+            #expect(await eventually { (try? await held(old)) == false }, "an upload past its retention")
+            let kept = try await held(recent)
+            #expect(kept, "kept: an upload within its retention")
+            #expect(await service.jobs.status(recent)?.state == .finished)
         }
     }
 
@@ -162,7 +169,8 @@ import Testing
         try JSONWriter.string(.object(UpdateJob(id: id, kind: .updates, createdAt: Date().addingTimeInterval(-60)).json)).write(
             toFile: folder.appendingPathComponent("\(id).json").path, atomically: true, encoding: .utf8)
         let resumed = try Self.configured { $0.jobsFolder = folder.path }
-        try await withService(resumed) { _, client, _ in
+        try await withService(resumed) { service, client, _ in
+            #expect(await eventually { await service.jobs.status(id) != nil }, "moved from the jobs folder into the database")
             let job = try await UpdateJobTests().finished(client, id)
             #expect(job["state"] == "failed" && job["error"]?.stringValue?.contains("upload") == true, "\(job)")
             #expect(!JSONWriter.string(job).contains(folder.path), "\(job)")

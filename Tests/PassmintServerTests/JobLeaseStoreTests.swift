@@ -6,17 +6,18 @@ import PassmintStorePostgres
 import PassmintTestSupport
 import Testing
 
-/// The leases on jobs a fleet shares (``JobStore`` on PostgreSQL): nodes racing for a job whose lease ended get it
-/// once, and the node that lost it can no longer save it.
+/// The leases on jobs (``JobStore``, on SQLite as on PostgreSQL): workers racing for a job whose lease ended (two
+/// nodes of a fleet, or two services on one SQLite file: a restart and a receiver) get it once, and the worker that
+/// lost it can no longer save it.
 @Suite struct JobLeaseStoreTests {
-    @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func nodesRacingForAnAbandonedJobGetItOnceAndTheFormerHolderCannotSave()
-        async throws
-    {
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+    @Test(arguments: StoreKind.allCases) func workersRacingForAnAbandonedJobGetItOnceAndTheFormerHolderCannotSave(
+        kind: StoreKind
+    ) async throws {
+        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
         let logger = Logger(label: "test.leases")
         try await openPassStore(url: url, logger: logger).whileRunning { first in
             try await openPassStore(url: url, logger: logger).whileRunning { second in
-                let stores = try [first, second].map { try #require($0 as? any JobStore) }
+                let stores = [first, second]
                 let blocks = [Array("{\"a\":1}\n".utf8), Array("{\"b\":2}\n".utf8)]
                 var next = blocks.makeIterator()
                 let job = SharedJob(id: "ab12", kind: "updates", running: true, json: "{}", createdAt: Date(), finishedAt: nil)

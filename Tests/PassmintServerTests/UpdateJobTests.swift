@@ -160,8 +160,6 @@ import Testing
         }
     }
 
-    /// A service stopped in the middle of a job (its state saved after the first two lines) goes on at the third line
-    /// when it starts again.
     /// A publish asked to purge unused data keeps asking after a restart or a takeover (the job's saved state).
     @Test func aPurgingPublishKeepsItsPurgeInItsSavedState() throws {
         var job = UpdateJob(id: "j1", kind: .template)
@@ -171,6 +169,8 @@ import Testing
         #expect(UpdateJob(json: UpdateJob(id: "j2", kind: .template).json)?.purgeUnused == false)
     }
 
+    /// A service of an earlier version stopped in the middle of a job (its state saved in the jobs folder after the first
+    /// two lines) goes on at the third line when it starts again: the job is moved into the database.
     @Test func aRestartedServiceGoesOnWhereTheJobStood() async throws {
         let push = RecordingPushSender()
         try await withStore(.sqlite) { store in
@@ -195,6 +195,7 @@ import Testing
                 to: folder.appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
 
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+                #expect(await eventually { await service.jobs.status(id) != nil }, "moved from the jobs folder into the database")
                 let job = try await finished(client, id)
                 #expect(job["state"] == "finished" && job["done"] == 4 && job["changed"] == 4, "\(job)")
             }

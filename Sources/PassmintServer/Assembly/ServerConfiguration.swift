@@ -37,13 +37,13 @@ public struct ServerConfiguration: Sendable {
     /// How long a claim on owed pushes holds (``PushQueue``): a node that dies holding pushes loses them to the
     /// others, or to its own restart, after this.
     public var pushLease: Duration = .seconds(60)
-    /// How long a node holds an uploaded job without renewing its lease (with PostgreSQL, whose database keeps the
-    /// jobs): a node that is gone loses its job to the next node that looks, after this.
+    /// How long a worker holds a job without renewing its lease: a service killed (or a node gone) loses its job to
+    /// the next start or node that looks, after this.
     public var jobLease: Duration = .seconds(60)
-    /// Where bulk changes keep their uploads and progress (``UpdateJob``); by default beside the SQLite file
-    /// (`passmint.sqlite.jobs`), or `passmint-jobs` in the working folder with PostgreSQL. With SQLite a job runs on
-    /// the node that received it and is resumed by its restart; with PostgreSQL uploads and progress live in the
-    /// database, this folder holds copies of the uploads this node runs, and any node finishes a job (``jobLease``).
+    /// Where bulk changes keep uploads while they arrive or run (``UpdateJob``); by default beside the SQLite file
+    /// (`passmint.sqlite.jobs`), or `passmint-jobs` in the working folder with PostgreSQL. The jobs, their uploads and
+    /// progress live in the database on either store; this folder holds copies of the uploads this node runs, and what
+    /// a template publish keeps passes at.
     public var jobsFolder: String {
         get { jobs ?? (databaseURL.hasPrefix("postgres") ? "passmint-jobs" : databaseURL + ".jobs") }
         set { jobs = newValue }

@@ -2,11 +2,11 @@ import Foundation
 import Passmint
 import PassmintStore
 
-/// Where bulk changes are kept on this node's disk: each job's state (`<id>.json`, replaced atomically after every
-/// chunk), its upload (`<id>.jsonl`, written before the job is acknowledged, removed when the job ends or after
-/// ``JobLimits/uploadRetention``) and its failures (`<id>.failures.jsonl`, one `{"line", "serialNumber", "reason"}` per
-/// bad line, at most ``JobLimits/failuresKept``). Messages never name the folder's path: API callers see what went
-/// wrong, the operator's log says where.
+/// What bulk changes keep on this node's disk (the jobs themselves are in the store, `JobStore`): an upload as it
+/// arrives (`<id>.jsonl`, made durable and copied into the database before the job is acknowledged) or as this node
+/// runs it (fetched from the database), removed when the job ends; and a template-wide change's state (`<id>.json`)
+/// with the passes its new version keeps at their last good version (see `UpdateJobService+Kept`). Messages never
+/// name the folder's path: API callers see what went wrong, the operator's log says where.
 struct JobFolder: Sendable {
     let path: String
     /// Free bytes on the folder's disk; nil when it cannot be measured. Tests give their own.
@@ -27,7 +27,6 @@ struct JobFolder: Sendable {
     }
 
     func upload(_ id: String) -> String { "\(path)/\(id).jsonl" }
-    func failures(_ id: String) -> String { "\(path)/\(id).failures.jsonl" }
     private func state(_ id: String) -> String { "\(path)/\(id).json" }
 
     /// Whether the disk has more than `reserve` bytes free (true when it cannot be measured).
@@ -48,6 +47,12 @@ struct JobFolder: Sendable {
         return UpdateJob(json: object)
     }
 
+    /// Removes a job's state and failures (a job an earlier version kept here, moved into the database).
+    func removeState(_ id: String) {
+        unlink(state(id))
+        unlink("\(path)/\(id).failures.jsonl")
+    }
+
     /// What ``UpdateJobService`` names jobs: 32 lowercase hex digits.
     static func isJobID(_ id: String) -> Bool {
         id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
@@ -57,11 +62,6 @@ struct JobFolder: Sendable {
     func all() -> [UpdateJob] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.compactMap { load(String($0.dropLast(5))) }.sorted { $0.createdAt < $1.createdAt }
-    }
-
-    /// Appends bad lines to the job's failures, durably, before the state that counts them is saved.
-    func appendFailures(_ id: String, _ lines: [JSONValue]) throws(ServiceFailure) {
-        try append(lines, to: failures(id), what: "the failures of job \(id)")
     }
 
     /// Appends JSON lines to a file, durably.
@@ -82,13 +82,9 @@ struct JobFolder: Sendable {
         }
     }
 
-    /// The job's failures file, opened for reading; nil when it has none.
-    func openFailures(_ id: String) -> FileHandle? {
-        FileHandle(forReadingAtPath: failures(id))
-    }
-
-    /// Removes what a service killed in the middle of writing left: uploads with no job (cut before their job was
-    /// saved) and half-written states, modified before `before` (an upload arriving now is not touched). The names removed.
+    /// Removes what a stopped or killed service left: uploads (their jobs keep theirs in the database; one cut before
+    /// its job was stored is not acknowledged) and half-written files, modified before `before` (an upload arriving now
+    /// is not touched). The names removed.
     @discardableResult
     func removeOrphans(before: Date) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

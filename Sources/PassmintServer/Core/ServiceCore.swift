@@ -125,7 +125,7 @@ public struct ServiceCore: Sendable {
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
             orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,
-            concurrency: configuration.jobLimits.linesInFlight, shared: store as? any JobStore, lease: configuration.jobLease,
+            concurrency: configuration.jobLimits.linesInFlight, lease: configuration.jobLease,
             sync: (store as? any PublishedTemplateStore).map {
                 TemplateSync(store: $0, templates: templates, signedPasses: signedPasses, logger: logger)
             })

@@ -24,7 +24,7 @@ extension UpdateJobService {
             case .template: try await publish(&job)
             }
             guard !Task.isShuttingDownGracefully else {
-                // Unfinished: the next start goes on, or with a fleet's store another node, once `run` released the lease.
+                // Unfinished: the next start (or another node) goes on, once `run` released the lease.
                 stopping = true
                 return
             }
@@ -43,42 +43,44 @@ extension UpdateJobService {
         await finish(job)
     }
 
-    /// Saves the job's progress; a state that cannot be saved (a full disk) is logged and the job goes on. With a
-    /// fleet's store, an upload's job is saved in the database only, and only while this node holds it.
+    /// Saves the job's progress in the database, only while this node holds it; a state that cannot be saved is logged
+    /// and the job goes on. A template-wide change's state is written to the jobs folder too: a start restores from
+    /// it the versions its passes are kept at (``restoreKeptVersions()``).
     func save(_ job: UpdateJob) async {
-        if let shared, job.kind == .updates {
-            await saveShared(job, in: shared)
-            live.withLock { $0[job.id] = job }
-            return
-        }
-        if let shared { await saveShared(job, in: shared) }  // for the status on every node
+        await saveShared(job)
+        if job.kind == .template { saveInFolder(job) }
+        live.withLock { $0[job.id] = job }
+    }
+
+    private func saveInFolder(_ job: UpdateJob) {
         do {
             try folder.save(job)
         } catch {
             logger.error("cannot save a job's progress", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
         }
-        live.withLock { $0[job.id] = job }
     }
 
-    /// Saves an ended job and removes its upload (unless kept for ``JobLimits/uploadRetention``). A failed job's upload
-    /// goes even when its state cannot be saved: the next start then finds the job's upload gone and marks it failed,
-    /// instead of running it again.
+    /// Saves an ended job and removes this node's copy of its upload, and the database's unless kept for
+    /// ``JobLimits/uploadRetention`` (a failed job's at once).
     private func finish(_ job: UpdateJob) async {
-        if let shared, job.kind == .updates {
-            await finishShared(job, in: shared)
+        await saveShared(job)
+        candidates.withLock { $0[job.id] = nil }
+        folder.removeUpload(job.id)
+        guard !isLost(job.id) else {
+            live.withLock { $0[job.id] = nil }
             return
         }
-        if let shared { await saveShared(job, in: shared) }
-        var saved = true
-        do {
-            try folder.save(job)
-        } catch {
-            saved = false
-            logger.error("cannot save a job's end", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
-        }
+        if job.kind == .template { saveInFolder(job) }
         live.withLock { $0[job.id] = job }
-        candidates.withLock { $0[job.id] = nil }
-        if job.state == .failed || (saved && limits.uploadRetention == .zero) { folder.removeUpload(job.id) }
+        if job.state == .failed || limits.uploadRetention == .zero {
+            do {
+                try await store.removeJobUploads(id: job.id, endedBefore: nil)
+            } catch {
+                logger.error(
+                    "cannot remove an ended job's upload from the database",
+                    metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
+            }
+        }
         logger.info(
             "job \(job.state.rawValue)",
             metadata: ["job": "\(job.id)", "changed": "\(job.changed)", "unchanged": "\(job.unchanged)", "failed": "\(job.failed)"])
@@ -87,7 +89,7 @@ extension UpdateJobService {
     /// The upload's lines from where the job stands, a chunk at a time (at most ``JobLimits/chunkLines`` lines and
     /// about ``JobLimits/chunkBytes`` bytes of them in memory).
     private func applyUpload(_ job: inout UpdateJob) async throws {
-        if let shared { try await fetchUpload(job.id, from: shared) }
+        try await fetchUpload(job.id)
         guard let reader = JSONLinesReader(path: folder.upload(job.id), offset: job.offset) else {
             throw ServiceFailure.storage("the upload is gone from the jobs folder")
         }
@@ -184,8 +186,8 @@ extension UpdateJobService {
     }
 
     /// Counts a chunk's outcomes and writes its failures (before the state that counts them): the first ones into the
-    /// state too, at most ``JobLimits/failuresKept`` into the failures file, and none when the disk is down to its
-    /// reserve (then they are counted only).
+    /// state too, at most ``JobLimits/failuresKept`` into the database, and none when the disk is down to its reserve
+    /// (then they are counted only).
     func record(_ outcomes: [(line: Int, serial: String?, outcome: Outcome)], in job: inout UpdateJob) async {
         var failures: [JSONValue] = []
         var lines: [Int] = []
@@ -209,21 +211,11 @@ extension UpdateJobService {
         }
         job.done += outcomes.count
         guard !failures.isEmpty else { return }
-        if let shared {
-            await recordShared(failures, lines: lines, of: &job, in: shared)
-            return
-        }
         guard folder.hasRoom(reserve: limits.diskReserve) else {
             logger.warning("the disk is down to its reserve: failures are counted, not written", metadata: ["job": "\(job.id)"])
             return
         }
-        do {
-            try folder.appendFailures(job.id, failures)
-            job.failuresWritten += failures.count
-        } catch {
-            logger.error(
-                "cannot write a job's failures; they are counted", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
-        }
+        await recordShared(failures, lines: lines, of: &job)
     }
 
     /// A failure's reason, cut to 300 characters.

@@ -17,14 +17,10 @@ extension UpdateJobService {
         let resumed = job.phase == .applying
         if job.phase != .applying {
             let candidate: PassTemplate
-            if let staged = candidates.withLock({ $0[job.id] }) {
-                candidate = staged
-            } else if shared != nil {  // taken over from another node, without the version stored with the job
+            guard let staged = candidates.withLock({ $0[job.id] }) else {  // taken over without the version stored with it
                 throw ServiceFailure.storage("the new version of \(name) is not in the database: publish it again")
-            } else {
-                candidate = try templates.candidate(named: name)  // a restart in the middle of the check
-                candidates.withLock { $0[job.id] = candidate }
             }
+            candidate = staged
             try await check(&job, name: name, candidate: candidate)
             guard !Task.isShuttingDownGracefully, !isLost(job.id) else { return }
             if job.checked > 0 && job.kept == job.checked {

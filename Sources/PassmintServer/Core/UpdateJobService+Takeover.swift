@@ -14,12 +14,13 @@ extension UpdateJobService {
         Array(JSONWriter.string(.object(TemplateVersionJSON.object(template)), style: .compact).utf8)
     }
 
-    /// Claims the oldest job of either kind whose lease ended, and queues it.
-    func takeOver(from shared: any JobStore) async {
+    /// Claims the oldest job of either kind whose lease ended (a stopped or killed start's, or a gone node's), and
+    /// queues it.
+    func takeOver() async {
         do {
             var claimed: SharedJob?
             for kind in [UpdateJob.Kind.updates, .template] where claimed == nil {
-                claimed = try await shared.claimJob(kind: kind.rawValue, owner: node, lease: lease)
+                claimed = try await store.claimJob(kind: kind.rawValue, owner: node, lease: lease)
             }
             guard let claimed, var job = Self.job(claimed) else { return }
             logger.notice(
@@ -29,14 +30,14 @@ extension UpdateJobService {
             lost.withLock { _ = $0.remove(job.id) }
             if job.kind == .template {
                 do {
-                    try await adopt(&job, from: shared)
+                    try await adopt(&job)
                 } catch {
                     logger.error(
                         "cannot take over a template-wide change", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
                     job.state = .failed
                     job.error = (error as? ServiceFailure).map { $0.message ?? $0.description } ?? "\(error)"
                     job.finishedAt = Date()
-                    await saveShared(job, in: shared)
+                    await saveShared(job)
                     held.withLock { _ = $0.remove(job.id) }
                     live.withLock { $0[job.id] = job }
                     return
@@ -51,7 +52,7 @@ extension UpdateJobService {
 
     /// Readies a template-wide change another node began: before its version was installed, the version stored with
     /// the job, and the check from the start; after, the passes the version keeps, from where the version was recorded.
-    private func adopt(_ job: inout UpdateJob, from shared: any JobStore) async throws {
+    private func adopt(_ job: inout UpdateJob) async throws {
         guard let name = job.template else { return }
         try folder.create()
         folder.removeKept(job.id)
@@ -64,7 +65,7 @@ extension UpdateJobService {
             return
         }
         var bytes: [UInt8] = []
-        guard try await shared.readJobUpload(id: job.id, { bytes += $0 }), let object = try? JSONParser.value(bytes),
+        guard try await store.readJobUpload(id: job.id, { bytes += $0 }), let object = try? JSONParser.value(bytes),
             let candidate = TemplateVersionJSON.template(object, folder: templates.folder + "/" + name + ".pass")
         else { throw ServiceFailure.storage("the new version of \(name) is not in the database: publish it again") }
         candidates.withLock { $0[job.id] = candidate }

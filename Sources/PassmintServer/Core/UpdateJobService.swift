@@ -9,13 +9,13 @@ import Synchronization
 /// (``UpdateJob/Kind/updates``) or every pass of a republished template (``UpdateJob/Kind/template``). Each line is
 /// the change a `PATCH` makes (``UpdateService``, without signing: the new version is signed when asked for), a
 /// chunk of lines at a time with several in flight (the store commits them together), the lines of one pass in
-/// order. After each chunk the job's state is saved (`JobFolder`); a restarted service goes on from there, and
-/// lines done again change nothing the second time (they count as they did the first). A bad line is reported and
-/// skipped. Jobs run on a thread of their own (`JobThread`), never on the pool that answers devices.
-///
-/// With a store that keeps jobs (`JobStore`: PostgreSQL, a fleet), an upload and its progress live in the database
-/// instead, under a lease this node renews while it runs the job: when its node is gone, another node takes the job
-/// over where its last chunk left it (see `UpdateJobService+Shared`).
+/// order. Jobs live in the store (`JobStore`, SQLite as PostgreSQL): an upload and the job's state after every chunk,
+/// under a lease this node renews while it runs the job; when the lease lapses (the service was killed, or stopped
+/// and released it) the next start, or another node of a fleet, takes the job over where its last chunk left it (see
+/// `UpdateJobService+Shared`). Lines done again change nothing the second time (they count as they did the first). A
+/// bad line is reported and skipped. The jobs folder (`JobFolder`) holds only uploads as they arrive or as this node
+/// runs them, and what a publish keeps passes at. Jobs run on a thread of their own (`JobThread`), never on the pool
+/// that answers devices.
 public final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
     let updates: UpdateService
@@ -24,8 +24,6 @@ public final class UpdateJobService: Service, Sendable {
     let templates: TemplateCatalog
     let store: any PassStore
     let logger: Logger
-    /// The database's copy of the jobs, with a fleet's store; nil: jobs stay in ``folder``.
-    let shared: (any JobStore)?
     /// This node's name on the jobs it holds.
     let node = UpdateJobService.newID()
     /// How long this node holds a job without renewing (``ServerConfiguration/jobLease``).
@@ -60,11 +58,10 @@ public final class UpdateJobService: Service, Sendable {
 
     init(
         folder: JobFolder, updates: UpdateService, orders: OrderService? = nil, templates: TemplateCatalog, store: any PassStore,
-        logger: Logger, ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64, shared: (any JobStore)? = nil,
+        logger: Logger, ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64,
         lease: Duration = .seconds(60), sync: TemplateSync? = nil
     ) {
         self.orders = orders
-        self.shared = shared
         self.sync = sync
         self.lease = lease
         self.ready = ready
@@ -89,16 +86,12 @@ public final class UpdateJobService: Service, Sendable {
         return try JobUpload(id: id, path: folder.upload(id), hasRoom: { folder.hasRoom(reserve: reserve) })
     }
 
-    /// Makes the upload durable (in the database too, with a fleet's store) and queues its job: once this returns, the
+    /// Makes the upload durable and stores it with its job in the database, then queues the job: once this returns, the
     /// job is done even if the service restarts.
     public func submit(_ upload: JobUpload) async throws -> UpdateJob {
         try await files.perform { try upload.finish() }
         let job = UpdateJob(id: upload.id, kind: .updates)
-        if let shared {
-            try await insertShared(job, into: shared)
-        } else {
-            try await files.perform { try self.stage(job) }
-        }
+        try await insertShared(job)
         queue(job)
         return job
     }
@@ -118,19 +111,13 @@ public final class UpdateJobService: Service, Sendable {
             job.data = data
             job.purgeUnused = purgeUnused
             job.phase = .checking
-            try self.stage(job)
+            try self.folder.create()
             self.candidates.withLock { $0[job.id] = candidate }
             return job
         }
-        if let shared { try await insertShared(job, into: shared) }
+        try await insertShared(job)
         queue(job)
         return job
-    }
-
-    /// Writes a new job's first state to the jobs folder.
-    private func stage(_ job: UpdateJob) throws {
-        try folder.create()
-        try folder.save(job)
     }
 
     private func queue(_ job: UpdateJob) {
@@ -150,44 +137,29 @@ public final class UpdateJobService: Service, Sendable {
         return fresh
     }
 
-    /// A job this node runs or keeps in its folder, as it stands now; nil when there is none with this id. See
-    /// ``status(_:)`` for any node's jobs.
-    public func job(_ id: String) -> UpdateJob? {
-        live.withLock { $0[id] } ?? (JobFolder.isJobID(id) ? folder.load(id) : nil)
-    }
+    /// A job this node started or took over since it started, as it stands now; nil when there is none with this id.
+    /// See ``status(_:)`` for any job.
+    public func job(_ id: String) -> UpdateJob? { live.withLock { $0[id] } }
 
-    /// Every job this node knows, newest first.
-    public func jobs() -> [UpdateJob] {
-        let running = live.withLock { $0 }
-        return folder.all().map { running[$0.id] ?? $0 }.reversed()
-    }
+    /// The jobs this node started or took over since it started, newest first.
+    public func jobs() -> [UpdateJob] { live.withLock { Array($0.values) }.sorted { $0.createdAt > $1.createdAt } }
 
-    /// The job's failures file, to stream; nil when it has none.
-    func failures(_ id: String) -> FileHandle? {
-        JobFolder.isJobID(id) ? folder.openFailures(id) : nil
-    }
-
-    /// Runs the queued jobs, and first those a stopped service left unfinished; on graceful shutdown it stops after
-    /// the chunk in flight, and the next start goes on from there (with a fleet's store, the next node that looks: the
-    /// leases this node holds are released once the chunk's progress is saved).
+    /// Runs the queued jobs, and takes over those whose lease lapsed (a stopped or killed service's, or a gone node's);
+    /// on graceful shutdown it stops after the chunk in flight and releases the leases it holds once the chunk's
+    /// progress is saved, so the next start (or node) goes on from there at once.
     public func run() async throws {
         // Not before the store is migrated; and a service stopped before that never starts.
         guard await cancelWhenGracefulShutdown({ await self.ready.wait() }) else { return }
+        await moveFolderJobsIntoStore()
         for name in folder.removeOrphans(before: startedAt) {
             logger.notice("removed what a stopped service left in the jobs folder", metadata: ["file": "\(name)"])
         }
         await removeExpiredUploads()
-        // With a fleet's store a template-wide change left running is taken over through its lease (by this node or another).
-        // Only what a stopped service left: a job received since this start is queued by its receiver, and one staged
-        // while this scan runs may be the one being received right now (written, not yet queued).
-        for job in folder.all() where job.state == .running && (shared == nil || job.kind == .updates) && left(job) {
-            guard admit(job) else { continue }
-            logger.notice("resuming a job", metadata: ["job": "\(job.id)", "done": "\(job.done)"])
-        }
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                // Leases and template versions beside the jobs, off their thread: a long chunk never delays a renewal.
-                if let shared { group.addTask { await self.tend(shared) } }
+                // Leases (and the jobs whose lease lapsed) and template versions beside the jobs, off their thread: a
+                // long chunk never delays a renewal.
+                group.addTask { await self.tend() }
                 if let sync { group.addTask { await sync.follow() } }
                 await withTaskExecutorPreference(thread) {
                     for await id in pending {
@@ -200,27 +172,16 @@ public final class UpdateJobService: Service, Sendable {
         } onGracefulShutdown: { [enqueue] in
             enqueue.finish()
         }
-        if let shared { await release(held.withLock { $0 }, in: shared) }
+        await release(held.withLock { $0 })
     }
-
-    /// Whether `job` was created before this service started (its state keeps milliseconds: a job created within the
-    /// millisecond of the start counts as this start's).
-    func left(_ job: UpdateJob) -> Bool { job.createdAt.addingTimeInterval(0.001) < startedAt }
 
     /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.
     func removeExpiredUploads(now: Date = Date()) async {
         let retention = Double(limits.uploadRetention.components.seconds)
-        if let shared {
-            do {
-                try await shared.removeJobUploads(id: nil, endedBefore: now.addingTimeInterval(-retention))
-            } catch {
-                logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(LogText.error(error))"])
-            }
-        }
-        for job in folder.all() where job.state != .running {
-            guard let finished = job.finishedAt, now.timeIntervalSince(finished) >= retention else { continue }
-            guard folder.removeUpload(job.id) else { continue }
-            logger.info("removed the upload of a job that ended before its retention", metadata: ["job": "\(job.id)"])
+        do {
+            try await store.removeJobUploads(id: nil, endedBefore: now.addingTimeInterval(-retention))
+        } catch {
+            logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(LogText.error(error))"])
         }
     }
 

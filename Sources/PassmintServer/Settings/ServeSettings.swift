@@ -56,11 +56,12 @@ public struct ServeSettings: Sendable {
             """)
     public let jobLease = ServeSetting.duration(
         "job-lease", example: "60s", default: .value("60s"),
-        help: "With PostgreSQL, how long a bulk-update job stays with its node after the node's last word: then another node takes it over."
+        help:
+            "How long a bulk-update job stays with its worker after the worker's last word: then the next start, or another node, takes it over."
     )
     public let jobsFolder = ServeSetting.text(
         "jobs-folder", "dir", default: .described("beside the SQLite file, or ./passmint-jobs with PostgreSQL"),
-        help: "Where bulk changes keep their uploads and progress.")
+        help: "Where bulk changes keep uploads while they arrive or run (the jobs and their progress are in the database).")
     public let headerTimeout = ServeSetting.duration(
         "header-timeout", example: "30s", default: .value("30s"),
         help: "How long a connection may take to send a request's head, from opening or from its previous answer, before it is closed.")
