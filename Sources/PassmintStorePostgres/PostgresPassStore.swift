@@ -97,7 +97,7 @@ public final class PostgresPassStore: PassStore {
     /// at once, or within 2 s of connecting.
     public func ping() async throws {
         guard let url else {
-            for try await _ in try await clients.query("SELECT 1", logger: logger) {}
+            for try await _ in try await clients.current.query("SELECT 1", logger: logger) {}
             return
         }
         let connection = try await PostgresConnection.connect(
@@ -169,7 +169,9 @@ public final class PostgresPassStore: PassStore {
             // large table takes long).
             try await endpoint.withinConnectTimeout {
                 try await url?.checkTLS(logger: logger)
-                _ = try await clients.query("SELECT 1", logger: logger)
+                // The pool itself, not the store's calls: a start-up waits for the server (up to connect_timeout)
+                // even while the probe finds it out of reach.
+                _ = try await clients.current.query("SELECT 1", logger: logger)
             }
         } else {
             try await url?.checkTLS(logger: logger)
