@@ -236,12 +236,13 @@ struct BatchCommand: AsyncParsableCommand {
         }
         interrupt.resume()
 
-        if let register, DatabaseURL.hasPassword(register) {
+        let location = try registerURL.map(DatabaseLocation.init)
+        if register != nil, location?.hasPassword == true {
             printError(
                 "warning: --register shows the database password to anyone who can run `ps`: put the URL in PASSMINT_DATABASE_URL and give --register-env PASSMINT_DATABASE_URL"
             )
         }
-        let database = try registerURL.map { try openPassStore(url: $0) }
+        let database = try location.map { try openPassStore($0) }
         var recordLog: BatchRecordLog?
         if let database {
             let templateName = URL(fileURLWithPath: templateFolder).deletingPathExtension().lastPathComponent

@@ -63,7 +63,7 @@ extension ServerConfiguration {
         let declared = ServeSettings.declared
         host = try settings.value(declared.host) ?? host
         port = try settings.value(declared.port) ?? port
-        databaseURL = try settings.value(declared.databaseURL) ?? databaseURL
+        database = try settings.value(declared.databaseURL) ?? database
         templatesFolder = try settings.value(declared.templates) ?? templatesFolder
         orderTemplatesFolder = try settings.value(declared.orderTemplates) ?? orderTemplatesFolder
         if let jobs = try settings.value(declared.jobsFolder) { jobsFolder = jobs }
