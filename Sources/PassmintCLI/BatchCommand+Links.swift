@@ -44,7 +44,7 @@ extension BatchCommand {
             return BatchGoogleLinks(
                 service: PassLinks(secret: secret, publicURL: base, lifetime: linkLifetime))
         }
-        let account = try google.account()
+        let account = try google.account.load(for: "--google-insert sends the passes to Google with its account")
         let http = GoogleHTTP()
         let origin = publicURL.flatMap(URL.init(string:)).flatMap { url in
             url.scheme.flatMap { scheme in url.host.map { "\(scheme)://\($0)" + (url.port.map { ":\($0)" } ?? "") } }

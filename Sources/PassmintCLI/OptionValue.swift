@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PassmintBatch
 import PassmintServer
 
@@ -52,5 +53,15 @@ enum OptionValue {
     static func reportFormat(_ text: String) throws -> BatchReportWriter.Format {
         guard let format = BatchReportWriter.Format(rawValue: text) else { throw ValidationError("--report must be csv or jsonl") }
         return format
+    }
+}
+
+extension OptionValue {
+    /// An http(s) URL with a host.
+    static func httpURL(_ text: String, option: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
+            throw ValidationError("\(option) \(text) is not an http(s) URL")
+        }
+        return url
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PassmintBatch
 import Testing
 
@@ -54,5 +55,24 @@ import Testing
         let update = try UpdateCommand.parse(["changes.csv", "--delimiter", "tab", "--encoding", "utf-16le"])
         #expect(update.delimiter == UInt8(ascii: "\t") && update.encoding == .utf16LE)
         #expect(refusal(UpdateCommand.self, ["changes.csv", "--encoding", "latin-9"]).contains("is not an encoding Passmint reads"))
+    }
+
+    /// The Google account is one option group, named as serve's settings: `batch` and `google link` take the same
+    /// flags (`google link` also the shorter ones it always took).
+    @Test func theGoogleAccountIsOneGroup() throws {
+        let link = try GoogleLinkCommand.parse([
+            "Generic.pass", "--data", "Generic.json", "--service-account", "key.json", "--issuer-id", "3388000000022222222",
+            "--image-base-url", "https://passes.example.com/images", "--store-card-as", "loyalty",
+        ])
+        let account = ["--google-service-account", "key.json", "--google-issuer-id", "3388000000022222222"]
+        let batch = try BatchCommand.parse(self.batch + ["--google", "--google-insert"] + account)
+        #expect(link.google.account.serviceAccount == "key.json" && batch.google.account.serviceAccount == "key.json")
+        #expect(link.google.account.issuerID == batch.google.account.issuerID)
+        #expect(link.google.imageBaseURL?.host == "passes.example.com" && link.google.storeCardIsGiftCard == false)
+        let sameFlags = try GoogleLinkCommand.parse(["Generic.pass", "--google-api-url", "http://127.0.0.1:9/wallet"])
+        #expect(sameFlags.google.account.apiURL?.port == 9)
+        let badURL = refusal(GoogleLinkCommand.self, ["Generic.pass", "--api-url", "ftp://x"])
+        #expect(badURL.contains("--google-api-url ftp://x is not an http(s) URL"), "\(badURL)")
+        #expect(refusal(GoogleLinkCommand.self, ["Generic.pass", "--store-card-as", "coupon"]).contains("expected loyalty or giftCard"))
     }
 }
