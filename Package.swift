@@ -264,7 +264,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintCLITests",
-            dependencies: ["Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintStore"],
+            dependencies: [
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintStore",
+                // The commands, to check their parsing in-process (the executable's module, testable).
+                "PassmintCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -16,8 +16,8 @@ extension BatchCommand {
         outDir = outDir ?? (outArchive == nil && out == nil ? project?.outDir : nil)
         publicURL = publicURL ?? project?.publicURL
         if registerEnv == nil { register = register ?? project?.register }
-        encoding = encoding ?? project?.encoding
-        delimiter = delimiter ?? project?.delimiter
+        if encoding == nil, let text = project?.encoding { encoding = try OptionValue.encoding(text, option: "encoding") }
+        if delimiter == nil, let text = project?.delimiter { delimiter = try OptionValue.delimiter(text, option: "delimiter") }
         if signing.certificatesOption == nil { signing.certificatesOption = project?.certificates }
         guard template != nil else {
             throw ValidationError(
@@ -26,12 +26,6 @@ extension BatchCommand {
         }
         guard data != nil else {
             throw ValidationError("give the data file: --data members.csv (or passmint batch members.csv with a passmint.json)")
-        }
-        if let encoding, TextEncoding(name: encoding) == nil {
-            throw ValidationError("encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
-        }
-        if let delimiter, Self.delimiterByte(delimiter) == nil {
-            throw ValidationError("delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe")
         }
     }
 

@@ -85,15 +85,17 @@ struct BatchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"))
-    var delimiter: String?
+            "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"),
+        transform: { try OptionValue.delimiter($0) })
+    var delimiter: UInt8?
 
     @Option(
         help: ArgumentHelp(
             "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be. "
                 + "A byte order mark always wins.",
-            valueName: "name"))
-    var encoding: String?
+            valueName: "name"),
+        transform: { try OptionValue.encoding($0) })
+    var encoding: TextEncoding?
 
     @Option(help: ArgumentHelp("Passes built at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
@@ -104,8 +106,9 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Issue only shard i of n (numbered from 0): the rows whose serial number hashes to it, so n machines share one batch (e.g. --shard $JOB_COMPLETION_INDEX/8 in a Kubernetes Indexed Job). The report is batch-report.shard-i-of-n.csv; the shards' reports concatenate into the whole report.",
-            valueName: "i/n"))
-    var shard: String?
+            valueName: "i/n"),
+        transform: OptionValue.shard)
+    var shard: BatchShard?
 
     @Option(
         name: .customLong("images-from"),
@@ -117,8 +120,8 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(help: "Keep passes from an earlier run that exist, verify and whose row has not changed; build the rest.")
     var resume = false
 
-    @Option(help: ArgumentHelp("Report format: csv or jsonl.", valueName: "format"))
-    var report = "csv"
+    @Option(help: ArgumentHelp("Report format: csv or jsonl (default: csv).", valueName: "format"), transform: OptionValue.reportFormat)
+    var report = BatchReportWriter.Format.csv
 
     @Flag(help: "No progress output.")
     var quiet = false
@@ -170,14 +173,16 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "How long the report's links stay valid (seconds, or 15m, 12h, 30d; default: no expiry). Links need $PASSMINT_LINK_SECRET, the same secret `passmint serve` uses.",
-            valueName: "duration"))
-    var linkLifetime: String?
+            valueName: "duration"),
+        transform: { try OptionValue.duration($0, option: "--link-lifetime", example: OptionValue.durationExample) })
+    var linkLifetime: Duration?
 
     @OptionGroup(title: "Signing") var signing: SigningOptions
     @OptionGroup(title: "Google Wallet") var google: BatchGoogleOptions
 
     func run() async throws {
         let project = try ProjectFile.load(project)
+        try checkBeforeRun(project: project)
         var command = self
         try command.apply(project)
         try await command.execute(project: project)
@@ -189,7 +194,9 @@ struct BatchCommand: AsyncParsableCommand {
         let templateFolder = self.template ?? ""
         let data = self.data ?? ""
         let template = try PassTemplate(folder: templateFolder)
-        let webServiceURL = (publicURL ?? ProcessInfo.processInfo.environment["PASSMINT_PUBLIC_URL"]).map {
+        let environment = try SecretFiles.expand(ProcessInfo.processInfo.environment)
+        let linkSecret = try LinkSecret.read(environment)
+        let webServiceURL = (publicURL ?? environment["PASSMINT_PUBLIC_URL"]).map {
             $0.hasSuffix("/") ? String($0.dropLast()) : $0
         }
         if let webServiceURL, URL(string: webServiceURL)?.host == nil {
@@ -205,13 +212,12 @@ struct BatchCommand: AsyncParsableCommand {
         }
         let identities = try signing.loadIdentities()
         let input = try BatchInput(
-            path: data, delimiter: delimiter.flatMap(Self.delimiterByte),
-            encoding: encoding.flatMap { TextEncoding(name: $0) })
+            path: data, delimiter: delimiter, encoding: encoding)
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
         var options = BatchOptions(
             outputFolder: reportFolder, jobs: jobs, serialColumn: serialColumn, resume: resume,
-            reportFormat: BatchReportWriter.Format(rawValue: report)!, webServiceURL: webServiceURL, recordOnly: noFiles,
-            shard: shard.flatMap(BatchShard.init), output: output)
+            reportFormat: report, webServiceURL: webServiceURL, recordOnly: noFiles,
+            shard: shard, output: output)
         options.imageFolders = imagesFrom
         (options.mapping, options.mappingSource) = try spreadsheet.mapping(project: project)
         if serialColumn != "serialNumber" {  // --serial-column over the project's "serialColumn"
@@ -236,12 +242,13 @@ struct BatchCommand: AsyncParsableCommand {
         }
         interrupt.resume()
 
-        if let register, DatabaseURL.hasPassword(register) {
+        let location = try registerURL.map(DatabaseLocation.init)
+        if register != nil, location?.hasPassword == true {
             printError(
                 "warning: --register shows the database password to anyone who can run `ps`: put the URL in PASSMINT_DATABASE_URL and give --register-env PASSMINT_DATABASE_URL"
             )
         }
-        let database = try registerURL.map { try openPassStore(url: $0) }
+        let database = try location.map { try openPassStore($0) }
         var recordLog: BatchRecordLog?
         if let database {
             let templateName = URL(fileURLWithPath: templateFolder).deletingPathExtension().lastPathComponent
@@ -255,9 +262,10 @@ struct BatchCommand: AsyncParsableCommand {
                 runner.storedState = { issued in try await registration.state(of: issued) }
                 runner.register = { issued, state in try await registration.record(issued, state: state) }
             }
-            runner.links = try links(publicURL: webServiceURL ?? template.passJSON["webServiceURL"]?.stringValue)
+            runner.links = links(publicURL: webServiceURL ?? template.passJSON["webServiceURL"]?.stringValue, secret: linkSecret)
         }
-        let googleClient = try googleLink(template: template, folder: templateFolder, publicURL: webServiceURL, registered: database != nil)
+        let googleClient = try googleLink(
+            template: template, folder: templateFolder, publicURL: webServiceURL, registered: database != nil, linkSecret: linkSecret)
         if let googleClient { runner.googleLink = { issued, send in try await googleClient.link(issued, send: send) } }
 
         let display = ProgressDisplay(

@@ -19,40 +19,5 @@ struct BatchGoogleOptions: ParsableArguments {
         ))
     var insert = false
 
-    @Option(
-        name: .customLong("google-service-account"),
-        help: ArgumentHelp(
-            "With --google-insert: the service account's JSON key file (default: $PASSMINT_GOOGLE_SERVICE_ACCOUNT).", valueName: "key.json")
-    )
-    var serviceAccount: String?
-
-    @Option(
-        name: .customLong("google-issuer-id"),
-        help: ArgumentHelp("With --google-insert: the issuer id (digits; default: $PASSMINT_GOOGLE_ISSUER_ID).", valueName: "id"))
-    var issuerID: String?
-
-    @Option(
-        name: .customLong("google-api-url"),
-        help: ArgumentHelp(
-            "With --google-insert: the Wallet API's base URL, a stand-in or staging (default: $PASSMINT_GOOGLE_API_URL, else Google's).",
-            valueName: "url"))
-    var apiURL: String?
-
-    /// The account, API and issuer for `--google-insert`; refused, naming what is missing, when incomplete.
-    func account() throws -> (key: ServiceAccountKey, issuerID: String, apiURL: URL) {
-        let environment = ProcessInfo.processInfo.environment
-        guard let keyFile = serviceAccount ?? environment["PASSMINT_GOOGLE_SERVICE_ACCOUNT"],
-            let issuer = issuerID ?? environment["PASSMINT_GOOGLE_ISSUER_ID"]
-        else {
-            throw ValidationError(
-                "--google-insert sends the passes to Google with its account: give --google-service-account key.json and --google-issuer-id (or PASSMINT_GOOGLE_SERVICE_ACCOUNT and PASSMINT_GOOGLE_ISSUER_ID)"
-            )
-        }
-        try GoogleWalletIdentifier.checkIssuer(issuer)
-        let api = apiURL ?? environment["PASSMINT_GOOGLE_API_URL"] ?? GoogleWalletClient.production.absoluteString
-        guard let url = URL(string: api), url.scheme == "https" || url.scheme == "http", url.host != nil else {
-            throw ValidationError("--google-api-url \(api) is not an http(s) URL")
-        }
-        return (try ServiceAccountKey(contentsOf: keyFile), issuer, url)
-    }
+    @OptionGroup var account: GoogleAccountOptions
 }

@@ -34,8 +34,8 @@ struct GoogleLinkCommand: AsyncParsableCommand {
     @OptionGroup var signing: SigningOptions
 
     func run() async throws {
-        let options = try google.mappingOptions()
-        let key = try ServiceAccountKey(contentsOf: google.serviceAccount)
+        let account = try google.account.load(for: "google link sends the class and object to Google with its account")
+        let (key, options) = (account.key, google.mappingOptions(issuerID: account.issuerID))
         let passTemplate = try PassTemplate(folder: template)
         let values = try data.load()
         var pass = try passTemplate.render(data: values)
@@ -47,7 +47,7 @@ struct GoogleLinkCommand: AsyncParsableCommand {
 
         let http = GoogleHTTP()
         do {
-            let client = GoogleWalletClient(apiURL: try google.api(), tokens: GoogleAccessTokens(key: key, http: http), http: http)
+            let client = GoogleWalletClient(apiURL: account.apiURL, tokens: GoogleAccessTokens(key: key, http: http), http: http)
             let classOutcome = try await client.upsertClass(mapped.classBody, style: mapped.style)
             let objectOutcome = try await client.upsertObject(mapped.objectBody, style: mapped.style)
             let report = "class \(mapped.classID): \(classOutcome.rawValue); object \(mapped.objectID): \(objectOutcome.rawValue)\n"

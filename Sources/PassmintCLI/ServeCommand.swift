@@ -58,13 +58,12 @@ struct ServeCommand: AsyncParsableCommand {
         MemoryAllocator.keepPassSizedBuffersOffMmap()  // every issued pass allocates a ~150 KB archive: keep those off mmap
         let environment = try SecretFiles.expand(ProcessInfo.processInfo.environment, also: [apiKeyEnv])
         let sources = try await SettingSources(arguments: settings, environment: environment)
-        if let given = try sources.text(ServeSettings.declared.databaseURL.declaration), case .commandLine = given.origin,
-            DatabaseURL.hasPassword(given.text)
-        {
-            printError("warning: --database-url shows the database password to anyone who can run `ps`: set PASSMINT_DATABASE_URL instead")
-        }
         let configuration = try ServerConfiguration(
             settings: sources, environment: environment, apiKeyVariable: apiKeyEnv, identities: { try signing.loadIdentities() })
+        let databaseOrigin = try sources.text(ServeSettings.declared.databaseURL.declaration)?.origin
+        if case .commandLine = databaseOrigin, configuration.database.hasPassword {
+            printError("warning: --database-url shows the database password to anyone who can run `ps`: set PASSMINT_DATABASE_URL instead")
+        }
         if configuration.logFormat == "json" { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         let logger = Logger(label: "passmint")
         for (name, meant) in ServeSettings.unknownVariables(in: environment) where name != apiKeyEnv {

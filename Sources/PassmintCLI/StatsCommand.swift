@@ -38,8 +38,11 @@ struct StatsCommand: AsyncParsableCommand {
     @Option(name: .customLong("pass-type"), help: "Only passes of this pass type identifier.")
     var passType: String?
 
-    @Option(help: ArgumentHelp("How far back: a number followed by d (days) or h (hours).", valueName: "duration"))
-    var since = "30d"
+    @Option(
+        help: ArgumentHelp("How far back: a number followed by d (days) or h (hours) (default: 30d).", valueName: "duration"),
+        transform: { try OptionValue.duration($0, option: "--since", minimum: .seconds(3600), example: Self.sinceExample) })
+    var since: Duration?
+    static let sinceExample = "a number followed by d or h (e.g. 30d)"
 
     @Option(help: "A row per day or per hour.")
     var interval = "day"
@@ -51,9 +54,6 @@ struct StatsCommand: AsyncParsableCommand {
     var apiKeyEnv = "PASSMINT_API_KEY"
 
     func validate() throws {
-        guard let span = ServerConfiguration.duration(since), span >= .seconds(3600) else {
-            throw ValidationError("--since \(since) is not a duration: give a number followed by d or h (e.g. 30d)")
-        }
         guard ["day", "hour"].contains(interval) else { throw ValidationError("--interval \(interval): give day or hour") }
     }
 
@@ -67,7 +67,7 @@ struct StatsCommand: AsyncParsableCommand {
         guard let key = ProcessInfo.processInfo.environment[apiKeyEnv], !key.isEmpty else {
             throw ValidationError("set \(apiKeyEnv) to the service's API key")
         }
-        let seconds = Double(ServerConfiguration.duration(since)?.components.seconds ?? 0)
+        let seconds = Double((since ?? .seconds(30 * 86_400)).components.seconds)
         let from = Date().addingTimeInterval(-seconds).formatted(Date.ISO8601FormatStyle())
         var components = URLComponents()
         components.queryItems =

@@ -9,8 +9,8 @@ extension UpdateCommand {
     /// Opens the changes file, matches its columns, finds the pass type and checks every row; throws when the file
     /// as a whole cannot be sent.
     func prepareUpload(path: String, project: ProjectFile?, client: UpdateClient) async throws -> UpdateUpload {
-        let encoding = (self.encoding ?? project?.encoding).flatMap { TextEncoding(name: $0) }
-        let delimiter = (self.delimiter ?? project?.delimiter).flatMap(BatchCommand.delimiterByte)
+        let encoding = try self.encoding ?? project?.encoding.map { try OptionValue.encoding($0, option: "encoding") }
+        let delimiter = try self.delimiter ?? project?.delimiter.map { try OptionValue.delimiter($0, option: "delimiter") }
         let input = try BatchInput(path: path, delimiter: delimiter, encoding: encoding)
         if !json { printError("reading \(path): \(input.formatDescription)") }
         let template = try (self.template ?? project?.template).map { try PassTemplate(folder: $0) }

@@ -70,11 +70,14 @@ struct UpdateCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be.",
-            valueName: "name"))
-    var encoding: String?
+            valueName: "name"),
+        transform: { try OptionValue.encoding($0) })
+    var encoding: TextEncoding?
 
-    @Option(help: ArgumentHelp("CSV delimiter: comma, semicolon or tab. Default: detected from the header line.", valueName: "delimiter"))
-    var delimiter: String?
+    @Option(
+        help: ArgumentHelp("CSV delimiter: comma, semicolon or tab. Default: detected from the header line.", valueName: "delimiter"),
+        transform: { try OptionValue.delimiter($0) })
+    var delimiter: UInt8?
 
     @Option(
         help: ArgumentHelp("Project file (default: passmint.json in the current folder, when there is one).", valueName: "passmint.json"))
@@ -105,13 +108,6 @@ struct UpdateCommand: AsyncParsableCommand {
         guard !purgeUnused || publish != nil else {
             throw ValidationError(
                 "--purge-unused goes with --publish <template>: it drops from that template's passes the data it does not use")
-        }
-        if let encoding, TextEncoding(name: encoding) == nil {
-            throw ValidationError(
-                "--encoding \(encoding) is not an encoding Passmint reads: give utf-8, windows-1252, utf-16le or utf-16be")
-        }
-        if let delimiter, BatchCommand.delimiterByte(delimiter) == nil {
-            throw ValidationError("--delimiter \(delimiter) is not a delimiter Passmint reads: give comma, semicolon, tab or pipe")
         }
     }
 

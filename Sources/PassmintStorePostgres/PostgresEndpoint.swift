@@ -12,19 +12,6 @@ public struct PostgresEndpoint: Sendable {
         self.connectTimeout = connectTimeout
     }
 
-    /// The endpoint of a `postgres://` URL.
-    public init(url: String) {
-        let components = URLComponents(string: url)
-        let port = components?.port ?? 5432
-        if let socket = components?.queryItems?.first(where: { $0.name == "host" })?.value {
-            description = "\(socket)/.s.PGSQL.\(port)"
-        } else {
-            description = "\(components?.host ?? "localhost"):\(port)"
-        }
-        let seconds = components?.queryItems?.first { $0.name == "connect_timeout" }?.value.flatMap(Int.init)
-        connectTimeout = .seconds(max(1, seconds ?? 10))
-    }
-
     /// Runs `body` (a first query), failing with a message naming the host and port when it has not finished within
     /// ``connectTimeout`` (the client keeps retrying a server that is down or unreachable).
     func withinConnectTimeout(_ body: @escaping @Sendable () async throws -> Void) async throws {

@@ -33,6 +33,8 @@ public struct PostgresURL: Sendable {
     public let sslRootCertificate: String?
     /// What TLS the client speaks: nil when `sslmode=disable` or over a Unix socket.
     let tls: TLSConfiguration?
+    /// How long the first query at start-up may wait (`connect_timeout`, whole seconds as libpq reads them; 10 s).
+    let connectTimeout: Duration
 
     /// Reads `url`; throws naming the option that is wrong (an unknown `sslmode`, an unreadable `sslrootcert`).
     public init(_ url: String) throws {
@@ -46,6 +48,7 @@ public struct PostgresURL: Sendable {
         host = components.host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost"
         port = components.port ?? 5432
         socketDirectory = option("host")
+        connectTimeout = .seconds(max(1, option("connect_timeout").flatMap(Int.init) ?? 10))
         let modeText = option("sslmode") ?? SSLMode.prefer.rawValue
         guard let mode = SSLMode(rawValue: modeText) else {
             throw PassStoreError(
@@ -101,6 +104,15 @@ public struct PostgresURL: Sendable {
 
     /// Where it connects, for messages: `host:port`, or the socket.
     public var place: String { socketDirectory.map { "the socket in \($0)" } ?? "\(host):\(port)" }
+
+    /// Whether the URL carries a password (which `ps` shows when the URL is on a command line).
+    public var hasPassword: Bool { !(password ?? "").isEmpty }
+
+    /// Where it connects and how long the first query may wait, for ``PostgresPassStore``.
+    public var endpoint: PostgresEndpoint {
+        PostgresEndpoint(
+            description: socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } ?? "\(host):\(port)", connectTimeout: connectTimeout)
+    }
 
     /// The client's configuration (before its pool options).
     var clientConfiguration: PostgresClient.Configuration {

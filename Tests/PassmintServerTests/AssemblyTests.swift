@@ -35,7 +35,8 @@ import Testing
         let apns = try MockAPNsServer(clientCA: chain.appendingPathComponent("root.pem"), folder: folder)
         defer { apns.shutdown() }
         var configuration = try ServiceHarness.configuration()
-        configuration.databaseURL = folder.appendingPathComponent("assembly.sqlite").path
+        let database = folder.appendingPathComponent("assembly.sqlite").path
+        configuration.database = .sqlite(path: database)
         configuration.apns.endpoint = apns.url
         configuration.apns.trustRootsFile = folder.appendingPathComponent("apns-server.pem").path
 
@@ -67,7 +68,7 @@ import Testing
         }
         #expect(apns.received.map(\.token) == [device])
         // The configured database holds the pass and the push's outcome, and owes nothing.
-        let store = try SQLitePassStore(path: configuration.databaseURL)
+        let store = try SQLitePassStore(path: database)
         let states = try await store.pushStates(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
         #expect(states.count == 1 && !states[0].pending)
         #expect(try JSONParser.value(Array((states.first?.lastResultJSON ?? "").utf8))["result"] == "delivered")

@@ -18,7 +18,7 @@ import Testing
 
     @Test func anOptionWinsOverItsVariableAndTheVariableOverTheDefault() async throws {
         let defaults = try await read(["--public-url", "https://passes.example.test/wallet/"])
-        #expect(defaults.host == "127.0.0.1" && defaults.port == 8080 && defaults.databaseURL == "passmint.sqlite")
+        #expect(defaults.host == "127.0.0.1" && defaults.port == 8080 && defaults.database.name == "passmint.sqlite")
         #expect(defaults.templatesFolder == "PassTemplates" && defaults.fastPath && defaults.apiKey == nil && defaults.logLevel == .info)
         #expect(defaults.publicURL == "https://passes.example.test/wallet", "no trailing slash")
         #expect(defaults.pathPrefix == "/wallet")
@@ -35,7 +35,8 @@ import Testing
         ]
         let fromEnvironment = try await read([], environment)
         #expect(fromEnvironment.publicURL == "https://env.example.test" && fromEnvironment.pathPrefix == "")
-        #expect(fromEnvironment.host == "0.0.0.0" && fromEnvironment.port == 9000 && fromEnvironment.databaseURL == "postgres://u@db/p")
+        #expect(fromEnvironment.host == "0.0.0.0" && fromEnvironment.port == 9000)
+        #expect(fromEnvironment.database.name == "postgres db:5432 sslmode=prefer")
         #expect(fromEnvironment.templatesFolder == "/srv/templates" && !fromEnvironment.fastPath && fromEnvironment.logLevel == .debug)
         #expect(fromEnvironment.apns.endpoint.absoluteString == "https://127.0.0.1:9443")
         #expect(fromEnvironment.apns.trustRootsFile == "/ca.pem")

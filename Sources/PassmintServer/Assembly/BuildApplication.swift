@@ -17,7 +17,7 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     var logger = Logger(label: "passmint")
     logger.logLevel = configuration.logLevel
-    let opened = try openPassStore(url: configuration.databaseURL, logger: logger)
+    let opened = try openPassStore(configuration.database, logger: logger)
     let push = try APNsPushSenders(configuration: configuration, logger: logger)
     let core = ServiceCore(configuration: configuration, store: opened.store, push: push, logger: logger)
     if configuration.allowHTTP, configuration.publicURL.lowercased().hasPrefix("http:") {

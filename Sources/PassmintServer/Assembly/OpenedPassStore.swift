@@ -33,36 +33,31 @@ public struct OpenedPassStore: Sendable {
     }
 }
 
-/// Opens the store a database URL names: a `postgres://` (or `postgresql://`) URL opens PostgreSQL, anything else is
-/// the path of a SQLite file (created when missing). The one place that decides, for `serve`, `batch --register` and
-/// the tests. `clock` gives the time the store writes (`Last-Modified`, push due times, leases): a test's clock moves
-/// only when told.
+/// Opens the store at `location`: PostgreSQL, or a SQLite file (created when missing). The one place that opens a store,
+/// for `serve`, `batch --register` and the tests. `clock` gives the time the store writes (`Last-Modified`, push due
+/// times, leases): a test's clock moves only when told.
+public func openPassStore(
+    _ location: DatabaseLocation, logger: Logger = Logger(label: "passmint.store"),
+    clock: @escaping @Sendable () -> Date = { Date() }
+) throws -> OpenedPassStore {
+    switch location {
+    case .postgres(let url):
+        let client = PostgresPassStore.client(url, logger: logger)
+        let store = PostgresPassStore(client: client, url: url, endpoint: url.endpoint, logger: logger, clock: clock)
+        return OpenedPassStore(store: store, services: [store.clients], changeFeed: store.changeFeed, name: location.name)
+    case .sqlite(let path):
+        do {
+            return OpenedPassStore(
+                store: try SQLitePassStore(path: path, logger: logger, clock: clock), services: [], changeFeed: nil, name: location.name)
+        } catch let error as PassStoreError {
+            throw PassStoreError(error.kind, error.message + "; give a writable SQLite file path or a postgres://user@host:port/db URL")
+        }
+    }
+}
+
+/// Opens the store a database URL names (``DatabaseLocation/init(_:)``).
 public func openPassStore(
     url: String, logger: Logger = Logger(label: "passmint.store"), clock: @escaping @Sendable () -> Date = { Date() }
 ) throws -> OpenedPassStore {
-    // SQLite opens a private, temporary database for an empty name (and for `:memory:`), one per connection: a node
-    // would answer 201 and keep nothing. An empty variable (a blank line in an env file, an empty Secret key) is a
-    // mistake to name, not a database.
-    let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-    if trimmed.isEmpty || trimmed == ":memory:" || trimmed.hasPrefix("file::memory:") || trimmed.contains("mode=memory") {
-        throw PassStoreError(
-            .database,
-            "the database URL is \(trimmed.isEmpty ? "empty" : "\"\(trimmed)\", a database in memory that keeps nothing"): "
-                + "give a SQLite file path or a postgres://user@host:port/db URL (--database-url or PASSMINT_DATABASE_URL; "
-                + "is the variable set to an empty value?)")
-    }
-    if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-        let parsed = try PostgresURL(url)
-        let client = PostgresPassStore.client(parsed, logger: logger)
-        let store = PostgresPassStore(client: client, url: parsed, endpoint: PostgresEndpoint(url: url), logger: logger, clock: clock)
-        return OpenedPassStore(
-            store: store, services: [store.clients], changeFeed: store.changeFeed,
-            name: "postgres \(parsed.place) sslmode=\(parsed.sslMode.rawValue)")
-    }
-    do {
-        return OpenedPassStore(
-            store: try SQLitePassStore(path: url, logger: logger, clock: clock), services: [], changeFeed: nil, name: url)
-    } catch let error as PassStoreError {
-        throw PassStoreError(error.kind, error.message + "; give a writable SQLite file path or a postgres://user@host:port/db URL")
-    }
+    try openPassStore(DatabaseLocation(url), logger: logger, clock: clock)
 }

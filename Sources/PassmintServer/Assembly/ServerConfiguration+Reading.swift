@@ -39,11 +39,7 @@ extension ServerConfiguration {
         if let apiKey, apiKey.count < 16 {
             throw ConfigurationError("the API key in \(apiKeyVariable) must have at least 16 characters")
         }
-        let linkSecret = environment["PASSMINT_LINK_SECRET"]
-        if let linkSecret, linkSecret.count < 32 {
-            throw ConfigurationError(
-                "the link secret in PASSMINT_LINK_SECRET must have at least 32 characters (e.g. the output of openssl rand -base64 32)")
-        }
+        let linkSecret = try LinkSecret.read(environment)
         let metricsToken = environment["PASSMINT_METRICS_TOKEN"]
         if let metricsToken, metricsToken.count < 16 {
             throw ConfigurationError("the metrics token in PASSMINT_METRICS_TOKEN must have at least 16 characters")
@@ -63,7 +59,7 @@ extension ServerConfiguration {
         let declared = ServeSettings.declared
         host = try settings.value(declared.host) ?? host
         port = try settings.value(declared.port) ?? port
-        databaseURL = try settings.value(declared.databaseURL) ?? databaseURL
+        database = try settings.value(declared.databaseURL) ?? database
         templatesFolder = try settings.value(declared.templates) ?? templatesFolder
         orderTemplatesFolder = try settings.value(declared.orderTemplates) ?? orderTemplatesFolder
         if let jobs = try settings.value(declared.jobsFolder) { jobsFolder = jobs }

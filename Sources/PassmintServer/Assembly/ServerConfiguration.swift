@@ -10,8 +10,8 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     private var base: String
-    /// SQLite file (`passmint.sqlite`) or `postgres://user:password@host:port/database` URL.
-    public var databaseURL = "passmint.sqlite"
+    /// The SQLite file (`passmint.sqlite`) or the PostgreSQL database.
+    public var database = DatabaseLocation.sqlite(path: "passmint.sqlite")
     /// The folder holding the templates (`<Name>.pass/`) that the issuing API names.
     public var templatesFolder = "PassTemplates"
     /// The folder holding the order templates (`<Name>.order/`) that `POST /api/v1/orders` names; nil: the
@@ -45,7 +45,7 @@ public struct ServerConfiguration: Sendable {
     /// progress live in the database on either store; this folder holds copies of the uploads this node runs, and what
     /// a template publish keeps passes at.
     public var jobsFolder: String {
-        get { jobs ?? (databaseURL.hasPrefix("postgres") ? "passmint-jobs" : databaseURL + ".jobs") }
+        get { jobs ?? database.defaultJobsFolder }
         set { jobs = newValue }
     }
     private var jobs: String?

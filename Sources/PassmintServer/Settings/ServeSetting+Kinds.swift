@@ -1,4 +1,5 @@
 import Foundation
+import PassmintStore
 
 /// The kinds of setting: each says what text it takes, how it becomes a value, and what help says it allows.
 extension ServeSetting where Value == String {
@@ -96,6 +97,18 @@ extension ServeSetting where Value == [IPNetwork] {
             switch IPNetwork.list(text) {
             case .success(let networks): return networks
             case .failure(let error): throw SettingValueRefusal(reason: error.message)
+            }
+        }
+    }
+}
+
+extension ServeSetting where Value == DatabaseLocation {
+    /// A SQLite file path or a PostgreSQL URL (``DatabaseLocation``).
+    static func database(_ name: String, default defaultValue: SettingDeclaration.Default, help: String) -> Self {
+        Self(name, "url", default: defaultValue, allowed: "a SQLite file path or a postgres://user@host:port/db URL", help: help) {
+            (text) throws(SettingValueRefusal) in
+            do { return try DatabaseLocation(text) } catch {
+                throw SettingValueRefusal(reason: (error as? PassStoreError)?.message ?? String(describing: error))
             }
         }
     }

@@ -13,8 +13,8 @@ public struct ServeSettings: Sendable {
     public let publicURL = ServeSetting.url(
         "public-url", example: "https://passes.example.com/wallet",
         help: "Public base URL written into passes as webServiceURL; its path is where Apple's endpoints are mounted. Required.")
-    public let databaseURL = ServeSetting.text(
-        "database-url", "url", default: .value("passmint.sqlite"),
+    public let databaseURL = ServeSetting.database(
+        "database-url", default: .value("passmint.sqlite"),
         help: "SQLite file or postgres:// URL (a URL with a password belongs in the variable, out of `ps`).")
     public let templates = ServeSetting.text(
         "templates", "dir", default: .value("PassTemplates"), help: "Folder with the templates the issuing API names.")
