@@ -33,10 +33,8 @@ extension SQLitePassStore {
         }
     }
 
-    static let googleQueue = Queue(table: "google_outbox", keys: ("pass_type_id", "serial_number"))
-
     public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate] {
-        try await claimRows(of: Self.googleQueue, limit: limit, lease: lease).map {
+        try await claimRows(of: .googleObject, limit: limit, lease: lease).map {
             OwedGoogleUpdate(
                 passTypeIdentifier: $0.key.0, serialNumber: $0.key.1, generation: $0.generation, attempts: $0.attempts,
                 enqueuedAt: $0.enqueuedAt)
@@ -47,17 +45,17 @@ extension SQLitePassStore {
         try await writer.write { db in
             for update in settlement.done {
                 try Self.settleRow(
-                    db, of: Self.googleQueue, key: (update.passTypeIdentifier, update.serialNumber), generation: update.generation)
+                    db, of: .googleObject, key: (update.passTypeIdentifier, update.serialNumber), generation: update.generation)
             }
             for (update, at) in settlement.retry {
                 try Self.settleRow(
-                    db, of: Self.googleQueue, key: (update.passTypeIdentifier, update.serialNumber), generation: update.generation,
+                    db, of: .googleObject, key: (update.passTypeIdentifier, update.serialNumber), generation: update.generation,
                     retryAt: at)
             }
         }
     }
 
-    public func googleQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: Self.googleQueue) }
+    public func googleQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: .googleObject) }
 
     public func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState? {
         try read { db in

@@ -19,10 +19,8 @@ extension SQLitePassStore {
         }
     }
 
-    static let pushQueue = Queue(table: "push_outbox", keys: ("push_token", "pass_type_id"))
-
     public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
-        try await claimRows(of: Self.pushQueue, limit: limit, lease: lease).map {
+        try await claimRows(of: .applePush, limit: limit, lease: lease).map {
             OwedPush(
                 pushToken: $0.key.0, passTypeIdentifier: $0.key.1, generation: $0.generation, attempts: $0.attempts,
                 enqueuedAt: $0.enqueuedAt)
@@ -33,7 +31,7 @@ extension SQLitePassStore {
         try await writer.write { db in
             func key(_ push: OwedPush) -> [SQLiteConnection.Value] { [.text(push.pushToken), .text(push.passTypeIdentifier)] }
             for push in settlement.delivered {
-                try Self.settleRow(db, of: Self.pushQueue, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation)
+                try Self.settleRow(db, of: .applePush, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation)
             }
             let failedAt = self.clock()
             for (push, at) in settlement.retry {
@@ -49,7 +47,7 @@ extension SQLitePassStore {
                             at: failedAt, deviceHash: try device.flatMap { try self.deviceHash(db, $0) })
                     ])
                 try Self.settleRow(
-                    db, of: Self.pushQueue, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation, retryAt: at)
+                    db, of: .applePush, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation, retryAt: at)
             }
             for push in settlement.unregistered {
                 let token: [SQLiteConnection.Value] = [.text(push.pushToken)]
@@ -98,7 +96,7 @@ extension SQLitePassStore {
         }
     }
 
-    public func pushQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: Self.pushQueue) }
+    public func pushQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: .applePush) }
 
     public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
         try read { db in

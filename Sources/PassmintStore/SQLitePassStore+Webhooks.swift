@@ -41,21 +41,10 @@ extension SQLitePassStore {
     }
 
     public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery] {
-        // A read first: an idle deliverer looks often, and a write makes cached device answers stale.
-        let due = try read { db in
-            var found = false
-            let now = Self.milliseconds(self.clock())
-            try db.query(
-                """
-                SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= ? AND lease_until <= ? LIMIT 1
-                """, [.integer(now), .integer(now)]
-            ) { _ in found = true }
-            return found
-        }
-        guard due else { return [] }
+        guard try hasDue(.webhook) else { return [] }
         return try await writer.write { db in
             let now = Self.milliseconds(self.clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+            let until = now + lease.milliseconds
             var receivers: [String: (url: String, secret: String)] = [:]
             try db.query("SELECT id, url, secret FROM webhooks") { receivers[$0.text(0) ?? ""] = ($0.text(1) ?? "", $0.text(2) ?? "") }
             var claimed: [WebhookDelivery] = []

@@ -71,13 +71,7 @@ extension PostgresPassStore {
     }
 
     public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery] {
-        let due = try await finds { now in
-            """
-            SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= \(now)
-                AND lease_until <= \(now) LIMIT 1
-            """
-        }
-        guard due else { return [] }
+        guard try await hasDue(.webhook) else { return [] }
         return try await claiming(lease: lease) { connection, now, until in
             let rows = try await connection.query(
                 """

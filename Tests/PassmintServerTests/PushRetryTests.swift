@@ -26,7 +26,7 @@ import Testing
         }
         #expect(due(PushOutcome(pushToken: "ab", result: .failed, status: 500, reason: nil, attempts: 4)) == 8, "2^(attempts+1) s")
         #expect(due(PushOutcome(pushToken: "ab", result: .failed, status: 429, reason: nil, attempts: 1, retryAfter: .seconds(90))) == 90)
-        #expect(PushQueue.backOff(afterAttempts: 40) == .seconds(300), "at most five minutes")
+        #expect(QueueLoop.backOff(afterAttempts: 40) == .seconds(300), "at most five minutes")
         let delivered = PushQueue.settlement([
             (push, PushOutcome(pushToken: "ab", result: .delivered, status: 200, reason: nil, attempts: 1))
         ])

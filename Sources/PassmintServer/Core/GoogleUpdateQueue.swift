@@ -89,8 +89,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
         return claimed.count
     }
 
-    /// Sends until nothing due is left, waiting for rounds another worker has claimed; patches waiting for a retry
-    /// after a failure are left owed. For tests and the end of a campaign.
+    /// Sends until nothing due is left (``QueueLoop/drain(_:due:)``).
     public func drain() async throws {
         try await QueueLoop.drain({ try await round() }, due: { try await store.googleQueueStatus().due })
     }

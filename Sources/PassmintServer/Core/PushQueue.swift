@@ -76,9 +76,7 @@ public final class PushQueue: Service, Sendable {
         let settling = watch.now
         try await store.settlePushes(Self.settlement(outcomes, now: clock()))
         let delivered = outcomes.filter { $0.1.result == .delivered }.count
-        func ms(_ duration: Duration) -> String {
-            "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)"
-        }
+        func ms(_ duration: Duration) -> String { "\(duration.milliseconds)" }
         logger.info(
             "push round",
             metadata: [
@@ -94,14 +92,10 @@ public final class PushQueue: Service, Sendable {
         return claimed.count
     }
 
-    /// Pushes until nothing due is left, waiting for rounds another pusher (this node's own, or another node's) has
-    /// claimed; pushes waiting for a retry after a failure are left owed. For tests and the end of a campaign.
+    /// Pushes until nothing due is left (``QueueLoop/drain(_:due:)``).
     public func drain() async throws {
         try await QueueLoop.drain({ try await round() }, due: { try await store.pushQueueStatus().due })
     }
-
-    /// How long a push waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
-    static func backOff(afterAttempts attempts: Int) -> Duration { QueueLoop.backOff(afterAttempts: attempts) }
 
     static func settlement(_ outcomes: [(OwedPush, PushOutcome)], now: Date = Date()) -> PushSettlement {
         var settlement = PushSettlement()
@@ -111,7 +105,7 @@ public final class PushQueue: Service, Sendable {
             case .delivered: settlement.delivered.append(push)
             case .unregistered: settlement.unregistered.append(push)
             case .failed:
-                let wait = max(backOff(afterAttempts: push.attempts), outcome.retryAfter ?? .zero)
+                let wait = max(QueueLoop.backOff(afterAttempts: push.attempts), outcome.retryAfter ?? .zero)
                 settlement.retry.append((push, now.addingTimeInterval(Double(wait.components.seconds))))
             }
             let result: JSONValue = [
