@@ -3,14 +3,6 @@ import Foundation
 /// The durable outboxes on SQLite (``Outbox``): a row is owed with a due time, claimed with a lease, settled by its
 /// generation (a row a newer change owes again stays owed), and counted for the outbox's status.
 extension SQLitePassStore {
-    /// One row a claim took: its key, generation, failed attempts and when it was first owed.
-    struct ClaimedRow: Sendable {
-        var key: (String, String)
-        var generation: Int64
-        var attempts: Int
-        var enqueuedAt: Date
-    }
-
     /// Whether `outbox` holds a row due and unclaimed now: the look a worker takes before it claims, with a read (a
     /// write, even one that changes nothing, makes the service's cached device answers stale, and an idle worker looks
     /// several times a second).
@@ -24,13 +16,16 @@ extension SQLitePassStore {
         }
     }
 
-    /// Claims up to `limit` due rows of a coalesced `outbox` for `lease`, the longest due first.
-    func claimRows(of outbox: Outbox, limit: Int, lease: Duration) async throws -> [ClaimedRow] {
+    /// Claims up to `limit` due rows of a coalesced `outbox` for `lease`, the longest due first, each made an item
+    /// from its two key columns.
+    func claimRows<Item>(
+        of outbox: Outbox, limit: Int, lease: Duration, _ item: @escaping @Sendable (String, String) -> Item
+    ) async throws -> [Owed<Item>] {
         guard try hasDue(outbox) else { return [] }
         let table = outbox.table
         return try await writer.write { db in
             let now = Self.milliseconds(self.clock())
-            var claimed: [ClaimedRow] = []
+            var claimed: [Owed<Item>] = []
             try db.query(
                 """
                 UPDATE \(table) SET lease_until = ? WHERE rowid IN (
@@ -39,18 +34,30 @@ extension SQLitePassStore {
                 """, [.integer(now + lease.milliseconds), .integer(now), .integer(now), .integer(Int64(limit))]
             ) { row in
                 claimed.append(
-                    ClaimedRow(
-                        key: (row.text(0) ?? "", row.text(1) ?? ""), generation: row.integer(2), attempts: Int(row.integer(3)),
+                    Owed(
+                        item(row.text(0) ?? "", row.text(1) ?? ""), generation: row.integer(2), attempts: Int(row.integer(3)),
                         enqueuedAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000)))
             }
             return claimed
         }
     }
 
-    /// Settles a claimed row of a coalesced `outbox` in the caller's transaction: done, it leaves the outbox; with
-    /// `retryAt`, it is due again then, one attempt more. A row a newer change owes again (another generation) is
-    /// freed for the next claim.
-    static func settleRow(
+    /// Settles the done and retried rows of a coalesced `outbox` in the caller's transaction (given-up ones are the
+    /// kind's own): done, a row leaves the outbox; retried, it is due again then, one attempt more. A row a newer
+    /// change owes again (another generation) is freed for the next claim.
+    static func settleRows<Item>(
+        _ db: SQLiteConnection, of outbox: Outbox, _ settlement: OutboxSettlement<Item>, key: (Item) -> (String, String)
+    ) throws {
+        for row in settlement.rows {
+            switch row.outcome {
+            case .done: try settleRow(db, of: outbox, key: key(row.owed.item), generation: row.owed.generation)
+            case .retry(let at): try settleRow(db, of: outbox, key: key(row.owed.item), generation: row.owed.generation, retryAt: at)
+            case .givenUp: break
+            }
+        }
+    }
+
+    private static func settleRow(
         _ db: SQLiteConnection, of outbox: Outbox, key: (String, String), generation: Int64, retryAt: Date? = nil
     ) throws {
         let (table, keys) = (outbox.table, outbox.keys)
@@ -70,9 +77,9 @@ extension SQLitePassStore {
     }
 
     /// How many rows `outbox` owes, how many are due now, and since when the oldest is owed.
-    func queueStatus(of outbox: Outbox) throws -> PushQueueStatus {
+    private func queueStatus(of outbox: Outbox) throws -> OutboxStatus {
         try read { db in
-            var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+            var status = OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
             try db.query(
                 "SELECT COUNT(*), MIN(\(outbox.since)), COUNT(*) FILTER (WHERE due_at <= ?) FROM \(outbox.table) WHERE \(outbox.owed)",
                 [.integer(Self.milliseconds(self.clock()))]
@@ -85,5 +92,5 @@ extension SQLitePassStore {
         }
     }
 
-    public func webhookQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: .webhook) }
+    public func outboxStatus(_ outbox: Outbox) async throws -> OutboxStatus { try queueStatus(of: outbox) }
 }

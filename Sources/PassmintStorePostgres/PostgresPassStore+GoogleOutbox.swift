@@ -43,25 +43,16 @@ extension PostgresPassStore {
         }
     }
 
-    public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate] {
-        try await claimRows(of: .googleObject, limit: limit, lease: lease).map {
-            OwedGoogleUpdate(
-                passTypeIdentifier: $0.key.0, serialNumber: $0.key.1, generation: $0.generation, attempts: $0.attempts,
-                enqueuedAt: $0.enqueuedAt)
-        }
+    public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [Owed<PassKey>] {
+        try await claimRows(of: .googleObject, limit: limit, lease: lease) { PassKey(passTypeIdentifier: $0, serialNumber: $1) }
     }
 
-    /// Settles a round in one transaction (``settleRows(_:of:done:retry:alsoLocking:)``).
-    public func settleGoogleUpdates(_ settlement: GoogleUpdateSettlement) async throws {
+    /// Settles a round in one transaction (``settleRows(_:of:_:key:)``).
+    public func settleGoogleUpdates(_ settlement: OutboxSettlement<PassKey>) async throws {
         try await write(notify: false) { connection in
-            let key = { (update: OwedGoogleUpdate) in (update.passTypeIdentifier, update.serialNumber) }
-            try await settleRows(
-                connection, of: .googleObject, done: settlement.done.map { (key($0), $0.generation) },
-                retry: settlement.retry.map { (key($0.update), $0.update.generation, $0.at) })
+            try await settleRows(connection, of: .googleObject, settlement) { ($0.passTypeIdentifier, $0.serialNumber) }
         }
     }
-
-    public func googleQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: .googleObject) }
 
     public func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState? {
         let rows = try await clients.query(

@@ -25,24 +25,18 @@ extension PostgresPassStore {
             """, logger: logger)
     }
 
-    public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
-        try await claimRows(of: .applePush, limit: limit, lease: lease).map {
-            OwedPush(
-                pushToken: $0.key.0, passTypeIdentifier: $0.key.1, generation: $0.generation, attempts: $0.attempts,
-                enqueuedAt: $0.enqueuedAt)
-        }
+    public func claimPushes(limit: Int, lease: Duration) async throws -> [Owed<PushTarget>] {
+        try await claimRows(of: .applePush, limit: limit, lease: lease) { PushTarget(pushToken: $0, passTypeIdentifier: $1) }
     }
 
-    /// Settles a whole round in one transaction (``settleRows(_:of:done:retry:alsoLocking:)``); gone tokens lose
-    /// their registrations, devices and what they are owed.
-    public func settlePushes(_ settlement: PushSettlement) async throws {
+    /// Settles a whole round in one transaction (``settleRows(_:of:_:key:)``); gone tokens lose their registrations,
+    /// devices and what they are owed.
+    public func settlePushes(_ settlement: OutboxSettlement<PushTarget>) async throws {
         try await write(notify: false) { connection in
-            let key = { (push: OwedPush) in (push.pushToken, push.passTypeIdentifier) }
-            try await settleRows(
-                connection, of: .applePush, done: settlement.delivered.map { (key($0), $0.generation) },
-                retry: settlement.retry.map { (key($0.push), $0.push.generation, $0.at) }, alsoLocking: settlement.unregistered.map(key))
-            if !settlement.retry.isEmpty { try await recordFailedPushes(connection, settlement.retry.map(\.push)) }
-            let gone = Array(Set(settlement.unregistered.map(\.pushToken)))
+            try await settleRows(connection, of: .applePush, settlement) { ($0.pushToken, $0.passTypeIdentifier) }
+            let retry = settlement.retry.map(\.owed)
+            if !retry.isEmpty { try await recordFailedPushes(connection, retry) }
+            let gone = Array(Set(settlement.givenUp.map(\.pushToken)))
             if !gone.isEmpty {
                 let lost = try await deadTokensRegistrations(connection, gone)
                 try await Self.lockPasses(connection, lost.map { ($0.type, $0.serial) }, logger)
@@ -61,7 +55,7 @@ extension PostgresPassStore {
                 try await connection.query("DELETE FROM order_devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
                 try await connection.query("DELETE FROM push_outbox WHERE push_token = ANY(\(gone)::text[])", logger: logger)
             }
-            let results = settlement.results
+            let results = settlement.rows.compactMap { row in row.note.map { (push: row.owed, resultJSON: $0) } }
             if !results.isEmpty {
                 let now = Self.milliseconds(clock())
                 try await connection.query(
@@ -76,7 +70,7 @@ extension PostgresPassStore {
     }
 
     /// `push.failed` for each push to retry, its device named by hash.
-    private func recordFailedPushes(_ connection: PostgresConnection, _ pushes: [OwedPush]) async throws {
+    private func recordFailedPushes(_ connection: PostgresConnection, _ pushes: [Owed<PushTarget>]) async throws {
         let rows = try await connection.query(
             """
             SELECT DISTINCT ON (push_token) push_token, device_library_id FROM devices
@@ -113,8 +107,6 @@ extension PostgresPassStore {
         }
         return lost
     }
-
-    public func pushQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: .applePush) }
 
     public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
         try await client.withConnection { connection in

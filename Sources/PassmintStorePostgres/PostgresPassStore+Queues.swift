@@ -7,14 +7,6 @@ import PostgresNIO
 /// row, and a node that dies holding a lease loses it when the lease ends; a settlement writes a round in one
 /// transaction of a few set-based statements (arrays through `UNNEST`), whatever its size.
 extension PostgresPassStore {
-    /// One row a claim took: its key, generation, failed attempts and when it was first owed.
-    struct ClaimedRow: Sendable {
-        var key: (String, String)
-        var generation: Int64
-        var attempts: Int
-        var enqueuedAt: Date
-    }
-
     /// Whether `outbox` holds a row due and unclaimed now: the look a worker takes before it claims, with a read (a
     /// write makes this node's cached device answers stale, and an idle worker looks several times a second).
     func hasDue(_ outbox: Outbox) async throws -> Bool {
@@ -41,8 +33,11 @@ extension PostgresPassStore {
         }
     }
 
-    /// Claims up to `limit` due rows of a coalesced `outbox` for `lease`, the longest due first.
-    func claimRows(of outbox: Outbox, limit: Int, lease: Duration) async throws -> [ClaimedRow] {
+    /// Claims up to `limit` due rows of a coalesced `outbox` for `lease`, the longest due first, each made an item
+    /// from its two key columns.
+    func claimRows<Item>(
+        of outbox: Outbox, limit: Int, lease: Duration, _ item: (String, String) -> Item
+    ) async throws -> [Owed<Item>] {
         guard try await hasDue(outbox) else { return [] }
         let (table, key0, key1) = (outbox.table, outbox.keys.0, outbox.keys.1)
         return try await claiming(lease: lease) { connection, now, until in
@@ -54,30 +49,32 @@ extension PostgresPassStore {
                 WHERE o.\(unescaped: key0) = c.\(unescaped: key0) AND o.\(unescaped: key1) = c.\(unescaped: key1)
                 RETURNING o.\(unescaped: key0), o.\(unescaped: key1), o.generation, o.attempts, o.enqueued_at
                 """, logger: logger)
-            var claimed: [ClaimedRow] = []
+            var claimed: [Owed<Item>] = []
             for try await (first, second, generation, attempts, enqueued) in rows.decode((String, String, Int64, Int32, Int64).self) {
                 claimed.append(
-                    ClaimedRow(
-                        key: (first, second), generation: generation, attempts: Int(attempts),
+                    Owed(
+                        item(first, second), generation: generation, attempts: Int(attempts),
                         enqueuedAt: Date(timeIntervalSince1970: Double(enqueued) / 1000)))
             }
             return claimed
         }
     }
 
-    /// Settles claimed rows of a coalesced `outbox` in the caller's transaction: `done` leave it, `retry` are due
-    /// again at their time with one attempt more, and a row a newer change owes again (another generation) is freed
-    /// for the next claim instead. The rows (and `alsoLocking`, rows the caller deletes after) are locked first in key
+    /// Settles the done and retried rows of a coalesced `outbox` in the caller's transaction (given-up ones are the
+    /// kind's own): done ones leave it, retried ones are due again at their time with one attempt more, and a row a
+    /// newer change owes again (another generation) is freed for the next claim instead. The rows (given-up ones too,
+    /// which the caller deletes after) are locked first in key
     /// order (byte order, as Swift sorts the keys), the order in which changes write them: without it the `DELETE …
     /// USING UNNEST` locked them in the join's order, and a group of changes on another node and the settlement waited
     /// for each other until PostgreSQL broke the deadlock by rolling one back (the campaign saw about a hundred groups
     /// of 256 changes rolled back and written again one at a time).
-    func settleRows(
-        _ connection: PostgresConnection, of outbox: Outbox, done: [(key: (String, String), generation: Int64)],
-        retry: [(key: (String, String), generation: Int64, at: Date)], alsoLocking: [(String, String)] = []
+    func settleRows<Item>(
+        _ connection: PostgresConnection, of outbox: Outbox, _ settlement: OutboxSettlement<Item>, key: (Item) -> (String, String)
     ) async throws {
         let (table, key0, key1) = (outbox.table, outbox.keys.0, outbox.keys.1)
-        let locking = done.map(\.key) + retry.map(\.key) + alsoLocking
+        let done = settlement.done.map { (key: key($0.item), generation: $0.generation) }
+        let retry = settlement.retry.map { (key: key($0.owed.item), generation: $0.owed.generation, at: $0.at) }
+        let locking = settlement.rows.map { key($0.owed.item) }
         guard !locking.isEmpty else { return }
         let locked = try await connection.query(
             """
@@ -122,7 +119,7 @@ extension PostgresPassStore {
     }
 
     /// How many rows `outbox` owes, how many are due now, and since when the oldest is owed.
-    func queueStatus(of outbox: Outbox) async throws -> PushQueueStatus {
+    public func outboxStatus(_ outbox: Outbox) async throws -> OutboxStatus {
         try await client.withConnection { connection in
             let now = Self.milliseconds(clock())
             let rows = try await connection.query(
@@ -131,12 +128,10 @@ extension PostgresPassStore {
                 FROM \(unescaped: outbox.table) WHERE \(unescaped: outbox.owed)
                 """, logger: logger)
             for try await (count, oldest, due) in rows.decode((Int64, Int64?, Int64).self) {
-                return PushQueueStatus(
+                return OutboxStatus(
                     depth: Int(count), due: Int(due), oldestEnqueuedAt: oldest.map { Date(timeIntervalSince1970: Double($0) / 1000) })
             }
-            return PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+            return OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
         }
     }
-
-    public func webhookQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: .webhook) }
 }

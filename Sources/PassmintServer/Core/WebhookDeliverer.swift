@@ -53,7 +53,7 @@ public final class WebhookDeliverer: Service, Sendable {
         let claimed = try await store.claimWebhookDeliveries(limit: batchSize, lease: policy.lease)
         guard !claimed.isEmpty else { return 0 }
         let (addresses, refusals) = await Self.connections(to: Set(claimed.map(\.url)), policy: policy)
-        let outcomes = await withTaskGroup(of: (WebhookDelivery, String?).self) { group in
+        let outcomes = await withTaskGroup(of: (Owed<WebhookDelivery>, String?).self) { group in
             for delivery in claimed {
                 let refusal = refusals[delivery.url]
                 let host = try? WebhookAddress.parse(delivery.url, policy: policy).host
@@ -61,34 +61,32 @@ public final class WebhookDeliverer: Service, Sendable {
                 group.addTask {
                     if let refusal { return (delivery, refusal) }
                     guard let client else { return (delivery, "the deliverer is shutting down") }
-                    return (delivery, await self.deliver(delivery, client: client))
+                    return (delivery, await self.deliver(delivery.item, client: client))
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
         let now = clock()
-        var settlement = WebhookSettlement()
+        var settlement = OutboxSettlement<WebhookDelivery>()
         for (delivery, failure) in outcomes {
             guard let failure else {
-                settlement.delivered.append(delivery.id)
+                settlement.add(delivery, .done)
                 continue
             }
             let window = Double(policy.retryWindow.components.seconds)
             let wait = Double(QueueLoop.backOff(afterAttempts: delivery.attempts, first: 10, most: 3600).components.seconds)
             if now.addingTimeInterval(wait).timeIntervalSince(delivery.event.at) > window {
-                settlement.failed.append((delivery.id, failure))
+                settlement.add(delivery, .givenUp, note: failure)
             } else {
-                settlement.retry.append((delivery.id, now.addingTimeInterval(wait), failure))
+                settlement.add(delivery, .retry(at: now.addingTimeInterval(wait)), note: failure)
             }
         }
         try await store.settleWebhookDeliveries(settlement)
-        if !settlement.retry.isEmpty || !settlement.failed.isEmpty {
+        let failed = settlement.rows.filter { $0.outcome != .done }
+        if let reason = failed.first?.note {
             logger.warning(
                 "webhook deliveries failed; they are tried again",
-                metadata: [
-                    "failed": "\(settlement.retry.count + settlement.failed.count)", "givenUp": "\(settlement.failed.count)",
-                    "reason": "\(settlement.retry.first?.error ?? settlement.failed.first?.error ?? "")",
-                ])
+                metadata: ["failed": "\(failed.count)", "givenUp": "\(settlement.givenUp.count)", "reason": "\(reason)"])
         }
         return claimed.count
     }
