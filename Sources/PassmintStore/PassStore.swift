@@ -46,9 +46,9 @@ public protocol PassStore: WebhookStore, IdempotencyStore, JobStore {
     /// Applies `edit` to a pass in one write transaction: reads it locked, applies the edit
     /// (``PassEdit/applied(to:basedOn:)``: with `basedOn`, throws `.stale` when the pass is no longer at that tag),
     /// stores the edit's images, gives the edited pass its next version (``StoredPass/nextVersion(tag:now:)``) and
-    /// writes it, reads the devices registered for it, and owes each of their push tokens a push (``OwedPush``,
+    /// writes it, reads the devices registered for it, and owes each of their push tokens a push (``Owed`` ``PushTarget``,
     /// coalesced per token and pass type), and its Google Wallet object a patch when Google holds one
-    /// (``OwedGoogleUpdate``). When the edit leaves the pass as it is, nothing is written. Nil when the
+    /// (``Owed`` ``PassKey``). When the edit leaves the pass as it is, nothing is written. Nil when the
     /// pass does not exist.
     func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange?
 
@@ -69,16 +69,18 @@ public protocol PassStore: WebhookStore, IdempotencyStore, JobStore {
     /// Claims up to `limit` owed pushes that are due and not claimed by another pusher, for `lease` (after which a
     /// pusher that died holding them loses them to the others). Several service nodes may claim at once: each push
     /// goes to one of them.
-    func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush]
+    func claimPushes(limit: Int, lease: Duration) async throws -> [Owed<PushTarget>]
 
-    /// Writes what became of claimed pushes, in one transaction.
-    func settlePushes(_ settlement: PushSettlement) async throws
+    /// Writes what became of claimed pushes, in one transaction: done ones leave the outbox, retried ones are
+    /// `push.failed` events, given-up ones (the token is gone) lose their registrations, devices and what they are
+    /// owed; each note is kept as the push's last result.
+    func settlePushes(_ settlement: OutboxSettlement<PushTarget>) async throws
 
-    /// How many pushes are owed, and since when.
-    func pushQueueStatus() async throws -> PushQueueStatus
+    /// How many rows `outbox` owes, how many are due, and since when.
+    func outboxStatus(_ outbox: Outbox) async throws -> OutboxStatus
 
     /// Notes that Google Wallet holds the pass's object as of `updateTag`: from then on every change owes the object a
-    /// patch (``OwedGoogleUpdate``, in the change's transaction), and one is owed at once when the pass changed since
+    /// patch (an ``Outbox/googleObject`` row, in the change's transaction), and one is owed at once when the pass changed since
     /// `updateTag`. `objectID` is the object's id at Google, by which its callbacks name it.
     func noteGoogleObject(passTypeIdentifier: String, serialNumber: String, objectID: String, updateTag: Int64) async throws
 
@@ -88,13 +90,10 @@ public protocol PassStore: WebhookStore, IdempotencyStore, JobStore {
     func recordGoogleCallback(_ callback: GoogleCallbackRecord) async throws -> GoogleCallbackOutcome
 
     /// Claims up to `limit` owed Google patches that are due and not claimed by another worker, for `lease`.
-    func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate]
+    func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [Owed<PassKey>]
 
     /// Writes what became of claimed Google patches, in one transaction.
-    func settleGoogleUpdates(_ settlement: GoogleUpdateSettlement) async throws
-
-    /// How many Google patches are owed, and since when.
-    func googleQueueStatus() async throws -> PushQueueStatus
+    func settleGoogleUpdates(_ settlement: OutboxSettlement<PassKey>) async throws
 
     /// Where the pass's Google Wallet object stands; nil when no link to it was ever made.
     func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState?

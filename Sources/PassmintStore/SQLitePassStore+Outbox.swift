@@ -19,24 +19,15 @@ extension SQLitePassStore {
         }
     }
 
-    static let pushQueue = Queue(table: "push_outbox", keys: ("push_token", "pass_type_id"))
-
-    public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
-        try await claimRows(of: Self.pushQueue, limit: limit, lease: lease).map {
-            OwedPush(
-                pushToken: $0.key.0, passTypeIdentifier: $0.key.1, generation: $0.generation, attempts: $0.attempts,
-                enqueuedAt: $0.enqueuedAt)
-        }
+    public func claimPushes(limit: Int, lease: Duration) async throws -> [Owed<PushTarget>] {
+        try await claimRows(of: .applePush, limit: limit, lease: lease) { PushTarget(pushToken: $0, passTypeIdentifier: $1) }
     }
 
-    public func settlePushes(_ settlement: PushSettlement) async throws {
+    public func settlePushes(_ settlement: OutboxSettlement<PushTarget>) async throws {
         try await writer.write { db in
-            func key(_ push: OwedPush) -> [SQLiteConnection.Value] { [.text(push.pushToken), .text(push.passTypeIdentifier)] }
-            for push in settlement.delivered {
-                try Self.settleRow(db, of: Self.pushQueue, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation)
-            }
+            try Self.settleRows(db, of: .applePush, settlement) { ($0.pushToken, $0.passTypeIdentifier) }
             let failedAt = self.clock()
-            for (push, at) in settlement.retry {
+            for (push, _) in settlement.retry {
                 var device: String?
                 try db.query("SELECT device_library_id FROM devices WHERE push_token = ? LIMIT 1", [.text(push.pushToken)]) {
                     device = $0.text(0)
@@ -48,10 +39,8 @@ extension SQLitePassStore {
                             kind: .pushFailed, passTypeIdentifier: push.passTypeIdentifier, serialNumber: "", template: "",
                             at: failedAt, deviceHash: try device.flatMap { try self.deviceHash(db, $0) })
                     ])
-                try Self.settleRow(
-                    db, of: Self.pushQueue, key: (push.pushToken, push.passTypeIdentifier), generation: push.generation, retryAt: at)
             }
-            for push in settlement.unregistered {
+            for push in settlement.givenUp {
                 let token: [SQLiteConnection.Value] = [.text(push.pushToken)]
                 try self.recordDeadToken(db, push.pushToken, at: failedAt)
                 try db.query(
@@ -67,12 +56,13 @@ extension SQLitePassStore {
                 try db.query("DELETE FROM push_outbox WHERE push_token = ?", token)
             }
             let now = Self.milliseconds(self.clock())
-            for (push, result) in settlement.results {
+            for row in settlement.rows {
+                guard let result = row.note else { continue }
                 try db.query(
                     """
                     INSERT INTO push_results (push_token, pass_type_id, result, at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (push_token, pass_type_id) DO UPDATE SET result = excluded.result, at = excluded.at
-                    """, key(push) + [.text(result), .integer(now)])
+                    """, [.text(row.owed.pushToken), .text(row.owed.passTypeIdentifier), .text(result), .integer(now)])
             }
         }
     }
@@ -97,8 +87,6 @@ extension SQLitePassStore {
                 db, registration.type, registration.serial, leavingToken: token, at: at, deviceHash: hash)
         }
     }
-
-    public func pushQueueStatus() async throws -> PushQueueStatus { try queueStatus(of: Self.pushQueue) }
 
     public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
         try read { db in

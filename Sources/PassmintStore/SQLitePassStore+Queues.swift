@@ -1,64 +1,66 @@
 import Foundation
 
-/// What the durable queues on SQLite share (`push_outbox`, `google_outbox`): a row is owed with a due time, claimed
-/// with a lease, settled by its generation (a row a newer change owes again stays owed), and counted for the queue's
-/// status. Table and column names are the store's own constants.
+/// The durable outboxes on SQLite (``Outbox``): a row is owed with a due time, claimed with a lease, settled by its
+/// generation (a row a newer change owes again stays owed), and counted for the outbox's status.
 extension SQLitePassStore {
-    /// A queue table and the two columns of its key.
-    struct Queue {
-        var table: String
-        var keys: (String, String)
-    }
-
-    /// One row a claim took: its key, generation, failed attempts and when it was first owed.
-    struct ClaimedRow: Sendable {
-        var key: (String, String)
-        var generation: Int64
-        var attempts: Int
-        var enqueuedAt: Date
-    }
-
-    /// Claims up to `limit` due rows of `queue` for `lease`. Looked at first with a read: a write, even one that
-    /// changes nothing, makes the service's cached device answers stale, and an idle worker looks several times a
-    /// second.
-    func claimRows(of queue: Queue, limit: Int, lease: Duration) async throws -> [ClaimedRow] {
-        let table = queue.table
-        let due = try read { db in
+    /// Whether `outbox` holds a row due and unclaimed now: the look a worker takes before it claims, with a read (a
+    /// write, even one that changes nothing, makes the service's cached device answers stale, and an idle worker looks
+    /// several times a second).
+    func hasDue(_ outbox: Outbox) throws -> Bool {
+        try read { db in
             var found = false
             let now = Self.milliseconds(self.clock())
-            try db.query("SELECT 1 FROM \(table) WHERE due_at <= ? AND lease_until <= ? LIMIT 1", [.integer(now), .integer(now)]) { _ in
-                found = true
-            }
+            let query = "SELECT 1 FROM \(outbox.table) WHERE \(outbox.owed) AND due_at <= ? AND lease_until <= ? LIMIT 1"
+            try db.query(query, [.integer(now), .integer(now)]) { _ in found = true }
             return found
         }
-        guard due else { return [] }
-        let columns = "\(queue.keys.0), \(queue.keys.1)"
+    }
+
+    /// Claims up to `limit` due rows of a coalesced `outbox` for `lease`, the longest due first, each made an item
+    /// from its two key columns.
+    func claimRows<Item>(
+        of outbox: Outbox, limit: Int, lease: Duration, _ item: @escaping @Sendable (String, String) -> Item
+    ) async throws -> [Owed<Item>] {
+        guard try hasDue(outbox) else { return [] }
+        let table = outbox.table
         return try await writer.write { db in
             let now = Self.milliseconds(self.clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
-            var claimed: [ClaimedRow] = []
+            var claimed: [Owed<Item>] = []
             try db.query(
                 """
                 UPDATE \(table) SET lease_until = ? WHERE rowid IN (
                     SELECT rowid FROM \(table) WHERE due_at <= ? AND lease_until <= ? ORDER BY due_at LIMIT ?)
-                RETURNING \(columns), generation, attempts, enqueued_at
-                """, [.integer(until), .integer(now), .integer(now), .integer(Int64(limit))]
+                RETURNING \(outbox.keys.0), \(outbox.keys.1), generation, attempts, enqueued_at
+                """, [.integer(now + lease.milliseconds), .integer(now), .integer(now), .integer(Int64(limit))]
             ) { row in
                 claimed.append(
-                    ClaimedRow(
-                        key: (row.text(0) ?? "", row.text(1) ?? ""), generation: row.integer(2), attempts: Int(row.integer(3)),
+                    Owed(
+                        item(row.text(0) ?? "", row.text(1) ?? ""), generation: row.integer(2), attempts: Int(row.integer(3)),
                         enqueuedAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000)))
             }
             return claimed
         }
     }
 
-    /// Settles a claimed row in the caller's transaction: done, it leaves the queue; with `retryAt`, it is due again
-    /// then, one attempt more. A row a newer change owes again (another generation) is freed for the next claim.
-    static func settleRow(
-        _ db: SQLiteConnection, of queue: Queue, key: (String, String), generation: Int64, retryAt: Date? = nil
+    /// Settles the done and retried rows of a coalesced `outbox` in the caller's transaction (given-up ones are the
+    /// kind's own): done, a row leaves the outbox; retried, it is due again then, one attempt more. A row a newer
+    /// change owes again (another generation) is freed for the next claim.
+    static func settleRows<Item>(
+        _ db: SQLiteConnection, of outbox: Outbox, _ settlement: OutboxSettlement<Item>, key: (Item) -> (String, String)
     ) throws {
-        let (table, keys) = (queue.table, queue.keys)
+        for row in settlement.rows {
+            switch row.outcome {
+            case .done: try settleRow(db, of: outbox, key: key(row.owed.item), generation: row.owed.generation)
+            case .retry(let at): try settleRow(db, of: outbox, key: key(row.owed.item), generation: row.owed.generation, retryAt: at)
+            case .givenUp: break
+            }
+        }
+    }
+
+    private static func settleRow(
+        _ db: SQLiteConnection, of outbox: Outbox, key: (String, String), generation: Int64, retryAt: Date? = nil
+    ) throws {
+        let (table, keys) = (outbox.table, outbox.keys)
         let values: [SQLiteConnection.Value] = [.text(key.0), .text(key.1)]
         if let retryAt {
             try db.query(
@@ -74,21 +76,12 @@ extension SQLitePassStore {
         }
     }
 
-    /// How many rows `queue` holds, how many are due, and since when the oldest is owed.
-    func queueStatus(of queue: Queue) throws -> PushQueueStatus {
-        try queueStatus(from: queue.table, since: "enqueued_at")
-    }
-
-    public func webhookQueueStatus() async throws -> PushQueueStatus {
-        try queueStatus(from: "webhook_deliveries", since: "at", owed: "delivered_at IS NULL AND failed_at IS NULL")
-    }
-
-    /// How many rows of `table` are owed (`owed`), how many are due now, and the oldest's `since`.
-    private func queueStatus(from table: String, since: String, owed: String = "1") throws -> PushQueueStatus {
+    /// How many rows `outbox` owes, how many are due now, and since when the oldest is owed.
+    private func queueStatus(of outbox: Outbox) throws -> OutboxStatus {
         try read { db in
-            var status = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+            var status = OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
             try db.query(
-                "SELECT COUNT(*), MIN(\(since)), COUNT(*) FILTER (WHERE due_at <= ?) FROM \(table) WHERE \(owed)",
+                "SELECT COUNT(*), MIN(\(outbox.since)), COUNT(*) FILTER (WHERE due_at <= ?) FROM \(outbox.table) WHERE \(outbox.owed)",
                 [.integer(Self.milliseconds(self.clock()))]
             ) { row in
                 status.depth = Int(row.integer(0))
@@ -98,4 +91,6 @@ extension SQLitePassStore {
             return status
         }
     }
+
+    public func outboxStatus(_ outbox: Outbox) async throws -> OutboxStatus { try queueStatus(of: outbox) }
 }

@@ -40,25 +40,14 @@ extension SQLitePassStore {
         }
     }
 
-    public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery] {
-        // A read first: an idle deliverer looks often, and a write makes cached device answers stale.
-        let due = try read { db in
-            var found = false
-            let now = Self.milliseconds(self.clock())
-            try db.query(
-                """
-                SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= ? AND lease_until <= ? LIMIT 1
-                """, [.integer(now), .integer(now)]
-            ) { _ in found = true }
-            return found
-        }
-        guard due else { return [] }
+    public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [Owed<WebhookDelivery>] {
+        guard try hasDue(.webhook) else { return [] }
         return try await writer.write { db in
             let now = Self.milliseconds(self.clock())
-            let until = now + lease.components.seconds * 1000 + lease.components.attoseconds / 1_000_000_000_000_000
+            let until = now + lease.milliseconds
             var receivers: [String: (url: String, secret: String)] = [:]
             try db.query("SELECT id, url, secret FROM webhooks") { receivers[$0.text(0) ?? ""] = ($0.text(1) ?? "", $0.text(2) ?? "") }
-            var claimed: [WebhookDelivery] = []
+            var claimed: [Owed<WebhookDelivery>] = []
             try db.query(
                 """
                 UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (
@@ -75,39 +64,30 @@ extension SQLitePassStore {
                     kind: kind, passTypeIdentifier: row.text(4) ?? "", serialNumber: row.text(5) ?? "", template: row.text(6) ?? "",
                     at: PassEvent.date(milliseconds: row.integer(7)), deviceHash: row.text(8),
                     changeAt: row.optionalInteger(9).map(PassEvent.date(milliseconds:)))
-                claimed.append(
-                    WebhookDelivery(
-                        id: row.integer(0), eventId: row.text(1) ?? "", webhookId: row.text(2) ?? "", url: receiver.url,
-                        secret: receiver.secret, event: event, attempts: Int(row.integer(10))))
+                let delivery = WebhookDelivery(
+                    id: row.integer(0), eventId: row.text(1) ?? "", webhookId: row.text(2) ?? "", url: receiver.url,
+                    secret: receiver.secret, event: event)
+                claimed.append(Owed(delivery, attempts: Int(row.integer(10)), enqueuedAt: event.at))
             }
             return claimed.sorted { $0.id < $1.id }
         }
     }
 
-    public func settleWebhookDeliveries(_ settlement: WebhookSettlement) async throws {
+    public func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws {
         try await writer.write { db in
             let now = Self.milliseconds(self.clock())
-            for id in settlement.delivered {
+            for row in settlement.rows {
+                let (column, time): (String, Int64) =
+                    switch row.outcome {
+                    case .done: ("delivered_at", now)
+                    case .retry(let at): ("due_at", Self.milliseconds(at))
+                    case .givenUp: ("failed_at", now)
+                    }
                 try db.query(
                     """
-                    UPDATE webhook_deliveries SET delivered_at = ?, lease_until = 0, attempts = attempts + 1, last_error = NULL
+                    UPDATE webhook_deliveries SET \(column) = ?, lease_until = 0, attempts = attempts + 1, last_error = ?
                     WHERE id = ? AND delivered_at IS NULL
-                    """,
-                    [.integer(now), .integer(id)])
-            }
-            for (id, at, error) in settlement.retry {
-                try db.query(
-                    """
-                    UPDATE webhook_deliveries SET due_at = ?, lease_until = 0, attempts = attempts + 1, last_error = ?
-                    WHERE id = ? AND delivered_at IS NULL
-                    """, [.integer(Self.milliseconds(at)), .text(error), .integer(id)])
-            }
-            for (id, error) in settlement.failed {
-                try db.query(
-                    """
-                    UPDATE webhook_deliveries SET failed_at = ?, lease_until = 0, attempts = attempts + 1, last_error = ?
-                    WHERE id = ? AND delivered_at IS NULL
-                    """, [.integer(now), .text(error), .integer(id)])
+                    """, [.integer(time), row.note.map { .text($0) } ?? .null, .integer(row.owed.id)])
             }
         }
     }

@@ -27,7 +27,7 @@ public struct Webhook: Sendable, Equatable {
     }
 }
 
-/// One event owed to one webhook, claimed by a deliverer for a lease.
+/// One event owed to one webhook (the item of an ``Outbox/webhook`` row), claimed by a deliverer for a lease.
 public struct WebhookDelivery: Sendable, Equatable {
     /// The row; settlements name it.
     public var id: Int64
@@ -37,30 +37,15 @@ public struct WebhookDelivery: Sendable, Equatable {
     public var url: String
     public var secret: String
     public var event: PassEvent
-    /// Failed attempts so far.
-    public var attempts: Int
 
-    public init(id: Int64, eventId: String, webhookId: String, url: String, secret: String, event: PassEvent, attempts: Int) {
+    public init(id: Int64, eventId: String, webhookId: String, url: String, secret: String, event: PassEvent) {
         self.id = id
         self.eventId = eventId
         self.webhookId = webhookId
         self.url = url
         self.secret = secret
         self.event = event
-        self.attempts = attempts
     }
-}
-
-/// What became of claimed deliveries, written in one transaction.
-public struct WebhookSettlement: Sendable {
-    /// The receiver answered 2xx.
-    public var delivered: [Int64] = []
-    /// To try again at the given time; the error is kept for the deliveries listing.
-    public var retry: [(id: Int64, at: Date, error: String)] = []
-    /// Given up (tried for longer than the retry window): kept with the error, never tried again.
-    public var failed: [(id: Int64, error: String)] = []
-
-    public init() {}
 }
 
 /// Where a webhook stores and owes its events. Both stores write the deliveries with a trigger on `pass_events`, so
@@ -70,15 +55,14 @@ public protocol WebhookStore: Sendable {
     /// adding at once cannot pass it); false when full.
     func addWebhook(_ webhook: Webhook, maximum: Int) async throws -> Bool
     func webhooks() async throws -> [Webhook]
-    /// The deliveries owed (neither delivered nor given up): how many, how many are due now, and when the oldest's
-    /// event happened.
-    func webhookQueueStatus() async throws -> PushQueueStatus
     /// Removes a webhook and what is still owed to it; false when there was none.
     func removeWebhook(id: String) async throws -> Bool
     /// Claims up to `limit` due deliveries for `lease`, oldest first, at most one per (webhook, pass) at a time and
     /// only when every earlier delivery of that pass to that webhook is settled (in order per pass).
-    func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery]
-    func settleWebhookDeliveries(_ settlement: WebhookSettlement) async throws
+    func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [Owed<WebhookDelivery>]
+    /// Writes what became of claimed deliveries, in one transaction: done ones are delivered, retried ones due again,
+    /// given-up ones failed (kept, until replayed); each note is kept as the delivery's last error.
+    func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws
     /// A webhook's deliveries, newest first: at most `limit`, with ids below `before` when given (the next page).
     func webhookDeliveries(webhookId: String, limit: Int, before: Int64?) async throws -> [WebhookDeliveryRecord]
     /// Owes a delivered or given-up delivery again, due now, attempts reset, same event id.

@@ -43,67 +43,16 @@ extension PostgresPassStore {
         }
     }
 
-    public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [OwedGoogleUpdate] {
-        guard try await finds({ now in "SELECT 1 FROM google_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1" }) else {
-            return []
-        }
-        return try await claiming(lease: lease) { connection, now, until in
-            let rows = try await connection.query(
-                """
-                UPDATE google_outbox o SET lease_until = \(until) FROM (
-                    SELECT pass_type_id, serial_number FROM google_outbox WHERE due_at <= \(now) AND lease_until <= \(now)
-                    ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED) c
-                WHERE o.pass_type_id = c.pass_type_id AND o.serial_number = c.serial_number
-                RETURNING o.pass_type_id, o.serial_number, o.generation, o.attempts, o.enqueued_at
-                """, logger: logger)
-            var claimed: [OwedGoogleUpdate] = []
-            for try await (type, serial, generation, attempts, enqueued) in rows.decode((String, String, Int64, Int32, Int64).self) {
-                claimed.append(
-                    OwedGoogleUpdate(
-                        passTypeIdentifier: type, serialNumber: serial, generation: generation, attempts: Int(attempts),
-                        enqueuedAt: Date(timeIntervalSince1970: Double(enqueued) / 1000)))
-            }
-            return claimed
-        }
+    public func claimGoogleUpdates(limit: Int, lease: Duration) async throws -> [Owed<PassKey>] {
+        try await claimRows(of: .googleObject, limit: limit, lease: lease) { PassKey(passTypeIdentifier: $0, serialNumber: $1) }
     }
 
-    /// Settles a round in one transaction; a patch settled for an older generation is released for the next claim.
-    public func settleGoogleUpdates(_ settlement: GoogleUpdateSettlement) async throws {
+    /// Settles a round in one transaction (``settleRows(_:of:_:key:)``).
+    public func settleGoogleUpdates(_ settlement: OutboxSettlement<PassKey>) async throws {
         try await write(notify: false) { connection in
-            var again: [OwedGoogleUpdate] = []
-            for update in settlement.done {
-                let (type, serial, generation) = (update.passTypeIdentifier, update.serialNumber, update.generation)
-                let rows = try await connection.query(
-                    """
-                    DELETE FROM google_outbox WHERE pass_type_id = \(type) AND serial_number = \(serial) AND generation = \(generation)
-                    RETURNING 1
-                    """, logger: logger)
-                var deleted = false
-                for try await _ in rows { deleted = true }
-                if !deleted { again.append(update) }
-            }
-            for (update, at) in settlement.retry {
-                let (type, serial, generation, due) = (
-                    update.passTypeIdentifier, update.serialNumber, update.generation, Self.milliseconds(at)
-                )
-                let rows = try await connection.query(
-                    """
-                    UPDATE google_outbox SET due_at = \(due), lease_until = 0, attempts = attempts + 1
-                    WHERE pass_type_id = \(type) AND serial_number = \(serial) AND generation = \(generation) RETURNING 1
-                    """, logger: logger)
-                var updated = false
-                for try await _ in rows { updated = true }
-                if !updated { again.append(update) }
-            }
-            for update in again {
-                let (type, serial) = (update.passTypeIdentifier, update.serialNumber)
-                try await connection.query(
-                    "UPDATE google_outbox SET lease_until = 0 WHERE pass_type_id = \(type) AND serial_number = \(serial)", logger: logger)
-            }
+            try await settleRows(connection, of: .googleObject, settlement) { ($0.passTypeIdentifier, $0.serialNumber) }
         }
     }
-
-    public func googleQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: "google_outbox") }
 
     public func googleObjectState(passTypeIdentifier: String, serialNumber: String) async throws -> GoogleObjectState? {
         let rows = try await clients.query(

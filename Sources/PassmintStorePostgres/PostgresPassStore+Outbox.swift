@@ -25,68 +25,18 @@ extension PostgresPassStore {
             """, logger: logger)
     }
 
-    public func claimPushes(limit: Int, lease: Duration) async throws -> [OwedPush] {
-        guard try await finds({ now in "SELECT 1 FROM push_outbox WHERE due_at <= \(now) AND lease_until <= \(now) LIMIT 1" }) else {
-            return []
-        }
-        return try await claiming(lease: lease) { connection, now, until in
-            let rows = try await connection.query(
-                """
-                UPDATE push_outbox o SET lease_until = \(until) FROM (
-                    SELECT push_token, pass_type_id FROM push_outbox WHERE due_at <= \(now) AND lease_until <= \(now)
-                    ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED) c
-                WHERE o.push_token = c.push_token AND o.pass_type_id = c.pass_type_id
-                RETURNING o.push_token, o.pass_type_id, o.generation, o.attempts, o.enqueued_at
-                """, logger: logger)
-            var claimed: [OwedPush] = []
-            for try await (token, type, generation, attempts, enqueued) in rows.decode((String, String, Int64, Int32, Int64).self) {
-                claimed.append(
-                    OwedPush(
-                        pushToken: token, passTypeIdentifier: type, generation: generation, attempts: Int(attempts),
-                        enqueuedAt: Date(timeIntervalSince1970: Double(enqueued) / 1000)))
-            }
-            return claimed
-        }
+    public func claimPushes(limit: Int, lease: Duration) async throws -> [Owed<PushTarget>] {
+        try await claimRows(of: .applePush, limit: limit, lease: lease) { PushTarget(pushToken: $0, passTypeIdentifier: $1) }
     }
 
-    /// Settles a whole round in one transaction of a few set-based statements (arrays through `UNNEST`), whatever
-    /// its size: a push settled for an older generation is released for the next claim instead.
-    public func settlePushes(_ settlement: PushSettlement) async throws {
+    /// Settles a whole round in one transaction (``settleRows(_:of:_:key:)``); gone tokens lose their registrations,
+    /// devices and what they are owed.
+    public func settlePushes(_ settlement: OutboxSettlement<PushTarget>) async throws {
         try await write(notify: false) { connection in
-            try await lockOutboxRows(connection, settlement.delivered + settlement.retry.map(\.push) + settlement.unregistered)
-            var settled: Set<PushKey> = []
-            let delivered = settlement.delivered
-            if !delivered.isEmpty {
-                let rows = try await connection.query(
-                    """
-                    DELETE FROM push_outbox o USING UNNEST(\(delivered.map(\.pushToken))::text[], \(delivered.map(\.passTypeIdentifier))::text[],
-                        \(delivered.map(\.generation))::bigint[]) AS d(t, p, g)
-                    WHERE o.push_token = d.t AND o.pass_type_id = d.p AND o.generation = d.g RETURNING o.push_token, o.pass_type_id
-                    """, logger: logger)
-                for try await (token, type) in rows.decode((String, String).self) { settled.insert(PushKey(token, type)) }
-            }
-            let retry = settlement.retry
-            if !retry.isEmpty {
-                try await recordFailedPushes(connection, retry.map(\.push))
-                let rows = try await connection.query(
-                    """
-                    UPDATE push_outbox o SET due_at = d.due, lease_until = 0, attempts = o.attempts + 1
-                    FROM UNNEST(\(retry.map(\.push.pushToken))::text[], \(retry.map(\.push.passTypeIdentifier))::text[],
-                        \(retry.map(\.push.generation))::bigint[], \(retry.map { Self.milliseconds($0.at) })::bigint[]) AS d(t, p, g, due)
-                    WHERE o.push_token = d.t AND o.pass_type_id = d.p AND o.generation = d.g RETURNING o.push_token, o.pass_type_id
-                    """, logger: logger)
-                for try await (token, type) in rows.decode((String, String).self) { settled.insert(PushKey(token, type)) }
-            }
-            // Owed again by a newer change while they were out: free them for the next claim.
-            let again = (delivered + retry.map(\.push)).filter { !settled.contains(PushKey($0.pushToken, $0.passTypeIdentifier)) }
-            if !again.isEmpty {
-                try await connection.query(
-                    """
-                    UPDATE push_outbox o SET lease_until = 0 FROM UNNEST(\(again.map(\.pushToken))::text[],
-                        \(again.map(\.passTypeIdentifier))::text[]) AS d(t, p) WHERE o.push_token = d.t AND o.pass_type_id = d.p
-                    """, logger: logger)
-            }
-            let gone = Array(Set(settlement.unregistered.map(\.pushToken)))
+            try await settleRows(connection, of: .applePush, settlement) { ($0.pushToken, $0.passTypeIdentifier) }
+            let retry = settlement.retry.map(\.owed)
+            if !retry.isEmpty { try await recordFailedPushes(connection, retry) }
+            let gone = Array(Set(settlement.givenUp.map(\.pushToken)))
             if !gone.isEmpty {
                 let lost = try await deadTokensRegistrations(connection, gone)
                 try await Self.lockPasses(connection, lost.map { ($0.type, $0.serial) }, logger)
@@ -105,7 +55,7 @@ extension PostgresPassStore {
                 try await connection.query("DELETE FROM order_devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
                 try await connection.query("DELETE FROM push_outbox WHERE push_token = ANY(\(gone)::text[])", logger: logger)
             }
-            let results = settlement.results
+            let results = settlement.rows.compactMap { row in row.note.map { (push: row.owed, resultJSON: $0) } }
             if !results.isEmpty {
                 let now = Self.milliseconds(clock())
                 try await connection.query(
@@ -119,24 +69,8 @@ extension PostgresPassStore {
         }
     }
 
-    /// Locks the queue's rows of `pushes` in key order (byte order, as Swift sorts the keys), the order in which changes
-    /// write them. Without it the settlement's `DELETE … USING UNNEST` locked them in the join's order, and a group of
-    /// changes on another node and the settlement waited for each other until PostgreSQL broke the deadlock by rolling
-    /// one back (the campaign saw about a hundred groups of 256 changes rolled back and written again one at a time).
-    private func lockOutboxRows(_ connection: PostgresConnection, _ pushes: [OwedPush]) async throws {
-        guard !pushes.isEmpty else { return }
-        let rows = try await connection.query(
-            """
-            SELECT 1 FROM push_outbox o
-            JOIN (SELECT DISTINCT t, p FROM UNNEST(\(pushes.map(\.pushToken))::text[], \(pushes.map(\.passTypeIdentifier))::text[]) AS k(t, p)) k
-                ON o.push_token = k.t AND o.pass_type_id = k.p
-            ORDER BY o.push_token COLLATE "C", o.pass_type_id COLLATE "C" FOR UPDATE OF o
-            """, logger: logger)
-        for try await _ in rows {}
-    }
-
     /// `push.failed` for each push to retry, its device named by hash.
-    private func recordFailedPushes(_ connection: PostgresConnection, _ pushes: [OwedPush]) async throws {
+    private func recordFailedPushes(_ connection: PostgresConnection, _ pushes: [Owed<PushTarget>]) async throws {
         let rows = try await connection.query(
             """
             SELECT DISTINCT ON (push_token) push_token, device_library_id FROM devices
@@ -173,18 +107,6 @@ extension PostgresPassStore {
         }
         return lost
     }
-
-    /// A row of the queue: push token and pass type.
-    private struct PushKey: Hashable {
-        var token: String
-        var type: String
-        init(_ token: String, _ type: String) {
-            self.token = token
-            self.type = type
-        }
-    }
-
-    public func pushQueueStatus() async throws -> PushQueueStatus { try await queueStatus(of: "push_outbox") }
 
     public func pushStates(passTypeIdentifier: String, serialNumber: String) async throws -> [DevicePushState] {
         try await client.withConnection { connection in

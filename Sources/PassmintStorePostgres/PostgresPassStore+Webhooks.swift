@@ -70,14 +70,8 @@ extension PostgresPassStore {
             """, logger: logger)
     }
 
-    public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [WebhookDelivery] {
-        let due = try await finds { now in
-            """
-            SELECT 1 FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL AND due_at <= \(now)
-                AND lease_until <= \(now) LIMIT 1
-            """
-        }
-        guard due else { return [] }
+    public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [Owed<WebhookDelivery>] {
+        guard try await hasDue(.webhook) else { return [] }
         return try await claiming(lease: lease) { connection, now, until in
             let rows = try await connection.query(
                 """
@@ -91,7 +85,7 @@ extension PostgresPassStore {
                 RETURNING o.id, o.event_id, o.webhook_id, w.url, w.secret, o.kind, o.pass_type_id, o.serial_number, o.template, o.at,
                     o.device_hash, o.change_at, o.attempts
                 """, logger: logger)
-            var claimed: [WebhookDelivery] = []
+            var claimed: [Owed<WebhookDelivery>] = []
             for try await row in rows.decode(
                 (Int64, String, String, String, String, String, String, String, String, Int64, String?, Int64?, Int32).self)
             {
@@ -99,41 +93,31 @@ extension PostgresPassStore {
                 let event = PassEvent(
                     kind: kind, passTypeIdentifier: row.6, serialNumber: row.7, template: row.8, at: PassEvent.date(milliseconds: row.9),
                     deviceHash: row.10, changeAt: row.11.map(PassEvent.date(milliseconds:)))
-                claimed.append(
-                    WebhookDelivery(
-                        id: row.0, eventId: row.1, webhookId: row.2, url: row.3, secret: row.4, event: event, attempts: Int(row.12)))
+                let delivery = WebhookDelivery(id: row.0, eventId: row.1, webhookId: row.2, url: row.3, secret: row.4, event: event)
+                claimed.append(Owed(delivery, attempts: Int(row.12), enqueuedAt: event.at))
             }
             return claimed.sorted { $0.id < $1.id }
         }
     }
 
-    public func settleWebhookDeliveries(_ settlement: WebhookSettlement) async throws {
+    /// Settles a round in one transaction: a statement for the delivered, the retried and the given-up, each with its
+    /// time and error (none for the delivered).
+    public func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws {
         try await write(notify: false) { connection in
             let now = Self.milliseconds(clock())
-            if !settlement.delivered.isEmpty {
+            let groups: [(column: String, rows: [(id: Int64, time: Int64)])] = [
+                ("delivered_at", settlement.done.map { ($0.id, now) }),
+                ("due_at", settlement.retry.map { ($0.owed.id, Self.milliseconds($0.at)) }),
+                ("failed_at", settlement.givenUp.map { ($0.id, now) }),
+            ]
+            let errors = Dictionary(settlement.rows.compactMap { row in row.note.map { (row.owed.id, $0) } }) { $1 }
+            for (column, rows) in groups where !rows.isEmpty {
                 try await connection.query(
                     """
-                    UPDATE webhook_deliveries SET delivered_at = \(now), lease_until = 0, attempts = attempts + 1, last_error = NULL
-                    WHERE id = ANY(\(settlement.delivered)::int8[]) AND delivered_at IS NULL
-                    """, logger: logger)
-            }
-            let retry = settlement.retry
-            if !retry.isEmpty {
-                try await connection.query(
-                    """
-                    UPDATE webhook_deliveries o SET due_at = r.a, lease_until = 0, attempts = o.attempts + 1, last_error = r.e
-                    FROM UNNEST(\(retry.map(\.id))::int8[], \(retry.map { Self.milliseconds($0.at) })::int8[],
-                        \(retry.map(\.error))::text[]) AS r(i, a, e)
-                    WHERE o.id = r.i AND o.delivered_at IS NULL
-                    """, logger: logger)
-            }
-            let failed = settlement.failed
-            if !failed.isEmpty {
-                try await connection.query(
-                    """
-                    UPDATE webhook_deliveries o SET failed_at = \(now), lease_until = 0, attempts = o.attempts + 1, last_error = f.e
-                    FROM UNNEST(\(failed.map(\.id))::int8[], \(failed.map(\.error))::text[]) AS f(i, e)
-                    WHERE o.id = f.i AND o.delivered_at IS NULL
+                    UPDATE webhook_deliveries o SET \(unescaped: column) = s.t, lease_until = 0, attempts = o.attempts + 1,
+                        last_error = NULLIF(s.e, '')
+                    FROM UNNEST(\(rows.map(\.id))::int8[], \(rows.map(\.time))::int8[], \(rows.map { errors[$0.id] ?? "" })::text[]) AS s(i, t, e)
+                    WHERE o.id = s.i AND o.delivered_at IS NULL
                     """, logger: logger)
             }
         }

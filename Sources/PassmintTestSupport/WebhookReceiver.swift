@@ -9,7 +9,7 @@ import Synchronization
 /// header and body bytes as received), checks each signature with ``WebhookSignature/verify(payload:header:secret:tolerance:now:)``
 /// under `secret` at `now`, and answers the statuses queued with ``answerNext(_:)`` before answering 200. It counts
 /// an event id it has already acknowledged as a duplicate, as a receiver deduping by `Passmint-Event-Id` would.
-/// Listens on a free loopback port. Each request rings ``TestEvents``.
+/// Listens on a free loopback port and counts the connections it accepts. Each request rings ``TestEvents``.
 public final class WebhookReceiver: Sendable {
     /// One request received.
     public struct Received: Sendable, Equatable {
@@ -32,6 +32,7 @@ public final class WebhookReceiver: Sendable {
         var acknowledged: [String] = []
         var duplicates = 0
         var withholding = false
+        var connections = 0
     }
 
     private let state = Mutex(State())
@@ -50,7 +51,8 @@ public final class WebhookReceiver: Sendable {
         channel = try ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
+                box.receiver?.state.withLock { $0.connections += 1 }
+                return channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
                     try channel.pipeline.syncOperations.addHandler(
                         GoogleStandInHandler(answer: { request in box.receiver?.answer(request) }))
                 }
@@ -62,6 +64,9 @@ public final class WebhookReceiver: Sendable {
 
     /// The URL to register (`http://127.0.0.1:<port>/hooks`).
     public var url: String { "http://127.0.0.1:\(port)/hooks" }
+
+    /// How many TCP connections it has accepted: a sender that keeps its connections alive opens few.
+    public var connections: Int { state.withLock { $0.connections } }
 
     /// Every request received, in order.
     public var received: [Received] { state.withLock { $0.received } }

@@ -106,7 +106,7 @@ import Testing
         #expect(counts.count == Self.passes, "every object was patched")
         #expect(counts.values.allSatisfy { $0 == 1 }, "each exactly once: \(counts.filter { $0.value != 1 })")
         let store = try SQLitePassStore(path: database)
-        let owed = try await store.googleQueueStatus()
+        let owed = try await store.outboxStatus(.googleObject)
         #expect(owed.depth == 0, "nothing left owed: \(owed)")
     }
 }

@@ -72,6 +72,6 @@ import Testing
         let states = try await store.pushStates(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial)
         #expect(states.count == 1 && !states[0].pending)
         #expect(try JSONParser.value(Array((states.first?.lastResultJSON ?? "").utf8))["result"] == "delivered")
-        #expect(try await store.pushQueueStatus().depth == 0)
+        #expect(try await store.outboxStatus(.applePush).depth == 0)
     }
 }

@@ -113,7 +113,7 @@ import Testing
         let updates = events.filter { $0.kind == .updated && $0.serialNumber == serial }
         #expect(updates.count == changes.count + jobChanges, "one version per change, and none else")
         #expect(tags.allSatisfy { $0 > issued.pass.updateTag && $0 <= stored.updateTag })
-        #expect(try await store.pushQueueStatus().depth == 2, "one owed push per device token")
+        #expect(try await store.outboxStatus(.applePush).depth == 2, "one owed push per device token")
         let states = try await store.pushStates(passTypeIdentifier: type, serialNumber: serial)
         #expect(states.count == 3 && states.allSatisfy(\.pending))
     }

@@ -114,7 +114,7 @@ import Testing
                 let secondJSON = try Self.json(second)
                 #expect(second.status == .ok && secondJSON["changed"] == false && secondJSON["push"] == nil)
                 #expect(secondJSON["updateTag"] == tombstone["updateTag"] && second.headers[.eTag] == erased.headers[.eTag])
-                #expect(try await store.pushQueueStatus().depth == 0, "no push owed again")
+                #expect(try await store.outboxStatus(.applePush).depth == 0, "no push owed again")
                 try await service.pushQueue.drain()
                 #expect(push.pushes.withLock { $0.flatMap(\.tokens) }.count == 1, "one push in all")
 
@@ -210,7 +210,7 @@ import Testing
                 let serial = try await GoogleOutboxTests.issueLinked(core)
                 #expect(try GoogleOutboxTests.storedObject(harness, serial).contains("Zo"))
                 _ = try await core.updates.erase(passTypeIdentifier: Self.type, serialNumber: serial)
-                #expect(try await store.googleQueueStatus().depth == 1)
+                #expect(try await store.outboxStatus(.googleObject).depth == 1)
                 try await #require(core.googleUpdates).drain()
                 let object = try GoogleOutboxTests.storedObject(harness, serial)
                 #expect(object.contains("\"INACTIVE\""), "\(object)")

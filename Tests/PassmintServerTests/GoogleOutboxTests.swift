@@ -53,11 +53,11 @@ import Testing
     func aRestartMidDrainLosesNoPatchAndEachObjectEndsAtItsLastVersion(_ kind: StoreKind) async throws {
         try await Self.withHarness(kind) { harness, store in
             var serials: [String] = []
-            var held: [OwedGoogleUpdate] = []
+            var held: [Owed<PassKey>] = []
             try await harness.withCore(on: store) { first in
                 for _ in 0..<4 { serials.append(try await Self.issueLinked(first)) }
                 for (index, serial) in serials.enumerated() { try await Self.setPoints(first, serial, 731_100 + index) }
-                #expect(try await store.googleQueueStatus().depth == 4)
+                #expect(try await store.outboxStatus(.googleObject).depth == 4)
                 #expect(Self.objectPatches(harness) == 0)  // owed, not yet sent
                 // A node claims two and dies holding them; this node drains the rest.
                 held = try await store.claimGoogleUpdates(limit: 2, lease: .seconds(60))
@@ -71,7 +71,7 @@ import Testing
             // The restart: a new service on the same store, once the dead node's lease has ended.
             harness.clock.advance(by: .seconds(61))
             try await harness.withCore(on: store) { second in try await #require(second.googleUpdates).drain() }
-            #expect(try await store.googleQueueStatus().depth == 0)
+            #expect(try await store.outboxStatus(.googleObject).depth == 0)
             for (index, serial) in serials.enumerated() {
                 let points = serial == again ? 731_999 : 731_100 + index
                 let object = try Self.storedObject(harness, serial)
@@ -91,12 +91,12 @@ import Testing
                 try await Self.setPoints(core, serial, 742_001)
                 harness.standIn.failNext([.init(status: 403)])
                 #expect(try await queue.round() == 1)
-                let waiting = try await store.googleQueueStatus()
+                let waiting = try await store.outboxStatus(.googleObject)
                 #expect(waiting.depth == 1 && waiting.due == 0)
                 #expect(try await queue.round() == 0)  // not before its back-off
                 harness.clock.advance(by: .seconds(2))
                 #expect(try await queue.round() == 1)
-                #expect(try await store.googleQueueStatus().depth == 0)
+                #expect(try await store.outboxStatus(.googleObject).depth == 0)
                 #expect(try Self.storedObject(harness, serial).contains("742001"))
             }
         }
@@ -109,10 +109,10 @@ import Testing
                 let serial = unique("NOLINK")
                 let issued = try await core.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: serial))
                 try await Self.setPoints(core, serial, 753_001)
-                #expect(try await store.googleQueueStatus().depth == 0)
+                #expect(try await store.outboxStatus(.googleObject).depth == 0)
                 // The link is made from the version read before a change committed: the note owes the patch at once.
                 _ = try await #require(core.google).saveURL(for: issued.pass)
-                #expect(try await store.googleQueueStatus().depth == 1)
+                #expect(try await store.outboxStatus(.googleObject).depth == 1)
                 try await #require(core.googleUpdates).drain()
                 #expect(try Self.storedObject(harness, serial).contains("753001"))
             }

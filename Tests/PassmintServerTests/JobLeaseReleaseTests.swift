@@ -84,7 +84,7 @@ import Testing
         let events = try await store.events(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 4e9), limit: 10_000)
         let updated = events.filter { $0.kind == .updated }.map(\.serialNumber)
         #expect(updated.sorted() == serials.sorted(), "each pass changed once")
-        #expect(try await store.pushQueueStatus().depth == count, "a push owed to each device")
+        #expect(try await store.outboxStatus(.applePush).depth == count, "a push owed to each device")
         for serial in serials {
             let stored = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: serial))
             #expect(stored.dataJSON.contains("4321"), "\(serial) has the job's change")

@@ -62,13 +62,11 @@ import Testing
             #expect(none.orderIdentifiers.isEmpty && none.lastUpdated == since.lastUpdated)
 
             // The same data again changes nothing and owes nothing.
-            var settlement = PushSettlement()
-            settlement.delivered = claimed
-            try await store.settlePushes(settlement)
+            try await store.settlePushes(OutboxSettlement(claimed, .done))
             let same = try await orders.changeOrder(
                 orderTypeIdentifier: Self.type, orderIdentifier: order.orderIdentifier, dataJSON: #"{"status":"completed"}"#, basedOn: nil)
             #expect(same?.changed == false && same?.order.updateTag == change.order.updateTag)
-            #expect(try await store.pushQueueStatus().depth == 0)
+            #expect(try await store.outboxStatus(.applePush).depth == 0)
         }
     }
 
@@ -123,9 +121,7 @@ import Testing
                 orderTypeIdentifier: Self.type, orderIdentifier: id, dataJSON: #"{"status":"x"}"#, basedOn: nil)
             let claimed = try await store.claimPushes(limit: 10, lease: .seconds(60))
             #expect(claimed.map(\.pushToken) == [tablet])
-            var gone = PushSettlement()
-            gone.unregistered = claimed
-            try await store.settlePushes(gone)
+            try await store.settlePushes(OutboxSettlement(claimed, .givenUp))
             #expect(try await orders.orderRegistrations(orderTypeIdentifier: Self.type, orderIdentifier: id).isEmpty)
         }
     }

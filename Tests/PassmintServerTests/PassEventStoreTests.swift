@@ -97,9 +97,8 @@ import Testing
             }
             _ = try await store.update(passTypeIdentifier: Self.type, serialNumber: shared, dataJSON: #"{"points":3}"#, voided: false)
             let owed = try await store.claimPushes(limit: 10, lease: .seconds(60))
-            var settlement = PushSettlement()
-            settlement.unregistered = owed.filter { $0.pushToken == dying }
-            settlement.retry = owed.filter { $0.pushToken == living }.map { (push: $0, at: Date()) }
+            var settlement = OutboxSettlement(owed.filter { $0.pushToken == dying }, .givenUp)
+            for push in owed where push.pushToken == living { settlement.add(push, .retry(at: Date())) }
             try await store.settlePushes(settlement)
 
             let events = try await allEvents(store).filter { ![.issued, .installed, .updated].contains($0.kind) }

@@ -110,11 +110,8 @@ import Testing
             let other = try await store.insert(sample(unique("C")))
             _ = try await store.register(
                 deviceLibraryIdentifier: unique("device"), pushToken: token, passTypeIdentifier: type, serialNumber: other.serialNumber)
-            var settlement = PushSettlement()
-            settlement.unregistered = [
-                OwedPush(pushToken: newToken, passTypeIdentifier: type, generation: 1, attempts: 0, enqueuedAt: Date())
-            ]
-            try await store.settlePushes(settlement)
+            let gone = Owed(PushTarget(pushToken: newToken, passTypeIdentifier: type), generation: 1, attempts: 0, enqueuedAt: Date())
+            try await store.settlePushes(OutboxSettlement([gone], .givenUp))
             #expect(try await store.registrations(passTypeIdentifier: type, serialNumber: b.serialNumber).isEmpty)
             let others = try await store.registrations(passTypeIdentifier: type, serialNumber: other.serialNumber)
             #expect(others.count == 1, "other tokens stay")

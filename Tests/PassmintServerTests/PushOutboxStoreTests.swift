@@ -41,7 +41,7 @@ import Testing
             try await change(store, second, points: 2)
             try await change(store, quiet, points: 2)
             _ = try await store.update(passTypeIdentifier: Self.type, serialNumber: first, dataJSON: #"{"points":2}"#, voided: false)
-            #expect(try await store.pushQueueStatus().depth == 2)
+            #expect(try await store.outboxStatus(.applePush).depth == 2)
 
             let claimed = try await store.claimPushes(limit: 10, lease: .seconds(60))
             #expect(Set(claimed.map(\.pushToken)) == [phone, tablet] && claimed.count == 2, "one push per device and pass type")
@@ -49,25 +49,19 @@ import Testing
 
             // A change after the claim: the push for the older generation settles, the newer change stays owed.
             try await change(store, first, points: 3)
-            var settlement = PushSettlement()
-            settlement.delivered = claimed
-            try await store.settlePushes(settlement)
+            try await store.settlePushes(OutboxSettlement(claimed, .done))
             let again = try await store.claimPushes(limit: 10, lease: .seconds(60))
             #expect(again.map(\.pushToken) == [phone], "owed again by the newer change")
             #expect(again.first.map { $0.generation > claimed.first { $0.pushToken == phone }!.generation } == true)
 
             // A failure comes back after its back-off; a gone token takes its registrations with it.
-            var retry = PushSettlement()
-            retry.retry = [(again[0], Date().addingTimeInterval(3600))]
-            try await store.settlePushes(retry)
-            let waiting = try await store.pushQueueStatus()
+            try await store.settlePushes(OutboxSettlement([again[0]], .retry(at: Date().addingTimeInterval(3600))))
+            let waiting = try await store.outboxStatus(.applePush)
             #expect(waiting.depth == 1 && waiting.due == 0)
             #expect(try await store.claimPushes(limit: 10, lease: .seconds(60)).isEmpty)
-            var gone = PushSettlement()
-            gone.unregistered = again
-            try await store.settlePushes(gone)
+            try await store.settlePushes(OutboxSettlement(again, .givenUp))
             #expect(try await store.registrations(passTypeIdentifier: Self.type, serialNumber: first).isEmpty)
-            #expect(try await store.pushQueueStatus().depth == 0)
+            #expect(try await store.outboxStatus(.applePush).depth == 0)
         }
     }
 
@@ -102,10 +96,10 @@ import Testing
                 tokens.insert(token)
                 try await change(stores[0], try await pass(stores[0], registeredTo: [token]), points: 9)
             }
-            let claims = try await withThrowingTaskGroup(of: [OwedPush].self) { claimers in
+            let claims = try await withThrowingTaskGroup(of: [Owed<PushTarget>].self) { claimers in
                 for store in stores {
                     claimers.addTask {
-                        var mine: [OwedPush] = []
+                        var mine: [Owed<PushTarget>] = []
                         while true {
                             let batch = try await store.claimPushes(limit: 7, lease: .seconds(60))
                             if batch.isEmpty { return mine }
@@ -113,7 +107,7 @@ import Testing
                         }
                     }
                 }
-                return try await claimers.reduce(into: [[OwedPush]]()) { $0.append($1) }
+                return try await claimers.reduce(into: [[Owed<PushTarget>]]()) { $0.append($1) }
             }
             let all = claims.flatMap { $0 }.map(\.pushToken)
             #expect(all.count == 300 && Set(all) == tokens, "each push claimed once: \(claims.map(\.count))")

@@ -20,16 +20,16 @@ import Testing
 
     @Test func aFailedPushComesBackAfterItsBackOffOrWhenAPNsAsked() {
         let now = Date(timeIntervalSince1970: 1_000_000)
-        let push = OwedPush(pushToken: "ab", passTypeIdentifier: "pass.x", generation: 1, attempts: 2, enqueuedAt: now)
+        let push = Owed(PushTarget(pushToken: "ab", passTypeIdentifier: "pass.x"), generation: 1, attempts: 2, enqueuedAt: now)
         func due(_ outcome: PushOutcome) -> TimeInterval? {
             PushQueue.settlement([(push, outcome)], now: now).retry.first.map { $0.at.timeIntervalSince(now) }
         }
         #expect(due(PushOutcome(pushToken: "ab", result: .failed, status: 500, reason: nil, attempts: 4)) == 8, "2^(attempts+1) s")
         #expect(due(PushOutcome(pushToken: "ab", result: .failed, status: 429, reason: nil, attempts: 1, retryAfter: .seconds(90))) == 90)
-        #expect(PushQueue.backOff(afterAttempts: 40) == .seconds(300), "at most five minutes")
+        #expect(QueueLoop.backOff(afterAttempts: 40) == .seconds(300), "at most five minutes")
         let delivered = PushQueue.settlement([
             (push, PushOutcome(pushToken: "ab", result: .delivered, status: 200, reason: nil, attempts: 1))
         ])
-        #expect(delivered.delivered == [push] && delivered.retry.isEmpty && delivered.results.count == 1)
+        #expect(delivered.done == [push] && delivered.retry.isEmpty && delivered.rows.compactMap(\.note).count == 1)
     }
 }

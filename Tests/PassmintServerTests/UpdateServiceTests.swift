@@ -72,7 +72,7 @@ final class ScriptedPushSender: PushSender {
             let updates = service.updates
             let same = try await updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": points], voided: false)
             #expect(same.changed == false && same.queuedPushes == nil && same.pass == issued.pass && same.registrations == 3)
-            #expect(try await store.pushQueueStatus().depth == 0, "nothing changed: nothing owed")
+            #expect(try await store.outboxStatus(.applePush).depth == 0, "nothing changed: nothing owed")
 
             let data: JSONObject = ["points": 9, "serialNumber": "ignored", "authenticationToken": "ignored-0123456789"]
             let updated = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: data, voided: nil)
@@ -82,16 +82,16 @@ final class ScriptedPushSender: PushSender {
             // The answer comes with the commit: the pushes are owed in the store, not sent yet.
             #expect(updated.queuedPushes == 2, "two distinct tokens")
             #expect(push.pushed.withLock { $0.isEmpty })
-            #expect(try await store.pushQueueStatus().depth == 2)
+            #expect(try await store.outboxStatus(.applePush).depth == 2)
             var states = try await store.pushStates(passTypeIdentifier: type, serialNumber: serial)
             #expect(states.count == 3 && states.allSatisfy(\.pending))
 
             // A second change before the queue runs: still one push per token (coalesced).
             _ = try await service.updates.update(passTypeIdentifier: type, serialNumber: serial, data: ["points": 10], voided: nil)
-            #expect(try await store.pushQueueStatus().depth == 2)
+            #expect(try await store.outboxStatus(.applePush).depth == 2)
             try await service.pushQueue.drain()
             #expect(push.pushed.withLock { $0 } == [[gone, shared].sorted()])
-            #expect(try await store.pushQueueStatus().depth == 0)
+            #expect(try await store.outboxStatus(.applePush).depth == 0)
             #expect(try await store.registrations(passTypeIdentifier: type, serialNumber: serial).map(\.pushToken) == [shared, shared])
             states = try await store.pushStates(passTypeIdentifier: type, serialNumber: serial)
             #expect(states.count == 2 && states.allSatisfy { !$0.pending })
@@ -118,7 +118,7 @@ final class ScriptedPushSender: PushSender {
             try await service.pushQueue.drain()
             #expect(push.pushed.withLock { $0.count } == 1)
             // Failed: owed again after a back-off, not now.
-            #expect(try await store.pushQueueStatus().depth == 1)
+            #expect(try await store.outboxStatus(.applePush).depth == 1)
             #expect(try await service.pushQueue.round() == 0, "not due yet")
             let state = try #require(try await store.pushStates(passTypeIdentifier: type, serialNumber: serial).first)
             let last = try JSONParser.value(Array((state.lastResultJSON ?? "").utf8))

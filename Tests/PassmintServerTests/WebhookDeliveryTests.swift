@@ -70,6 +70,13 @@ import Testing
         #expect(response.status == (method == .post ? .created : .ok))
     }
 
+    /// A pass of the test's type written straight to the store (its `issued` event owed to the webhooks).
+    static func storedPass(_ serial: String) -> StoredPass {
+        StoredPass(
+            passTypeIdentifier: ServiceHarness.passType, serialNumber: serial, authenticationToken: "token-0123456789abcdef",
+            template: "Loyalty", dataJSON: "{}")
+    }
+
     /// Python's hmac check of one delivery, as docs/insights.md shows it.
     static func pythonAccepts(_ received: WebhookReceiver.Received) throws -> Bool {
         let file = TestEnvironment.temporaryFolder("webhook").appendingPathComponent("body.json")
@@ -186,6 +193,28 @@ import Testing
                 #expect(receiver.acknowledged == [received.first?.eventId ?? ""] && receiver.duplicates == 0)
                 #expect(generated.received.count == 1, "delivered once to the receiver that answered 200")
             }
+        }
+    }
+
+    /// Round after round to one receiver, the deliverer keeps its client and the connection it opened: the receiver
+    /// accepts one connection for three rounds (a client made and shut down each round opened one a round).
+    @Test(arguments: StoreKind.allCases)
+    func roundsReuseTheReceiversConnection(_ kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let receiver = try await Self.receiver(clock)
+        defer { receiver.shutdown() }
+        try await withStore(kind, clock: clock) { store in
+            let core = try Self.core(store, clock)
+            _ = try await core.webhooks.create(url: receiver.url, events: ["issued"], secret: Self.secret)
+            for _ in 0..<3 {
+                _ = try await store.insert(Self.storedPass(unique("K")))
+            }
+            let deliverer = WebhookDeliverer(
+                store: store, policy: Self.policy(), logger: Logger(label: "test.webhooks"), batchSize: 1, clock: clock.today)
+            for _ in 0..<3 { #expect(try await deliverer.round() == 1) }
+            await deliverer.shutdown()
+            #expect(receiver.acknowledged.count == 3)
+            #expect(receiver.connections == 1, "one connection for the three rounds")
         }
     }
 }

@@ -30,9 +30,8 @@ import Testing
             #expect(try await store.replayWebhookDelivery(webhookId: "wh_other", id: owed[0].id) == .notFound)
 
             let claimed = try await store.claimWebhookDeliveries(limit: 10, lease: .seconds(60))
-            var settlement = WebhookSettlement()
-            settlement.delivered = [claimed[0].id]
-            settlement.failed = [(claimed[1].id, "the receiver answered HTTP 500")]
+            var settlement = OutboxSettlement([claimed[0]], .done)
+            settlement.add(claimed[1], .givenUp, note: "the receiver answered HTTP 500")
             try await store.settleWebhookDeliveries(settlement)
             let settled = try await store.webhookDeliveries(webhookId: hook.id, limit: 10, before: nil)
             #expect(settled.map(\.state) == [.failed, .delivered])

@@ -134,10 +134,7 @@ import Testing
         try await withStore(.sqlite, clock: clock) { store in
             let core = try WebhookDeliveryTests.core(store, clock)
             _ = try await core.webhooks.create(url: receiver.url, events: ["issued"], secret: WebhookDeliveryTests.secret)
-            _ = try await store.insert(
-                StoredPass(
-                    passTypeIdentifier: ServiceHarness.passType, serialNumber: unique("P"), authenticationToken: "token-0123456789abcdef",
-                    template: "Loyalty", dataJSON: "{}"))
+            _ = try await store.insert(WebhookDeliveryTests.storedPass(unique("P")))
             var strict = WebhookPolicy()
             strict.allowHTTP = true
             let deliverer = WebhookDeliverer(store: store, policy: strict, logger: Logger(label: "test"), clock: clock.today)
@@ -162,10 +159,7 @@ import Testing
             let core = try WebhookDeliveryTests.core(store, clock)
             _ = try await core.webhooks.create(url: receiver.url, events: ["issued"], secret: WebhookDeliveryTests.secret)
             for serial in serials {
-                _ = try await store.insert(
-                    StoredPass(
-                        passTypeIdentifier: ServiceHarness.passType, serialNumber: serial, authenticationToken: "token-0123456789abcdef",
-                        template: "Loyalty", dataJSON: "{}"))
+                _ = try await store.insert(WebhookDeliveryTests.storedPass(serial))
             }
             // The dying node's claim: leased to it, never settled.
             #expect(try await store.claimWebhookDeliveries(limit: 3, lease: .seconds(60)).count == 3)

@@ -85,21 +85,19 @@ import Testing
             let again = try await store.claimWebhookDeliveries(limit: 10, lease: .seconds(60))
             #expect(again.map(\.eventId) == first.map(\.eventId))
 
-            var retry = WebhookSettlement()
-            retry.retry = [(try #require(again.first).id, clock.date.addingTimeInterval(30), "HTTP 500")]
+            var retry = OutboxSettlement<WebhookDelivery>()
+            retry.add(try #require(again.first), .retry(at: clock.date.addingTimeInterval(30)), note: "HTTP 500")
             try await store.settleWebhookDeliveries(retry)
             #expect(try await store.claimWebhookDeliveries(limit: 10, lease: .seconds(60)).isEmpty, "not due, and the update waits")
             clock.advance(by: .seconds(30))
             let third = try await store.claimWebhookDeliveries(limit: 10, lease: .seconds(60))
             #expect(third.map(\.eventId) == first.map(\.eventId) && third.map(\.attempts) == [1])
 
-            var delivered = WebhookSettlement()
-            delivered.delivered = [try #require(third.first).id]
-            try await store.settleWebhookDeliveries(delivered)
+            try await store.settleWebhookDeliveries(OutboxSettlement([try #require(third.first)], .done))
             let next = try await store.claimWebhookDeliveries(limit: 10, lease: .seconds(60))
             #expect(next.map(\.event.kind) == [.updated])
-            var failed = WebhookSettlement()
-            failed.failed = [(try #require(next.first).id, "gave up")]
+            var failed = OutboxSettlement<WebhookDelivery>()
+            failed.add(try #require(next.first), .givenUp, note: "gave up")
             try await store.settleWebhookDeliveries(failed)
             clock.advance(by: .seconds(3600))
             #expect(try await store.claimWebhookDeliveries(limit: 10, lease: .seconds(60)).isEmpty, "delivered and given up: done")

@@ -5,7 +5,7 @@ public import PassmintStore
 public import ServiceLifecycle
 import Synchronization
 
-/// Patches the Google Wallet objects the store owes (`OwedGoogleUpdate`), in the background, like ``PushQueue``: a
+/// Patches the Google Wallet objects the store owes (``Outbox/googleObject``), in the background, like ``PushQueue``: a
 /// change commits the patch it owes in its own transaction and answers at once; this drains the queue. Each round
 /// claims a batch (leased, so several nodes share one PostgreSQL queue), reads each pass's latest version, sends it
 /// (``GoogleWalletService/send(_:)``) and settles the batch in one write: done rows leave the queue unless a newer
@@ -39,7 +39,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
     public var statistics: GoogleUpdateStatistics { counts.withLock { $0 } }
 
     /// How many patches are owed, and since when.
-    public func status() async throws -> PushQueueStatus { try await store.googleQueueStatus() }
+    public func status() async throws -> OutboxStatus { try await store.outboxStatus(.googleObject) }
 
     /// A change committed a patch to send: start a round now.
     public func wake() { loop.doorbell.ring() }
@@ -54,8 +54,8 @@ public final class GoogleUpdateQueue: Service, Sendable {
     public func round() async throws -> Int {
         let claimed = try await store.claimGoogleUpdates(limit: batchSize, lease: lease)
         guard !claimed.isEmpty else { return 0 }
-        var settlement = GoogleUpdateSettlement()
-        await withTaskGroup(of: (OwedGoogleUpdate, Result<GoogleWalletClient.Outcome, any Error>).self) { group in
+        var settlement = OutboxSettlement<PassKey>()
+        await withTaskGroup(of: (Owed<PassKey>, Result<GoogleWalletClient.Outcome, any Error>).self) { group in
             for update in claimed {
                 group.addTask { [store, google] in
                     do {
@@ -74,11 +74,11 @@ public final class GoogleUpdateQueue: Service, Sendable {
             for await (update, result) in group {
                 counts.withLock { $0.count(try? result.get(), attempts: update.attempts) }
                 guard case .failure(let failure) = result else {
-                    settlement.done.append(update)
+                    settlement.add(update, .done)
                     continue
                 }
                 let wait = QueueLoop.backOff(afterAttempts: update.attempts)
-                settlement.retry.append((update, now.addingTimeInterval(Double(wait.components.seconds))))
+                settlement.add(update, .retry(at: now.addingTimeInterval(Double(wait.components.seconds))))
                 logger.warning(
                     "a Google Wallet object could not be updated; it stays owed and is tried again",
                     metadata: ["pass": "\(update.passTypeIdentifier)/\(update.serialNumber)", "error": "\(failure)"])
@@ -89,9 +89,8 @@ public final class GoogleUpdateQueue: Service, Sendable {
         return claimed.count
     }
 
-    /// Sends until nothing due is left, waiting for rounds another worker has claimed; patches waiting for a retry
-    /// after a failure are left owed. For tests and the end of a campaign.
+    /// Sends until nothing due is left (``QueueLoop/drain(_:due:)``).
     public func drain() async throws {
-        try await QueueLoop.drain({ try await round() }, due: { try await store.googleQueueStatus().due })
+        try await QueueLoop.drain({ try await round() }, due: { try await store.outboxStatus(.googleObject).due })
     }
 }

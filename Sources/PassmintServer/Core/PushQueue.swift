@@ -6,7 +6,7 @@ public import PassmintStore
 public import ServiceLifecycle
 import Synchronization
 
-/// Delivers the pushes the store owes (`OwedPush`), in the background: a change commits what it owes in its own
+/// Delivers the pushes the store owes (``Outbox/applePush``), in the background: a change commits what it owes in its own
 /// transaction and answers at once; this drains the queue. Each round claims a batch (leased, so several service
 /// nodes share one PostgreSQL queue without sending a push twice), pushes each pass type's tokens concurrently over
 /// the sender's HTTP/2 connections, and settles the batch in one write: delivered pushes leave the queue, gone tokens
@@ -42,7 +42,7 @@ public final class PushQueue: Service, Sendable {
     public var statistics: PushStatistics { counts.withLock { $0 } }
 
     /// How many pushes are owed, and since when.
-    public func status() async throws -> PushQueueStatus { try await store.pushQueueStatus() }
+    public func status() async throws -> OutboxStatus { try await store.outboxStatus(.applePush) }
 
     /// A change committed pushes to send: start a round now.
     public func wake() { loop.doorbell.ring() }
@@ -62,7 +62,7 @@ public final class PushQueue: Service, Sendable {
         guard !claimed.isEmpty else { return 0 }
         let sending = watch.now
         let byTopic = Dictionary(grouping: claimed, by: \.passTypeIdentifier)
-        let outcomes = await withTaskGroup(of: [(OwedPush, PushOutcome)].self) { group in
+        let outcomes = await withTaskGroup(of: [(Owed<PushTarget>, PushOutcome)].self) { group in
             for (topic, pushes) in byTopic {
                 group.addTask { [sender] in
                     let byToken = Dictionary(uniqueKeysWithValues: pushes.map { ($0.pushToken, $0) })
@@ -76,9 +76,7 @@ public final class PushQueue: Service, Sendable {
         let settling = watch.now
         try await store.settlePushes(Self.settlement(outcomes, now: clock()))
         let delivered = outcomes.filter { $0.1.result == .delivered }.count
-        func ms(_ duration: Duration) -> String {
-            "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)"
-        }
+        func ms(_ duration: Duration) -> String { "\(duration.milliseconds)" }
         logger.info(
             "push round",
             metadata: [
@@ -94,31 +92,27 @@ public final class PushQueue: Service, Sendable {
         return claimed.count
     }
 
-    /// Pushes until nothing due is left, waiting for rounds another pusher (this node's own, or another node's) has
-    /// claimed; pushes waiting for a retry after a failure are left owed. For tests and the end of a campaign.
+    /// Pushes until nothing due is left (``QueueLoop/drain(_:due:)``).
     public func drain() async throws {
-        try await QueueLoop.drain({ try await round() }, due: { try await store.pushQueueStatus().due })
+        try await QueueLoop.drain({ try await round() }, due: { try await store.outboxStatus(.applePush).due })
     }
 
-    /// How long a push waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
-    static func backOff(afterAttempts attempts: Int) -> Duration { QueueLoop.backOff(afterAttempts: attempts) }
-
-    static func settlement(_ outcomes: [(OwedPush, PushOutcome)], now: Date = Date()) -> PushSettlement {
-        var settlement = PushSettlement()
+    static func settlement(_ outcomes: [(Owed<PushTarget>, PushOutcome)], now: Date = Date()) -> OutboxSettlement<PushTarget> {
+        var settlement = OutboxSettlement<PushTarget>()
         let stamp = ISO8601DateFormatter().string(from: now)
         for (push, outcome) in outcomes {
-            switch outcome.result {
-            case .delivered: settlement.delivered.append(push)
-            case .unregistered: settlement.unregistered.append(push)
-            case .failed:
-                let wait = max(backOff(afterAttempts: push.attempts), outcome.retryAfter ?? .zero)
-                settlement.retry.append((push, now.addingTimeInterval(Double(wait.components.seconds))))
-            }
             let result: JSONValue = [
                 "at": .string(stamp), "result": .string(outcome.result.rawValue), "status": .number(JSONNumber(outcome.status)),
                 "reason": outcome.reason.map(JSONValue.string) ?? .null, "attempts": .number(JSONNumber(outcome.attempts)),
             ]
-            settlement.results.append((push, JSONWriter.string(result, style: .compact)))
+            let wait = max(QueueLoop.backOff(afterAttempts: push.attempts), outcome.retryAfter ?? .zero)
+            let settled: OutboxSettlement<PushTarget>.Outcome =
+                switch outcome.result {
+                case .delivered: .done
+                case .unregistered: .givenUp
+                case .failed: .retry(at: now.addingTimeInterval(Double(wait.components.seconds)))
+                }
+            settlement.add(push, settled, note: JSONWriter.string(result, style: .compact))
         }
         return settlement
     }

@@ -53,7 +53,7 @@ struct QueueLoop: Sendable {
     }
 
     /// Rounds until `due` finds nothing due, waiting for rounds another worker (this node's own, or another node's)
-    /// has claimed; rows waiting for a retry after a failure are left owed.
+    /// has claimed; rows waiting for a retry after a failure are left owed. For tests and the end of a campaign.
     static func drain(_ round: () async throws -> Int, due: () async throws -> Int) async throws {
         while true {
             if try await round() > 0 { continue }
@@ -62,8 +62,9 @@ struct QueueLoop: Sendable {
         }
     }
 
-    /// How long a row waits after its n-th failed round: 2, 4, 8 … seconds, at most 5 minutes.
-    static func backOff(afterAttempts attempts: Int) -> Duration {
-        .seconds(min(300, 1 << min(attempts + 1, 9)))
+    /// How long a row waits after its n-th failed round: `first`, twice that, four times … at most `most` (pushes and
+    /// Google patches 2 s to 5 minutes, webhook deliveries 10 s to an hour).
+    static func backOff(afterAttempts attempts: Int, first: Int = 2, most: Int = 300) -> Duration {
+        .seconds(min(most, first << min(attempts, 9)))
     }
 }

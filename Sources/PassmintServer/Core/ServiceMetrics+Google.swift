@@ -4,7 +4,7 @@ import PassmintStore
 extension ServiceMetrics {
     /// The Google update queue's part of the scrape (when the service has a Google account): updates by what became
     /// of them, those that were retries, and the outbox (owed, due now, the oldest's wait).
-    static func googleText(statistics: GoogleUpdateStatistics, queue: PushQueueStatus, now: Date) -> String {
+    static func googleText(statistics: GoogleUpdateStatistics, queue: OutboxStatus, now: Date) -> String {
         var text = "# TYPE passmint_google_updates_total counter\n"
         let results = [
             ("inserted", statistics.inserted), ("patched", statistics.patched), ("unchanged", statistics.unchanged),

@@ -6,9 +6,9 @@ extension ServiceMetrics {
     /// What a scrape reads at its moment besides the registry: the build, the process, the three outboxes and the
     /// jobs. Every series is there from the first scrape (0 until something happens), so a dashboard never has a gap.
     struct Snapshot: Sendable {
-        var pushes = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+        var pushes = OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
         /// Nil while the store is out of reach: its queues are not read then.
-        var webhooks: PushQueueStatus? = PushQueueStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
+        var webhooks: OutboxStatus? = OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
         /// Jobs this node knows, by state, and the lines they applied.
         var jobs: [UpdateJob.State: Int] = [:]
         var jobLines = 0
@@ -38,7 +38,7 @@ extension ServiceMetrics {
     }
 
     /// `<name>_depth`, `<name>_due` and `<name>_oldest_seconds` of one outbox.
-    static func queueText(_ name: String, _ queue: PushQueueStatus, now: Date) -> String {
+    static func queueText(_ name: String, _ queue: OutboxStatus, now: Date) -> String {
         let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
         return "# TYPE \(name)_depth gauge\n\(name)_depth \(queue.depth)\n# TYPE \(name)_due gauge\n\(name)_due \(queue.due)\n"
             + "# TYPE \(name)_oldest_seconds gauge\n\(name)_oldest_seconds \(age)\n"

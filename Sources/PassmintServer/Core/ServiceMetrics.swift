@@ -73,8 +73,8 @@ public final class ServiceMetrics: Sendable {
 
     /// The whole scrape: the registry, then the counts read now (the Google update queue's when there is one).
     func scrape(
-        pushes: PushStatistics, queue: PushQueueStatus?, fromMemory: (polls: Int, notModified: Int),
-        google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)? = nil, snapshot: Snapshot = Snapshot(),
+        pushes: PushStatistics, queue: OutboxStatus?, fromMemory: (polls: Int, notModified: Int),
+        google: (statistics: GoogleUpdateStatistics, queue: OutboxStatus)? = nil, snapshot: Snapshot = Snapshot(),
         now: Date = Date()
     ) -> [UInt8] {
         var output: [UInt8] = []

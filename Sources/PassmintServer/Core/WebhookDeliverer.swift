@@ -12,7 +12,8 @@ public import ServiceLifecycle
 /// node held goes out again when its lease ends), checks each receiver's address again, POSTs each event as JSON
 /// signed with `Passmint-Signature` (`WebhookSignature`) and carrying `Passmint-Event-Id`, and settles the batch in
 /// one write: a 2xx is done, anything else is retried with a back-off until ``WebhookPolicy/retryWindow`` has passed.
-/// Delivery is at least once: receivers dedupe by the event id.
+/// Delivery is at least once: receivers dedupe by the event id. Its HTTP clients live as long as it does
+/// (``WebhookClients``), so a receiver's connections are reused from round to round.
 public final class WebhookDeliverer: Service, Sendable {
     let store: any PassStore
     let policy: WebhookPolicy
@@ -22,6 +23,8 @@ public final class WebhookDeliverer: Service, Sendable {
     let loop: QueueLoop
     /// The time signatures and retries are computed from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
+    /// Kept across rounds, so connections to receivers are reused.
+    private let clients = WebhookClients()
 
     public init(
         store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, idlePoll: Duration = .seconds(1),
@@ -35,9 +38,14 @@ public final class WebhookDeliverer: Service, Sendable {
         self.clock = clock
     }
 
+    /// Delivers until graceful shutdown, then closes the connections to the receivers.
     public func run() async throws {
         await loop.run(lastRound: false) { try await self.round() }
+        await shutdown()
     }
+
+    /// Closes the connections to the receivers (at the end of ``run()``; a test that only calls rounds may call it).
+    public func shutdown() async { await clients.shutdown() }
 
     /// Claims, delivers and settles one batch; the number claimed.
     @discardableResult
@@ -45,43 +53,40 @@ public final class WebhookDeliverer: Service, Sendable {
         let claimed = try await store.claimWebhookDeliveries(limit: batchSize, lease: policy.lease)
         guard !claimed.isEmpty else { return 0 }
         let (addresses, refusals) = await Self.connections(to: Set(claimed.map(\.url)), policy: policy)
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, connectionPool: .init())
-        configuration.dnsOverride = addresses
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let outcomes = await withTaskGroup(of: (WebhookDelivery, String?).self) { group in
+        let outcomes = await withTaskGroup(of: (Owed<WebhookDelivery>, String?).self) { group in
             for delivery in claimed {
                 let refusal = refusals[delivery.url]
+                let host = try? WebhookAddress.parse(delivery.url, policy: policy).host
+                let client = host.flatMap { host in addresses[host].flatMap { clients.client(host: host, address: $0) } }
                 group.addTask {
                     if let refusal { return (delivery, refusal) }
-                    return (delivery, await self.deliver(delivery, client: client))
+                    guard let client else { return (delivery, "the deliverer is shutting down") }
+                    return (delivery, await self.deliver(delivery.item, client: client))
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        try? await client.shutdown()
         let now = clock()
-        var settlement = WebhookSettlement()
+        var settlement = OutboxSettlement<WebhookDelivery>()
         for (delivery, failure) in outcomes {
             guard let failure else {
-                settlement.delivered.append(delivery.id)
+                settlement.add(delivery, .done)
                 continue
             }
             let window = Double(policy.retryWindow.components.seconds)
-            let wait = Double(WebhookPolicy.backOff(afterAttempts: delivery.attempts).components.seconds)
+            let wait = Double(QueueLoop.backOff(afterAttempts: delivery.attempts, first: 10, most: 3600).components.seconds)
             if now.addingTimeInterval(wait).timeIntervalSince(delivery.event.at) > window {
-                settlement.failed.append((delivery.id, failure))
+                settlement.add(delivery, .givenUp, note: failure)
             } else {
-                settlement.retry.append((delivery.id, now.addingTimeInterval(wait), failure))
+                settlement.add(delivery, .retry(at: now.addingTimeInterval(wait)), note: failure)
             }
         }
         try await store.settleWebhookDeliveries(settlement)
-        if !settlement.retry.isEmpty || !settlement.failed.isEmpty {
+        let failed = settlement.rows.filter { $0.outcome != .done }
+        if let reason = failed.first?.note {
             logger.warning(
                 "webhook deliveries failed; they are tried again",
-                metadata: [
-                    "failed": "\(settlement.retry.count + settlement.failed.count)", "givenUp": "\(settlement.failed.count)",
-                    "reason": "\(settlement.retry.first?.error ?? settlement.failed.first?.error ?? "")",
-                ])
+                metadata: ["failed": "\(failed.count)", "givenUp": "\(settlement.givenUp.count)", "reason": "\(reason)"])
         }
         return claimed.count
     }
@@ -104,9 +109,10 @@ public final class WebhookDeliverer: Service, Sendable {
         return (addresses, refusals)
     }
 
-    /// Delivers every delivery that is due now, round after round; for tests and the end of a run.
+    /// Delivers every delivery that is due now, round after round (``QueueLoop/drain(_:due:)``), until a round finds
+    /// none: a delivery due behind its pass's earlier one, or under another node's lease, is not waited for.
     public func drain() async throws {
-        while try await round() > 0 {}
+        try await QueueLoop.drain({ try await round() }, due: { 0 })
     }
 
     /// The body of a delivery: the event, with its id.

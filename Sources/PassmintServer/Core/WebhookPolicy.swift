@@ -17,9 +17,4 @@ public struct WebhookPolicy: Sendable, Equatable {
     public var maximumWebhooks = 50
 
     public init() {}
-
-    /// The wait after the n-th failed attempt: 10 s, 20 s, 40 s … at most an hour.
-    static func backOff(afterAttempts attempts: Int) -> Duration {
-        .seconds(min(3600, 10 << min(attempts, 9)))
-    }
 }

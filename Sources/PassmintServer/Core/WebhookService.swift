@@ -46,8 +46,8 @@ public struct WebhookService: Sendable {
     }
 
     /// The deliveries owed to every webhook (for `/metrics`).
-    public func queueStatus() async throws -> PushQueueStatus {
-        try await store.webhookQueueStatus()
+    public func queueStatus() async throws -> OutboxStatus {
+        try await store.outboxStatus(.webhook)
     }
 
     /// Removes a webhook and what is still owed to it; `.notFound` when there is none.

@@ -12,7 +12,7 @@ struct MetricsRoute {
         router.group("/metrics").add(middleware: APIKeyMiddleware(apiKeys: keys)).get { _, _ in
             // While the store is out of reach the queues (in the store) are left out, and the rest still scrapes.
             let reachable = core.reachability.isReachable
-            var google: (statistics: GoogleUpdateStatistics, queue: PushQueueStatus)?
+            var google: (statistics: GoogleUpdateStatistics, queue: OutboxStatus)?
             if reachable, let updates = core.googleUpdates { google = (updates.statistics, try await updates.status()) }
             var snapshot = ServiceMetrics.Snapshot()
             snapshot.storeReachable = reachable
