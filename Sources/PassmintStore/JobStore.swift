@@ -76,8 +76,3 @@ public protocol JobStore: Sendable {
     /// The job's failures in the order of their phase and line, `limit` after the `after`th.
     func jobFailures(id: String, offset: Int, limit: Int) async throws -> [String]
 }
-
-extension Duration {
-    /// The duration in whole milliseconds, as the stores write leases.
-    package var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
-}
