@@ -115,9 +115,13 @@ final class ServeProcess {
     /// hang at shutdown fails the test instead of holding the suite.
     func stop(within seconds: Double) -> Int32? {
         if process.isRunning { process.terminate() }
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(50_000) }  // an exit rings no bell: look every 50 ms
-        guard !process.isRunning else {
+        // The exit itself ends the wait: a thread waits for it and signals.
+        let exited = DispatchSemaphore(value: 0)
+        Thread { [process] in
+            process.waitUntilExit()
+            exited.signal()
+        }.start()
+        guard exited.wait(timeout: .now() + seconds) == .success else {
             kill()
             return nil
         }
