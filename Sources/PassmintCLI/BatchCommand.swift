@@ -253,12 +253,12 @@ struct BatchCommand: AsyncParsableCommand {
         if let database {
             let templateName = URL(fileURLWithPath: templateFolder).deletingPathExtension().lastPathComponent
             if noFiles {
-                let registration = BatchRegistration(store: database.store, template: templateName)
+                let registration = BatchRegistration(store: database.store, template: templateName, version: template)
                 runner.registerMany = { passes in try await registration.recordMany(passes) }
             } else {
                 let log = try BatchRecordLog(folder: reportFolder, shard: options.shard)
                 recordLog = log
-                let registration = BatchRegistration(store: database.store, template: templateName, log: log)
+                let registration = BatchRegistration(store: database.store, template: templateName, version: template, log: log)
                 runner.storedState = { issued in try await registration.state(of: issued) }
                 runner.register = { issued, state in try await registration.record(issued, state: state) }
             }

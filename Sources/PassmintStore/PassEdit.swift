@@ -5,13 +5,15 @@ public import Foundation
 /// backends.
 public enum PassEdit: Sendable, Equatable {
     /// New data (a JSON object text) and/or voided flag; nil leaves that part as stored. `images` are the ones the new
-    /// data names, stored in the same transaction (those present already are kept as they are).
-    case update(dataJSON: String?, voided: Bool?, images: [StoredImage] = [])
+    /// data names, stored in the same transaction (those present already are kept as they are). `templateVersion`: the
+    /// template version the pass moves to with it (a publish with data); nil keeps its version.
+    case update(dataJSON: String?, voided: Bool?, images: [StoredImage] = [], templateVersion: String? = nil)
     /// What the user gave when signing up for a personalizable pass. The first sign-up wins: a pass already
     /// personalized is left as it is, whatever it holds, so the caller compares.
     case personalize(personalizationJSON: String)
-    /// A new version with the same data: its template changed (``PassStore/passKeys(template:after:limit:)``).
-    case republish
+    /// A new version with the same data at the template version `templateVersion` (a publish moves its passes to the
+    /// version it stored: ``PassStore/passKeys(template:after:limit:)``).
+    case republish(templateVersion: String)
     /// Erasure of the pass's personal data (a GDPR request): its data becomes `{}`, its personalization goes, it is
     /// voided and marked erased (``StoredPass/erasedAt``). The row stays as a tombstone: the serial is never issued
     /// again, devices holding the pass fetch its voided version, and no later edit changes it.
@@ -42,13 +44,14 @@ public enum PassEdit: Sendable, Equatable {
         }
         var edited = pass
         switch self {
-        case .update(let dataJSON, let voided, _):
+        case .update(let dataJSON, let voided, _, let templateVersion):
             if let dataJSON { edited.dataJSON = dataJSON }
             if let voided { edited.voided = voided }
+            if let templateVersion { edited.templateVersion = templateVersion }
         case .personalize(let personalizationJSON):
             guard pass.personalizationJSON == nil else { return nil }
             edited.personalizationJSON = personalizationJSON
-        case .republish: break
+        case .republish(let templateVersion): edited.templateVersion = templateVersion
         case .erase:
             edited.dataJSON = "{}"
             edited.personalizationJSON = nil
@@ -60,7 +63,7 @@ public enum PassEdit: Sendable, Equatable {
 
     /// The images to store with the edit, in its transaction (before the pass that names them).
     public var images: [StoredImage] {
-        if case .update(_, _, let images) = self { return images }
+        if case .update(_, _, let images, _) = self { return images }
         return []
     }
 }

@@ -4,7 +4,7 @@ public import Foundation
 /// embedded default) and `PostgresPassStore` (for a fleet of service nodes). Every method that returns has
 /// committed durably. The rules both follow when a pass changes (``PassEdit``, ``StoredPass/nextVersion(tag:now:)``)
 /// are written once, in this module.
-public protocol PassStore: WebhookStore, IdempotencyStore, JobStore {
+public protocol PassStore: WebhookStore, IdempotencyStore, JobStore, TemplateVersionStore {
     /// Creates or upgrades the schema (named, forward-only migrations).
     func migrate() async throws
     /// Returns when the store answers a trivial query; throws when it cannot be reached.

@@ -19,12 +19,8 @@ extension SQLitePassStore {
                 tag += 1
                 let stored = pass.firstVersion(tag: tag, now: now)
                 try db.query(
-                    "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL) ON CONFLICT DO NOTHING",
-                    [
-                        .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
-                        .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),
-                        .integer(Int64(stored.updatedAt.timeIntervalSince1970)),
-                    ])
+                    "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES \(SQLiteSchema.newPassPlaceholders) ON CONFLICT DO NOTHING",
+                    SQLiteSchema.newPassValues(stored))
                 if db.changes > 0 {
                     outcomes.append(.inserted)
                     try Self.insertEvents(

@@ -71,12 +71,8 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 do {
                     try db.query(
-                        "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL)",
-                        [
-                            .text(stored.passTypeIdentifier), .text(stored.serialNumber), .text(stored.authenticationToken),
-                            .text(stored.template), .text(stored.dataJSON), .integer(stored.voided ? 1 : 0), .integer(stored.updateTag),
-                            .integer(Int64(stored.updatedAt.timeIntervalSince1970)),
-                        ])
+                        "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES \(SQLiteSchema.newPassPlaceholders)",
+                        SQLiteSchema.newPassValues(stored))
                 } catch let error as PassStoreError where error.kind == .duplicate {
                     throw PassStoreError(
                         .duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists",

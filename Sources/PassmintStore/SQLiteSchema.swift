@@ -155,6 +155,17 @@ enum SQLiteSchema {
                 failure TEXT NOT NULL, UNIQUE (job_id, phase, line));
             """
         ),
+        (
+            17, "immutable template versions by content hash, and the version each pass is rendered from",
+            """
+            CREATE TABLE template_versions (
+                hash TEXT PRIMARY KEY, name TEXT NOT NULL, content TEXT NOT NULL, stored_at INTEGER NOT NULL
+            );
+            CREATE INDEX template_versions_by_name ON template_versions (name, stored_at);
+            ALTER TABLE passes ADD COLUMN template_version TEXT;
+            CREATE INDEX passes_without_template_version ON passes (template) WHERE template_version IS NULL;
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet.
@@ -173,8 +184,20 @@ enum SQLiteSchema {
 
     static let passColumns = """
         pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization,
-        erased_at
+        erased_at, template_version
         """
+
+    /// The values of a new pass's row, for `INSERT INTO passes (passColumns) VALUES \(newPassValues)`.
+    static let newPassPlaceholders = "(?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?)"
+
+    static func newPassValues(_ pass: StoredPass) -> [SQLiteConnection.Value] {
+        [
+            .text(pass.passTypeIdentifier), .text(pass.serialNumber), .text(pass.authenticationToken), .text(pass.template),
+            .text(pass.dataJSON), .integer(pass.voided ? 1 : 0), .integer(pass.updateTag),
+            .integer(Int64(pass.updatedAt.timeIntervalSince1970)),
+            pass.templateVersion.map(SQLiteConnection.Value.text) ?? .null,
+        ]
+    }
 
     static let selectPass = "SELECT \(passColumns) FROM passes WHERE pass_type_id = ? AND serial_number = ?"
 
@@ -184,7 +207,7 @@ enum SQLiteSchema {
             template: row.text(3) ?? "", dataJSON: row.text(4) ?? "{}", voided: row.integer(5) != 0, updateTag: row.integer(6),
             updatedAt: Date(timeIntervalSince1970: TimeInterval(row.integer(7))), lastPushJSON: row.text(8),
             personalizationJSON: row.text(9),
-            erasedAt: row.optionalInteger(10).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+            erasedAt: row.optionalInteger(10).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) }, templateVersion: row.text(11))
     }
 
     /// The columns a version changes, in the order of ``updatePass``, then the key.
@@ -193,12 +216,13 @@ enum SQLiteSchema {
             .text(pass.dataJSON), .integer(pass.voided ? 1 : 0), pass.personalizationJSON.map(SQLiteConnection.Value.text) ?? .null,
             .integer(pass.updateTag), .integer(Int64(pass.updatedAt.timeIntervalSince1970)),
             pass.erasedAt.map { .integer(PassEvent.milliseconds($0)) } ?? .null,
-            .text(pass.passTypeIdentifier), .text(pass.serialNumber),
+            pass.templateVersion.map(SQLiteConnection.Value.text) ?? .null, .text(pass.passTypeIdentifier), .text(pass.serialNumber),
         ]
     }
 
     static let updatePass = """
-        UPDATE passes SET data = ?, voided = ?, personalization = ?, update_tag = ?, updated_at = ?, erased_at = ?
+        UPDATE passes SET data = ?, voided = ?, personalization = ?, update_tag = ?, updated_at = ?, erased_at = ?,
+            template_version = ?
         WHERE pass_type_id = ? AND serial_number = ?
         """
 

@@ -23,11 +23,15 @@ public struct StoredPass: Sendable, Equatable {
     /// When the pass was erased (``PassEdit/erase``): its data and personalization are gone, it is voided for good, and the
     /// row stays only as a tombstone so that its serial is not issued again. Nil for a pass that was not erased.
     public var erasedAt: Date?
+    /// The content hash of the template version the pass was issued from or last moved to by a publish
+    /// (``TemplateVersionStore``): the version it is rendered from. Nil only for a row stored before versions were
+    /// recorded, until the service adopts it at start.
+    public var templateVersion: String?
 
     public init(
         passTypeIdentifier: String, serialNumber: String, authenticationToken: String, template: String, dataJSON: String,
         voided: Bool = false, updateTag: Int64 = 0, updatedAt: Date = Date(), lastPushJSON: String? = nil,
-        personalizationJSON: String? = nil, erasedAt: Date? = nil
+        personalizationJSON: String? = nil, erasedAt: Date? = nil, templateVersion: String? = nil
     ) {
         self.passTypeIdentifier = passTypeIdentifier
         self.serialNumber = serialNumber
@@ -40,5 +44,6 @@ public struct StoredPass: Sendable, Equatable {
         self.lastPushJSON = lastPushJSON
         self.personalizationJSON = personalizationJSON
         self.erasedAt = erasedAt
+        self.templateVersion = templateVersion
     }
 }

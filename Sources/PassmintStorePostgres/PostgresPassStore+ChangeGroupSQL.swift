@@ -12,7 +12,7 @@ extension PostgresPassStore {
         let rows = try await connection.query(
             """
             SELECT p.pass_type_id, p.serial_number, p.authentication_token, p.template, p.data, p.voided, p.update_tag, p.updated_at,
-                p.last_push, p.personalization, p.erased_at
+                p.last_push, p.personalization, p.erased_at, p.template_version
             FROM passes p JOIN UNNEST(\(sorted.map(\.passTypeIdentifier))::text[], \(sorted.map(\.serialNumber))::text[]) AS k(t, s)
             ON p.pass_type_id = k.t AND p.serial_number = k.s ORDER BY p.pass_type_id, p.serial_number FOR UPDATE OF p
             """, logger: logger)
@@ -30,12 +30,13 @@ extension PostgresPassStore {
         try await connection.query(
             """
             UPDATE passes p SET data = u.d, voided = u.v, personalization = CASE WHEN u.hp THEN u.pz END, update_tag = u.g, updated_at = u.a,
-                erased_at = CASE WHEN u.he THEN u.e END
+                erased_at = CASE WHEN u.he THEN u.e END, template_version = NULLIF(u.tv, '')
             FROM UNNEST(\(versions.map(\.passTypeIdentifier))::text[], \(versions.map(\.serialNumber))::text[],
                 \(versions.map(\.dataJSON))::text[], \(versions.map(\.voided))::bool[], \(versions.map { $0.personalizationJSON != nil })::bool[],
                 \(versions.map { $0.personalizationJSON ?? "" })::text[], \(versions.map(\.updateTag))::int8[],
                 \(versions.map { Int64($0.updatedAt.timeIntervalSince1970) })::int8[], \(versions.map { $0.erasedAt != nil })::bool[],
-                \(versions.map { $0.erasedAt.map(PassEvent.milliseconds) ?? 0 })::int8[]) AS u(t, s, d, v, hp, pz, g, a, he, e)
+                \(versions.map { $0.erasedAt.map(PassEvent.milliseconds) ?? 0 })::int8[],
+                \(versions.map { $0.templateVersion ?? "" })::text[]) AS u(t, s, d, v, hp, pz, g, a, he, e, tv)
             WHERE p.pass_type_id = u.t AND p.serial_number = u.s
             """, logger: logger)
     }

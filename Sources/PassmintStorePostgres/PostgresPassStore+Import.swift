@@ -16,11 +16,13 @@ extension PostgresPassStore {
             let stored = passes.map { $0.firstVersion(tag: tag, now: now) }
             let inserted = try await connection.query(
                 """
-                INSERT INTO passes (pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at)
-                SELECT * FROM UNNEST(\(stored.map(\.passTypeIdentifier))::text[], \(stored.map(\.serialNumber))::text[],
+                INSERT INTO passes (
+                    pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, template_version)
+                SELECT t, s, a, n, d, v, g, u, NULLIF(tv, '')
+                FROM UNNEST(\(stored.map(\.passTypeIdentifier))::text[], \(stored.map(\.serialNumber))::text[],
                     \(stored.map(\.authenticationToken))::text[], \(stored.map(\.template))::text[], \(stored.map(\.dataJSON))::text[],
                     \(stored.map(\.voided))::bool[], \(stored.map(\.updateTag))::int8[],
-                    \(stored.map { Int64($0.updatedAt.timeIntervalSince1970) })::int8[])
+                    \(stored.map { Int64($0.updatedAt.timeIntervalSince1970) })::int8[], \(stored.map { $0.templateVersion ?? "" })::text[]) AS r(t, s, a, n, d, v, g, u, tv)
                 ON CONFLICT DO NOTHING RETURNING pass_type_id, serial_number
                 """, logger: logger)
             var new: Set<[String]> = []

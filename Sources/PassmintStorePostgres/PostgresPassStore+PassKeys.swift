@@ -9,7 +9,7 @@ extension PostgresPassStore {
         let rows = try await clients.query(
             """
             SELECT p.pass_type_id, p.serial_number, p.authentication_token, p.template, p.data, p.voided, p.update_tag, p.updated_at,
-                p.last_push, p.personalization, p.erased_at
+                p.last_push, p.personalization, p.erased_at, p.template_version
             FROM passes p JOIN UNNEST(\(keys.map(\.passTypeIdentifier))::text[], \(keys.map(\.serialNumber))::text[]) AS k(t, s)
             ON p.pass_type_id = k.t AND p.serial_number = k.s
             """, logger: logger)

@@ -190,9 +190,10 @@ public final class PostgresPassStore: PassStore {
                 let updatedAt = Int64(version.updatedAt.timeIntervalSince1970)
                 let rows = try await connection.query(
                     """
-                    INSERT INTO passes (pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at)
+                    INSERT INTO passes (
+                        pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, template_version)
                     VALUES (\(version.passTypeIdentifier), \(version.serialNumber), \(version.authenticationToken), \(version.template),
-                            \(version.dataJSON), \(version.voided), \(version.updateTag), \(updatedAt))
+                            \(version.dataJSON), \(version.voided), \(version.updateTag), \(updatedAt), \(version.templateVersion))
                     ON CONFLICT DO NOTHING RETURNING 1
                     """, logger: logger)
                 var inserted = false
@@ -223,7 +224,7 @@ public final class PostgresPassStore: PassStore {
     ) async throws -> StoredPass? {
         let columns = """
             pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push, personalization,
-            erased_at
+            erased_at, template_version
             """
         let query: PostgresQuery =
             forUpdate
@@ -254,7 +255,8 @@ public final class PostgresPassStore: PassStore {
                 try await connection.query(
                     """
                     UPDATE passes SET data = \(pass.dataJSON), voided = \(pass.voided), personalization = \(pass.personalizationJSON),
-                    update_tag = \(pass.updateTag), updated_at = \(updatedAt), erased_at = \(pass.erasedAt.map(PassEvent.milliseconds))
+                    update_tag = \(pass.updateTag), updated_at = \(updatedAt), erased_at = \(pass.erasedAt.map(PassEvent.milliseconds)),
+                    template_version = \(pass.templateVersion)
                     WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
                     """, logger: logger)
                 let updated = PassEvent(

@@ -254,6 +254,19 @@ enum PostgresSchema {
             16, "erased passes: a tombstone's time of erasure (milliseconds), so that its serial is not issued again",
             ["ALTER TABLE passes ADD COLUMN IF NOT EXISTS erased_at BIGINT"]
         ),
+        (
+            17, "immutable template versions by content hash, and the version each pass is rendered from",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS template_versions (
+                    hash TEXT PRIMARY KEY, name TEXT NOT NULL, content TEXT NOT NULL, stored_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX IF NOT EXISTS template_versions_by_name ON template_versions (name, stored_at)",
+                "ALTER TABLE passes ADD COLUMN IF NOT EXISTS template_version TEXT",
+                // What a start looks for (rows of an older service), so that it reads no other row.
+                "CREATE INDEX IF NOT EXISTS passes_without_template_version ON passes (template) WHERE template_version IS NULL",
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.
@@ -276,12 +289,12 @@ enum PostgresSchema {
         }
     }
 
-    typealias PassRow = (String, String, String, String, String, Bool, Int64, Int64, String?, String?, Int64?)
+    typealias PassRow = (String, String, String, String, String, Bool, Int64, Int64, String?, String?, Int64?, String?)
 
     static func pass(_ row: PassRow) -> StoredPass {
         StoredPass(
             passTypeIdentifier: row.0, serialNumber: row.1, authenticationToken: row.2, template: row.3, dataJSON: row.4, voided: row.5,
             updateTag: row.6, updatedAt: Date(timeIntervalSince1970: TimeInterval(row.7)), lastPushJSON: row.8, personalizationJSON: row.9,
-            erasedAt: row.10.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+            erasedAt: row.10.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) }, templateVersion: row.11)
     }
 }

@@ -5,7 +5,7 @@ import PostgresNIO
 struct SelectPassStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, last_push,
-            personalization, erased_at
+            personalization, erased_at, template_version
         FROM passes WHERE pass_type_id = $1 AND serial_number = $2
         """
     static let bindingDataTypes: [PostgresDataType] = [.text, .text]

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Passmint
+import PassmintBatch
 import PassmintStore
 import PassmintTestSupport
 import Synchronization
@@ -177,6 +178,81 @@ import Testing
             try await buildApplication(core: second, logger: .init(label: "test")).test(.router) { client in
                 let kept = try await served(client, misfit)
                 #expect(kept.0 == .ok && kept.1.contains("POINTS") && !kept.1.contains("STARS"), "\(kept)")
+            }
+        }
+    }
+
+    /// Issue 41, item 4: a pass records the template version it was made from (by content hash), and renders from that
+    /// stored version, never from what the folder holds now. After a restart, passes never served since (one issued
+    /// through the API, two imported lazily by `batch --register --no-files`), a folder edited to a version that fits
+    /// none of them and a refused publish: every pass is answered 200 at its last good version. Before, the passes not
+    /// served since the start were rendered from the edited folder and answered 422. A publish that succeeds moves the
+    /// passes to the version it stored; a restart after an edit that was not published moves none.
+    @Test(arguments: StoreKind.allCases) func afterARefusedPublishEveryPassIsServedAtItsLastGoodVersion(kind: StoreKind) async throws {
+        let templates = try templatesFolder()
+        var configuration = try ServiceHarness.configuration()
+        configuration.templatesFolder = templates.path
+        let settled = configuration
+        try await withStore(kind) { store in
+            let first = ServiceCore(configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.first"))
+            let original = TemplateCatalog.Version(try PassTemplate(folder: templates.appendingPathComponent("Loyalty.pass").path))
+            let issued = try await buildApplication(core: first, logger: .init(label: "test")).test(.router) { client in
+                try await UpdateJobTests().issue(client)
+            }
+            var made = [issued]  // the pass issued through the API, then the two imported
+            let registration = BatchRegistration(store: store, template: "Loyalty", version: original.template)
+            var rows: [BatchRunner.IssuedPass] = []
+            for _ in 0..<2 {
+                let serial = unique("lazy")
+                let token = AuthenticationToken.make()
+                var data = try #require(
+                    try JSONParser.value(
+                        try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.json").path, what: "")
+                    ).objectValue)
+                data["serialNumber"] = .string(serial)
+                rows.append(
+                    BatchRunner.IssuedPass(passTypeIdentifier: Self.type, serialNumber: serial, authenticationToken: token, data: data))
+                made.append((serial, token))
+            }
+            _ = try await registration.recordMany(rows)
+            let passes = made
+            for pass in passes {
+                let row = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: pass.serial))
+                #expect(row.templateVersion == original.hash, "\(pass.serial) records the version it was made from")
+            }
+            #expect(try await store.templateVersion(hash: original.hash) == TemplateVersionJSON.content(original.template))
+
+            // Edited to fit no pass, the service restarted (none of the passes served since), the publish refused.
+            try write(templates) {
+                $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"").replacingOccurrences(of: "{{tier}}", with: "{{none}}")
+            }
+            let second = ServiceCore(
+                configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.second"))
+            try await buildApplication(core: second, logger: .init(label: "test")).test(.router) { client in
+                for pass in passes {
+                    let (status, json) = try await served(client, pass)
+                    #expect(status == .ok && json.contains("POINTS") && !json.contains("STARS"), "restart: \(status) \(json.prefix(300))")
+                }
+                let refused = try await publish(client, "Loyalty")
+                #expect(refused["state"] == "failed" && refused["error"]?.stringValue?.contains("fits none") == true, "\(refused)")
+                for pass in passes {
+                    let (status, json) = try await served(client, pass)
+                    #expect(status == .ok && json.contains("POINTS") && !json.contains("STARS"), "refused: \(status) \(json.prefix(300))")
+                    let row = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: pass.serial))
+                    #expect(row.templateVersion == original.hash)
+                }
+
+                // A version that fits: the publish stores it and moves every pass to it.
+                try write(templates) { $0.replacingOccurrences(of: "\"POINTS\"", with: "\"STARS\"") }
+                let job = try await publish(client, "Loyalty")
+                #expect(job["state"] == "finished" && job["changed"] == 3, "\(job)")
+                let published = TemplateCatalog.Version(try PassTemplate(folder: templates.appendingPathComponent("Loyalty.pass").path))
+                for pass in passes {
+                    let (status, json) = try await served(client, pass)
+                    #expect(status == .ok && json.contains("STARS"), "published: \(status) \(json.prefix(300))")
+                    let row = try #require(try await store.pass(passTypeIdentifier: Self.type, serialNumber: pass.serial))
+                    #expect(row.templateVersion == published.hash)
+                }
             }
         }
     }

@@ -73,10 +73,16 @@ public func buildApplication(
             + (core.googleUpdates.map { [$0 as any Service] } ?? []),
         onServerRunning: { [port = configuration.port] channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger)
-    app.beforeServerStarts { [store = core.store, ready = core.storeReady] in
+    app.beforeServerStarts { [store = core.store, ready = core.storeReady, templates = core.templates] in
         // SIGTERM while the store is still out of reach (PostgreSQL down) stops the start-up instead of waiting.
         do {
             try await cancelWhenGracefulShutdown { try await store.migrate() }
+            // Each template's folder as it is now is stored as a version for the passes issued from now on.
+            for (name, adopted) in try await templates.start() where adopted > 0 {
+                logger.notice(
+                    "passes given the version of their template the folder holds",
+                    metadata: ["template": "\(name)", "passes": "\(adopted)"])
+            }
         } catch  where Task.isShuttingDownGracefully || Task.isCancelled {
             throw CancellationError()
         }

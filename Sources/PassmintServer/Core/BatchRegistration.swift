@@ -1,6 +1,7 @@
-import Passmint
+public import Passmint
 public import PassmintBatch
 public import PassmintStore
+import Synchronization
 
 /// Records the passes `passmint batch --register` writes in the service's store, so that the service can update and
 /// push them later.
@@ -8,13 +9,21 @@ public struct BatchRegistration: Sendable {
     let store: any PassStore
     /// The template's name as the service knows it (the folder name without `.pass`).
     let template: String
+    /// The template version the batch renders from, stored before the first pass that names it; nil: the passes name
+    /// none, and the service gives them the version its folder holds when it starts.
+    let version: TemplateCatalog.Version?
+    private let versionStored = VersionStored()
+
+    /// Whether ``version`` was stored (once per run).
+    private final class VersionStored: Sendable { let done = Mutex(false) }
     /// What the batch of this output folder last recorded for each serial; nil: every stored pass that differs from
     /// its row counts as changed at the service.
     let log: BatchRecordLog?
 
-    public init(store: any PassStore, template: String, log: BatchRecordLog? = nil) {
+    public init(store: any PassStore, template: String, version: PassTemplate? = nil, log: BatchRecordLog? = nil) {
         self.store = store
         self.template = template
+        self.version = version.map(TemplateCatalog.Version.init)
         self.log = log
     }
 
@@ -30,8 +39,9 @@ public struct BatchRegistration: Sendable {
         }
         let pass = StoredPass(
             passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber,
-            authenticationToken: issued.authenticationToken, template: template, dataJSON: JSONWriter.string(.object(data), style: .compact)
-        )
+            authenticationToken: issued.authenticationToken, template: template,
+            dataJSON: JSONWriter.string(.object(data), style: .compact),
+            templateVersion: version?.hash)
         return (pass, images)
     }
 
@@ -47,6 +57,7 @@ public struct BatchRegistration: Sendable {
             stored.append(pass)
             for image in passImages { images[image.sha256] = image }
         }
+        try await storeVersion()
         let outcomes = try await store.insert(stored, images: Array(images.values))
         return outcomes.map { outcome in
             switch outcome {
@@ -80,6 +91,7 @@ public struct BatchRegistration: Sendable {
         let digest = BatchRecordLog.digest(ofDataJSON: pass.dataJSON)
         var state = state
         if state == nil || state == .absent {
+            try await storeVersion()
             do {
                 _ = try await store.insert(order: [pass], images: images)  // the images in the pass's transaction
                 log?.note(serial: pass.serialNumber, digest: digest)
@@ -104,6 +116,14 @@ public struct BatchRegistration: Sendable {
             return true
         case .changedAtService, .absent, nil: return false
         }
+    }
+
+    /// Stores ``version`` (a hash stored already is left as it is).
+    private func storeVersion() async throws {
+        guard let version, !versionStored.done.withLock({ $0 }) else { return }
+        try await store.storeTemplateVersion(
+            hash: version.hash, name: template, content: TemplateVersionJSON.content(version.template))
+        versionStored.done.withLock { $0 = true }
     }
 
     private func checkToken(of existing: StoredPass, _ issued: BatchRunner.IssuedPass) throws(PassmintError) {

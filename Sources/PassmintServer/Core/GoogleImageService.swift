@@ -26,10 +26,8 @@ public struct GoogleImageService: Sendable {
     }
 
     /// The address of each image of a pass rendered with `files`, by its path in the pass (`logo@3x.png`).
-    func addresses(of pass: StoredPass, files: [PassFile]) -> @Sendable (String) -> URL? {
-        let templates = renderer.templates
-        let key = PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        let template = templates.keptVersion(of: key) ?? (try? templates.template(named: pass.template))
+    func addresses(of pass: StoredPass, files: [PassFile]) async -> @Sendable (String) -> URL? {
+        let template = try? await renderer.templates.version(of: pass).template
         return Self.addresses(
             base: base, template: pass.template, templateFiles: template?.files ?? [], passTypeIdentifier: pass.passTypeIdentifier,
             serialNumber: pass.serialNumber, files: files)
@@ -56,12 +54,9 @@ public struct GoogleImageService: Sendable {
         (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/google/images"
     }
 
-    /// The PNG a template address names, from the template as passes are served now, or from an older version some
-    /// passes are kept at.
-    public func templateImage(template name: String, sha1: String) throws(ServiceFailure) -> [UInt8] {
-        let templates = renderer.templates
-        guard let current = try? templates.template(named: name) else { throw .notFound }
-        for version in [current] + templates.keptVersions(named: name) {
+    /// The PNG a template address names, from the current version of the template or any stored version of it.
+    public func templateImage(template name: String, sha1: String) async throws(ServiceFailure) -> [UInt8] {
+        for version in await renderer.templates.versions(named: name) {
             if let bytes = Self.png(in: version.files, sha1: sha1) { return bytes }
         }
         throw .notFound

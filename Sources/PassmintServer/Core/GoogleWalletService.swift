@@ -75,8 +75,7 @@ public final class GoogleWalletService: Sendable {
     /// version: its class is sent only when Google has none yet.
     private func sendMapped(_ pass: StoredPass) async throws(GoogleWalletError) -> (GoogleMapping.Mapped, GoogleWalletClient.Outcome?) {
         let mapped = try await map(pass)
-        let key = PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
-        if renderer.templates.keptVersion(of: key) == nil {
+        if renderer.templates.isCurrent(pass) {
             try await send(mapped.classBody, id: mapped.classID, collection: mapped.style.classCollection)
         } else if sent.withLock({ $0[mapped.classID] }) == nil,
             try await client.get(collection: mapped.style.classCollection, id: mapped.classID) == nil
@@ -105,7 +104,7 @@ public final class GoogleWalletService: Sendable {
         }
         let files = prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }
         var options = mapping.options
-        options.imageURL = images.addresses(of: pass, files: prepared.files)
+        options.imageURL = await images.addresses(of: pass, files: prepared.files)
         return try GoogleMapping(options: options).map(pass: json, files: files, templateName: pass.template)
     }
 

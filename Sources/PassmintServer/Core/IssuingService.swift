@@ -90,7 +90,7 @@ public struct IssuingService: Sendable {
     private func newPass(
         template name: String, data: JSONObject, images: JSONObject?
     ) async throws -> (StoredPass, JSONObject, PreparedPass, [StoredImage]) {
-        _ = try templates.template(named: name)  // an unknown template is a bad request before anything else
+        let version = try await templates.version(named: name)  // an unknown template is a bad request before anything else
         try DataKeys.check(data)
         let upload: PassImageLibrary.Upload? = if let images { try await renderer.images.decode(images) } else { nil }
         var values = data
@@ -103,7 +103,7 @@ public struct IssuingService: Sendable {
         values["authenticationToken"] = .string(token)
         var pass = StoredPass(
             passTypeIdentifier: "", serialNumber: serial, authenticationToken: token, template: TemplateCatalog.canonicalName(name),
-            dataJSON: JSONWriter.string(.object(values), style: .compact))
+            dataJSON: JSONWriter.string(.object(values), style: .compact), templateVersion: version.hash)
         let prepared = try await renderer.prepare(pass, data: values)
         pass.passTypeIdentifier = prepared.passTypeIdentifier
         return (pass, values, prepared, upload?.images ?? [])

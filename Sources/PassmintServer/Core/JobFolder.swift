@@ -114,8 +114,8 @@ struct JobFolder: Sendable {
     }
 }
 
-/// The passes a template's new version does not fit (`<id>.kept.jsonl`, one `["<type>", "<serial>"]` a line): they
-/// keep their last good version.
+/// The passes a template's new version does not fit (`<id>.kept.jsonl`, one `["<type>", "<serial>"]` a line): a publish
+/// does not move them, so they stay at the version their rows name.
 extension JobFolder {
     private func kept(_ id: String) -> String { "\(path)/\(id).kept.jsonl" }
 
@@ -127,9 +127,6 @@ extension JobFolder {
 
     /// Forgets the passes a job keeps (a node taking the job over writes them again).
     func removeKept(_ id: String) { unlink(kept(id)) }
-
-    /// The version of its template a publish replaced, kept for the passes it does not fit.
-    func keptVersion(_ id: String) -> String { "\(path)/\(id).kept-version.json" }
 
     func keptKeys(_ id: String) -> Set<PassKey> {
         guard let bytes = try? FileIO.read(kept(id), what: "kept") else { return [] }

@@ -2,7 +2,7 @@ import Foundation
 public import Passmint
 import PassmintStore
 
-/// Turns a stored pass into a signed `.pkpass`: its template (``TemplateCatalog``) filled with its data, the
+/// Turns a stored pass into a signed `.pkpass`: the template version its row names (``TemplateCatalog``) filled with its data, the
 /// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up. Rendering and checking
 /// run on `CPUWork`'s threads, off the pool that answers devices.
 public struct PassRenderer: Sendable {
@@ -73,7 +73,7 @@ public struct PassRenderer: Sendable {
         if let version {
             template = try personalized(version, for: pass)
         } else {
-            template = try templates.template(for: pass)
+            template = try await templates.template(for: pass)
         }
         guard var values = data ?? (try? JSONParser.value(Array(pass.dataJSON.utf8)).objectValue) else {
             throw .unprocessable("the stored data of \(pass.serialNumber) is not a JSON object")

@@ -51,7 +51,7 @@ public struct PersonalizationService: Sendable {
                 throw ServiceFailure.notFound
             }
             if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
-            let request = try personalizationRequest(of: current)
+            let request = try await personalizationRequest(of: current)
             let fields = request.requiredFields.map(\.rawValue).joined(separator: ",")
             let missing = info.missing(request.requiredFields)
             guard missing.isEmpty else {
@@ -86,8 +86,8 @@ public struct PersonalizationService: Sendable {
         throw ServiceFailure.busy(serialNumber)
     }
 
-    private func personalizationRequest(of pass: StoredPass) throws(ServiceFailure) -> PersonalizationRequest {
-        let template = try renderer.templates.template(named: pass.template)
+    private func personalizationRequest(of pass: StoredPass) async throws(ServiceFailure) -> PersonalizationRequest {
+        let template = try await renderer.templates.version(of: pass).template  // the version the pass is at
         let request: PersonalizationRequest?
         do {
             request = try template.personalizationRequest()

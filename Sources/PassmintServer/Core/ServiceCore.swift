@@ -65,7 +65,7 @@ public struct ServiceCore: Sendable {
     ) {
         self.configuration = configuration
         self.store = store
-        let templates = TemplateCatalog(folder: configuration.templatesFolder)
+        let templates = TemplateCatalog(folder: configuration.templatesFolder, store: store)
         let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
         let builder = PassBuilder(identities: configuration.identities, options: .init(lint: lint))
         let images = PassImageLibrary(store: store, cacheBytes: configuration.jobLimits.imageCacheBytes)
@@ -127,7 +127,7 @@ public struct ServiceCore: Sendable {
             orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,
             concurrency: configuration.jobLimits.linesInFlight, lease: configuration.jobLease,
             sync: (store as? any PublishedTemplateStore).map {
-                TemplateSync(store: $0, templates: templates, signedPasses: signedPasses, logger: logger)
+                TemplateSync(store: $0, templates: templates, logger: logger)
             })
     }
 }

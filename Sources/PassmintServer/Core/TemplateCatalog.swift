@@ -1,43 +1,102 @@
 import Foundation
 public import Passmint
-import PassmintStore
+public import PassmintStore
 import Synchronization
 
 /// The templates the service issues from, by name (`Loyalty` → `<folder>/Loyalty.pass`; `Loyalty.pass` names the same
-/// template), each loaded once, and the personalized variant of a personalizable template (without
-/// `personalization.json`), made once. A pass a newly published version does not fit keeps its last good version
-/// (`install(_:named:keeping:)`).
+/// template), and every version of them passes are rendered from. A version is immutable and known by its content hash
+/// (``TemplateVersionJSON/hash(_:)``): it is stored once (``TemplateVersionStore``), and a pass renders from the version
+/// its row names (``StoredPass/templateVersion``), loaded from the store on first use and kept in memory, never from
+/// what the folder holds now. The folder is read for the current version of each template (the one new passes are
+/// issued from) at start, and for a publish's candidate.
 public final class TemplateCatalog: Sendable {
-    /// The folder holding the `<Name>.pass/` templates.
-    public let folder: String
-    private let loaded = Mutex<[String: PassTemplate]>([:])
-    /// Passes served at an older version of their template than the current one.
-    private let kept = Mutex<Kept>(Kept())
+    /// A template version: its content hash and the template.
+    public struct Version: Sendable {
+        public let hash: String
+        public let template: PassTemplate
 
-    private struct Kept {
-        /// The version each kept pass is served at.
-        var passes: [PassKey: PassTemplate] = [:]
-        /// The distinct versions passes are kept at, by template folder.
-        var versions: [String: [PassTemplate]] = [:]
+        init(_ template: PassTemplate) {
+            hash = TemplateVersionJSON.hash(template)
+            self.template = template
+        }
     }
 
-    public init(folder: String) { self.folder = folder }
+    /// The folder holding the `<Name>.pass/` templates.
+    public let folder: String
+    /// Where versions are kept by hash; nil: in memory only (a catalog outside the service).
+    let store: (any TemplateVersionStore)?
+    /// The version new passes of each template are issued from, by name.
+    private let current = Mutex<[String: Version]>([:])
+    /// Every version loaded, by hash; the personalized variant of one under `<hash>\0personalized`.
+    private let versions = Mutex<[String: PassTemplate]>([:])
+    /// The hashes stored in ``store`` by this catalog.
+    private let stored = Mutex<Set<String>>([])
+
+    public init(folder: String, store: (any TemplateVersionStore)? = nil) {
+        self.folder = folder
+        self.store = store
+    }
 
     /// The name passes and jobs know a template by: without `.pass`.
     public static func canonicalName(_ name: String) -> String {
         name.hasSuffix(".pass") && name.count > 5 ? String(name.dropLast(5)) : name
     }
 
-    /// A template by name, loaded on first use.
-    public func template(named given: String) throws(ServiceFailure) -> PassTemplate {
+    /// The current version of a template by name: the one new passes are issued from (loaded from the folder on first
+    /// use, when the service did not load it at start).
+    public func template(named given: String) throws(ServiceFailure) -> PassTemplate { try currentVersion(named: given).template }
+
+    /// The current version of a template, with its hash.
+    func currentVersion(named given: String) throws(ServiceFailure) -> Version {
         let name = Self.canonicalName(given)
-        if let known = loaded.withLock({ $0[name] }) { return known }
-        let template = try candidate(named: name)
-        return loaded.withLock { loaded in
-            if let raced = loaded[name] { return raced }
-            loaded[name] = template
-            return template
+        if let known = current.withLock({ $0[name] }) { return known }
+        let loaded = Version(try candidate(named: name))
+        let version = current.withLock { current in
+            if let raced = current[name] { return raced }
+            current[name] = loaded
+            return loaded
         }
+        versions.withLock { $0[version.hash] = $0[version.hash] ?? version.template }
+        return version
+    }
+
+    /// The current version of a template, stored (``TemplateVersionStore``) before it is returned: what a new pass
+    /// records it was issued from.
+    func version(named name: String) async throws -> Version {
+        let version = try currentVersion(named: name)
+        try await store(version, named: name)
+        return version
+    }
+
+    /// Stores `template` as a version of `name` (once per hash); its version.
+    @discardableResult
+    func store(_ template: PassTemplate, named name: String) async throws -> Version {
+        let version = Version(template)
+        versions.withLock { $0[version.hash] = $0[version.hash] ?? template }
+        try await store(version, named: name)
+        return version
+    }
+
+    private func store(_ version: Version, named name: String) async throws {
+        guard let store, !stored.withLock({ $0.contains(version.hash) }) else { return }
+        try await store.storeTemplateVersion(
+            hash: version.hash, name: Self.canonicalName(name), content: TemplateVersionJSON.content(version.template))
+        stored.withLock { _ = $0.insert(version.hash) }
+    }
+
+    /// At start: each template's folder, as it is now, is stored as a version and becomes the current one (passes issued
+    /// from now on use it; passes issued before keep the version they name until a publish moves them). Passes stored
+    /// before versions were recorded are given it. A template that does not load is left out (listed with its problem).
+    /// The number of passes given a version, by template.
+    public func start() async throws -> [String: Int] {
+        var adopted: [String: Int] = [:]
+        for name in names {
+            guard let loaded = try? candidate(named: name) else { continue }
+            let version = try await store(loaded, named: name)
+            current.withLock { $0[name] = version }
+            adopted[name] = try await store?.adoptTemplateVersion(hash: version.hash, name: name) ?? 0
+        }
+        return adopted
     }
 
     /// The template as its folder holds it now, loaded afresh and not installed (a version to check before
@@ -61,40 +120,51 @@ public final class TemplateCatalog: Sendable {
         }
     }
 
-    /// The version of a template passes are served at now; nil when none was loaded yet.
-    func current(named name: String) -> PassTemplate? {
-        loaded.withLock { $0[Self.canonicalName(name)] }
+    /// The current version of a template; nil when none was loaded yet.
+    func current(named name: String) -> Version? {
+        current.withLock { $0[Self.canonicalName(name)] }
     }
 
-    /// Makes `template` the version of `name` (a new version published), dropping its personalized variant; the passes
-    /// in `keeping` stay at the version given for each, the others of this template at an older one follow the new.
-    func install(_ template: PassTemplate, named given: String, keeping: [PassKey: PassTemplate]) {
-        let name = Self.canonicalName(given)
-        loaded.withLock { loaded in
-            loaded[name] = template
-            loaded[name + "\u{0}personalized"] = nil
+    /// Makes `version` the current version of `name` (a publish succeeded): passes issued from now on use it.
+    func install(_ version: Version, named given: String) {
+        versions.withLock { $0[version.hash] = $0[version.hash] ?? version.template }
+        current.withLock { $0[Self.canonicalName(given)] = version }
+    }
+
+    /// Whether a pass is at the current version of its template (a pass a publish did not fit is not).
+    func isCurrent(_ pass: StoredPass) -> Bool {
+        guard let hash = pass.templateVersion, let current = current(named: pass.template) else { return true }
+        return hash == current.hash
+    }
+
+    /// The version stored under `hash`, a version of template `name`: from memory, else from the store.
+    func version(hash: String, named name: String) async throws(ServiceFailure) -> PassTemplate {
+        if let known = versions.withLock({ $0[hash] }) { return known }
+        let content: String?
+        do {
+            content = try await store?.templateVersion(hash: hash)
+        } catch {
+            throw .storage("template version \(hash) of \(name) cannot be read from the store: \(error)")
         }
-        keep(keeping, of: name)
-    }
-
-    /// The passes of template `name` kept at an older version: those in `keeping`, at the version given for each.
-    func keep(_ keeping: [PassKey: PassTemplate], of given: String) {
-        let folder = folder + "/" + Self.canonicalName(given) + ".pass"
-        kept.withLock { kept in
-            kept.passes = kept.passes.filter { $0.value.folder != folder }
-            kept.passes.merge(keeping) { $1 }
-            var seen = Set<ObjectIdentifier>()
-            kept.versions[folder] = kept.passes.values.filter { $0.folder == folder && seen.insert(ObjectIdentifier($0)).inserted }
+        guard let content, let object = try? JSONParser.value(Array(content.utf8)),
+            let template = TemplateVersionJSON.template(object, folder: folder + "/" + Self.canonicalName(name) + ".pass")
+        else { throw .storage("template version \(hash) of \(name) is not in the store: publish the template again") }
+        return versions.withLock { versions in
+            if let raced = versions[hash] { return raced }
+            versions[hash] = template
+            return template
         }
     }
 
-    /// The version a pass is kept at, when a newer one did not fit it.
-    func keptVersion(of key: PassKey) -> PassTemplate? { kept.withLock { $0.passes[key] } }
-
-    /// The older versions of template `name` some passes are kept at.
-    func keptVersions(named name: String) -> [PassTemplate] {
-        let folder = folder + "/" + Self.canonicalName(name) + ".pass"
-        return kept.withLock { $0.versions[folder] ?? [] }
+    /// Every stored version of template `name`, the current one first (the images Google fetches may come from any).
+    func versions(named name: String) async -> [PassTemplate] {
+        var found = (try? currentVersion(named: name)).map { [$0.template] } ?? []
+        for hash in (try? await store?.templateVersions(name: Self.canonicalName(name))) ?? [] {
+            if let version = try? await version(hash: hash, named: name), !found.contains(where: { $0 === version }) {
+                found.append(version)
+            }
+        }
+        return found
     }
 
     /// `message` without the templates folder's path: API callers see `Loyalty.pass/pass.json`, never where the
@@ -111,26 +181,27 @@ public final class TemplateCatalog: Sendable {
         return Set([folder, absolute].map { $0.hasSuffix("/") ? $0 : $0 + "/" }).sorted { $0.count > $1.count }
     }
 
-    /// The template a stored pass is built from: its template (at the version it is kept at, if a newer one did not
-    /// fit it), or the personalized variant once the user signed up.
-    func template(for pass: StoredPass) throws(ServiceFailure) -> PassTemplate {
-        let keptVersion = keptVersion(of: PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber))
-        let template: PassTemplate
-        if let keptVersion {
-            template = keptVersion
-        } else {
-            template = try self.template(named: pass.template)
-        }
+    /// The version its row names (the current one for a row that names none), as stored: not personalized.
+    func version(of pass: StoredPass) async throws(ServiceFailure) -> (hash: String, template: PassTemplate) {
+        var hash = pass.templateVersion ?? ""
+        if pass.templateVersion == nil { hash = try currentVersion(named: pass.template).hash }
+        return (hash, try await version(hash: hash, named: pass.template))
+    }
+
+    /// The template a stored pass is built from: the version its row names (the current one for a row that names none),
+    /// or that version's personalized variant once the user signed up.
+    func template(for pass: StoredPass) async throws(ServiceFailure) -> PassTemplate {
+        let (hash, template) = try await version(of: pass)
         guard pass.personalizationJSON != nil, template.isPersonalizable else { return template }
-        let key = Self.canonicalName(pass.template) + "\u{0}personalized"
-        if keptVersion == nil, let known = loaded.withLock({ $0[key] }) { return known }
+        let key = hash + "\u{0}personalized"
+        if let known = versions.withLock({ $0[key] }) { return known }
         let personalized: PassTemplate
         do {
             personalized = try template.personalized()
         } catch {
             throw .unprocessable("template \(pass.template): \(redacted(error.message))")
         }
-        if keptVersion == nil { loaded.withLock { $0[key] = personalized } }
+        versions.withLock { $0[key] = personalized }
         return personalized
     }
 }

@@ -3,15 +3,14 @@ import Passmint
 import PassmintStore
 import Synchronization
 
-/// Every node of a fleet serves the template version published through any of them: the node that publishes records
-/// the version in the database (``PublishedTemplateStore``) once it is checked and installed, before its passes get
-/// new versions, and the other nodes, told through the change feed, install it from there (their own templates
-/// folders may hold an older version), keeping the passes it does not fit at the version it replaced. A node starting
-/// installs the last version published of each template.
+/// Every node of a fleet issues from the template version published through any of them: the node that publishes
+/// records the version (``PublishedTemplateStore``) once it is checked and stored, before its passes move to it, and
+/// the other nodes, told through the change feed, make it their current version (their own templates folders may hold
+/// an older one). Passes need no telling: each renders from the stored version its row names. A node starting installs
+/// the last version published of each template.
 final class TemplateSync: Sendable {
     let store: any PublishedTemplateStore
     let templates: TemplateCatalog
-    let signedPasses: SignedPassCache
     /// This node's name on what it publishes.
     let node = UpdateJobService.newID()
     let logger: Logger
@@ -19,22 +18,21 @@ final class TemplateSync: Sendable {
     private let seen = Mutex<Int64?>(nil)
     private let doorbell = Doorbell()
 
-    init(store: any PublishedTemplateStore, templates: TemplateCatalog, signedPasses: SignedPassCache, logger: Logger) {
+    init(store: any PublishedTemplateStore, templates: TemplateCatalog, logger: Logger) {
         self.store = store
         self.templates = templates
-        self.signedPasses = signedPasses
         self.logger = logger
         store.onTemplatePublished { [doorbell] in doorbell.ring() }
     }
 
-    /// Records a version this node installed for the job `job`, with the passes it keeps at the version it replaced.
-    func published(_ template: PassTemplate, named name: String, kept: Set<PassKey>, replaced: PassTemplate?, job: String) async throws {
-        let version = TemplateVersionJSON.published(template, kept: kept, replaced: replaced, job: job)
+    /// Records a version this node publishes for the job `job`, with the passes it does not fit.
+    func published(_ template: PassTemplate, named name: String, kept: Set<PassKey>, job: String) async throws {
+        let version = TemplateVersionJSON.published(template, kept: kept, job: job)
         _ = try await store.recordPublishedTemplate(name: name, node: node, version: version)
     }
 
-    /// The passes the version the job `job` published keeps at the version it replaced (for a node taking the job
-    /// over); nil when no version of `name` names the job.
+    /// The passes the version the job `job` published does not fit (for a node taking the job over); nil when no
+    /// version of `name` names the job.
     func kept(byJob job: String, template name: String) async throws -> Set<PassKey>? {
         var versions = try await store.publishedTemplates(after: 0, latestOnly: true)
         if !versions.contains(where: { $0.name == name && TemplateVersionJSON.job($0.version) == job }) {
@@ -74,14 +72,7 @@ final class TemplateSync: Sendable {
             logger.error("a template version another node published cannot be read", metadata: ["template": "\(version.name)"])
             return
         }
-        let (template, kept, replaced) = published
-        var keeping: [PassKey: PassTemplate] = [:]
-        for key in kept {
-            if let last = templates.keptVersion(of: key) ?? replaced { keeping[key] = last }
-        }
-        templates.install(template, named: version.name, keeping: keeping)
-        signedPasses.removeAll()  // a pass signed meanwhile with the version replaced is signed again
-        logger.notice(
-            "template published on another node installed", metadata: ["template": "\(version.name)", "kept": "\(keeping.count)"])
+        templates.install(TemplateCatalog.Version(published.template), named: version.name)
+        logger.notice("template published on another node installed", metadata: ["template": "\(version.name)"])
     }
 }

@@ -5,9 +5,10 @@ import PassmintStore
 import ServiceLifecycle
 import Synchronization
 
-/// A template-wide change: the new version is checked against the stored passes (a sample first, then all) while the
-/// old one still serves, then installed and every pass that fits it gets a new version. A pass it does not fit keeps
-/// its last good version; a version that fits none of them is refused and the old one stays.
+/// A template-wide change: the new version is checked against the stored passes (a sample first, then all) while they
+/// stay at the versions their rows name, then stored (``TemplateCatalog/store(_:named:)``), made the current one, and
+/// every pass that fits it is moved to it with a new version. A pass it does not fit stays at the version its row
+/// names; a version that fits none of them is refused and every pass stays where it was.
 extension UpdateJobService {
     /// Passes checked first: a new version that fits none of them is refused without checking the rest.
     static let sample = 100
@@ -15,6 +16,7 @@ extension UpdateJobService {
     func publish(_ job: inout UpdateJob) async throws {
         guard let name = job.template else { return }
         let resumed = job.phase == .applying
+        var target = resumed ? try templates.currentVersion(named: name) : nil  // the version it installed
         if job.phase != .applying {
             let candidate: PassTemplate
             guard let staged = candidates.withLock({ $0[job.id] }) else {  // taken over without the version stored with it
@@ -28,13 +30,14 @@ extension UpdateJobService {
                     "the new version of \(name) fits none of its \(job.checked) passes (see the failures); the old version stays: fix the template and publish again"
                 )
             }
-            try await install(candidate, named: name, job: job)
+            target = try await install(candidate, named: name, job: job)
             job.phase = .applying
             job.after = nil
             job.chunkStartedAt = Date()
             await save(job)
         }
-        try await republish(&job, name: name, resumed: resumed)
+        guard let target else { return }
+        try await republish(&job, name: name, to: target.hash, resumed: resumed)
         if job.checked == 0 {
             job.note = "no pass was issued from template \(name): the new version serves the passes issued from now on"
         } else if job.kept > 0 {
@@ -91,36 +94,31 @@ extension UpdateJobService {
         }
     }
 
-    /// Makes the checked version the template's; the passes it does not fit stay at their last good version (the one
-    /// in memory; none when no pass of the template was served since the service started). With a fleet's store the
-    /// version is recorded for the other nodes first (``TemplateSync``): a version they cannot get fails the job.
-    private func install(_ candidate: PassTemplate, named name: String, job: UpdateJob) async throws {
+    /// Stores the checked version and makes it the template's current one; its version. With a fleet's store the version
+    /// is recorded for the other nodes first (``TemplateSync``): a version they cannot get fails the job.
+    private func install(_ candidate: PassTemplate, named name: String, job: UpdateJob) async throws -> TemplateCatalog.Version {
         let misfits = folder.keptKeys(job.id)
-        let old = templates.current(named: name)
-        var keeping: [PassKey: PassTemplate] = [:]
-        for key in misfits {
-            if let last = templates.keptVersion(of: key) ?? old { keeping[key] = last }
+        let version: TemplateCatalog.Version
+        do {
+            version = try await templates.store(candidate, named: name)
+            try await sync?.published(candidate, named: name, kept: misfits, job: job.id)
+        } catch {
+            logger.error(
+                "cannot store a template version", metadata: ["template": "\(name)", "error": "\(LogText.error(error))"])
+            throw ServiceFailure.storage("the new version of \(name) cannot be stored: publish it again")
         }
-        if let sync {
-            do {
-                try await sync.published(candidate, named: name, kept: Set(keeping.keys), replaced: old, job: job.id)
-            } catch {
-                logger.error(
-                    "cannot record a template version for the other nodes",
-                    metadata: ["template": "\(name)", "error": "\(LogText.error(error))"])
-                throw ServiceFailure.storage("the new version of \(name) cannot be recorded for the other nodes: publish it again")
-            }
-        }
-        if let old, keeping.values.contains(where: { $0 === old }) { saveKeptVersion(old, job: job.id) }
-        templates.install(candidate, named: name, keeping: keeping)
+        templates.install(version, named: name)
         logger.notice(
-            "template published", metadata: ["template": "\(name)", "checked": "\(job.checked)", "kept": "\(keeping.count)"])
+            "template published",
+            metadata: ["template": "\(name)", "version": "\(version.hash)", "checked": "\(job.checked)", "kept": "\(misfits.count)"])
+        return version
     }
 
     /// Every pass of the template after where the job stands that fits the new version, a chunk at a time. A job
     /// `resumed` in this phase applies again the chunk a stopped node (or a killed service) was applying, but a pass of
-    /// it changed since that chunk started has its new version already (it counts as changed, and is not given another).
-    private func republish(_ job: inout UpdateJob, name: String, resumed: Bool) async throws {
+    /// it changed since that chunk started and at the version already was moved (it counts as changed, and is not given
+    /// another).
+    private func republish(_ job: inout UpdateJob, name: String, to version: String, resumed: Bool) async throws {
         let data = job.data
         let purge = job.purgeUnused
         let misfits = folder.keptKeys(job.id)
@@ -135,7 +133,7 @@ extension UpdateJobService {
             let outcomes = await BoundedConcurrency.map(Array(keys.enumerated()), width: concurrency) { pair in
                 (
                     first + pair.offset, pair.element.serialNumber,
-                    await self.republish(pair.element, data: data, purge: purge, replayingSince: since)
+                    await self.republish(pair.element, to: version, data: data, purge: purge, replayingSince: since)
                 )
             }
             await record(outcomes, in: &job)
@@ -145,23 +143,22 @@ extension UpdateJobService {
         }
     }
 
-    private func republish(_ key: PassKey, data: JSONObject?, purge: Bool, replayingSince: Date?) async -> Outcome {
+    private func republish(_ key: PassKey, to version: String, data: JSONObject?, purge: Bool, replayingSince: Date?) async -> Outcome {
         beforeEachItem.withLock { $0 }?()
         do {
             if let replayingSince,
                 let pass = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber),
-                pass.updatedAt >= replayingSince
+                pass.updatedAt >= replayingSince, pass.templateVersion == version
             {
-                return .changed(pushes: 0)  // given its new version before the stop
+                return .changed(pushes: 0)  // moved to the version before the stop
             }
             if data != nil || purge {
                 let result = try await updates.update(
                     passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, data: data ?? [:], voided: nil,
-                    signs: false,
-                    purgeUnused: purge)
+                    signs: false, purgeUnused: purge, templateVersion: version)
                 if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
             }
-            return .changed(pushes: try await updates.republish(key))
+            return .changed(pushes: try await updates.republish(key, to: version))
         } catch let failure as ServiceFailure {
             return .failed(LineFailure(failure.message ?? failure.description, serial: key.serialNumber))
         } catch {

@@ -73,7 +73,6 @@ public final class UpdateJobService: Service, Sendable {
         self.limits = limits
         self.concurrency = concurrency
         (pending, enqueue) = AsyncStream.makeStream(of: String.self)
-        restoreKeptVersions()  // before any device asks for a pass kept at an older version
     }
 
     /// A new upload to write the request's body into; then ``submit(_:)``. Refused (507) when the disk is down to its

@@ -49,7 +49,8 @@ public struct UpdateService: Sendable {
     /// and the change is made again from the version stored.
     public func update(
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
-        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false, unvoid: Bool = false
+        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false, unvoid: Bool = false,
+        templateVersion: String? = nil
     ) async throws -> PassMetadata {
         let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
         if let data { try DataKeys.check(data) }
@@ -66,7 +67,9 @@ public struct UpdateService: Sendable {
             if upload == nil, let images { upload = try await renderer.images.decode(images) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
             let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
-            let merged = try merge(data, upload, into: original, of: current, purgeUnused: purgeUnused)
+            var target = current
+            target.templateVersion = templateVersion ?? current.templateVersion
+            let merged = try await merge(data, upload, into: original, of: target, purgeUnused: purgeUnused)
             if merged == original && (voided ?? current.voided) == current.voided {
                 // A bulk change's lines log at debug: its job logs one summary (a national campaign is millions of lines).
                 logger.log(level: signs ? .info : .debug, "pass update changed nothing; not pushed", metadata: metadata)
@@ -75,7 +78,7 @@ public struct UpdateService: Sendable {
             }
             let edit = PassEdit.update(
                 dataJSON: merged == original ? nil : JSONWriter.string(.object(merged), style: .compact), voided: voided,
-                images: upload?.images ?? [])
+                images: upload?.images ?? [], templateVersion: templateVersion)
             let candidate = try edit.applied(to: current) ?? current
             let change: PassChange
             do {
@@ -99,14 +102,15 @@ public struct UpdateService: Sendable {
     /// The pass's data with `data` (typed as its template wants) and the uploaded images' members merged in.
     private func merge(
         _ data: JSONObject?, _ upload: PassImageLibrary.Upload?, into original: JSONObject, of pass: StoredPass, purgeUnused: Bool
-    ) throws(ServiceFailure) -> JSONObject {
+    ) async throws(ServiceFailure) -> JSONObject {
         var merged = original
+        let template = try await renderer.templates.template(for: pass)
         if purgeUnused {
-            let used = Set(try renderer.templates.template(for: pass).placeholders + ["serialNumber", "authenticationToken"])
+            let used = Set(template.placeholders + ["serialNumber", "authenticationToken"])
             merged = JSONObject(merged.members.filter { used.contains($0.key) || $0.key.hasPrefix(PassImageLibrary.keyPrefix) })
         }
         // Text where the template wants a number or a boolean ("1250" from a CSV) is converted, as `batch` does.
-        let typed = try data.map { data throws(ServiceFailure) in try renderer.templates.template(for: pass).typed(data) }
+        let typed = data.map(template.typed)
         for member in typed ?? JSONObject()
         where member.key != "serialNumber" && member.key != "authenticationToken" && !member.key.hasPrefix(PassImageLibrary.keyPrefix) {
             merged[member.key] = member.value
@@ -189,18 +193,24 @@ public struct UpdateService: Sendable {
         return PassMetadata(pass: pass, data: JSONObject(), registrations: registrations.count, changed: false)
     }
 
-    /// A new version of a pass whose template changed: checked against the template as it is now, then given the
-    /// next tag, with a push owed to its devices (checked again when another change commits first). The pushes it owes.
-    public func republish(_ key: PassKey) async throws -> Int {
+    /// A new version of a pass at the template version `version` (the current version of its template when nil): checked
+    /// against it, then moved to it with the next tag and a push owed to its devices (checked again when another change
+    /// commits first). The pushes it owes.
+    public func republish(_ key: PassKey, to version: String? = nil) async throws -> Int {
         for _ in 0..<Self.attempts {
-            guard let current = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
+            guard var current = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
                 throw ServiceFailure.notFound
             }
+            let tag = current.updateTag
+            var hash = version ?? ""
+            if version == nil { hash = try await renderer.templates.version(named: current.template).hash }
+            current.templateVersion = hash
             try await renderer.check(current)
             let committed: PassChange?
             do {
                 committed = try await store.change(
-                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, .republish, basedOn: current.updateTag)
+                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, .republish(templateVersion: hash),
+                    basedOn: tag)
             } catch let error as PassStoreError where error.kind == .stale {
                 continue
             }

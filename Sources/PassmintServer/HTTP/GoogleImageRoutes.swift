@@ -12,7 +12,7 @@ struct GoogleImageRoutes {
         let group = router.group(RouterPath(core.configuration.pathPrefix + "/google/images"))
         group.getAndHead("templates/:template/:file") { _, context in
             let template = context.parameters.get("template") ?? ""
-            return Self.png(try images.templateImage(template: template, sha1: try Self.sha1(context)))
+            return Self.png(try await images.templateImage(template: template, sha1: try Self.sha1(context)))
         }
         group.getAndHead("passes/:type/:serial/:file") { _, context in
             guard let type = context.parameters.get("type"), PathComponent.isValid(type),
