@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintServer
+import PassmintTestSupport
+import Testing
+
+/// `passmint check-service` (``ServiceChecker``) against Passmint's own service, started in-process on port 0: every
+/// check passes, on SQLite and on PostgreSQL.
+@Suite struct CheckServiceTests {
+    /// A live service with one issued pass: the checker's target (called at the local port, over http) and the port.
+    static func withIssuedPass(
+        _ kind: StoreKind, _ body: @Sendable (ServiceCheckTarget, _ port: Int) async throws -> Void
+    ) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(core: service, logger: .init(label: "check")).test(.live) { client in
+                let serial = unique("C")
+                let issued = try await client.execute(
+                    uri: "/api/v1/passes", method: .post,
+                    headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+                    body: try ServiceHarness.issueBody(serial: serial))
+                #expect(issued.status == .created)
+                let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
+                let port = try #require(client.port)
+                let target = ServiceCheckTarget(
+                    kind: .pass, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: ServiceHarness.passType,
+                    identifier: serial, documentURL: ServiceHarness.publicURL)
+                try await body(target, port)
+            }
+        }
+    }
+
+    static func describe(_ report: ServiceCheckReport) -> String {
+        report.results.filter { $0.status == .failed }.flatMap(\.lines).joined(separator: "\n")
+    }
+
+    @Test(arguments: StoreKind.allCases) func everyPassCheckPassesAgainstPassmint(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind) { target, _ in
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            let ran = Set(report.results.filter { $0.status == .passed }.map(\.id))
+            let expected: Set<String> = [
+                "url.https", "url.no-version", "token.length", "register.unauthorized", "poll.unknown-device", "register.created",
+                "register.again", "register.no-push-token", "poll.list", "poll.since", "poll.wrong-type", "latest.unauthorized",
+                "latest.ok",
+                "latest.content-type", "latest.last-modified", "latest.verifies", "latest.same-document", "latest.not-modified",
+                "log.accepts", "unregister.ok", "unregister.poll", "unregister.again", "poll.no-content",
+            ]
+            #expect(expected.subtracting(ran).isEmpty, "not passed: \(expected.subtracting(ran))")
+        }
+    }
+
+    /// The change command is a real one: curl changes the pass through the service's API.
+    @Test func afterAChangeTheDeviceSeesIt() async throws {
+        try await Self.withIssuedPass(.sqlite) { target, port in
+            let command =
+                "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
+                + "--data '{\"data\":{\"points\":4242}}' http://127.0.0.1:\(port)/api/v1/passes/\(target.typeIdentifier)/\(target.identifier)"
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, repeatCount: 3, changeCommand: command)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
+            #expect(passed.isSuperset(of: ["change.command", "change.poll", "change.latest"]))
+            #expect(report.timings.first { $0.call == "poll" }.map { $0.seconds.count >= 3 } == true)
+            // A command that fails is named.
+            let failing = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: "exit 3")).run()
+            #expect(failing.failedIDs == ["change.command"])
+        }
+    }
+
+    @Test func anHTTPServiceFailsTheHTTPSRuleWithoutAllowHTTP() async throws {
+        try await Self.withIssuedPass(.sqlite) { target, _ in
+            let report = await ServiceChecker(target: target).run()
+            #expect(report.failedIDs == ["url.https"])
+            #expect(report.results.first { $0.id == "url.https" && $0.status == .failed }?.fix.contains("--allow-http") == true)
+            #expect(!report.results.contains { $0.id.hasPrefix("register.") }, "nothing is called")
+        }
+    }
+}
