@@ -81,3 +81,44 @@ import Testing
         }
     }
 }
+
+/// The checker against deliberately broken stand-ins (``BrokenWebService``, plain http on port 0, so with
+/// `--allow-http`): each breakage is found, and named by exactly the checks that should find it.
+@Suite struct CheckServiceBreakageTests {
+    static func failures(_ breakage: BrokenWebService.Breakage) async throws -> Set<String> {
+        let service = try BrokenWebService(breakage)
+        return try await Application(router: service.router()).test(.live) { client in
+            let report = await ServiceChecker(target: service.target(port: try #require(client.port)), options: .init(allowHTTP: true))
+                .run()
+            return report.failedIDs
+        }
+    }
+
+    @Test func theStandInFollowingTheProtocolPassesEveryCheck() async throws {
+        #expect(try await Self.failures([]) == [])
+    }
+
+    @Test func okInsteadOfCreated() async throws {
+        #expect(try await Self.failures(.okForCreated) == ["register.created"])
+    }
+
+    @Test func okInsteadOfNoContent() async throws {
+        #expect(try await Self.failures(.okForNoContent) == ["poll.no-content"])
+    }
+
+    @Test func neverNotModified() async throws {
+        #expect(try await Self.failures(.neverNotModified) == ["latest.not-modified"])
+    }
+
+    @Test func everyPassListedForAnyTag() async throws {
+        #expect(try await Self.failures(.ignoresTag) == ["poll.since"])
+    }
+
+    @Test func aWrongTokenAccepted() async throws {
+        #expect(try await Self.failures(.acceptsWrongToken) == ["register.unauthorized", "latest.unauthorized"])
+    }
+
+    @Test func lastUpdatedAsANumber() async throws {
+        #expect(try await Self.failures(.numericTag) == ["poll.list"])
+    }
+}
