@@ -122,3 +122,40 @@ import Testing
         #expect(try await Self.failures(.numericTag) == ["poll.list"])
     }
 }
+
+/// The checker on an order (`AppleOrder`, `ordersModifiedSince`, `orders/{type}/{id}`) against Passmint's own service.
+@Suite struct CheckServiceOrderTests {
+    @Test(arguments: StoreKind.allCases) func everyOrderCheckPassesAgainstPassmint(_ kind: StoreKind) async throws {
+        let (apnsServer, sender) = try OrderHarness.apns()
+        defer { apnsServer.shutdown() }
+        let clock = try OrderHarness.clock()
+        try await withStore(kind, clock: clock) { store in
+            let service = try OrderHarness.service(store: store, push: sender, clock: clock)
+            try await buildApplication(core: service, logger: .init(label: "check.orders")).test(.live) { client in
+                let id = unique("CO")
+                let issued = try await client.execute(
+                    uri: "/api/v1/orders", method: .post,
+                    headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+                    body: try OrderHarness.issueBody(id: id))
+                #expect(issued.status == .created, "\(String(buffer: issued.body))")
+                let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
+                let port = try #require(client.port)
+                let target = ServiceCheckTarget(
+                    kind: .order, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: OrderHarness.type,
+                    identifier: id, documentURL: ServiceHarness.publicURL)
+                let command =
+                    "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
+                    + "--data '{\"data\":{\"carrier\":\"UPS\"}}' http://127.0.0.1:\(port)/api/v1/orders/\(OrderHarness.type)/\(id)"
+                let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command)).run()
+                #expect(report.failedIDs.isEmpty, "\(CheckServiceTests.describe(report))")
+                let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
+                let expected: Set<String> = [
+                    "register.unauthorized", "register.created", "register.again", "poll.list", "poll.since", "latest.unauthorized",
+                    "latest.content-type", "latest.verifies", "latest.same-document", "latest.not-modified", "change.poll", "change.latest",
+                    "unregister.ok", "unregister.poll", "unregister.again",
+                ]
+                #expect(expected.subtracting(passed).isEmpty, "not passed: \(expected.subtracting(passed))")
+            }
+        }
+    }
+}
