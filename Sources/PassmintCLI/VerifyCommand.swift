@@ -105,14 +105,5 @@ struct VerifyCommand: AsyncParsableCommand {
 
 extension VerificationReport.Check {
     /// `ok   chain: verifies to …`, as the human reports print a check.
-    var line: String {
-        let mark =
-            switch status {
-            case .passed: "ok  "
-            case .failed: "FAIL"
-            case .warning: "warn"
-            case .skipped: "skip"
-            }
-        return "\(mark) \(name): \(detail)"
-    }
+    var line: String { "\(status.mark) \(name): \(detail)" }
 }

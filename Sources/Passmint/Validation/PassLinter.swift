@@ -116,7 +116,7 @@ extension JSONRules {
             }
         }
         if let token, !isWholePlaceholder(.string(token)) {
-            if token.count < 16 {
+            if token.count < WalletWebService.minimumTokenLength {
                 error(
                     "authentication-token-short", "authenticationToken",
                     "authenticationToken has \(token.count) characters; Wallet needs at least 16",

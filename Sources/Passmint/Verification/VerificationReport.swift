@@ -5,6 +5,16 @@ import Foundation
 public struct VerificationReport: Sendable {
     public enum Status: String, Sendable {
         case passed, failed, warning, skipped
+
+        /// `ok  `, `FAIL`, `warn`, `skip`: the mark the human reports print before a check.
+        public var mark: String {
+            switch self {
+            case .passed: "ok  "
+            case .failed: "FAIL"
+            case .warning: "warn"
+            case .skipped: "skip"
+            }
+        }
     }
 
     /// One check. Names are stable: `zip`, `entries`, `pass-json`, `manifest`, `manifest-hashes`, `signature-format`,

@@ -11,48 +11,38 @@ struct AppleOrderRoutes {
     let core: ServiceCore
 
     func register(on apple: RouterGroup<ServiceRequestContext>) {
-        apple.getAndHead("orders/:type/:id") { request, context in try await latestOrder(request, context) }
+        apple.getAndHead(RouterPath(WalletRoute.latest.template(.order))) { request, context in try await latestOrder(request, context) }
     }
 
     private var devices: OrderDeviceService { core.orderDevices }
 
     func registerDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
         let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
-        let object = try await RouteSupport.jsonObject(request, limit: core.configuration.maxBodySize)
-        guard let pushToken = object["pushToken"]?.stringValue, PathComponent.isValid(pushToken) else {
-            throw ServiceFailure.badRequest("the body must be {\"pushToken\": \"<hex token>\"}")
-        }
+        let pushToken = try await RouteSupport.pushToken(request, limit: core.configuration.maxBodySize)
         let result = try await devices.register(device: device, pushToken: pushToken, order: order)
-        return Response(status: result == .created ? .created : .ok)
+        return Response(status: RouteSupport.status(of: result))
     }
 
     func unregisterDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
         let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
         try await devices.unregister(device: device, order: order)
-        return Response(status: .ok)
+        return Response(status: .init(code: WalletWebService.Status.unregistered))
     }
 
     /// `{"orderIdentifiers": [...], "lastModified": "<tag>"}`, or 204 when none changed since `ordersModifiedSince`.
     func updatedOrders(_ request: Request, device: String, type: String) async throws -> Response {
-        let sinceText = request.uri.queryParameters.get("ordersModifiedSince").map { Substring($0) }
-        guard case .success(let since) = DeviceAnswers.since(sinceText) else {
-            throw ServiceFailure.badRequest("ordersModifiedSince must be a lastModified this service returned")
-        }
+        let since = try RouteSupport.since(request, .order)
         let result = try await devices.updatedOrders(device: device, type: type, since: since)
-        guard !result.orderIdentifiers.isEmpty else { return Response(status: .noContent) }
-        let body: JSONValue = [
-            "orderIdentifiers": .array(result.orderIdentifiers.map(JSONValue.string)), "lastModified": .string(String(result.lastUpdated)),
-        ]
-        return RouteSupport.json(.ok, body)
+        return RouteSupport.updatedList(UpdatedList(kind: .order, identifiers: result.orderIdentifiers, tag: String(result.lastUpdated)))
     }
 
     private func latestOrder(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let type = try RouteSupport.component("type", context)
-        let id = try RouteSupport.component("id", context)
+        let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
+        let id = try RouteSupport.component(WalletRoute.Parameter.serial, context)
         let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
         let lastModified = HTTPDate.string(order.updatedAt)
         if let since = request.headers[.ifModifiedSince], since == lastModified || Self.notModified(order, since) {
-            var response = Response(status: .notModified, headers: [.lastModified: lastModified])
+            var response = Response(status: .init(code: WalletWebService.Status.notModified), headers: [.lastModified: lastModified])
             response.headers[.contentLength] = nil  // a 304 carries no length of its own (RFC 9110 §8.6)
             return response
         }

@@ -9,13 +9,14 @@ struct AppleWebServiceRoutes {
     let core: ServiceCore
 
     func register(on router: Router<ServiceRequestContext>) {
-        let apple = router.group(RouterPath(core.configuration.pathPrefix + "/v1"))
-        apple.post("devices/:device/registrations/:type/:serial") { request, context in try await registerDevice(request, context) }
-        apple.getAndHead("devices/:device/registrations/:type") { request, context in try await updatedSerials(request, context) }
-        apple.delete("devices/:device/registrations/:type/:serial") { request, context in try await unregisterDevice(request, context) }
-        apple.getAndHead("passes/:type/:serial") { request, context in try await latestPass(request, context) }
-        apple.post("passes/:type/:serial/personalize") { request, context in try await personalize(request, context) }
-        apple.post("log") { request, context in try await log(request, context) }
+        let apple = router.group(RouterPath(core.configuration.pathPrefix + "/" + WalletWebService.version))
+        func path(_ route: WalletRoute) -> RouterPath { RouterPath(route.template(.pass)) }
+        apple.post(path(.register)) { request, context in try await registerDevice(request, context) }
+        apple.getAndHead(path(.poll)) { request, context in try await updatedSerials(request, context) }
+        apple.delete(path(.unregister)) { request, context in try await unregisterDevice(request, context) }
+        apple.getAndHead(path(.latest)) { request, context in try await latestPass(request, context) }
+        apple.post(path(.personalize)) { request, context in try await personalize(request, context) }
+        apple.post(path(.log)) { request, context in try await log(request, context) }
         orders.register(on: apple)
     }
 
@@ -32,52 +33,45 @@ struct AppleWebServiceRoutes {
     }
 
     private func registerDevice(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let device = try RouteSupport.component("device", context)
-        let type = try RouteSupport.component("type", context)
-        let serial = try RouteSupport.component("serial", context)
+        let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
+        let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
+        let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
         if OrderDeviceService.isOrderType(type) { return try await orders.registerDevice(request, device: device, type: type, id: serial) }
         _ = try await authorizedPass(request, type: type, serial: serial)
-        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
-        guard let pushToken = object["pushToken"]?.stringValue, PathComponent.isValid(pushToken) else {
-            throw ServiceFailure.badRequest("the body must be {\"pushToken\": \"<hex token>\"}")
-        }
+        let pushToken = try await RouteSupport.pushToken(request, limit: bodyLimit)
         let result = try await core.registrations.register(
             device: device, pushToken: pushToken, passTypeIdentifier: type, serialNumber: serial)
-        return Response(status: result == .created ? .created : .ok)
+        return Response(status: RouteSupport.status(of: result))
     }
 
     private func updatedSerials(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let device = try RouteSupport.component("device", context)
-        let type = try RouteSupport.component("type", context)
+        let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
+        let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         if OrderDeviceService.isOrderType(type) { return try await orders.updatedOrders(request, device: device, type: type) }
-        let sinceText = request.uri.queryParameters.get("passesUpdatedSince").map { Substring($0) }
-        guard case .success(let since) = DeviceAnswers.since(sinceText) else {
-            throw ServiceFailure.badRequest("passesUpdatedSince must be a tag this service returned")
-        }
-        let answer = DeviceAnswers.poll(try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since))
-        guard let body = answer.body else { return Response(status: answer.status) }
-        return Response(status: answer.status, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+        let since = try RouteSupport.since(request, .pass)
+        return RouteSupport.updatedList(
+            DeviceAnswers.list(try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since)))
     }
 
     private func unregisterDevice(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let device = try RouteSupport.component("device", context)
-        let type = try RouteSupport.component("type", context)
-        let serial = try RouteSupport.component("serial", context)
+        let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
+        let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
+        let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
         if OrderDeviceService.isOrderType(type) {
             return try await orders.unregisterDevice(request, device: device, type: type, id: serial)
         }
         _ = try await authorizedPass(request, type: type, serial: serial)
         try await core.registrations.unregister(device: device, passTypeIdentifier: type, serialNumber: serial)
-        return Response(status: .ok)
+        return Response(status: .init(code: WalletWebService.Status.unregistered))
     }
 
     private func latestPass(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let type = try RouteSupport.component("type", context)
-        let serial = try RouteSupport.component("serial", context)
+        let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
+        let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
         let view = try await authorizedPass(request, type: type, serial: serial)
         if DeviceAnswers.notModified(view, ifModifiedSince: request.headers[.ifModifiedSince]) {
             // No Content-Length: a 304 may carry only the length the 200 would have (RFC 9110 §8.6), not the 0 of its empty body.
-            var response = Response(status: .notModified, headers: [.lastModified: view.lastModified])
+            var response = Response(status: .init(code: WalletWebService.Status.notModified), headers: [.lastModified: view.lastModified])
             response.headers[.contentLength] = nil
             return response
         }
@@ -88,8 +82,8 @@ struct AppleWebServiceRoutes {
     /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
     /// protocol”). Apple documents no Authorization header here; when one is sent it must match.
     private func personalize(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let type = try RouteSupport.component("type", context)
-        let serial = try RouteSupport.component("serial", context)
+        let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
+        let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
         if request.headers[.authorization] != nil { _ = try await authorizedPass(request, type: type, serial: serial) }
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let token = object["personalizationToken"]?.stringValue else {
@@ -110,11 +104,15 @@ struct AppleWebServiceRoutes {
     }
 
     private func log(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
-        guard let logs = object["logs"]?.arrayValue else { throw ServiceFailure.badRequest("the body must be {\"logs\": [\"…\"]}") }
+        let body: LogBody
+        do {
+            body = try LogBody(json: try await RouteSupport.jsonObject(request, limit: bodyLimit))
+        } catch let error as WalletBodyError {
+            throw ServiceFailure.badRequest(error.message)
+        }
         let client = ClientAddress.resolve(
             peer: context.clientAddress, headers: request.headers, trusted: core.configuration.trustedProxies)
-        core.deviceLogs.record(logs.compactMap(\.stringValue), client: client)
-        return Response(status: .ok)
+        core.deviceLogs.record(body.logs, client: client)
+        return Response(status: .init(code: WalletWebService.Status.logged))
     }
 }

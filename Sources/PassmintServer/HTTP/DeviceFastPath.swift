@@ -30,7 +30,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(reads: DeviceReadCache, pathPrefix: String) {
         self.reads = reads
-        self.root = pathPrefix + "/v1/"
+        self.root = pathPrefix + "/" + WalletWebService.version + "/"
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -77,36 +77,39 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             path = path[..<mark]
         }
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 4, parts[0] == "devices", parts[2] == "registrations" {
-            return poll(device: parts[1], type: parts[3], query: query)
+        if let values = WalletRoute.poll.parameters(.pass, in: parts) {
+            return poll(device: values[0], type: values[1], query: query)
         }
-        if parts.count == 3, parts[0] == "passes", query == nil {
-            return notModified(type: parts[1], serial: parts[2], request: request)
+        if query == nil, let values = WalletRoute.latest.parameters(.pass, in: parts) {
+            return notModified(type: values[0], serial: values[1], request: request)
         }
         return nil
     }
 
     private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponse, ByteBuffer?)? {
         // An order type's list is the order web service's (AppleOrderRoutes), answered by the router.
-        guard PathComponent.isValid(device), PathComponent.isValid(type), !type.hasPrefix("order.") else { return nil }
+        guard PathComponent.isValid(device), PathComponent.isValid(type), WalletWebService.Kind(typeIdentifier: type) == .pass else {
+            return nil
+        }
         var sinceText: Substring?
         if let query, !query.isEmpty {
-            let name = "passesUpdatedSince="
+            let name = WalletWebService.Kind.pass.sinceParameter + "="
             guard query.hasPrefix(name) else { return nil }
             sinceText = query.dropFirst(name.count)
         }
         guard case .success(let since) = DeviceAnswers.since(sinceText),
             let result = reads.cachedUpdatedSerials(device: String(device), passTypeIdentifier: String(type), since: since)
         else { return nil }
-        let (status, body) = DeviceAnswers.poll(result)
+        let list = DeviceAnswers.list(result)
         var fields = standardFields()
-        if let body {
-            fields[.contentType] = "application/json"
-            fields[.contentLength] = String(body.readableBytes)
-        } else {
+        guard !list.identifiers.isEmpty else {
             fields[.contentLength] = "0"
+            return (HTTPResponse(status: .init(code: WalletWebService.Status.noChanges), headerFields: fields), nil)
         }
-        return (HTTPResponse(status: status, headerFields: fields), body)
+        let body = ByteBuffer(bytes: list.bytes)
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = String(body.readableBytes)
+        return (HTTPResponse(status: .init(code: WalletWebService.Status.updated), headerFields: fields), body)
     }
 
     private func notModified(type: Substring, serial: Substring, request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {

@@ -10,23 +10,16 @@ public struct OrderDeviceService: Sendable {
 
     /// Order type identifiers begin with `order.`: requests naming such a type are the order web service's, on the
     /// paths the pass web service shares with it.
-    public static func isOrderType(_ type: String) -> Bool { type.hasPrefix("order.") }
+    public static func isOrderType(_ type: String) -> Bool { WalletWebService.Kind(typeIdentifier: type) == .order }
 
     /// The order, when `authorization` carries its token (compared in constant time, also when there is no order); 401
     /// otherwise, never saying whether the order exists.
     public func authorizedOrder(type: String, id: String, authorization: String?) async throws -> StoredOrder {
         let order = try await issuing.orders().order(orderTypeIdentifier: type, orderIdentifier: id)
-        let presented = Self.presentedToken(authorization)
+        let presented = WalletWebService.Kind.order.presentedToken(authorization).map(String.init)
         let matches = TokenComparison.matches(presented ?? "", order?.authenticationToken ?? "no order here, compared anyway")
         guard let order, presented != nil, matches else { throw ServiceFailure.unauthorized() }
         return order
-    }
-
-    /// The token of `AppleOrder <token>`.
-    static func presentedToken(_ header: String?) -> String? {
-        guard let header, header.hasPrefix("AppleOrder ") else { return nil }
-        let token = header.dropFirst("AppleOrder ".count).trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
     }
 
     public func register(device: String, pushToken: String, order: StoredOrder) async throws -> RegistrationResult {

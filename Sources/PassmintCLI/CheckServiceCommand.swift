@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Passmint
+import PassmintServer
+
+/// `passmint check-service`: checks a pass or order web service as a device holding the document would
+/// (``ServiceChecker``; the checks are described in docs/check-service.md).
+struct CheckServiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-service",
+        abstract: "Check a pass (or order) web service against Apple's protocol, as a device would.",
+        discussion: """
+            Reads webServiceURL, authenticationToken, the type identifier and the serial number (order identifier) from \
+            the .pkpass or .order, or takes them from --service-url, --token and --pass-type-id/--serial \
+            (--order-type-id/--order-id), then registers a device made for the run, polls, fetches the latest version \
+            (checked as passmint verify checks it), reports to the log endpoint and unregisters. Each result names the \
+            rule (see docs/check-service.md), what was sent, what came back and how to fix it. Exit status 0 only when \
+            every check passes.
+
+            --change-command runs a shell command that changes the document at the issuer (a curl to its API) and then \
+            checks what a device must see: the poll with the earlier tag lists it, the new version has a later \
+            Last-Modified. --repeat N makes each read-only call N times and prints the p50 and p99 of its duration.
+            """)
+
+    @Argument(help: ArgumentHelp("The .pkpass or .order whose service to check (or give the options below).", valueName: "document"))
+    var document: String?
+
+    @Option(
+        help: ArgumentHelp("The webServiceURL (without /v1); with a document, the address to call instead of its own.", valueName: "url"))
+    var serviceURL: String?
+
+    @Option(help: ArgumentHelp("The document's authenticationToken.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("pass-type-id"), help: ArgumentHelp("The pass type identifier.", valueName: "pass.…"))
+    var passTypeID: String?
+
+    @Option(help: ArgumentHelp("The pass's serial number.", valueName: "serial"))
+    var serial: String?
+
+    @Option(name: .customLong("order-type-id"), help: ArgumentHelp("Orders: the order type identifier.", valueName: "order.…"))
+    var orderTypeID: String?
+
+    @Option(name: .customLong("order-id"), help: ArgumentHelp("Orders: the order identifier.", valueName: "id"))
+    var orderID: String?
+
+    @Flag(help: "Check an http:// service (development devices only; Wallet otherwise requires https).")
+    var allowHTTP = false
+
+    @Option(help: ArgumentHelp("Make each read-only call this many times and print p50/p99.", valueName: "N"))
+    var `repeat` = 1
+
+    @Option(
+        help: ArgumentHelp(
+            "A shell command that changes the document at the issuer; then the after-change checks run.", valueName: "command"))
+    var changeCommand: String?
+
+    @Option(help: ArgumentHelp("The root the latest version's chain must verify to (as passmint verify --ca).", valueName: "root.pem"))
+    var ca: String?
+
+    @Flag(help: "Print every result as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard (1...10_000).contains(`repeat`) else { throw ValidationError("--repeat \(`repeat`): give a number from 1 to 10000") }
+        if document != nil {
+            let given = [token, passTypeID, serial, orderTypeID, orderID].contains { $0 != nil }
+            if given { throw ValidationError("give a document or --token/--pass-type-id/--serial (--order-type-id/--order-id), not both") }
+        }
+    }
+
+    func run() async throws {
+        let options = ServiceCheckOptions(
+            allowHTTP: allowHTTP, repeatCount: `repeat`, changeCommand: changeCommand, root: try ca.map { try Certificate(contentsOf: $0) })
+        let report = await ServiceChecker(target: try target(), options: options).run()
+        if json {
+            print(JSONWriter.string(report.json), terminator: "")
+        } else {
+            for result in report.results { for line in result.lines { print(line) } }
+            if `repeat` > 1 { for line in report.timingLines { print(line) } }
+            let failed = report.results.filter { $0.status == .failed }.count
+            print(
+                failed == 0 ? "\(report.target.serviceURL): every check passed" : "\(report.target.serviceURL): \(failed) check(s) FAILED")
+        }
+        if !report.passed { throw ExitCode(1) }
+    }
+
+    /// The target the document names, or the options give.
+    func target() throws -> ServiceCheckTarget {
+        if let document {
+            var target = try ServiceCheckTarget(document: try FileIO.readArchive(document, what: "document"), source: document)
+            if let serviceURL { target.serviceURL = serviceURL }
+            return target
+        }
+        let order = orderTypeID != nil || orderID != nil
+        func required(_ value: String?, _ option: String) throws -> String {
+            guard let value, !value.isEmpty else { throw ValidationError("give a .pkpass or .order, or --\(option)") }
+            return value
+        }
+        return ServiceCheckTarget(
+            kind: order ? .order : .pass, serviceURL: try required(serviceURL, "service-url"), token: try required(token, "token"),
+            typeIdentifier: order ? try required(orderTypeID, "order-type-id") : try required(passTypeID, "pass-type-id"),
+            identifier: order ? try required(orderID, "order-id") : try required(serial, "serial"))
+    }
+}

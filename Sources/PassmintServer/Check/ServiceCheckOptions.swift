@@ -1,0 +1,21 @@
+public import Passmint
+
+/// How `passmint check-service` runs.
+public struct ServiceCheckOptions: Sendable {
+    /// Check an `http://` service (a developer's machine; Wallet accepts it only on development devices). Without it an
+    /// http URL fails `url.https` and nothing is called.
+    public var allowHTTP = false
+    /// Each read-only call (poll, latest version, 304) is made this many times, for the p50/p99 of its duration.
+    public var repeatCount = 1
+    /// A shell command that changes the document at the issuer; the after-change checks run when it is given.
+    public var changeCommand: String?
+    /// The root the latest version's signature chain must verify to (`passmint verify --ca`).
+    public var root: Certificate?
+
+    public init(allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, root: Certificate? = nil) {
+        self.allowHTTP = allowHTTP
+        self.repeatCount = repeatCount
+        self.changeCommand = changeCommand
+        self.root = root
+    }
+}

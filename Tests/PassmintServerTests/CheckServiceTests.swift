@@ -1,0 +1,161 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Passmint
+import PassmintServer
+import PassmintTestSupport
+import Testing
+
+/// `passmint check-service` (``ServiceChecker``) against Passmint's own service, started in-process on port 0: every
+/// check passes, on SQLite and on PostgreSQL.
+@Suite struct CheckServiceTests {
+    /// A live service with one issued pass: the checker's target (called at the local port, over http) and the port.
+    static func withIssuedPass(
+        _ kind: StoreKind, _ body: @Sendable (ServiceCheckTarget, _ port: Int) async throws -> Void
+    ) async throws {
+        try await withStore(kind) { store in
+            let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
+            try await buildApplication(core: service, logger: .init(label: "check")).test(.live) { client in
+                let serial = unique("C")
+                let issued = try await client.execute(
+                    uri: "/api/v1/passes", method: .post,
+                    headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+                    body: try ServiceHarness.issueBody(serial: serial))
+                #expect(issued.status == .created)
+                let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
+                let port = try #require(client.port)
+                let target = ServiceCheckTarget(
+                    kind: .pass, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: ServiceHarness.passType,
+                    identifier: serial, documentURL: ServiceHarness.publicURL)
+                try await body(target, port)
+            }
+        }
+    }
+
+    static func describe(_ report: ServiceCheckReport) -> String {
+        report.results.filter { $0.status == .failed }.flatMap(\.lines).joined(separator: "\n")
+    }
+
+    @Test(arguments: StoreKind.allCases) func everyPassCheckPassesAgainstPassmint(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind) { target, _ in
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            let ran = Set(report.results.filter { $0.status == .passed }.map(\.id))
+            let expected: Set<String> = [
+                "url.https", "url.no-version", "token.length", "register.unauthorized", "poll.unknown-device", "register.created",
+                "register.again", "register.no-push-token", "poll.list", "poll.since", "poll.wrong-type", "latest.unauthorized",
+                "latest.ok",
+                "latest.content-type", "latest.last-modified", "latest.verifies", "latest.same-document", "latest.not-modified",
+                "log.accepts", "unregister.ok", "unregister.poll", "unregister.again", "poll.no-content",
+            ]
+            #expect(expected.subtracting(ran).isEmpty, "not passed: \(expected.subtracting(ran))")
+        }
+    }
+
+    /// The change command is a real one: curl changes the pass through the service's API.
+    @Test func afterAChangeTheDeviceSeesIt() async throws {
+        try await Self.withIssuedPass(.sqlite) { target, port in
+            let command =
+                "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
+                + "--data '{\"data\":{\"points\":4242}}' http://127.0.0.1:\(port)/api/v1/passes/\(target.typeIdentifier)/\(target.identifier)"
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, repeatCount: 3, changeCommand: command)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
+            #expect(passed.isSuperset(of: ["change.command", "change.poll", "change.latest"]))
+            #expect(report.timings.first { $0.call == "poll" }.map { $0.seconds.count >= 3 } == true)
+            // A command that fails is named.
+            let failing = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: "exit 3")).run()
+            #expect(failing.failedIDs == ["change.command"])
+        }
+    }
+
+    @Test func anHTTPServiceFailsTheHTTPSRuleWithoutAllowHTTP() async throws {
+        try await Self.withIssuedPass(.sqlite) { target, _ in
+            let report = await ServiceChecker(target: target).run()
+            #expect(report.failedIDs == ["url.https"])
+            #expect(report.results.first { $0.id == "url.https" && $0.status == .failed }?.fix.contains("--allow-http") == true)
+            #expect(!report.results.contains { $0.id.hasPrefix("register.") }, "nothing is called")
+        }
+    }
+}
+
+/// The checker against deliberately broken stand-ins (``BrokenWebService``, plain http on port 0, so with
+/// `--allow-http`): each breakage is found, and named by exactly the checks that should find it.
+@Suite struct CheckServiceBreakageTests {
+    static func failures(_ breakage: BrokenWebService.Breakage) async throws -> Set<String> {
+        let service = try BrokenWebService(breakage)
+        return try await Application(router: service.router()).test(.live) { client in
+            let report = await ServiceChecker(target: service.target(port: try #require(client.port)), options: .init(allowHTTP: true))
+                .run()
+            return report.failedIDs
+        }
+    }
+
+    @Test func theStandInFollowingTheProtocolPassesEveryCheck() async throws {
+        #expect(try await Self.failures([]) == [])
+    }
+
+    @Test func okInsteadOfCreated() async throws {
+        #expect(try await Self.failures(.okForCreated) == ["register.created"])
+    }
+
+    @Test func okInsteadOfNoContent() async throws {
+        #expect(try await Self.failures(.okForNoContent) == ["poll.no-content"])
+    }
+
+    @Test func neverNotModified() async throws {
+        #expect(try await Self.failures(.neverNotModified) == ["latest.not-modified"])
+    }
+
+    @Test func everyPassListedForAnyTag() async throws {
+        #expect(try await Self.failures(.ignoresTag) == ["poll.since"])
+    }
+
+    @Test func aWrongTokenAccepted() async throws {
+        #expect(try await Self.failures(.acceptsWrongToken) == ["register.unauthorized", "latest.unauthorized"])
+    }
+
+    @Test func lastUpdatedAsANumber() async throws {
+        #expect(try await Self.failures(.numericTag) == ["poll.list"])
+    }
+}
+
+/// The checker on an order (`AppleOrder`, `ordersModifiedSince`, `orders/{type}/{id}`) against Passmint's own service.
+@Suite struct CheckServiceOrderTests {
+    @Test(arguments: StoreKind.allCases) func everyOrderCheckPassesAgainstPassmint(_ kind: StoreKind) async throws {
+        let (apnsServer, sender) = try OrderHarness.apns()
+        defer { apnsServer.shutdown() }
+        let clock = try OrderHarness.clock()
+        try await withStore(kind, clock: clock) { store in
+            let service = try OrderHarness.service(store: store, push: sender, clock: clock)
+            try await buildApplication(core: service, logger: .init(label: "check.orders")).test(.live) { client in
+                let id = unique("CO")
+                let issued = try await client.execute(
+                    uri: "/api/v1/orders", method: .post,
+                    headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
+                    body: try OrderHarness.issueBody(id: id))
+                #expect(issued.status == .created, "\(String(buffer: issued.body))")
+                let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
+                let port = try #require(client.port)
+                let target = ServiceCheckTarget(
+                    kind: .order, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: OrderHarness.type,
+                    identifier: id, documentURL: ServiceHarness.publicURL)
+                let command =
+                    "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
+                    + "--data '{\"data\":{\"carrier\":\"UPS\"}}' http://127.0.0.1:\(port)/api/v1/orders/\(OrderHarness.type)/\(id)"
+                let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command)).run()
+                #expect(report.failedIDs.isEmpty, "\(CheckServiceTests.describe(report))")
+                let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
+                let expected: Set<String> = [
+                    "register.unauthorized", "register.created", "register.again", "poll.list", "poll.since", "latest.unauthorized",
+                    "latest.content-type", "latest.verifies", "latest.same-document", "latest.not-modified", "change.poll", "change.latest",
+                    "unregister.ok", "unregister.poll", "unregister.again",
+                ]
+                #expect(expected.subtracting(passed).isEmpty, "not passed: \(expected.subtracting(passed))")
+            }
+        }
+    }
+}
