@@ -71,10 +71,11 @@ public struct DecryptedPayment: Sendable, CustomStringConvertible, CustomDebugSt
 
     static let secretPaymentDataKeys = ["onlinePaymentCryptogram", "emvData", "encryptedPINData"]
 
-    /// Masked lines, one per field.
-    public var description: String {
+    /// One line per field, the secret values masked unless `reveal`.
+    public func text(reveal: Bool = false) -> String {
+        let show = { (value: String) in reveal ? value : Self.masked(value) }
         var lines = [
-            "account number (DPAN): \(Self.masked(applicationPrimaryAccountNumber))",
+            "account number (DPAN): \(show(applicationPrimaryAccountNumber))",
             "expires:               \(applicationExpirationDate)",
             "amount:                \(transactionAmount) (currency \(currencyCode))",
         ]
@@ -82,10 +83,10 @@ public struct DecryptedPayment: Sendable, CustomStringConvertible, CustomDebugSt
         lines.append("device manufacturer:   \(deviceManufacturerIdentifier)")
         switch paymentData {
         case .threeDSecure(let cryptogram, let eci):
-            lines.append("payment data:          3DSecure, cryptogram \(Self.masked(cryptogram))\(eci.map { ", ECI \($0)" } ?? "")")
+            lines.append("payment data:          3DSecure, cryptogram \(show(cryptogram))\(eci.map { ", ECI \($0)" } ?? "")")
         case .emv(let emvData, let pin):
             lines.append(
-                "payment data:          EMV, emvData \(Self.masked(emvData))\(pin.map { ", encrypted PIN \(Self.masked($0))" } ?? "")")
+                "payment data:          EMV, emvData \(show(emvData))\(pin.map { ", encrypted PIN \(show($0))" } ?? "")")
         }
         if let merchantTokenIdentifier { lines.append("merchant token:        \(merchantTokenIdentifier)") }
         lines.append("transaction:           \(transactionId)")
@@ -93,6 +94,9 @@ public struct DecryptedPayment: Sendable, CustomStringConvertible, CustomDebugSt
         lines.append("decrypted with:        \(publicKeyHash) (\(version.rawValue))")
         return lines.joined(separator: "\n")
     }
+
+    /// ``text(reveal:)``, masked.
+    public var description: String { text() }
 
     public var debugDescription: String { description }
 
