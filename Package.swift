@@ -24,6 +24,8 @@ let package = Package(
         // The APNs client (HTTP/2, certificate or provider token), for a server that pushes on its own; the campaign
         // benchmark (PassmintCampaign) measures it.
         .library(name: "PassmintPush", targets: ["PassmintPush"]),
+        // Apple Pay on the server: verifies and decrypts payment tokens (EC_v1, RSA_v1) with libcrypto.
+        .library(name: "PassmintPay", targets: ["PassmintPay"]),
         .executable(name: "passmint", targets: ["PassmintCLI"]),
         // Signs one pass with the Passmint product alone: the test script checks what it links.
         .executable(name: "passmint-example-sign", targets: ["PassmintExampleSign"]),
@@ -82,6 +84,11 @@ let package = Package(
             name: "Passmint",
             dependencies: ["CPassmintOpenSSL", "CPassmintZip", "CPassmintPNG"],
             resources: [.copy("Resources/AppleCertificates")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PassmintPay",
+            dependencies: ["Passmint", "CPassmintOpenSSL"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -172,7 +179,7 @@ let package = Package(
         .executableTarget(
             name: "PassmintCLI",
             dependencies: [
-                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush", "PassmintGoogle",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintServer", "PassmintPush", "PassmintGoogle", "PassmintPay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -255,6 +262,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassmintPayTests",
+            dependencies: ["Passmint", "PassmintPay", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

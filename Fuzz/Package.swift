@@ -4,11 +4,11 @@
 // A package of its own, so that the main package's build never needs the fuzzer runtime.
 import PackageDescription
 
-let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "order", "preview", "links", "service"]
+let targets = ["json", "strings", "csv", "png", "zip", "zipwrite", "cms", "personalization", "order", "preview", "links", "service", "pay"]
 /// The products a target needs besides `Passmint` (batch input, the preview, the service's request parts).
 let moreProducts = [
     "csv": ["PassmintBatch"], "order": ["PassmintPreview"], "preview": ["PassmintPreview"], "links": ["PassmintPreview"],
-    "service": ["PassmintServer"],
+    "service": ["PassmintServer"], "pay": ["PassmintPay"],
 ]
 
 let package = Package(

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs each fuzz target (Fuzz/, libFuzzer with AddressSanitizer) for a while, from the seed corpus in Fuzz/Corpus,
 # and prints per target: executions, executions/s, coverage (edges), features, corpus size, and crashes.
-#   scripts/fuzz.sh [seconds per target, default 30] [target ...]   (targets: json strings csv png zip zipwrite cms personalization order preview links service)
+#   scripts/fuzz.sh [seconds per target, default 30] [target ...]   (targets: json strings csv png zip zipwrite cms personalization order preview links service pay)
 # A crash stops the run with exit status 1 and leaves the input in .build-fuzz/artifacts/<target>/ to reproduce:
 #   .build-fuzz/debug/fuzz-<target> <that file>
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(json strings csv png zip zipwrite cms personalization order preview links service)
+[ ${#targets[@]} -eq 0 ] && targets=(json strings csv png zip zipwrite cms personalization order preview links service pay)
 root=$PWD
 build="$root/.build-fuzz"
 

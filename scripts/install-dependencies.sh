@@ -23,7 +23,8 @@ if ! python3 -c 'import zxingcpp, PIL' 2>/dev/null; then
     python3 -m pip install --quiet --disable-pip-version-check zxing-cpp pillow \
         || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages zxing-cpp pillow
 fi
-# Google Wallet save links are checked by an independent JWT library (PyJWT, with cryptography for RS256).
+# Google Wallet save links are checked by an independent JWT library (PyJWT, with cryptography for RS256); the Apple
+# Pay test vectors (Tests/ApplePay/make_tokens.py) are made with cryptography too.
 if ! python3 -c 'import jwt, cryptography' 2>/dev/null; then
     echo "installing (pip): pyjwt cryptography"
     python3 -m pip install --quiet --disable-pip-version-check pyjwt cryptography \

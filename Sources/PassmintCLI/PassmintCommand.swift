@@ -16,7 +16,7 @@ struct PassmintCommand: AsyncParsableCommand {
         subcommands: [
             CreateCommand.self, BatchCommand.self, BundleCommand.self, LintCommand.self, VerifyCommand.self, CertsCommand.self,
             ServeCommand.self, UpdateCommand.self, StatsCommand.self, BenchCommand.self, PreviewCommand.self, GoogleCommand.self,
-            CheckServiceCommand.self,
+            CheckServiceCommand.self, PayCommand.self,
         ]
     )
 }

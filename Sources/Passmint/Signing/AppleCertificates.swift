@@ -20,6 +20,9 @@ public enum AppleCertificates {
     /// Apple Root CA, the anchor of every Pass Type ID certificate.
     public static var rootCA: Certificate? { all.first { $0.file == "AppleRootCA.pem" }?.certificate }
 
+    /// Apple Root CA - G3 (EC), the anchor of Apple Pay's payment token signatures and of WWDR G6.
+    public static var rootCAG3: Certificate? { all.first { $0.file == "AppleRootCA-G3.pem" }?.certificate }
+
     /// The WWDR intermediates of every generation.
     public static var wwdrIntermediates: [Entry] { all.filter { $0.file.hasPrefix("AppleWWDR") } }
 

@@ -5,9 +5,9 @@ public import Foundation
 ///
 /// Immutable after loading, so it is safe to share between threads.
 public final class Certificate: @unchecked Sendable {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
-    init(taking pointer: OpaquePointer) { self.pointer = pointer }
+    package init(taking pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { X509_free(pointer) }
 
@@ -100,8 +100,29 @@ public final class Certificate: @unchecked Sendable {
         OpenSSL.sha256(derBytes).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
+    /// The DER SubjectPublicKeyInfo of the certificate's public key.
+    package var publicKeyDER: [UInt8] {
+        guard let key = X509_get0_pubkey(pointer) else { return [] }
+        var output: UnsafeMutablePointer<UInt8>?
+        let length = i2d_PUBKEY(key, &output)
+        guard length > 0, let output else { return [] }
+        defer { cpassmint_OPENSSL_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+
+    /// The value (the content of its OCTET STRING) of the extension with the dotted object identifier `oid`; nil when
+    /// the certificate has no such extension.
+    package func extensionValue(oid: String) -> [UInt8]? {
+        guard let object = OBJ_txt2obj(oid, 1) else { return nil }
+        defer { ASN1_OBJECT_free(object) }
+        let index = X509_get_ext_by_OBJ(pointer, object, -1)
+        guard index >= 0, let found = X509_get_ext(pointer, index), let data = X509_EXTENSION_get_data(found) else { return nil }
+        guard let bytes = ASN1_STRING_get0_data(data) else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(ASN1_STRING_length(data))))
+    }
+
     /// Whether `key` is the private key of this certificate.
-    func matches(_ key: PrivateKey) -> Bool {
+    package func matches(_ key: PrivateKey) -> Bool {
         let result = X509_check_private_key(pointer, key.pointer) == 1
         ERR_clear_error()
         return result

@@ -2,10 +2,10 @@ internal import CPassmintOpenSSL
 public import Foundation
 
 /// Thin helpers over libcrypto shared by the certificate, key and signing wrappers.
-enum OpenSSL {
+package enum OpenSSL {
     /// Empties this thread's OpenSSL error queue into readable strings. Call it in the same synchronous
     /// function as the failing C call: the queue is per thread.
-    static func drainErrors() -> [String] {
+    package static func drainErrors() -> [String] {
         var messages: [String] = []
         while true {
             let code = ERR_get_error()
@@ -20,7 +20,7 @@ enum OpenSSL {
 
     /// Runs `body` with a read-only memory BIO over `bytes`. Nil, without calling `body`, when `bytes` are more than
     /// a memory BIO can hold (2 GiB: its length is a C `int`) or the BIO cannot be made.
-    static func withMemoryBIO<R>(_ bytes: some ContiguousBytes, _ body: (OpaquePointer) throws -> R?) rethrows -> R? {
+    package static func withMemoryBIO<R>(_ bytes: some ContiguousBytes, _ body: (OpaquePointer) throws -> R?) rethrows -> R? {
         try bytes.withUnsafeBytes { raw in
             guard raw.count <= Int(Int32.max), let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { return nil }
             defer { BIO_free(bio) }
@@ -53,7 +53,7 @@ enum OpenSSL {
     }
 
     static func sha1(_ bytes: some ContiguousBytes) -> [UInt8] { digest(bytes, algorithm: EVP_sha1()) }
-    static func sha256(_ bytes: some ContiguousBytes) -> [UInt8] { digest(bytes, algorithm: EVP_sha256()) }
+    package static func sha256(_ bytes: some ContiguousBytes) -> [UInt8] { digest(bytes, algorithm: EVP_sha256()) }
 
     /// Cryptographically secure random bytes.
     static func randomBytes(_ count: Int) -> [UInt8] {
@@ -64,8 +64,30 @@ enum OpenSSL {
     }
 }
 
+/// The bytes that hexadecimal text (either case, an even number of digits) stands for; nil for anything else, and for
+/// empty text.
+package func hexBytes(_ text: some StringProtocol) -> [UInt8]? {
+    let digits = Array(text.utf8)
+    guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
+    func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    for index in stride(from: 0, to: digits.count, by: 2) {
+        guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+        bytes.append(high << 4 | low)
+    }
+    return bytes
+}
+
 /// Lowercase hexadecimal text for a digest.
-func hexString(_ bytes: [UInt8]) -> String {
+package func hexString(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var output = [UInt8]()
     output.reserveCapacity(bytes.count * 2)

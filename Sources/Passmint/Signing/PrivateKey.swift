@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Immutable after loading; OpenSSL 3 allows concurrent signing with one `EVP_PKEY`.
 public final class PrivateKey: @unchecked Sendable {
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
-    init(taking pointer: OpaquePointer) { self.pointer = pointer }
+    package init(taking pointer: OpaquePointer) { self.pointer = pointer }
 
     deinit { EVP_PKEY_free(pointer) }
 

@@ -54,7 +54,7 @@ public enum WebhookSignature {
             switch pair[0] {
             case "t": seconds = pair[1]
             case "v1":
-                guard let bytes = bytes(hex: pair[1]) else { throw .malformedHeader(header) }
+                guard let bytes = hexBytes(pair[1]) else { throw .malformedHeader(header) }
                 signatures.append(bytes)
             default: continue  // other schemes, for later versions
             }
@@ -76,26 +76,5 @@ public enum WebhookSignature {
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
         return difference == 0
-    }
-
-    private static func bytes(hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0, !digits.isEmpty else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

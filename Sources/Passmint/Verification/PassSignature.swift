@@ -27,9 +27,9 @@ public struct SignatureInspection: Sendable {
     public var contentType: String
 }
 
-enum PassSignature {
+package enum PassSignature {
     /// Parses and verifies a detached CMS signature over `content`. Nil when `bytes` is not CMS at all.
-    static func inspect(_ bytes: [UInt8], content: [UInt8]) -> SignatureInspection? {
+    package static func inspect(_ bytes: [UInt8], content: [UInt8]) -> SignatureInspection? {
         ERR_clear_error()
         let cms: OpaquePointer? = OpenSSL.withMemoryBIO(bytes) { d2i_CMS_bio($0, nil) }
         guard let cms else {
@@ -101,7 +101,7 @@ enum PassSignature {
     }
 
     /// Verifies `leaf` up to `root` using `intermediates`, at `time`. Returns nil on success, else OpenSSL's reason.
-    static func verifyChain(leaf: Certificate, intermediates: [Certificate], root: Certificate, at time: Date?) -> String? {
+    package static func verifyChain(leaf: Certificate, intermediates: [Certificate], root: Certificate, at time: Date?) -> String? {
         guard let store = X509_STORE_new() else { return "cannot create a certificate store" }
         defer { X509_STORE_free(store) }
         X509_STORE_add_cert(store, root.pointer)

@@ -1,0 +1,88 @@
+import Foundation
+import Passmint
+import PassmintTestSupport
+import Testing
+
+/// `passmint pay decrypt` and `passmint pay keys`, run as a user would, on the vectors of `Tests/ApplePay/make_tokens.py`.
+@Suite(.offPool) struct PayCommandTests {
+    static let at = "2026-01-15T10:01:00Z"
+    static let pan = "4109370251004320"
+    static let cryptogram = "Af9x/QwAA/DjmU65oyc1MAABAAA="
+
+    func passmint(_ arguments: [String]) throws -> TestEnvironment.ProcessResult {
+        try TestEnvironment.run(CreateCommandTests.binary, arguments, in: TestEnvironment.repositoryRoot)
+    }
+
+    func keys(_ names: [String] = ["merchant-ec", "merchant-rsa"]) throws -> [String] {
+        let vectors = try TestEnvironment.applePayVectors()
+        return names.flatMap { ["--merchant-cert", vectors.path("\($0).pem"), "--merchant-key", vectors.path("\($0)-key.pem")] }
+    }
+
+    func decrypt(_ token: String, _ more: [String] = [], keys names: [String] = ["merchant-ec", "merchant-rsa"]) throws
+        -> TestEnvironment.ProcessResult
+    {
+        let vectors = try TestEnvironment.applePayVectors()
+        return try passmint(
+            ["pay", "decrypt", vectors.tokenPath(token), "--at", Self.at, "--test-only-root", vectors.path("root.pem")] + (try keys(names))
+                + more)
+    }
+
+    @Test func decryptPrintsThePaymentDataMaskedUnlessRevealed() throws {
+        let masked = try decrypt("ec-whole-appdata")
+        #expect(masked.status == 0, "\(masked.stderr)")
+        #expect(masked.stdout.contains("************4320") && masked.stdout.contains("amount:                1999 (currency 840)"))
+        #expect(!masked.stdout.contains(Self.pan) && !masked.stdout.contains(Self.cryptogram))
+        let json = try decrypt("rsa", ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let value = try JSONParser.value(Array(json.stdout.utf8))
+        #expect(value["applicationPrimaryAccountNumber"]?.stringValue == "************4320")
+        #expect(value["token"]?["version"]?.stringValue == "RSA_v1")
+        #expect(!json.stdout.contains(Self.pan) && !json.stdout.contains(Self.cryptogram))
+        let revealed = try decrypt("ec", ["--json", "--reveal"])
+        let full = try JSONParser.value(Array(revealed.stdout.utf8))
+        #expect(full["applicationPrimaryAccountNumber"]?.stringValue == Self.pan)
+        #expect(full["paymentData"]?["onlinePaymentCryptogram"]?.stringValue == Self.cryptogram)
+        let text = try decrypt("ec", ["--reveal"])
+        #expect(text.stdout.contains(Self.pan) && text.stdout.contains(Self.cryptogram))
+    }
+
+    @Test func aTokenThatDoesNotDecryptExitsNonZeroWithTheReason() throws {
+        let wrongKey = try decrypt("rsa", keys: ["merchant-ec"])
+        #expect(wrongKey.status != 0)
+        #expect(wrongKey.stderr.contains("this RSA_v1 token needs an RSA payment processing key"), "\(wrongKey.stderr)")
+        let old = try decrypt("old-signing-time")
+        #expect(old.status != 0 && old.stderr.contains("the signing time 2021-09-01T19:03:06Z is 4 years before"), "\(old.stderr)")
+        let vectors = try TestEnvironment.applePayVectors()
+        let real = try passmint(["pay", "decrypt", vectors.tokenPath("ec"), "--at", Self.at] + (try keys()))
+        #expect(real.status != 0 && real.stderr.contains("Apple Root CA - G3"), "a test token is refused by Apple's root: \(real.stderr)")
+        for result in [wrongKey, old, real] { #expect(!(result.stdout + result.stderr).contains(Self.pan)) }
+        let unpaired = try passmint(["pay", "decrypt", vectors.tokenPath("ec"), "--merchant-cert", vectors.path("merchant-ec.pem")])
+        #expect(unpaired.status != 0 && unpaired.stderr.contains("1 --merchant-cert and 0 --merchant-key given"), "\(unpaired.stderr)")
+        let badTime = try passmint(["pay", "decrypt", vectors.tokenPath("ec"), "--at", "yesterday"] + (try keys()))
+        #expect(badTime.stderr.contains("--at yesterday is not an RFC 3339 time"), "\(badTime.stderr)")
+    }
+
+    @Test func keysPrintsEachKeysHashMerchantIdentifierDatesAndMatch() throws {
+        let vectors = try TestEnvironment.applePayVectors()
+        let good = try passmint(["pay", "keys", "--at", Self.at] + (try keys(["merchant-ec", "merchant-rsa"])))
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let manifest = try JSONParser.value(Array(try Data(contentsOf: URL(fileURLWithPath: vectors.path("manifest.json")))))
+        for token in ["ec", "rsa"] {
+            let hash = try #require(manifest[token]?["publicKeyHash"]?.stringValue)
+            #expect(good.stdout.contains("publicKeyHash:            \(hash)"))
+        }
+        #expect(good.stdout.contains("merchant identifier:      merchant.dev.passmint.test"))
+        #expect(good.stdout.contains("(= SHA-256 of the UID)") && good.stdout.contains("2025-06-01T00:00:00Z … 2027-06-30T00:00:00Z"))
+        let mixed = try passmint([
+            "pay", "keys", "--at", Self.at, "--json", "--merchant-cert", vectors.path("merchant-ec.pem"), "--merchant-key",
+            vectors.path("merchant-ec-2-key.pem"), "--merchant-cert", vectors.path("merchant-no-id.pem"), "--merchant-key",
+            vectors.path("merchant-no-id-key.pem"),
+        ])
+        #expect(mixed.status == 1)
+        let report = try JSONParser.value(Array(mixed.stdout.utf8))
+        #expect(report["keys"]?.arrayValue?[0]["keyMatchesCertificate"] == false && report["usable"] == false)
+        #expect(report["keys"]?.arrayValue?[1]["error"]?.stringValue?.contains("carries no merchant identifier") == true)
+        let later = try passmint(["pay", "keys", "--at", "2028-01-01T00:00:00Z"] + (try keys(["merchant-ec"])))
+        #expect(later.status == 1 && later.stdout.contains("NOT valid at 2028-01-01T00:00:00Z"))
+    }
+}
