@@ -22,13 +22,15 @@ struct AppleOrderRoutes {
         guard let pushToken = object["pushToken"]?.stringValue, PathComponent.isValid(pushToken) else {
             throw ServiceFailure.badRequest("the body must be {\"pushToken\": \"<hex token>\"}")
         }
-        let result = try await devices.register(device: device, pushToken: pushToken, order: order)
+        let result = try await core.registrations.register(
+            device: device, pushToken: pushToken, passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber)
         return Response(status: result == .created ? .created : .ok)
     }
 
     func unregisterDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
         let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
-        try await devices.unregister(device: device, order: order)
+        try await core.registrations.unregister(
+            device: device, passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber)
         return Response(status: .ok)
     }
 
@@ -38,10 +40,10 @@ struct AppleOrderRoutes {
         guard case .success(let since) = DeviceAnswers.since(sinceText) else {
             throw ServiceFailure.badRequest("ordersModifiedSince must be a lastModified this service returned")
         }
-        let result = try await devices.updatedOrders(device: device, type: type, since: since)
-        guard !result.orderIdentifiers.isEmpty else { return Response(status: .noContent) }
+        let result = try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since)
+        guard !result.serialNumbers.isEmpty else { return Response(status: .noContent) }
         let body: JSONValue = [
-            "orderIdentifiers": .array(result.orderIdentifiers.map(JSONValue.string)), "lastModified": .string(String(result.lastUpdated)),
+            "orderIdentifiers": .array(result.serialNumbers.map(JSONValue.string)), "lastModified": .string(String(result.lastUpdated)),
         ]
         return RouteSupport.json(.ok, body)
     }
@@ -61,7 +63,7 @@ struct AppleOrderRoutes {
 
     /// An `If-Modified-Since` date not older than the order's last change; a date that does not parse or lies ahead of
     /// now is ignored (the order is sent).
-    private static func notModified(_ order: StoredOrder, _ header: String) -> Bool {
+    private static func notModified(_ order: StoredPass, _ header: String) -> Bool {
         let now = Date()
         guard let date = HTTPDate.parse(header, now: now), date <= now else { return false }
         return date >= order.updatedAt
