@@ -48,6 +48,7 @@ public enum PassEdit: Sendable, Equatable {
             if let dataJSON { edited.dataJSON = dataJSON }
             if let voided { edited.voided = voided }
             if let templateVersion { edited.templateVersion = templateVersion }
+            if edited == pass { return nil }  // the same data again: no new version, no push
         case .personalize(let personalizationJSON):
             guard pass.personalizationJSON == nil else { return nil }
             edited.personalizationJSON = personalizationJSON

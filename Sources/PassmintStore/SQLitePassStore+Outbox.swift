@@ -47,12 +47,6 @@ extension SQLitePassStore {
                     "DELETE FROM registrations WHERE device_library_id IN (SELECT device_library_id FROM devices WHERE push_token = ?)",
                     token)
                 try db.query("DELETE FROM devices WHERE push_token = ?", token)
-                try db.query(
-                    """
-                    DELETE FROM order_registrations WHERE device_library_id IN (
-                        SELECT device_library_id FROM order_devices WHERE push_token = ?)
-                    """, token)
-                try db.query("DELETE FROM order_devices WHERE push_token = ?", token)
                 try db.query("DELETE FROM push_outbox WHERE push_token = ?", token)
             }
             let now = Self.milliseconds(self.clock())

@@ -166,15 +166,28 @@ enum SQLiteSchema {
             CREATE INDEX passes_without_template_version ON passes (template) WHERE template_version IS NULL;
             """
         ),
+        (
+            18, "orders are documents of the passes' tables: their rows, devices and registrations moved, the order tables dropped",
+            """
+            INSERT OR IGNORE INTO passes (pass_type_id, serial_number, authentication_token, template, data, update_tag, updated_at)
+                SELECT order_type_id, order_id, authentication_token, template || '.order', data, update_tag, updated_at FROM orders;
+            INSERT OR IGNORE INTO devices (device_library_id, push_token) SELECT device_library_id, push_token FROM order_devices;
+            INSERT OR IGNORE INTO registrations (device_library_id, pass_type_id, serial_number)
+                SELECT device_library_id, order_type_id, order_id FROM order_registrations;
+            DROP TABLE order_registrations;
+            DROP TABLE order_devices;
+            DROP TABLE orders;
+            """
+        ),
     ]
 
-    /// Applies the migrations not applied yet.
-    static func migrate(_ db: SQLiteConnection) throws {
+    /// Applies the migrations not applied yet (up to `last`: a test makes an older version's database).
+    static func migrate(_ db: SQLiteConnection, through last: Int = .max) throws {
         try db.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)")
         var applied: Set<Int64> = []
         try db.query("SELECT version FROM schema_migrations") { applied.insert($0.integer(0)) }
-        for migration in migrations where !applied.contains(Int64(migration.version)) {
+        for migration in migrations where !applied.contains(Int64(migration.version)) && migration.version <= last {
             try db.execute(migration.sql)
             try db.query(
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",

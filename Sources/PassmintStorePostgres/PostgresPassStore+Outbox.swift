@@ -47,12 +47,6 @@ extension PostgresPassStore {
                     """, logger: logger)
                 try await Self.recordLeaving(connection, lost, kind: .tokenDead, at: clock(), logger)
                 try await connection.query("DELETE FROM devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
-                try await connection.query(
-                    """
-                    DELETE FROM order_registrations WHERE device_library_id IN (
-                        SELECT device_library_id FROM order_devices WHERE push_token = ANY(\(gone)::text[]))
-                    """, logger: logger)
-                try await connection.query("DELETE FROM order_devices WHERE push_token = ANY(\(gone)::text[])", logger: logger)
                 try await connection.query("DELETE FROM push_outbox WHERE push_token = ANY(\(gone)::text[])", logger: logger)
             }
             let results = settlement.rows.compactMap { row in row.note.map { (push: row.owed, resultJSON: $0) } }

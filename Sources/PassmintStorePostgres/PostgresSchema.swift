@@ -267,10 +267,33 @@ enum PostgresSchema {
                 "CREATE INDEX IF NOT EXISTS passes_without_template_version ON passes (template) WHERE template_version IS NULL",
             ]
         ),
+        (
+            18, "orders are documents of the passes' tables: their rows, devices and registrations moved, the order tables dropped",
+            [
+                """
+                INSERT INTO passes (pass_type_id, serial_number, authentication_token, template, data, update_tag, updated_at)
+                SELECT order_type_id, order_id, authentication_token, template || '.order', data, update_tag, updated_at FROM orders
+                ON CONFLICT DO NOTHING
+                """,
+                """
+                INSERT INTO devices (device_library_id, push_token) SELECT device_library_id, push_token FROM order_devices
+                ON CONFLICT DO NOTHING
+                """,
+                """
+                INSERT INTO registrations (device_library_id, pass_type_id, serial_number)
+                SELECT device_library_id, order_type_id, order_id FROM order_registrations ON CONFLICT DO NOTHING
+                """,
+                """
+                INSERT INTO pass_installs SELECT DISTINCT order_type_id, order_id FROM order_registrations ON CONFLICT DO NOTHING
+                """,
+                "DROP TABLE order_registrations", "DROP TABLE order_devices", "DROP TABLE orders",
+            ]
+        ),
     ]
 
-    /// Applies the migrations not applied yet, holding an advisory lock so that one node migrates at a time.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Applies the migrations not applied yet (up to `last`: a test makes an older version's database), holding an
+    /// advisory lock so that one node migrates at a time.
+    static func migrate(_ client: PostgresClient, logger: Logger, through last: Int = .max) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(8154711)", logger: logger)
             try await connection.query(
@@ -280,7 +303,7 @@ enum PostgresSchema {
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
-            for migration in migrations where !applied.contains(migration.version) {
+            for migration in migrations where !applied.contains(migration.version) && migration.version <= last {
                 for statement in migration.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
                 let (version, name, now) = (migration.version, migration.name, Int64(Date().timeIntervalSince1970))
                 try await connection.query(

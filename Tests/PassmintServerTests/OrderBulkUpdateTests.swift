@@ -43,7 +43,7 @@ import Testing
             try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
                 let orders = [try await issueAndRegister(client), try await issueAndRegister(client), try await issueAndRegister(client)]
                 let issuedAt = try #require(
-                    try await (store as? any OrderStore)?.order(orderTypeIdentifier: OrderHarness.type, orderIdentifier: orders[1].id))
+                    try await store.pass(passTypeIdentifier: OrderHarness.type, serialNumber: orders[1].id))
                 func line(_ id: String, _ change: String) -> String {
                     #"{"orderTypeIdentifier":"\#(OrderHarness.type)","orderIdentifier":"\#(id)",\#(change)}"#
                 }
@@ -80,7 +80,7 @@ import Testing
                 #expect(failures[4]["reason"]?.stringValue?.contains("updatedAt") == true, "\(failures)")
 
                 let stored = try #require(
-                    try await (store as? any OrderStore)?.order(orderTypeIdentifier: OrderHarness.type, orderIdentifier: orders[1].id))
+                    try await store.pass(passTypeIdentifier: OrderHarness.type, serialNumber: orders[1].id))
                 let data = try JSONParser.value(Array(stored.dataJSON.utf8))
                 #expect(data["shippingStatus"] == "delivered" && data["carrier"] == "UPS", "the refused line changed nothing: \(data)")
                 #expect(stored.updatedAt > issuedAt.updatedAt && stored.updateTag > issuedAt.updateTag)

@@ -126,7 +126,7 @@ import Testing
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")
             let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.order.orderTypeIdentifier
+            let type = issued.metadata.order.passTypeIdentifier
             let completed = try await service.orders.update(
                 orderTypeIdentifier: type, orderIdentifier: id, data: ["status": "completed"], ifMatch: nil)
             #expect(completed.changed == true)
@@ -151,7 +151,7 @@ import Testing
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")
             let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.order.orderTypeIdentifier
+            let type = issued.metadata.order.passTypeIdentifier
             let keys = (0..<6).map { "note\($0)" }
             let tags = try await withThrowingTaskGroup(of: Int64.self) { group in
                 for (index, key) in keys.enumerated() {

@@ -11,11 +11,16 @@ import Testing
 extension PostgresTagOrderTests {
     static let orderType = "order.dev.passmint.example"
 
-    static func order(_ orders: any OrderStore) async throws -> StoredOrder {
-        try await orders.insertOrder(
-            StoredOrder(
-                orderTypeIdentifier: orderType, orderIdentifier: unique("order"), authenticationToken: "order-token-0123456789",
-                template: "Shipment", dataJSON: #"{"status":"open"}"#))
+    static func order(_ orders: any PassStore) async throws -> StoredPass {
+        try await orders.insert(
+            StoredPass(
+                passTypeIdentifier: orderType, serialNumber: unique("order"), authenticationToken: "order-token-0123456789",
+                template: "Shipment.order", dataJSON: #"{"status":"open"}"#))
+    }
+
+    static func complete(_ orders: any PassStore, _ id: String) async throws -> PassChange? {
+        try await orders.change(
+            passTypeIdentifier: orderType, serialNumber: id, .update(dataJSON: #"{"status":"completed"}"#, voided: nil), basedOn: nil)
     }
 
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests))
@@ -27,8 +32,7 @@ extension PostgresTagOrderTests {
             group.addTask { await blocker.run() }
             try await openPassStore(url: url, logger: Logger(label: "test.node-a")).whileRunning { nodeA in
                 try await openPassStore(url: url, logger: Logger(label: "test.node-b")).whileRunning { nodeB in
-                    let (ordersA, ordersB) = (try #require(nodeA as? any OrderStore), try #require(nodeB as? any OrderStore))
-                    try await Self.interleaveOrders(ordersA, ordersB, blocker: blocker, logger: logger)
+                    try await Self.interleaveOrders(nodeA, nodeB, blocker: blocker, logger: logger)
                 }
             }
             group.cancelAll()
@@ -36,19 +40,19 @@ extension PostgresTagOrderTests {
     }
 
     /// As ``interleave(_:_:blocker:logger:)``, with an order changed slowly on node A and another quickly on node B.
-    static func interleaveOrders(_ nodeA: any OrderStore, _ nodeB: any OrderStore, blocker: PostgresClient, logger: Logger) async throws {
+    static func interleaveOrders(_ nodeA: any PassStore, _ nodeB: any PassStore, blocker: PostgresClient, logger: Logger) async throws {
         let (slow, fast, device) = (try await order(nodeA), try await order(nodeA), unique("dev"))
         let (deviceToken, otherToken) = ("ff" + pushToken().dropFirst(2), "00" + pushToken().dropFirst(2))
         for order in [slow, fast] {
-            _ = try await nodeA.registerOrder(
-                deviceLibraryIdentifier: device, pushToken: deviceToken, orderTypeIdentifier: orderType,
-                orderIdentifier: order.orderIdentifier)
+            _ = try await nodeA.register(
+                deviceLibraryIdentifier: device, pushToken: deviceToken, passTypeIdentifier: orderType,
+                serialNumber: order.serialNumber)
         }
-        _ = try await nodeA.registerOrder(
-            deviceLibraryIdentifier: unique("other"), pushToken: otherToken, orderTypeIdentifier: orderType,
-            orderIdentifier: slow.orderIdentifier)
-        let first = try await nodeB.updatedOrders(deviceLibraryIdentifier: device, orderTypeIdentifier: orderType, updatedSince: nil)
-        #expect(Set(first.orderIdentifiers) == [slow.orderIdentifier, fast.orderIdentifier])
+        _ = try await nodeA.register(
+            deviceLibraryIdentifier: unique("other"), pushToken: otherToken, passTypeIdentifier: orderType,
+            serialNumber: slow.serialNumber)
+        let first = try await nodeB.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: orderType, updatedSince: nil)
+        #expect(Set(first.serialNumbers) == [slow.serialNumber, fast.serialNumber])
 
         let (seen, fastTag, slowChange) = try await blocker.withTransaction(logger: logger) { connection in
             try await connection.query(
@@ -57,25 +61,21 @@ extension PostgresTagOrderTests {
                 VALUES (\(otherToken), \(orderType), 1, 0, 0)
                 """, logger: logger)
             let slowChange = Task {
-                try await nodeA.changeOrder(
-                    orderTypeIdentifier: orderType, orderIdentifier: slow.orderIdentifier, dataJSON: #"{"status":"completed"}"#,
-                    basedOn: nil)
+                try await complete(nodeA, slow.serialNumber)
             }
             let waiting = try await eventually { try await waitingForALock(blocker, logger) }
             #expect(waiting, "the slow change waits for the held push row")
             let fastChange = try #require(
-                try await nodeB.changeOrder(
-                    orderTypeIdentifier: orderType, orderIdentifier: fast.orderIdentifier, dataJSON: #"{"status":"completed"}"#,
-                    basedOn: nil))
-            let seen = try await nodeB.updatedOrders(
-                deviceLibraryIdentifier: device, orderTypeIdentifier: orderType, updatedSince: first.lastUpdated)
-            #expect(seen.orderIdentifiers == [fast.orderIdentifier], "the fast change shows, the slow one has not committed")
-            return (seen, fastChange.order.updateTag, slowChange)
+                try await complete(nodeB, fast.serialNumber))
+            let seen = try await nodeB.updatedSerials(
+                deviceLibraryIdentifier: device, passTypeIdentifier: orderType, updatedSince: first.lastUpdated)
+            #expect(seen.serialNumbers == [fast.serialNumber], "the fast change shows, the slow one has not committed")
+            return (seen, fastChange.pass.updateTag, slowChange)
         }
         let slowCommitted = try #require(try await slowChange.value)
-        #expect(slowCommitted.order.updateTag < fastTag, "the slow change committed last with the lower tag")
-        let next = try await nodeA.updatedOrders(
-            deviceLibraryIdentifier: device, orderTypeIdentifier: orderType, updatedSince: seen.lastUpdated)
-        #expect(next.orderIdentifiers.contains(slow.orderIdentifier), "the device's next poll finds the order that changed late")
+        #expect(slowCommitted.pass.updateTag < fastTag, "the slow change committed last with the lower tag")
+        let next = try await nodeA.updatedSerials(
+            deviceLibraryIdentifier: device, passTypeIdentifier: orderType, updatedSince: seen.lastUpdated)
+        #expect(next.serialNumbers.contains(slow.serialNumber), "the device's next poll finds the order that changed late")
     }
 }

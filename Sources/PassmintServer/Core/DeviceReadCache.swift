@@ -34,7 +34,10 @@ public final class DeviceReadCache: Sendable {
     public func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return try await passRows.value(for: key, generation: store.passGeneration) {
-            guard let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+            // An order is a document of the same store, but no pass: the pass web service does not know it.
+            guard !OrderDeviceService.isOrderType(passTypeIdentifier),
+                let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+            else {
                 return .missing
             }
             return .found(DevicePassView(row))

@@ -9,7 +9,9 @@ public struct PassLookupService: Sendable {
 
     /// The pass with its registrations count, where each device's push stands, and its Google object's patch.
     public func metadata(passTypeIdentifier: String, serialNumber: String) async throws -> PassMetadata {
-        guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
+        guard !OrderDeviceService.isOrderType(passTypeIdentifier),  // an order is read as an order (OrderService)
+            let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
+        else {
             throw ServiceFailure.notFound
         }
         let pushes = try await store.pushStates(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)

@@ -97,7 +97,7 @@ public struct ServiceCore: Sendable {
         let orderRenderer = OrderRenderer(
             templates: OrderTemplateCatalog(folder: configuration.orderTemplatesFolder ?? configuration.templatesFolder),
             identities: configuration.identities, webServiceURL: configuration.publicURL, clock: clock)
-        orders = OrderService(store: store as? any OrderStore, renderer: orderRenderer, pushQueue: pushQueue, clock: clock, logger: logger)
+        orders = OrderService(store: store, renderer: orderRenderer, publisher: publisher, clock: clock, logger: logger)
         orderDevices = OrderDeviceService(issuing: orders, renderer: orderRenderer)
         let links = configuration.linkSecret.map {
             PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)

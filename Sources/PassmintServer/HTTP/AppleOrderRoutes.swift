@@ -19,21 +19,23 @@ struct AppleOrderRoutes {
     func registerDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
         let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
         let pushToken = try await RouteSupport.pushToken(request, limit: core.configuration.maxBodySize)
-        let result = try await devices.register(device: device, pushToken: pushToken, order: order)
+        let result = try await core.registrations.register(
+            device: device, pushToken: pushToken, passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber)
         return Response(status: RouteSupport.status(of: result))
     }
 
     func unregisterDevice(_ request: Request, device: String, type: String, id: String) async throws -> Response {
         let order = try await devices.authorizedOrder(type: type, id: id, authorization: request.headers[.authorization])
-        try await devices.unregister(device: device, order: order)
+        try await core.registrations.unregister(
+            device: device, passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber)
         return Response(status: .init(code: WalletWebService.Status.unregistered))
     }
 
     /// `{"orderIdentifiers": [...], "lastModified": "<tag>"}`, or 204 when none changed since `ordersModifiedSince`.
     func updatedOrders(_ request: Request, device: String, type: String) async throws -> Response {
         let since = try RouteSupport.since(request, .order)
-        let result = try await devices.updatedOrders(device: device, type: type, since: since)
-        return RouteSupport.updatedList(UpdatedList(kind: .order, identifiers: result.orderIdentifiers, tag: String(result.lastUpdated)))
+        let result = try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since)
+        return RouteSupport.updatedList(UpdatedList(kind: .order, identifiers: result.serialNumbers, tag: String(result.lastUpdated)))
     }
 
     private func latestOrder(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
@@ -51,7 +53,7 @@ struct AppleOrderRoutes {
 
     /// An `If-Modified-Since` date not older than the order's last change; a date that does not parse or lies ahead of
     /// now is ignored (the order is sent).
-    private static func notModified(_ order: StoredOrder, _ header: String) -> Bool {
+    private static func notModified(_ order: StoredPass, _ header: String) -> Bool {
         let now = Date()
         guard let date = HTTPDate.parse(header, now: now), date <= now else { return false }
         return date >= order.updatedAt

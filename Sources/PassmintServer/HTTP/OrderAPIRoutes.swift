@@ -33,7 +33,7 @@ struct OrderAPIRoutes {
         }
         let issued = try await core.orders.issue(template: template, data: data)
         let order = issued.metadata.order
-        let location = "/api/v1/orders/\(order.orderTypeIdentifier)/\(order.orderIdentifier)"
+        let location = "/api/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"
         if request.headers[.accept]?.contains("application/json") == true {
             var response = answer(.created, issued.metadata)
             response.headers[.location] = location

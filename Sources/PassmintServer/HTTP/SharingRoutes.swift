@@ -40,7 +40,7 @@ struct SharingRoutes {
         let presented = try link(request, context)
         if OrderDeviceService.isOrderType(presented.passTypeIdentifier) {
             let (order, archive) = try await core.orderSharing.download(presented)
-            let name = SerialFileName.fileName(for: order.orderIdentifier).dropLast(".pkpass".count) + "." + BuiltOrder.fileExtension
+            let name = SerialFileName.fileName(for: order.serialNumber).dropLast(".pkpass".count) + "." + BuiltOrder.fileExtension
             return RouteSupport.bytes(
                 archive, type: BuiltOrder.mimeType,
                 headers: [

@@ -4,7 +4,9 @@ public import PassmintStore
 /// What the issuing API answers about an order: the stored order, its data, the devices registered for it and, for a
 /// change, whether it changed and how many pushes it owes; for a read, where each device's push stands.
 public struct OrderMetadata: Sendable {
-    public var order: StoredOrder
+    /// The order as stored: a document of the passes' store (its type and serial are the order type identifier and the
+    /// order identifier).
+    public var order: StoredPass
     public var data: JSONObject
     public var registrations: Int
     /// For a change: false when the data was the stored data (nothing written, no push).
@@ -20,11 +22,12 @@ public struct OrderMetadata: Sendable {
     /// `links` (`download`, `add`) when the service has a link secret.
     func json(publicURL: String, links: PassLinks.Links? = nil) -> JSONValue {
         var object: JSONObject = [
-            "orderTypeIdentifier": .string(order.orderTypeIdentifier), "orderIdentifier": .string(order.orderIdentifier),
-            "authenticationToken": .string(order.authenticationToken), "template": .string(order.template),
+            "orderTypeIdentifier": .string(order.passTypeIdentifier), "orderIdentifier": .string(order.serialNumber),
+            "authenticationToken": .string(order.authenticationToken),
+            "template": .string(OrderTemplateCatalog.canonicalName(order.template)),
             "updateTag": .string(String(order.updateTag)), "updatedAt": .string(RFC3339Date.string(from: order.updatedAt)),
             "lastModified": .string(HTTPDate.string(order.updatedAt)),
-            "url": .string(publicURL + "/v1/orders/\(order.orderTypeIdentifier)/\(order.orderIdentifier)"),
+            "url": .string(publicURL + "/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"),
             "data": .object(data), "registrations": .number(JSONNumber(registrations)),
         ]
         if let links { object["links"] = ["download": .string(links.download), "add": .string(links.add)] }

@@ -13,28 +13,29 @@ struct OrderRenderer: Sendable {
     let clock: @Sendable () -> Date
 
     /// The signed order of `order` (its template, data and version).
-    func build(_ order: StoredOrder) throws(ServiceFailure) -> BuiltOrder {
+    func build(_ order: StoredPass) throws(ServiceFailure) -> BuiltOrder {
         try build(order, data: Self.data(order.dataJSON))
     }
 
     /// The signed order of `order`'s identity and version, with `data`.
-    func build(_ order: StoredOrder, data: JSONObject) throws(ServiceFailure) -> BuiltOrder {
+    func build(_ order: StoredPass, data: JSONObject) throws(ServiceFailure) -> BuiltOrder {
         let template = try templates.template(named: order.template)
         let json = try orderJSON(order, data: data, template: template)
         do {
             let builder = OrderBuilder(identities: identities, options: .init(now: clock()))
-            return try builder.build(orderJSON: json, files: template.files, source: "\(order.template).order/order.json")
+            let source = OrderTemplateCatalog.storedName(order.template) + "/order.json"
+            return try builder.build(orderJSON: json, files: template.files, source: source)
         } catch {
             throw .unprocessable(error.message)
         }
     }
 
     /// The `order.json` of `order`'s version with `data`, as it is signed.
-    func orderJSON(_ order: StoredOrder, data: JSONObject, template: OrderTemplate? = nil) throws(ServiceFailure) -> JSONObject {
+    func orderJSON(_ order: StoredPass, data: JSONObject, template: OrderTemplate? = nil) throws(ServiceFailure) -> JSONObject {
         let chosen: OrderTemplate
         if let template { chosen = template } else { chosen = try templates.template(named: order.template) }
         var json = try render(chosen, order: order, data: data)
-        json["orderTypeIdentifier"] = .string(order.orderTypeIdentifier)
+        json["orderTypeIdentifier"] = .string(order.passTypeIdentifier)
         return json
     }
 
@@ -42,8 +43,8 @@ struct OrderRenderer: Sendable {
     /// placeholders), else the one Order Type ID identity of the certificates folder.
     func orderType(template name: String, data: JSONObject) throws(ServiceFailure) -> String {
         let template = try templates.template(named: name)
-        let probe = StoredOrder(
-            orderTypeIdentifier: "", orderIdentifier: "probe", authenticationToken: "probe-token-0123456789", template: name,
+        let probe = StoredPass(
+            passTypeIdentifier: "", serialNumber: "probe", authenticationToken: "probe-token-0123456789", template: name,
             dataJSON: "{}", updatedAt: clock())
         if let type = try render(template, order: probe, data: data)["orderTypeIdentifier"]?.stringValue, !type.isEmpty { return type }
         let orderTypes = identities.passTypeIdentifiers.filter { $0.hasPrefix("order.") }
@@ -57,10 +58,10 @@ struct OrderRenderer: Sendable {
         return orderTypes[0]
     }
 
-    private func render(_ template: OrderTemplate, order: StoredOrder, data: JSONObject) throws(ServiceFailure) -> JSONObject {
+    private func render(_ template: OrderTemplate, order: StoredPass, data: JSONObject) throws(ServiceFailure) -> JSONObject {
         var values = data
         let owned: JSONObject = [
-            "orderIdentifier": .string(order.orderIdentifier), "authenticationToken": .string(order.authenticationToken),
+            "orderIdentifier": .string(order.serialNumber), "authenticationToken": .string(order.authenticationToken),
             "updatedAt": .string(RFC3339Date.string(from: order.updatedAt)),
         ]
         for member in owned { values[member.key] = member.value }

@@ -9,18 +9,19 @@ import PassmintStore
 /// in the same transaction), and read it with where its pushes stand. Changes racing for one order are each made
 /// again from the version now stored until they commit, so none is lost.
 public struct OrderService: Sendable {
-    let store: (any OrderStore)?
+    let store: any PassStore
     let renderer: OrderRenderer
-    let pushQueue: PushQueue
+    let publisher: PassPublisher
     let clock: @Sendable () -> Date
     let logger: Logger
 
     /// Keys of the data the service writes itself: they cannot be given.
     static let ownedKeys = ["orderTypeIdentifier", "authenticationToken", "updatedAt"]
 
-    func orders() throws(ServiceFailure) -> any OrderStore {
-        guard let store else { throw ServiceFailure(.notImplemented, "this service's store does not keep orders") }
-        return store
+    /// The stored order `type` / `id`: a document of the passes' store whose type is an order type (a pass is no order).
+    func order(_ type: String, _ id: String) async throws -> StoredPass? {
+        guard OrderDeviceService.isOrderType(type) else { return nil }
+        return try await store.pass(passTypeIdentifier: type, serialNumber: id)
     }
 
     /// An order as issued: stored, with its signed bytes.
@@ -32,7 +33,6 @@ public struct OrderService: Sendable {
     /// Issues an order of `template` with `data`; its `orderIdentifier` comes from the data (or is generated), its token
     /// is generated, `createdAt` is now unless the data gives it. Checked and signed before it is stored.
     public func issue(template name: String, data: JSONObject) async throws -> Issued {
-        let store = try orders()
         if let key = Self.ownedKeys.first(where: { data[$0] != nil }) {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
         }
@@ -45,14 +45,14 @@ public struct OrderService: Sendable {
         }
         let type = try renderer.orderType(template: name, data: values)
         let dataJSON = JSONWriter.string(.object(values), style: .compact)
-        let draft = StoredOrder(
-            orderTypeIdentifier: type, orderIdentifier: id, authenticationToken: AuthenticationToken.make(),
-            template: OrderTemplateCatalog.canonicalName(name), dataJSON: dataJSON
+        let draft = StoredPass(
+            passTypeIdentifier: type, serialNumber: id, authenticationToken: AuthenticationToken.make(),
+            template: OrderTemplateCatalog.storedName(name), dataJSON: dataJSON
         ).firstVersion(tag: 0, now: clock())
         var built = try renderer.build(draft, data: values)  // data that does not make a valid order is never stored
-        let stored: StoredOrder
+        let stored: StoredPass
         do {
-            stored = try await store.insertOrder(draft)
+            stored = try await store.insert(draft)
         } catch let error as PassStoreError where error.kind == .duplicate {
             throw ServiceFailure.conflict("an order \(type) / \(id) already exists; PATCH it to change it")
         }
@@ -69,12 +69,11 @@ public struct OrderService: Sendable {
     public func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
         -> OrderMetadata
     {
-        let store = try orders()
         for key in Self.ownedKeys + ["orderIdentifier"] where data[key] != nil {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
         }
         for _ in 0..<Self.attempts {
-            guard let current = try await store.order(orderTypeIdentifier: type, orderIdentifier: id) else { throw ServiceFailure.notFound }
+            guard let current = try await order(type, id) else { throw ServiceFailure.notFound }
             if let ifMatch, !ifMatch.contains(current.updateTag) {
                 throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: "order")
             }
@@ -82,15 +81,17 @@ public struct OrderService: Sendable {
             var merged = original
             for member in data { merged[member.key] = member.value == .null ? nil : member.value }
             if merged == original {
-                let registrations = try await store.orderRegistrations(orderTypeIdentifier: type, orderIdentifier: id)
+                let registrations = try await store.registrations(passTypeIdentifier: type, serialNumber: id)
                 return OrderMetadata(order: current, data: original, registrations: registrations.count, changed: false, queuedPushes: 0)
             }
             let text = JSONWriter.string(.object(merged), style: .compact)
-            try check(current.nextVersion(dataJSON: text, tag: current.updateTag + 1, now: clock()), data: merged, after: current)
-            let change: OrderChange?
+            var next = current
+            next.dataJSON = text
+            try check(next.nextVersion(tag: current.updateTag + 1, now: clock()), data: merged, after: current)
+            let change: PassChange?
             do {
-                change = try await store.changeOrder(
-                    orderTypeIdentifier: type, orderIdentifier: id, dataJSON: text, basedOn: current.updateTag)
+                change = try await store.change(
+                    passTypeIdentifier: type, serialNumber: id, .update(dataJSON: text, voided: nil), basedOn: current.updateTag)
             } catch let error as PassStoreError where error.kind == .stale {
                 // Another change committed after this one read the order: make it again from the one stored (with
                 // If-Match, the next read answers 412 with the version it is at, unless If-Match names that one too).
@@ -98,33 +99,32 @@ public struct OrderService: Sendable {
             }
             guard let change else { throw ServiceFailure.notFound }
             let queued = Set(change.registrations.map(\.pushToken)).count
-            if change.changed && queued > 0 { pushQueue.wake() }
+            publisher.publish(change)
             logger.info(
-                "order updated", metadata: ["orderIdentifier": "\(id)", "tag": "\(change.order.updateTag)", "pushesOwed": "\(queued)"])
+                "order updated", metadata: ["orderIdentifier": "\(id)", "tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"])
             return OrderMetadata(
-                order: change.order, data: merged, registrations: change.registrations.count, changed: change.changed, queuedPushes: queued)
+                order: change.pass, data: merged, registrations: change.registrations.count, changed: change.changed, queuedPushes: queued)
         }
         throw ServiceFailure.conflict("order \(id) kept changing while this change was being made; nothing was changed: send it again")
     }
 
     /// Refuses (422) a next version that does not build, or that cannot follow `previous` (a completed or cancelled
     /// order open again, a delivered shipment back on its way: ``OrderLinter/lint(json:previous:)``).
-    private func check(_ next: StoredOrder, data: JSONObject, after previous: StoredOrder) throws(ServiceFailure) {
+    private func check(_ next: StoredPass, data: JSONObject, after previous: StoredPass) throws(ServiceFailure) {
         _ = try renderer.build(next, data: data)
         let before = try renderer.orderJSON(previous, data: OrderRenderer.data(previous.dataJSON))
         let errors = OrderLinter.lint(json: try renderer.orderJSON(next, data: data), previous: before).filter { $0.severity == .error }
         guard errors.isEmpty else {
             let lines = errors.map { "\($0.path): \($0.message) [\($0.code)] (fix: \($0.fix))" }
             throw .unprocessable(
-                "order \(next.orderIdentifier) cannot change this way; nothing was changed:\n" + lines.joined(separator: "\n"))
+                "order \(next.serialNumber) cannot change this way; nothing was changed:\n" + lines.joined(separator: "\n"))
         }
     }
 
     /// The order with its data, registrations and each device's push state; 404 when there is none.
     public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> OrderMetadata {
-        let store = try orders()
-        guard let order = try await store.order(orderTypeIdentifier: type, orderIdentifier: id) else { throw ServiceFailure.notFound }
-        let pushes = try await store.orderPushStates(orderTypeIdentifier: type, orderIdentifier: id)
+        guard let order = try await order(type, id) else { throw ServiceFailure.notFound }
+        let pushes = try await store.pushStates(passTypeIdentifier: type, serialNumber: id)
         return OrderMetadata(order: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
     }
 

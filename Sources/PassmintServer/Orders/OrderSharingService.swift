@@ -14,23 +14,23 @@ public struct OrderSharingService: Sendable {
     let renderer: OrderRenderer
 
     /// Both links of a stored order; nil without a link secret.
-    public func links(for order: StoredOrder) -> PassLinks.Links? {
-        links?.links(passTypeIdentifier: order.orderTypeIdentifier, serialNumber: order.orderIdentifier)
+    public func links(for order: StoredPass) -> PassLinks.Links? {
+        links?.links(passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber)
     }
 
     /// The order a valid link names.
-    func order(for link: SharingService.Link) async throws -> StoredOrder {
+    func order(for link: SharingService.Link) async throws -> StoredPass {
         guard let links,
             links.isValid(
                 passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
                 signature: link.signature),
-            let order = try await issuing.orders().order(orderTypeIdentifier: link.passTypeIdentifier, orderIdentifier: link.serialNumber)
+            let order = try await issuing.order(link.passTypeIdentifier, link.serialNumber)
         else { throw ServiceFailure.notFound }
         return order
     }
 
     /// The signed `.order` (its current version) a valid link names, and the order.
-    public func download(_ link: SharingService.Link) async throws -> (order: StoredOrder, archive: [UInt8]) {
+    public func download(_ link: SharingService.Link) async throws -> (order: StoredPass, archive: [UInt8]) {
         let order = try await order(for: link)
         return (order, try renderer.build(order).archive)
     }
@@ -47,7 +47,7 @@ public struct OrderSharingService: Sendable {
         let logo = logoName.flatMap { stem in
             [stem + "@2x.png", stem + ".png"].lazy.compactMap { name in template.files.first { $0.path == name } }.first
         }
-        let number = json["orderNumber"]?.stringValue ?? order.orderIdentifier
+        let number = json["orderNumber"]?.stringValue ?? order.serialNumber
         let path = PassLinks.path(
             passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
             signature: link.signature ?? "")

@@ -32,6 +32,10 @@ final class OrderTemplateCatalog: Sendable {
         }
     }
 
-    /// The name a template is stored under (without `.order`).
+    /// The name a template is known by (without `.order`).
     static func canonicalName(_ name: String) -> String { name.hasSuffix(".order") ? String(name.dropLast(".order".count)) : name }
+
+    /// The name an order's row records as its template: the folder's name (with `.order`), which no pass template has,
+    /// so that nothing that walks a pass template's passes (a publish, a template-wide change) meets an order.
+    static func storedName(_ name: String) -> String { canonicalName(name) + ".order" }
 }
