@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PassmintStore
-import Synchronization
 public import ServiceLifecycle
+import Synchronization
 
 /// Keeps events for ``ServerConfiguration/eventRetention``: once the store is ready and then every hour, the events
 /// of the days before that are added to the store's daily aggregates and deleted (`PassStore.pruneEvents(before:)`),
