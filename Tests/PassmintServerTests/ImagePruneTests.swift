@@ -40,10 +40,14 @@ import Testing
                 passTypeIdentifier: Self.type, serialNumber: first, .update(dataJSON: Self.data([new]), voided: nil, images: [new]),
                 basedOn: nil)
             clock.advance(by: .seconds(7200))
-            // Stored again now, by another change: younger than the cut-off below, so it stays although unnamed.
+            // Stored now by a change that names it, then no longer named by the next: younger than the cut-off below, so
+            // it stays although unnamed. (A change that alters nothing writes nothing, its images included.)
             let again = Self.image(4)
-            _ = try await store.change(
-                passTypeIdentifier: Self.type, serialNumber: second, .update(dataJSON: nil, voided: nil, images: [again]), basedOn: nil)
+            for (images, stored) in [([shared, again], [again]), ([shared], [])] {
+                _ = try await store.change(
+                    passTypeIdentifier: Self.type, serialNumber: second,
+                    .update(dataJSON: Self.data(images), voided: nil, images: stored), basedOn: nil)
+            }
             #expect(try await store.pruneImages(storedBefore: clock.date.addingTimeInterval(-3600)) == 1)
             #expect(try await store.image(sha256: old.sha256) == nil, "no pass names it")
             #expect(try await store.image(sha256: shared.sha256) != nil, "the second pass names it")
