@@ -1,6 +1,6 @@
 /// Every error Passmint throws. The ``description`` says what went wrong, where (file, key or row) and what to
 /// do next; it never contains key material, passphrases or tokens.
-public struct PassmintError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible, Equatable {
+public struct PassmintError: CodedError, CustomDebugStringConvertible, Equatable {
     /// What kind of failure this is. Compare codes, not messages.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -45,8 +45,6 @@ public struct PassmintError: Error, Sendable, CustomStringConvertible, CustomDeb
         self.libraryErrors = libraryErrors
         self.diagnostics = diagnostics
     }
-
-    public var description: String { message }
 
     public var debugDescription: String {
         libraryErrors.isEmpty ? "[\(code)] \(message)" : "[\(code)] \(message) (\(libraryErrors.joined(separator: "; ")))"

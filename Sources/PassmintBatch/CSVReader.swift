@@ -15,7 +15,8 @@ public struct CSVReader {
     }
 
     /// A record that cannot be read (its line, and why).
-    public struct RecordError: Error, Sendable, CustomStringConvertible {
+    public struct RecordError: CodedError {
+        public var code: PassmintError.Code { .invalidData }
         public var line: Int
         public var message: String
         public var description: String { "line \(line): \(message)" }

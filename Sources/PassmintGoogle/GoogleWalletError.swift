@@ -1,7 +1,9 @@
+public import Passmint
+
 /// A failure talking to Google Wallet or preparing what is sent to it. The message says what is wrong and what to
 /// do next; compare ``code``, not messages.
-public struct GoogleWalletError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable {
+public struct GoogleWalletError: CodedError, Equatable {
+    public enum Code: String, Sendable, CustomStringConvertible {
         /// The service account key file is missing, unreadable or not a service account key.
         case invalidServiceAccount = "invalid-service-account"
         /// Google's token endpoint refused the service account's assertion.
@@ -16,6 +18,8 @@ public struct GoogleWalletError: Error, Sendable, Equatable, CustomStringConvert
         case linkTooLong = "link-too-long"
         /// The file of Google's callback signing keys is missing, unreadable or holds no usable key.
         case invalidCallbackKeys = "invalid-callback-keys"
+
+        public var description: String { rawValue }
     }
 
     public var code: Code
@@ -29,5 +33,4 @@ public struct GoogleWalletError: Error, Sendable, Equatable, CustomStringConvert
         self.status = status
     }
 
-    public var description: String { message }
 }

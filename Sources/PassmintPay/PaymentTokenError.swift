@@ -1,6 +1,8 @@
+public import Passmint
+
 /// Every error PassmintPay throws. The ``description`` says what went wrong, where (the token's JSON path, the
 /// certificate) and what to do next; it never contains an account number, a cryptogram or key material.
-public struct PaymentTokenError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct PaymentTokenError: CodedError, Equatable {
     /// What kind of failure this is. Compare codes, not messages.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -41,8 +43,6 @@ public struct PaymentTokenError: Error, Sendable, CustomStringConvertible, Equat
         self.message = message
         self.libraryErrors = libraryErrors
     }
-
-    public var description: String { message }
 
     public static func == (lhs: PaymentTokenError, rhs: PaymentTokenError) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
 }

@@ -56,7 +56,7 @@ import Testing
             _ = try other.verify(body, now: Self.now)
             Issue.record("a callback signed under another root verified")
         } catch {
-            #expect(error.reason == .unverified && error.message.contains("root key"), "\(error)")
+            #expect(error.code == .unverified && error.message.contains("root key"), "\(error)")
         }
     }
 

@@ -1,5 +1,6 @@
 /// Where and why a JSON text failed to parse.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONSyntaxError: CodedError, Hashable {
+    public var code: PassmintError.Code { .invalidData }
     public var message: String
     /// 1-based line of the offending character.
     public var line: Int

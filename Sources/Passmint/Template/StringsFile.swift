@@ -12,7 +12,8 @@ public enum StringsFile {
     }
 
     /// Why a `.strings` file could not be read: the file (when known), the line, and what is wrong there.
-    public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+    public struct SyntaxError: CodedError {
+        public var code: PassmintError.Code { .invalidTemplate }
         /// What is wrong, e.g. `expected ';' after the value of "POINTS"`.
         public var message: String
         /// The line (from 1) where the problem is, or where the unterminated string or comment starts.

@@ -1,5 +1,6 @@
 /// A request or response body of Apple's web service that does not have the expected shape.
-public struct WalletBodyError: Error, Sendable, Equatable {
+public struct WalletBodyError: CodedError, Equatable {
+    public var code: PassmintError.Code { .invalidData }
     /// What is wrong, naming the key.
     public let message: String
 }

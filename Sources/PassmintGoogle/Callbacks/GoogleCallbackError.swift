@@ -1,22 +1,24 @@
-/// Why a save/delete callback was refused: ``Reason/malformed`` when it is not a callback message at all (answer 400),
-/// ``Reason/unverified`` when it is one but its signatures, keys or times do not hold (answer 401). The message is
+public import Passmint
+
+/// Why a save/delete callback was refused: ``Code/malformed`` when it is not a callback message at all (answer 400),
+/// ``Code/unverified`` when it is one but its signatures, keys or times do not hold (answer 401). The message is
 /// short and names what failed.
-public struct GoogleCallbackError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: String, Sendable {
+public struct GoogleCallbackError: CodedError, Equatable {
+    public enum Code: String, Sendable, CustomStringConvertible {
         case malformed
         case unverified
+
+        public var description: String { rawValue }
     }
 
-    public var reason: Reason
+    public var code: Code
     public var message: String
 
-    public init(_ reason: Reason, _ message: String) {
-        self.reason = reason
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 
     static func malformed(_ message: String) -> GoogleCallbackError { GoogleCallbackError(.malformed, message) }
     static func unverified(_ message: String) -> GoogleCallbackError { GoogleCallbackError(.unverified, message) }
-
-    public var description: String { message }
 }

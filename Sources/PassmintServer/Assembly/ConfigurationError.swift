@@ -1,6 +1,16 @@
+public import Passmint
+
 /// A setting the service cannot start with; the message names the setting, where its value came from (flag, variable
 /// or config-file key), the value, and what to give instead.
-public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConfigurationError: CodedError, Equatable {
+    public enum Code: String, Sendable, CustomStringConvertible {
+        /// A setting's value cannot be used (its message names the setting, where it came from, and what it takes).
+        case invalidSetting = "invalid-setting"
+
+        public var description: String { rawValue }
+    }
+
+    public var code: Code { .invalidSetting }
     public var message: String
     /// The setting refused (`port`), when one is.
     public var setting: String?
@@ -18,6 +28,4 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         self.origin = origin
         self.value = value
     }
-
-    public var description: String { message }
 }

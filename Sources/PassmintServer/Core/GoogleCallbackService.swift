@@ -47,7 +47,7 @@ public final class GoogleCallbackService: Sendable {
         switch verified {
         case .success(let verifiedCallback): callback = verifiedCallback
         case .failure(let error):
-            throw ServiceFailure(error.reason == .malformed ? .badRequest : .unauthorized, "Google callback refused: \(error.message)")
+            throw ServiceFailure(error.code == .malformed ? .badRequest : .unauthorized, "Google callback refused: \(error.message)")
         }
         let record = GoogleCallbackRecord(
             nonce: callback.nonce, objectID: callback.objectID, kind: callback.event == .save ? .googleSaved : .googleRemoved, at: now)
