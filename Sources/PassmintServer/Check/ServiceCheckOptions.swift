@@ -11,11 +11,17 @@ public struct ServiceCheckOptions: Sendable {
     public var changeCommand: String?
     /// The root the latest version's signature chain must verify to (`passmint verify --ca`).
     public var root: Certificate?
+    /// The service is called at its own loopback address (`serve --self-check`): only the document's `webServiceURL`
+    /// is judged by `url.*`, not the http address called.
+    public var loopback = false
 
-    public init(allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, root: Certificate? = nil) {
+    public init(
+        allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, root: Certificate? = nil, loopback: Bool = false
+    ) {
         self.allowHTTP = allowHTTP
         self.repeatCount = repeatCount
         self.changeCommand = changeCommand
         self.root = root
+        self.loopback = loopback
     }
 }
