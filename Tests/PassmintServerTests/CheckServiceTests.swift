@@ -73,6 +73,37 @@ import Testing
         }
     }
 
+    /// `--second`: a device registered for two passes, which the change command changes one after the other, gets
+    /// both when it polls with its tag from before (SQLite and PostgreSQL).
+    @Test(arguments: StoreKind.allCases) func aDeviceOfTwoChangedPassesGetsBoth(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind) { target, port in
+            let base = "http://127.0.0.1:\(port)/api/v1/passes"
+            let key = "-H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json'"
+            let serial = unique("C2")
+            let body = TestEnvironment.temporaryFolder("check-second").appendingPathComponent("issue.json")
+            try Data(try ServiceHarness.issueBody(serial: serial).readableBytesView).write(to: body)
+            let issued = try TestEnvironment.run(
+                "/bin/sh", ["-c", "curl -sS -f -X POST \(key) -H 'Accept: application/json' --data @\(body.path) \(base)"])
+            let token = try #require(try JSONParser.value(Array(issued.stdout.utf8))["authenticationToken"]?.stringValue, "\(issued)")
+            var second = target
+            second.identifier = serial
+            second.token = token
+            func patch(_ serial: String, _ points: Int) -> String {
+                "curl -sS -f -X PATCH \(key) --data '{\"data\":{\"points\":\(points)}}' \(base)/\(target.typeIdentifier)/\(serial) >/dev/null"
+            }
+            let command = patch(target.identifier, 11) + " && " + patch(serial, 22)
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command, second: second)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            #expect(report.results.contains { $0.id == "change.both" && $0.status == .passed }, "\(report.results.map(\.id))")
+            // A change command that changes only the first: the second is named as missing.
+            let one = await ServiceChecker(
+                target: target, options: .init(allowHTTP: true, changeCommand: patch(target.identifier, 33), second: second)
+            ).run()
+            #expect(one.failedIDs == ["change.both"], "\(Self.describe(one))")
+            #expect(one.results.first { $0.id == "change.both" }?.detail.hasSuffix("was not told about \(serial)") == true)
+        }
+    }
+
     /// A pass with personalization.json: the personalize endpoint is there and refuses a body without a token (no
     /// sign-up is made: the pass can still be personalized by its holder).
     @Test(arguments: StoreKind.allCases) func thePersonalizeEndpointAnswersAsTheReferenceSays(_ kind: StoreKind) async throws {
