@@ -19,7 +19,9 @@ struct CheckServiceCommand: AsyncParsableCommand {
 
             --change-command runs a shell command that changes the document at the issuer (a curl to its API) and then \
             checks what a device must see: the poll with the earlier tag lists it, the new version has a later \
-            Last-Modified. --repeat N makes each read-only call N times and prints the p50 and p99 of its duration.
+            Last-Modified; with --second, a device registered for both documents, which the command changes one after \
+            the other, gets both for its tag from before. --repeat N makes each read-only call N times and prints the \
+            p50 and p99 of its duration.
             """)
 
     @Argument(help: ArgumentHelp("The .pkpass or .order whose service to check (or give the options below).", valueName: "document"))
@@ -55,6 +57,12 @@ struct CheckServiceCommand: AsyncParsableCommand {
             "A shell command that changes the document at the issuer; then the after-change checks run.", valueName: "command"))
     var changeCommand: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A second .pkpass (.order) of the same type at the service, which --change-command changes too, after the first.",
+            valueName: "document"))
+    var second: String?
+
     @Option(help: ArgumentHelp("The root the latest version's chain must verify to (as passmint verify --ca).", valueName: "root.pem"))
     var ca: String?
 
@@ -62,6 +70,9 @@ struct CheckServiceCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        if second != nil && changeCommand == nil {
+            throw ValidationError("--second needs --change-command: a command that changes both documents, one after the other")
+        }
         guard (1...10_000).contains(`repeat`) else { throw ValidationError("--repeat \(`repeat`): give a number from 1 to 10000") }
         if document != nil {
             let given = [token, passTypeID, serial, orderTypeID, orderID].contains { $0 != nil }
@@ -70,9 +81,12 @@ struct CheckServiceCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let target = try target()
         let options = ServiceCheckOptions(
-            allowHTTP: allowHTTP, repeatCount: `repeat`, changeCommand: changeCommand, root: try ca.map { try Certificate(contentsOf: $0) })
-        let report = await ServiceChecker(target: try target(), options: options).run()
+            allowHTTP: allowHTTP, repeatCount: `repeat`, changeCommand: changeCommand,
+            second: try second.map { try secondTarget($0, of: target) },
+            root: try ca.map { try Certificate(contentsOf: $0) })
+        let report = await ServiceChecker(target: target, options: options).run()
         if json {
             print(JSONWriter.string(report.json), terminator: "")
         } else {
@@ -83,6 +97,17 @@ struct CheckServiceCommand: AsyncParsableCommand {
                 failed == 0 ? "\(report.target.serviceURL): every check passed" : "\(report.target.serviceURL): \(failed) check(s) FAILED")
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// The `--second` document: of the same kind and type as `first`, another one.
+    func secondTarget(_ path: String, of first: ServiceCheckTarget) throws -> ServiceCheckTarget {
+        let second = try ServiceCheckTarget(document: try FileIO.readArchive(path, what: "document"), source: path)
+        guard second.kind == first.kind, second.typeIdentifier == first.typeIdentifier, second.identifier != first.identifier else {
+            throw ValidationError(
+                "--second \(path): give another \(first.kind == .pass ? "pass" : "order") of \(first.typeIdentifier) (it holds \(second.typeIdentifier) \(second.identifier))"
+            )
+        }
+        return second
     }
 
     /// The target the document names, or the options give.

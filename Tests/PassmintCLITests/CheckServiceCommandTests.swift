@@ -19,6 +19,7 @@ import Testing
         #expect(refusal(["member.pkpass", "--token", "0123456789abcdef"]).contains("give a document or --token"))
         #expect(refusal(["member.pkpass", "--service-url", "https://staging.example.com/wallet"]) == "accepted")
         #expect(refusal(["member.pkpass", "--repeat", "0"]).contains("--repeat 0: give a number from 1 to 10000"))
+        #expect(refusal(["member.pkpass", "--second", "other.pkpass"]).contains("--second needs --change-command"))
     }
 
     @Test func aMissingOptionIsNamed() throws {

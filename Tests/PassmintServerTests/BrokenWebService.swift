@@ -24,6 +24,10 @@ final class BrokenWebService: Sendable {
         static let acceptsWrongToken = Breakage(rawValue: 16)
         /// lastUpdated is a JSON number.
         static let numericTag = Breakage(rawValue: 32)
+        /// Not a breakage: the tag holds `+`, `:` and spaces, which a device percent-encodes.
+        static let tagNeedsEncoding = Breakage(rawValue: 64)
+        /// The poll compares passesUpdatedSince as it arrived, percent-encoded, without decoding it.
+        static let tagNotDecoded = Breakage(rawValue: 128)
     }
 
     static let type = "pass.dev.passmint.example"
@@ -33,11 +37,14 @@ final class BrokenWebService: Sendable {
     let breakage: Breakage
     let serial = "BROKEN-1"
     let token = AuthenticationToken.make()
+    /// The poll's one tag: `1`, or with ``Breakage/tagNeedsEncoding`` one a device must encode.
+    let tag: String
     let pass: [UInt8]
     private let devices = Mutex<Set<String>>([])
 
     init(_ breakage: Breakage) throws {
         self.breakage = breakage
+        tag = breakage.contains(.tagNeedsEncoding) ? "2026-11-28 10:00:00 +01:00" : "1"
         let template = try PassTemplate(folder: try TestTemplates.write().path)
         let stamp = PassStamp(serialNumber: serial, authenticationToken: token, webServiceURL: Self.documentURL)
         pass = try PassBuilder(identity: try TestTemplates.identity()).sign(
@@ -47,10 +54,11 @@ final class BrokenWebService: Sendable {
     }
 
     /// The checker's target for the service listening at `port`.
-    func target(port: Int) -> ServiceCheckTarget {
+    /// (`personalizes`: the target says the pass holds personalization.json, which this service has no endpoint for.)
+    func target(port: Int, personalizes: Bool = false) -> ServiceCheckTarget {
         ServiceCheckTarget(
             kind: .pass, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: Self.type, identifier: serial,
-            documentURL: Self.documentURL)
+            documentURL: Self.documentURL, personalizes: personalizes)
     }
 
     func router() -> Router<BasicRequestContext> {
@@ -90,16 +98,23 @@ final class BrokenWebService: Sendable {
 
     private func poll(_ request: Request, _ context: BasicRequestContext) -> Response {
         let device = context.parameters.get(WalletRoute.Parameter.device) ?? ""
-        let since = request.uri.queryParameters.get(WalletWebService.Kind.pass.sinceParameter).flatMap { Int($0) }
+        let parameter = WalletWebService.Kind.pass.sinceParameter
+        let since: String?
+        if breakage.contains(.tagNotDecoded) {
+            let pairs: [Substring] = (request.uri.query ?? "").split(separator: "&")
+            let pair: Substring? = pairs.first { $0.hasPrefix(parameter + "=") }
+            since = pair.map { String($0.dropFirst(parameter.count + 1)) }
+        } else {
+            since = request.uri.queryParameters.get(parameter).map { String($0) }
+        }
         let registered = devices.withLock { $0.contains(device) } && context.parameters.get(WalletRoute.Parameter.type) == Self.type
-        let changed = since.map { $0 < 1 } ?? true || breakage.contains(.ignoresTag)
+        let changed = since == nil || since != tag || breakage.contains(.ignoresTag)
         guard registered && changed else {
             guard breakage.contains(.okForNoContent) else { return Response(status: .noContent) }
-            return json(#"{"serialNumbers":[],"lastUpdated":"1"}"#)
+            return json(UpdatedList(kind: .pass, identifiers: [], tag: tag).bytes)
         }
-        return json(
-            breakage.contains(.numericTag)
-                ? #"{"serialNumbers":["\#(serial)"],"lastUpdated":1}"# : #"{"serialNumbers":["\#(serial)"],"lastUpdated":"1"}"#)
+        if breakage.contains(.numericTag) { return json(Array(#"{"serialNumbers":["\#(serial)"],"lastUpdated":1}"#.utf8)) }
+        return json(UpdatedList(kind: .pass, identifiers: [serial], tag: tag).bytes)
     }
 
     private func latest(_ request: Request, _ context: BasicRequestContext) -> Response {
@@ -112,7 +127,7 @@ final class BrokenWebService: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: pass)))
     }
 
-    private func json(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    private func json(_ bytes: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -12,9 +12,10 @@ import Testing
 /// `passmint check-service` (``ServiceChecker``) against Passmint's own service, started in-process on port 0: every
 /// check passes, on SQLite and on PostgreSQL.
 @Suite struct CheckServiceTests {
-    /// A live service with one issued pass: the checker's target (called at the local port, over http) and the port.
+    /// A live service with one issued pass (`rewards`: of the personalizable Rewards template): the checker's target
+    /// (called at the local port, over http) and the port.
     static func withIssuedPass(
-        _ kind: StoreKind, _ body: @Sendable (ServiceCheckTarget, _ port: Int) async throws -> Void
+        _ kind: StoreKind, rewards: Bool = false, _ body: @Sendable (ServiceCheckTarget, _ port: Int) async throws -> Void
     ) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
@@ -23,13 +24,13 @@ import Testing
                 let issued = try await client.execute(
                     uri: "/api/v1/passes", method: .post,
                     headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"],
-                    body: try ServiceHarness.issueBody(serial: serial))
+                    body: rewards ? PersonalizationTests.rewardsBody(serial: serial) : try ServiceHarness.issueBody(serial: serial))
                 #expect(issued.status == .created)
                 let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
                 let port = try #require(client.port)
                 let target = ServiceCheckTarget(
                     kind: .pass, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: ServiceHarness.passType,
-                    identifier: serial, documentURL: ServiceHarness.publicURL)
+                    identifier: serial, documentURL: ServiceHarness.publicURL, personalizes: rewards)
                 try await body(target, port)
             }
         }
@@ -72,6 +73,61 @@ import Testing
         }
     }
 
+    /// `--second`: a device registered for two passes, which the change command changes one after the other, gets
+    /// both when it polls with its tag from before (SQLite and PostgreSQL).
+    @Test(arguments: StoreKind.allCases) func aDeviceOfTwoChangedPassesGetsBoth(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind) { target, port in
+            let base = "http://127.0.0.1:\(port)/api/v1/passes"
+            let key = "-H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json'"
+            let serial = unique("C2")
+            let body = TestEnvironment.temporaryFolder("check-second").appendingPathComponent("issue.json")
+            try Data(try ServiceHarness.issueBody(serial: serial).readableBytesView).write(to: body)
+            let issued = try TestEnvironment.run(
+                "/bin/sh", ["-c", "curl -sS -f -X POST \(key) -H 'Accept: application/json' --data @\(body.path) \(base)"])
+            let token = try #require(try JSONParser.value(Array(issued.stdout.utf8))["authenticationToken"]?.stringValue, "\(issued)")
+            var second = target
+            second.identifier = serial
+            second.token = token
+            func patch(_ serial: String, _ points: Int) -> String {
+                "curl -sS -f -X PATCH \(key) --data '{\"data\":{\"points\":\(points)}}' \(base)/\(target.typeIdentifier)/\(serial) >/dev/null"
+            }
+            let command = patch(target.identifier, 11) + " && " + patch(serial, 22)
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command, second: second)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            #expect(report.results.contains { $0.id == "change.both" && $0.status == .passed }, "\(report.results.map(\.id))")
+            // A change command that changes only the first: the second is named as missing.
+            let one = await ServiceChecker(
+                target: target, options: .init(allowHTTP: true, changeCommand: patch(target.identifier, 33), second: second)
+            ).run()
+            #expect(one.failedIDs == ["change.both"], "\(Self.describe(one))")
+            #expect(one.results.first { $0.id == "change.both" }?.detail.hasSuffix("was not told about \(serial)") == true)
+        }
+    }
+
+    /// A pass with personalization.json: the personalize endpoint is there and refuses a body without a token (no
+    /// sign-up is made: the pass can still be personalized by its holder).
+    @Test(arguments: StoreKind.allCases) func thePersonalizeEndpointAnswersAsTheReferenceSays(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind, rewards: true) { target, _ in
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            #expect(report.results.contains { $0.id == "personalize.endpoint" && $0.status == .passed })
+        }
+    }
+
+    /// `--ca`: the latest version's chain must verify to the root given; another root fails exactly `latest.verifies`.
+    @Test func theLatestVersionVerifiesToTheRootGiven() async throws {
+        try await Self.withIssuedPass(.sqlite) { target, _ in
+            let root = try Certificate(contentsOf: TestEnvironment.devChain().appendingPathComponent("root.pem").path)
+            let trusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, root: root)).run()
+            #expect(trusted.failedIDs.isEmpty, "\(Self.describe(trusted))")
+            #expect(trusted.results.contains { $0.id == "latest.verifies" && $0.status == .passed })
+            let other = try Certificate(
+                contentsOf: TestEnvironment.devChain(team: "ROOTCHECK1").appendingPathComponent("root.pem").path)
+            let untrusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, root: other)).run()
+            #expect(untrusted.failedIDs == ["latest.verifies"], "\(Self.describe(untrusted))")
+        }
+    }
+
     @Test func anHTTPServiceFailsTheHTTPSRuleWithoutAllowHTTP() async throws {
         try await Self.withIssuedPass(.sqlite) { target, _ in
             let report = await ServiceChecker(target: target).run()
@@ -85,13 +141,16 @@ import Testing
 /// The checker against deliberately broken stand-ins (``BrokenWebService``, plain http on port 0, so with
 /// `--allow-http`): each breakage is found, and named by exactly the checks that should find it.
 @Suite struct CheckServiceBreakageTests {
-    static func failures(_ breakage: BrokenWebService.Breakage) async throws -> Set<String> {
+    static func report(_ breakage: BrokenWebService.Breakage, personalizes: Bool = false) async throws -> ServiceCheckReport {
         let service = try BrokenWebService(breakage)
         return try await Application(router: service.router()).test(.live) { client in
-            let report = await ServiceChecker(target: service.target(port: try #require(client.port)), options: .init(allowHTTP: true))
-                .run()
-            return report.failedIDs
+            let target = service.target(port: try #require(client.port), personalizes: personalizes)
+            return await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
         }
+    }
+
+    static func failures(_ breakage: BrokenWebService.Breakage) async throws -> Set<String> {
+        try await report(breakage).failedIDs
     }
 
     @Test func theStandInFollowingTheProtocolPassesEveryCheck() async throws {
@@ -120,6 +179,22 @@ import Testing
 
     @Test func lastUpdatedAsANumber() async throws {
         #expect(try await Self.failures(.numericTag) == ["poll.list"])
+    }
+
+    /// A tag with `+`, `:` and spaces is sent percent-encoded: a service that decodes it passes `poll.tag-encoding`; one
+    /// that compares it still encoded is found by exactly that check.
+    @Test func aTagThatNeedsEncoding() async throws {
+        let decoded = try await Self.report(.tagNeedsEncoding)
+        #expect(decoded.failedIDs.isEmpty, "\(CheckServiceTests.describe(decoded))")
+        #expect(decoded.results.contains { $0.id == "poll.tag-encoding" && $0.status == .passed })
+        #expect(decoded.results.contains { $0.id == "poll.tag-encoding" && $0.detail.contains("2026-11-28%2010%3A00%3A00%20%2B01%3A00") })
+        #expect(try await Self.failures([.tagNeedsEncoding, .tagNotDecoded]) == ["poll.tag-encoding"])
+    }
+
+    /// A pass with personalization.json at a service without the personalize endpoint: exactly `personalize.endpoint`.
+    @Test func noPersonalizeEndpoint() async throws {
+        let report = try await Self.report([], personalizes: true)
+        #expect(report.failedIDs == ["personalize.endpoint"], "\(CheckServiceTests.describe(report))")
     }
 }
 

@@ -40,7 +40,14 @@ public func buildApplication(
     // then ServiceShutdown, then the change feed and the client.
     let shutdown = ServiceShutdown(push: push, google: core.google, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
-    return buildApplication(core: core, services: services, logger: logger, onListening: onListening)
+    // --self-check runs beside the server once it listens: never before, and nothing waits for it.
+    let selfCheck = configuration.selfCheck.map {
+        ServiceSelfCheck(pass: $0, configuration: configuration, store: opened.store, logger: logger)
+    }
+    return buildApplication(core: core, services: services, logger: logger) { port in
+        await onListening(port)
+        if let selfCheck { Task { await selfCheck.run(port: port) } }
+    }
 }
 
 /// The application around an assembled core: its routes, the fast path when the configuration asks for it, the bind

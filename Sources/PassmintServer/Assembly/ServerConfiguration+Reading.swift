@@ -90,6 +90,7 @@ extension ServerConfiguration {
         jobLimits.failuresKept = try settings.value(declared.jobFailuresKept) ?? jobLimits.failuresKept
         jobLimits.uploadRetention = try settings.value(declared.jobUploadRetention) ?? jobLimits.uploadRetention
         jobLimits.diskReserve = try settings.value(declared.jobsDiskReserve) ?? jobLimits.diskReserve
+        selfCheck = try settings.value(declared.selfCheck)
         google = try GoogleConfiguration.read(settings)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 public import Logging
 public import Passmint
+public import PassmintStore
 
 /// How the service runs: one value, from which ``buildApplication(configuration:onListening:)`` builds everything. `passmint serve`
 /// reads it from its settings in one place (``init(settings:environment:apiKeyVariable:identities:)``);
@@ -72,6 +73,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsToken: String?
     /// `--config-file`, named in the start-up line.
     public var configFile: String?
+    /// `--self-check`: the pass the service checks itself with once listening (``ServiceSelfCheck``); nil: no check.
+    public var selfCheck: PassKey?
     /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.
     public var google: GoogleConfiguration?
 

@@ -9,13 +9,24 @@ public struct ServiceCheckOptions: Sendable {
     public var repeatCount = 1
     /// A shell command that changes the document at the issuer; the after-change checks run when it is given.
     public var changeCommand: String?
+    /// A second document of the same type at the same service, which the change command changes too, after the first:
+    /// `change.both` checks that a device registered for both gets both for a tag older than both changes.
+    public var second: ServiceCheckTarget?
     /// The root the latest version's signature chain must verify to (`passmint verify --ca`).
     public var root: Certificate?
+    /// The service is called at its own loopback address (`serve --self-check`): only the document's `webServiceURL`
+    /// is judged by `url.*`, not the http address called.
+    public var loopback = false
 
-    public init(allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, root: Certificate? = nil) {
+    public init(
+        allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, second: ServiceCheckTarget? = nil,
+        root: Certificate? = nil, loopback: Bool = false
+    ) {
         self.allowHTTP = allowHTTP
         self.repeatCount = repeatCount
         self.changeCommand = changeCommand
+        self.second = second
         self.root = root
+        self.loopback = loopback
     }
 }

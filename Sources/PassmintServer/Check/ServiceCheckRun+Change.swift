@@ -3,10 +3,11 @@ import Passmint
 
 /// After `--change-command` (`change.*`): what a device must see once the document changed at the issuer.
 extension ServiceCheckRun {
-    /// Runs the command, then `change.poll` (the old tag lists the document) and `change.latest` (a later
-    /// `Last-Modified`, no 304 for the old one).
+    /// Runs the command, then `change.poll` (the old tag lists the document), `change.latest` (a later
+    /// `Last-Modified`, no 304 for the old one) and, with a second document, `change.both`.
     mutating func afterChange() async {
         guard let command = options.changeCommand else { return }
+        if let second = options.second { await registerPair(second) }
         let outcome = await Self.runShell(command)
         guard outcome.status == 0 else {
             fail(
@@ -28,6 +29,7 @@ extension ServiceCheckRun {
         } else {
             skip("change.poll", "the first poll gave no tag")
         }
+        if let second = options.second { await pairPoll(second) }
         guard let lastModified else { return skip("change.latest", "no Last-Modified before the change") }
         guard
             let exchange = await call(
@@ -41,6 +43,50 @@ extension ServiceCheckRun {
                 "change.latest",
                 "after the change, If-Modified-Since with the old Last-Modified must get the new version (200) with a later Last-Modified",
                 exchange, fix: "set Last-Modified to the time of the \(noun)'s last change, at least a second later than the version before"
+            )
+        }
+    }
+
+    /// Before the change: registers ``pairDevice`` for both documents and keeps the tag of its poll.
+    mutating func registerPair(_ second: ServiceCheckTarget) async {
+        let id = "change.both"
+        let body = PushTokenBody(pushToken: pushToken).json
+        guard
+            let first = await call(id, "register", .register, registrationPath(pairDevice), token: target.token, body: body),
+            (200..<300).contains(first.status)
+        else { return skip(id, "the device for both \(noun)s could not register for \(target.identifier)") }
+        toRemove.insert(pairDevice)
+        guard let other = await call(id, "register", .register, registrationPath(pairDevice, of: second), token: second.token, body: body)
+        else { return }
+        guard (200..<300).contains(other.status) else {
+            fail(
+                id, "the device for both \(noun)s could not register for \(second.identifier)", other,
+                fix: "give --second a \(noun) of the same type at this service, with its own authenticationToken")
+            return
+        }
+        pairRegistered = true
+        guard let poll = await call(id, "poll", .poll, pollPath(pairDevice)) else { return }
+        pairTag = Self.tag(poll, kind)
+    }
+
+    /// `change.both`: after both documents changed, one after the other, the pair device's poll with its tag from
+    /// before lists both.
+    mutating func pairPoll(_ second: ServiceCheckTarget) async {
+        let id = "change.both"
+        guard pairRegistered else { return }
+        guard let pairTag else { return skip(id, "the poll of the device registered for both gave no tag") }
+        guard let poll = await call(id, "poll since", .poll, pollPath(pairDevice, since: pairTag)) else { return }
+        let listed = Self.listed(poll, kind)
+        let missing = [target.identifier, second.identifier].filter { !listed.contains($0) }
+        if missing.isEmpty {
+            pass(id, "a device registered for both, polling with a tag older than both changes, got both", poll)
+        } else {
+            fail(
+                id,
+                "a device registered for \(target.identifier) and \(second.identifier), both changed after its tag, was not told about \(missing.joined(separator: ", "))",
+                poll,
+                fix:
+                    "list every \(noun) of the device changed after \(kind.sinceParameter), not only the last one changed (compare each \(noun)'s own tag with it); the change command must change both"
             )
         }
     }

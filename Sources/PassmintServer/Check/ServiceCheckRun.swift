@@ -15,6 +15,8 @@ struct ServiceCheckRun {
     let refusedDevice = Self.randomIdentifier()
     /// A device that never registers.
     let unknownDevice = Self.randomIdentifier()
+    /// The device registered for both documents when there is a second (`change.both`).
+    let pairDevice = Self.randomIdentifier()
     let pushToken = Self.randomHex(32)
     /// Devices that may hold a registration, removed at the end.
     var toRemove: Set<String> = []
@@ -22,6 +24,10 @@ struct ServiceCheckRun {
     var tag: String?
     /// The `Last-Modified` of the latest version.
     var lastModified: String?
+    /// The tag of the pair device's poll before the change.
+    var pairTag: String?
+    /// The pair device may hold a registration for the second document, removed at the end.
+    var pairRegistered = false
     /// Polls that had nothing to list but did not answer 204: one `poll.no-content` result at the end.
     var noContentViolations: [DeviceExchange] = []
 
@@ -98,9 +104,10 @@ struct ServiceCheckRun {
 
     mutating func skip(_ id: String, _ why: String) { report.add(.init(id: id, status: .skipped, detail: why)) }
 
-    /// The registration path of `device` for the target's document.
-    func registrationPath(_ device: String) -> String {
-        WalletRoute.register.path(kind, device: device, type: target.typeIdentifier, serial: target.identifier)
+    /// The registration path of `device` for the target's document (or `document`).
+    func registrationPath(_ device: String, of document: ServiceCheckTarget? = nil) -> String {
+        let document = document ?? target
+        return WalletRoute.register.path(kind, device: device, type: document.typeIdentifier, serial: document.identifier)
     }
 
     /// The poll path of `device` for `type`, with the tag encoded as a device encodes it.
@@ -149,6 +156,10 @@ struct ServiceCheckRun {
             _ = try? await client.call(.unregister, registrationPath(device), token: target.token)
         }
         toRemove = []
+        if pairRegistered, let second = options.second {
+            _ = try? await client.call(.unregister, registrationPath(pairDevice, of: second), token: second.token)
+            pairRegistered = false
+        }
     }
 
     static func randomHex(_ bytes: Int) -> String {

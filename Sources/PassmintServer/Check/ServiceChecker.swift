@@ -29,7 +29,7 @@ public struct ServiceChecker: Sendable {
     /// when the service must not be called (http without ``ServiceCheckOptions/allowHTTP``, or no URL at all).
     func checkAddress(_ report: inout ServiceCheckReport) -> Bool {
         var callable = true
-        for url in Set([target.documentURL, target.serviceURL]).sorted() {
+        for url in options.loopback ? [target.documentURL] : Set([target.documentURL, target.serviceURL]).sorted() {
             let lower = url.lowercased()
             if lower.hasPrefix("https://"), URL(string: url)?.host != nil {
                 report.add(.init(id: "url.https", status: .passed, detail: "\(url) uses https"))
@@ -42,9 +42,11 @@ public struct ServiceChecker: Sendable {
                 report.add(
                     .init(
                         id: "url.https", status: .failed, detail: "\(url) is not an https URL: Wallet calls only https services", sent: url,
-                        fix: lower.hasPrefix("http://")
-                            ? "serve the web service over https (or pass --allow-http to check a development service)"
-                            : "write webServiceURL as https://host/path"))
+                        fix: options.loopback
+                            ? "serve the web service over https and give that URL as --public-url"
+                            : lower.hasPrefix("http://")
+                                ? "serve the web service over https (or pass --allow-http to check a development service)"
+                                : "write webServiceURL as https://host/path"))
             }
             var path = URL(string: url)?.path ?? ""
             while path.hasSuffix("/") { path.removeLast() }

@@ -102,6 +102,18 @@ extension ServeSetting where Value == [IPNetwork] {
     }
 }
 
+extension ServeSetting where Value == PassKey {
+    /// A pass: its pass type identifier and serial number, `pass.com.example/1234`.
+    static func pass(_ name: String, example: String, help: String) -> Self {
+        Self(name, "type/serial", allowed: "a pass type identifier and a serial number, e.g. \(example)", help: help) { text in
+            guard let slash = text.firstIndex(of: "/"), slash != text.startIndex, text.index(after: slash) != text.endIndex else {
+                return nil
+            }
+            return PassKey(passTypeIdentifier: String(text[..<slash]), serialNumber: String(text[text.index(after: slash)...]))
+        }
+    }
+}
+
 extension ServeSetting where Value == DatabaseLocation {
     /// A SQLite file path or a PostgreSQL URL (``DatabaseLocation``).
     static func database(_ name: String, default defaultValue: SettingDeclaration.Default, help: String) -> Self {

@@ -1,5 +1,6 @@
 public import Foundation
 import Passmint
+public import PassmintStore
 
 /// Every setting of `passmint serve`, each declared once: its flag (`--name`), variable (`PASSMINT_NAME`), config-file
 /// key (`name`), default, help and check come from its line here. Adding a setting is adding a line here and reading it
@@ -124,6 +125,13 @@ public struct ServeSettings: Sendable {
             Google's callback signing keys, as downloaded from https://pay.google.com/gp/m/issuer/keys: classes then carry \
             a callback URL (the public URL + /google/callbacks) and Google's save/delete callbacks are verified and recorded \
             (google.saved, google.removed). Re-read when the file changes. Needs google-service-account.
+            """)
+    public let selfCheck = ServeSetting.pass(
+        "self-check", example: "pass.com.example.member/self-check",
+        help: """
+            Once listening, check the service as a device would (the checks of passmint check-service) with this pass, over \
+            loopback, and log each failing check and a summary; off when not given. The pass must be issued already; its \
+            registrations are recorded as events of that pass (statistics, webhooks): name one kept for the check.
             """)
     public let logFormat = ServeSetting.choice(
         "log-format", among: ["text", "json"], default: "text",
