@@ -1,3 +1,4 @@
+import Passmint
 public import PassmintStore
 import Synchronization
 
@@ -35,11 +36,7 @@ public final class DeviceReadCache: Sendable {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return try await passRows.value(for: key, generation: store.passGeneration) {
             // An order is a document of the same store, but no pass: the pass web service does not know it.
-            guard !OrderDeviceService.isOrderType(passTypeIdentifier),
-                let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-            else {
-                return .missing
-            }
+            guard let row = try await store.document(.pass, passTypeIdentifier, serialNumber) else { return .missing }
             return .found(DevicePassView(row))
         }.view
     }

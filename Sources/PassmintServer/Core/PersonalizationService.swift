@@ -47,9 +47,7 @@ public struct PersonalizationService: Sendable {
         _ info: PersonalizationInfo, passTypeIdentifier: String, serialNumber: String
     ) async throws -> (pass: StoredPass, fields: String) {
         for _ in 0..<UpdateService.attempts {
-            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-                throw ServiceFailure.notFound
-            }
+            let current = try await store.existing(.pass, passTypeIdentifier, serialNumber)
             if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
             let request = try await personalizationRequest(of: current)
             let fields = request.requiredFields.map(\.rawValue).joined(separator: ",")

@@ -57,10 +57,10 @@ public struct UpdateService: Sendable {
         var upload: PassImageLibrary.Upload?
         var known = read
         for _ in 0..<Self.attempts {
-            var stored = known
-            if known == nil { stored = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) }
+            var current = known
+            if known == nil { current = try await store.existing(.pass, passTypeIdentifier, serialNumber) }
             known = nil
-            guard let current = stored else { throw ServiceFailure.notFound }
+            guard let current else { throw ServiceFailure.notFound }
             if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
             if current.voided, voided == false, !unvoid { throw ServiceFailure.unvoidNotAsked(serialNumber) }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
@@ -149,9 +149,7 @@ public struct UpdateService: Sendable {
     /// pass is at, so that no change committing at the same moment can leave data behind.
     public func erase(passTypeIdentifier: String, serialNumber: String, ifMatch: Set<Int64>? = nil) async throws -> PassMetadata {
         for _ in 0..<Self.attempts {
-            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-                throw ServiceFailure.notFound
-            }
+            let current = try await store.existing(.pass, passTypeIdentifier, serialNumber)
             if current.erasedAt != nil { return try await erased(current) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
             let candidate = try PassEdit.erase.applied(to: current) ?? current

@@ -5,7 +5,7 @@ import Passmint
 import PassmintStore
 
 /// Apple's order web service (v1), beside the pass one under the same path: the registration paths are shared with
-/// passes and come here when their type is an order type (`order.…`, ``OrderDeviceService/isOrderType(_:)``);
+/// passes and come here when their type is an order type (`order.…`, ``WalletWebService/Kind/init(typeIdentifier:)``);
 /// `orders/{type}/{id}` is the order's own.
 struct AppleOrderRoutes {
     let core: ServiceCore

@@ -36,7 +36,9 @@ struct AppleWebServiceRoutes {
         let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
-        if OrderDeviceService.isOrderType(type) { return try await orders.registerDevice(request, device: device, type: type, id: serial) }
+        if WalletWebService.Kind(typeIdentifier: type) == .order {
+            return try await orders.registerDevice(request, device: device, type: type, id: serial)
+        }
         _ = try await authorizedPass(request, type: type, serial: serial)
         let pushToken = try await RouteSupport.pushToken(request, limit: bodyLimit)
         let result = try await core.registrations.register(
@@ -47,7 +49,9 @@ struct AppleWebServiceRoutes {
     private func updatedSerials(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
-        if OrderDeviceService.isOrderType(type) { return try await orders.updatedOrders(request, device: device, type: type) }
+        if WalletWebService.Kind(typeIdentifier: type) == .order {
+            return try await orders.updatedOrders(request, device: device, type: type)
+        }
         let since = try RouteSupport.since(request, .pass)
         return RouteSupport.updatedList(
             DeviceAnswers.list(try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since)))
@@ -57,7 +61,7 @@ struct AppleWebServiceRoutes {
         let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
-        if OrderDeviceService.isOrderType(type) {
+        if WalletWebService.Kind(typeIdentifier: type) == .order {
             return try await orders.unregisterDevice(request, device: device, type: type, id: serial)
         }
         _ = try await authorizedPass(request, type: type, serial: serial)

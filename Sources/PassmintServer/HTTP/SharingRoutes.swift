@@ -38,7 +38,7 @@ struct SharingRoutes {
 
     private func download(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let presented = try link(request, context)
-        if OrderDeviceService.isOrderType(presented.passTypeIdentifier) {
+        if WalletWebService.Kind(typeIdentifier: presented.passTypeIdentifier) == .order {
             let (order, archive) = try await core.orderSharing.download(presented)
             let name = SerialFileName.fileName(for: order.serialNumber).dropLast(".pkpass".count) + "." + BuiltOrder.fileExtension
             return RouteSupport.bytes(
@@ -64,7 +64,7 @@ struct SharingRoutes {
         let page: SharingService.Page
         do {
             page =
-                OrderDeviceService.isOrderType(presented.passTypeIdentifier)
+                WalletWebService.Kind(typeIdentifier: presented.passTypeIdentifier) == .order
                 ? try await core.orderSharing.page(presented, acceptLanguage: languages)
                 : try await core.sharing.page(presented, acceptLanguage: languages, google: platform != .apple)
         } catch let failure as ServiceFailure where failure.status == .gone {

@@ -10,10 +10,6 @@ public struct OrderDeviceService: Sendable {
     let issuing: OrderService
     let renderer: OrderRenderer
 
-    /// Order type identifiers begin with `order.`: requests naming such a type are the order web service's, on the
-    /// paths the pass web service shares with it.
-    public static func isOrderType(_ type: String) -> Bool { WalletWebService.Kind(typeIdentifier: type) == .order }
-
     /// The order, when `authorization` carries its token (compared in constant time, also when there is no order); 401
     /// otherwise, never saying whether the order exists.
     public func authorizedOrder(type: String, id: String, authorization: String?) async throws -> StoredPass {

@@ -20,8 +20,7 @@ public struct OrderService: Sendable {
 
     /// The stored order `type` / `id`: a document of the passes' store whose type is an order type (a pass is no order).
     func order(_ type: String, _ id: String) async throws -> StoredPass? {
-        guard OrderDeviceService.isOrderType(type) else { return nil }
-        return try await store.pass(passTypeIdentifier: type, serialNumber: id)
+        try await store.document(.order, type, id)
     }
 
     /// An order as issued: stored, with its signed bytes.
@@ -73,7 +72,7 @@ public struct OrderService: Sendable {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
         }
         for _ in 0..<Self.attempts {
-            guard let current = try await order(type, id) else { throw ServiceFailure.notFound }
+            let current = try await store.existing(.order, type, id)
             if let ifMatch, !ifMatch.contains(current.updateTag) {
                 throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: "order")
             }
@@ -123,7 +122,7 @@ public struct OrderService: Sendable {
 
     /// The order with its data, registrations and each device's push state; 404 when there is none.
     public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> OrderMetadata {
-        guard let order = try await order(type, id) else { throw ServiceFailure.notFound }
+        let order = try await store.existing(.order, type, id)
         let pushes = try await store.pushStates(passTypeIdentifier: type, serialNumber: id)
         return OrderMetadata(order: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
     }
