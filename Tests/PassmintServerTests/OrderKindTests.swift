@@ -23,7 +23,7 @@ import Testing
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("KIND")
             let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.order.passTypeIdentifier
+            let type = issued.metadata.pass.passTypeIdentifier
             let before = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: id))
             try await buildApplication(core: service, logger: .init(label: "orders")).test(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]

@@ -18,7 +18,7 @@ extension UpdateJobService {
             let result = try await orders.update(
                 orderTypeIdentifier: line.passTypeIdentifier, orderIdentifier: id, data: line.data ?? [:], ifMatch: nil)
             if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
-            if let replayingSince, result.order.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
+            if let replayingSince, result.pass.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
             return .unchanged
         } catch let failure as ServiceFailure where failure == .notFound {
             return .failed(LineFailure("no order \(line.passTypeIdentifier)/\(id)", order: id))

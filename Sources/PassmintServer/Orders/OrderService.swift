@@ -25,7 +25,7 @@ public struct OrderService: Sendable {
 
     /// An order as issued: stored, with its signed bytes.
     public struct Issued: Sendable {
-        public var metadata: OrderMetadata
+        public var metadata: PassMetadata
         public var archive: [UInt8]
     }
 
@@ -57,7 +57,7 @@ public struct OrderService: Sendable {
         }
         if stored.updatedAt != draft.updatedAt { built = try renderer.build(stored, data: values) }
         logger.info("order issued", metadata: ["orderTypeIdentifier": "\(type)", "orderIdentifier": "\(id)"])
-        return Issued(metadata: OrderMetadata(order: stored, data: values, registrations: 0), archive: built.archive)
+        return Issued(metadata: PassMetadata(pass: stored, data: values, registrations: 0), archive: built.archive)
     }
 
     /// How many times a change is made again because the order changed under it; then it is refused (409).
@@ -66,7 +66,7 @@ public struct OrderService: Sendable {
     /// Merges `data` into the order's data (a member set to null is removed). With `ifMatch` (the tags of an
     /// `If-Match` header) the change is made only while the order is at one of these versions (412 otherwise).
     public func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
-        -> OrderMetadata
+        -> PassMetadata
     {
         for key in Self.ownedKeys + ["orderIdentifier"] where data[key] != nil {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
@@ -81,7 +81,7 @@ public struct OrderService: Sendable {
             for member in data { merged[member.key] = member.value == .null ? nil : member.value }
             if merged == original {
                 let registrations = try await store.registrations(passTypeIdentifier: type, serialNumber: id)
-                return OrderMetadata(order: current, data: original, registrations: registrations.count, changed: false, queuedPushes: 0)
+                return PassMetadata(pass: current, data: original, registrations: registrations.count, queuedPushes: 0, changed: false)
             }
             let text = JSONWriter.string(.object(merged), style: .compact)
             var next = current
@@ -101,8 +101,8 @@ public struct OrderService: Sendable {
             publisher.publish(change)
             logger.info(
                 "order updated", metadata: ["orderIdentifier": "\(id)", "tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"])
-            return OrderMetadata(
-                order: change.pass, data: merged, registrations: change.registrations.count, changed: change.changed, queuedPushes: queued)
+            return PassMetadata(
+                pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: change.changed)
         }
         throw ServiceFailure.conflict("order \(id) kept changing while this change was being made; nothing was changed: send it again")
     }
@@ -121,10 +121,10 @@ public struct OrderService: Sendable {
     }
 
     /// The order with its data, registrations and each device's push state; 404 when there is none.
-    public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> OrderMetadata {
+    public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> PassMetadata {
         let order = try await store.existing(.order, type, id)
         let pushes = try await store.pushStates(passTypeIdentifier: type, serialNumber: id)
-        return OrderMetadata(order: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
+        return PassMetadata(pass: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
     }
 
 }

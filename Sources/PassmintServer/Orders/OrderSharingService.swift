@@ -13,11 +13,6 @@ public struct OrderSharingService: Sendable {
     let issuing: OrderService
     let renderer: OrderRenderer
 
-    /// Both links of a stored order; nil without a link secret.
-    public func links(for order: StoredPass) -> PassLinks.Links? {
-        links?.links(passTypeIdentifier: order.passTypeIdentifier, serialNumber: order.serialNumber)
-    }
-
     /// The order a valid link names.
     func order(for link: SharingService.Link) async throws -> StoredPass {
         guard let links,
