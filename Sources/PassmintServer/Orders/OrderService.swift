@@ -60,9 +60,6 @@ public struct OrderService: Sendable {
         return Issued(metadata: PassMetadata(pass: stored, data: values, registrations: 0), archive: built.archive)
     }
 
-    /// How many times a change is made again because the order changed under it; then it is refused (409).
-    static let attempts = 100
-
     /// Merges `data` into the order's data (a member set to null is removed). With `ifMatch` (the tags of an
     /// `If-Match` header) the change is made only while the order is at one of these versions (412 otherwise).
     public func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
@@ -71,7 +68,7 @@ public struct OrderService: Sendable {
         for key in Self.ownedKeys + ["orderIdentifier"] where data[key] != nil {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
         }
-        for _ in 0..<Self.attempts {
+        return try await DocumentChange.retrying(.order, id) {
             let current = try await store.existing(.order, type, id)
             if let ifMatch, !ifMatch.contains(current.updateTag) {
                 throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: "order")
@@ -87,16 +84,11 @@ public struct OrderService: Sendable {
             var next = current
             next.dataJSON = text
             try check(next.nextVersion(tag: current.updateTag + 1, now: clock()), data: merged, after: current)
-            let change: PassChange?
-            do {
-                change = try await store.change(
-                    passTypeIdentifier: type, serialNumber: id, .update(dataJSON: text, voided: nil), basedOn: current.updateTag)
-            } catch let error as PassStoreError where error.kind == .stale {
-                // Another change committed after this one read the order: make it again from the one stored (with
-                // If-Match, the next read answers 412 with the version it is at, unless If-Match names that one too).
-                continue
-            }
-            guard let change else { throw ServiceFailure.notFound }
+            // Stale when another change committed after this one read the order: made again from the one stored (with
+            // If-Match, the next read answers 412 with the version it is at, unless If-Match names that one too).
+            let committed = try await store.change(
+                passTypeIdentifier: type, serialNumber: id, .update(dataJSON: text, voided: nil), basedOn: current.updateTag)
+            guard let change = committed else { throw ServiceFailure.notFound }
             let queued = Set(change.registrations.map(\.pushToken)).count
             publisher.publish(change)
             logger.info(
@@ -104,7 +96,6 @@ public struct OrderService: Sendable {
             return PassMetadata(
                 pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: change.changed)
         }
-        throw ServiceFailure.conflict("order \(id) kept changing while this change was being made; nothing was changed: send it again")
     }
 
     /// Refuses (422) a next version that does not build, or that cannot follow `previous` (a completed or cancelled
