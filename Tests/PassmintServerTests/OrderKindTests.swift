@@ -41,6 +41,17 @@ import Testing
                     #expect(
                         message.contains("\(type) is an order type") && message.contains("/api/v1/orders"), "\(method) \(uri): \(message)")
                 }
+                // A device's pass path knows no order, whatever scheme carries its token (the order's own path, read
+                // first, leaves its row in the read cache).
+                let token = issued.metadata.pass.authenticationToken
+                let own = try await client.execute(
+                    uri: "/wallet/v1/orders/\(type)/\(id)", method: .get, headers: [.authorization: "AppleOrder \(token)"])
+                #expect(own.status == .ok)
+                for scheme in ["ApplePass", "AppleOrder"] {
+                    let fetched = try await client.execute(
+                        uri: "/wallet/v1/passes/\(type)/\(id)", method: .get, headers: [.authorization: "\(scheme) \(token)"])
+                    #expect(fetched.status == .unauthorized, "\(scheme)")
+                }
                 let signUp = try await client.execute(
                     uri: "/wallet/v1/passes/\(type)/\(id)/personalize", method: .post,
                     body: ByteBuffer(string: #"{"personalizationToken":"tok","requiredPersonalizationInfo":{"fullName":"A"}}"#))
