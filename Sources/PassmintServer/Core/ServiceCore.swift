@@ -17,8 +17,6 @@ public struct ServiceCore: Sendable {
     public let orders: OrderService
     /// An order's signed `.order` (a device's latest version, a link's download).
     let orderRenderer: OrderRenderer
-    /// Orders' public links: the signed order and its "Add to Apple Wallet" page.
-    public let orderSharing: OrderSharingService
     public let deviceReads: DeviceReadCache
     public let downloads: LatestPassService
     public let lookup: PassLookupService
@@ -102,7 +100,6 @@ public struct ServiceCore: Sendable {
         let links = configuration.linkSecret.map {
             PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
         }
-        orderSharing = OrderSharingService(links: links, issuing: orders, renderer: orderRenderer)
         self.metrics = metrics
         deviceReads = DeviceReadCache(store: store)
         let events = PassEventLog(store: store, clock: clock)
@@ -110,7 +107,8 @@ public struct ServiceCore: Sendable {
         lookup = PassLookupService(store: store, google: configuration.google != nil)
         previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
-            links: links, store: store, renderer: renderer, downloads: downloads, events: events, google: google)
+            links: links, store: store, renderer: renderer, orderRenderer: orderRenderer, downloads: downloads, events: events,
+            google: google)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)
