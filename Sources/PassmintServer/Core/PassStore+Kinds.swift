@@ -27,9 +27,8 @@ extension ServiceFailure {
     static func notFound(_ kind: WalletWebService.Kind, typeIdentifier type: String) -> ServiceFailure {
         let named = WalletWebService.Kind(typeIdentifier: type)
         guard named != kind else { return .notFound }
+        func article(_ kind: WalletWebService.Kind) -> String { kind == .order ? "an order" : "a pass" }
         let path = named == .order ? "/api/v1/orders" : "/api/v1/passes"
-        return ServiceFailure(
-            .notFound,
-            "\(type) is \(named == .order ? "an order" : "a pass") type, not a \(kind.rawValue) type: \(path)/\(type)/… serves it")
+        return ServiceFailure(.notFound, "\(type) is \(article(named)) type, not \(article(kind)) type: \(path)/\(type)/… serves it")
     }
 }
