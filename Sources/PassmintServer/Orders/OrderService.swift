@@ -18,11 +18,6 @@ public struct OrderService: Sendable {
     /// Keys of the data the service writes itself: they cannot be given.
     static let ownedKeys = ["orderTypeIdentifier", "authenticationToken", "updatedAt"]
 
-    /// The stored order `type` / `id`: a document of the passes' store whose type is an order type (a pass is no order).
-    func order(_ type: String, _ id: String) async throws -> StoredPass? {
-        try await store.document(.order, type, id)
-    }
-
     /// An order as issued: stored, with its signed bytes.
     public struct Issued: Sendable {
         public var metadata: PassMetadata
