@@ -126,7 +126,7 @@ import Testing
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")
             let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.order.passTypeIdentifier
+            let type = issued.metadata.pass.passTypeIdentifier
             let completed = try await service.orders.update(
                 orderTypeIdentifier: type, orderIdentifier: id, data: ["status": "completed"], ifMatch: nil)
             #expect(completed.changed == true)
@@ -135,7 +135,7 @@ import Testing
             }
             #expect(reopened?.status == .unprocessableContent && reopened?.message?.contains("order-status-transition") == true)
             let stored = try await service.orders.metadata(orderTypeIdentifier: type, orderIdentifier: id)
-            #expect(stored.order.updateTag == completed.order.updateTag && stored.data["status"] == "completed", "nothing was changed")
+            #expect(stored.pass.updateTag == completed.pass.updateTag && stored.data?["status"] == "completed", "nothing was changed")
             let owned = await #expect(throws: ServiceFailure.self) {
                 _ = try await service.orders.update(
                     orderTypeIdentifier: type, orderIdentifier: id, data: ["authenticationToken": "mine-0123456789abcdef"], ifMatch: nil)
@@ -151,24 +151,24 @@ import Testing
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")
             let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.order.passTypeIdentifier
+            let type = issued.metadata.pass.passTypeIdentifier
             let keys = (0..<6).map { "note\($0)" }
             let tags = try await withThrowingTaskGroup(of: Int64.self) { group in
                 for (index, key) in keys.enumerated() {
                     group.addTask {
                         let data: JSONObject = [key: .number(JSONNumber(index))]
                         return try await service.orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: data, ifMatch: nil)
-                            .order.updateTag
+                            .pass.updateTag
                     }
                 }
                 return try await group.reduce(into: [Int64]()) { $0.append($1) }
             }
             #expect(Set(tags).count == keys.count, "each change committed its own version")
             let stored = try await service.orders.metadata(orderTypeIdentifier: type, orderIdentifier: id)
-            for (index, key) in keys.enumerated() { #expect(stored.data[key] == .number(JSONNumber(index)), "\(key) was lost") }
+            for (index, key) in keys.enumerated() { #expect(stored.data?[key] == .number(JSONNumber(index)), "\(key) was lost") }
             let stale = await #expect(throws: ServiceFailure.self) {
                 _ = try await service.orders.update(
-                    orderTypeIdentifier: type, orderIdentifier: id, data: ["late": true], ifMatch: [issued.metadata.order.updateTag])
+                    orderTypeIdentifier: type, orderIdentifier: id, data: ["late": true], ifMatch: [issued.metadata.pass.updateTag])
             }
             #expect(stale?.status == .preconditionFailed)
         }

@@ -1,3 +1,4 @@
+public import Passmint
 public import PassmintStore
 import Synchronization
 
@@ -30,16 +31,15 @@ public final class DeviceReadCache: Sendable {
         }
     }
 
-    /// A stored pass as devices see it, with its `Last-Modified` text.
-    public func devicePass(passTypeIdentifier: String, serialNumber: String) async throws -> DevicePassView? {
+    /// A stored pass (or order: `kind`) as devices see it, with its `Last-Modified` text; nil when there is none of that
+    /// kind (a pass path naming an order's type knows no order, and the other way round).
+    public func devicePass(
+        _ kind: WalletWebService.Kind = .pass, passTypeIdentifier: String, serialNumber: String
+    ) async throws -> DevicePassView? {
+        guard WalletWebService.Kind(typeIdentifier: passTypeIdentifier) == kind else { return nil }
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return try await passRows.value(for: key, generation: store.passGeneration) {
-            // An order is a document of the same store, but no pass: the pass web service does not know it.
-            guard !OrderDeviceService.isOrderType(passTypeIdentifier),
-                let row = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-            else {
-                return .missing
-            }
+            guard let row = try await store.document(kind, passTypeIdentifier, serialNumber) else { return .missing }
             return .found(DevicePassView(row))
         }.view
     }
@@ -50,8 +50,10 @@ public final class DeviceReadCache: Sendable {
         return polls.cachedValue(for: key, generation: store.changeGeneration)
     }
 
-    /// The cached pass row, without touching the store; nil when it is not cached at the store's generation.
+    /// The cached pass row, without touching the store; nil when it is not cached at the store's generation (or is an
+    /// order's: the fast path answers passes).
     func cachedDevicePass(passTypeIdentifier: String, serialNumber: String) -> DevicePassLookup? {
+        guard WalletWebService.Kind(typeIdentifier: passTypeIdentifier) == .pass else { return nil }
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         return passRows.cachedValue(for: key, generation: store.passGeneration)
     }

@@ -64,9 +64,7 @@ public struct GoogleImageService: Sendable {
 
     /// The PNG a pass address names, from the pass as it renders now.
     public func passImage(passTypeIdentifier: String, serialNumber: String, sha1: String) async throws -> [UInt8] {
-        guard let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-            throw ServiceFailure.notFound
-        }
+        let pass = try await store.existing(.pass, passTypeIdentifier, serialNumber)
         guard let bytes = Self.png(in: try await renderer.prepare(pass).files, sha1: sha1) else { throw ServiceFailure.notFound }
         return bytes
     }

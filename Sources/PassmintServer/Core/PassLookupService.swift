@@ -1,3 +1,4 @@
+import Passmint
 import PassmintStore
 
 /// The issuer's view of a pass it issued.
@@ -9,11 +10,7 @@ public struct PassLookupService: Sendable {
 
     /// The pass with its registrations count, where each device's push stands, and its Google object's patch.
     public func metadata(passTypeIdentifier: String, serialNumber: String) async throws -> PassMetadata {
-        guard !OrderDeviceService.isOrderType(passTypeIdentifier),  // an order is read as an order (OrderService)
-            let pass = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-        else {
-            throw ServiceFailure.notFound
-        }
+        let pass = try await store.existing(.pass, passTypeIdentifier, serialNumber)
         let pushes = try await store.pushStates(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
         var metadata = PassMetadata(pass: pass, registrations: pushes.count, pushes: pushes)
         if google {

@@ -1,8 +1,9 @@
 public import Passmint
 public import PassmintStore
 
-/// What the issuing API says about a pass: the pass as stored, how many devices follow it, the pushes the request
-/// owed them, or where each device's push stands.
+/// What the issuing API says about a pass or an order (a document of the same store, ``WalletWebService/Kind``): the
+/// document as stored, how many devices follow it, the pushes the request owed them, or where each device's push
+/// stands.
 public struct PassMetadata: Sendable {
     public var pass: StoredPass
     /// The pass's data when the service has it parsed already; nil to read `StoredPass.dataJSON`.

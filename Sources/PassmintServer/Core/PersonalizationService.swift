@@ -46,10 +46,8 @@ public struct PersonalizationService: Sendable {
     private func record(
         _ info: PersonalizationInfo, passTypeIdentifier: String, serialNumber: String
     ) async throws -> (pass: StoredPass, fields: String) {
-        for _ in 0..<UpdateService.attempts {
-            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-                throw ServiceFailure.notFound
-            }
+        try await DocumentChange.retrying(.pass, serialNumber) {
+            let current = try await store.existing(.pass, passTypeIdentifier, serialNumber)
             if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
             let request = try await personalizationRequest(of: current)
             let fields = request.requiredFields.map(\.rawValue).joined(separator: ",")
@@ -68,14 +66,10 @@ public struct PersonalizationService: Sendable {
             var candidate = current
             candidate.personalizationJSON = infoJSON
             let built = try await renderer.build(candidate)  // refuse information that does not make a valid pass
-            let committed: PassChange?
-            do {
-                committed = try await store.change(
-                    passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .personalize(personalizationJSON: infoJSON),
-                    basedOn: current.updateTag)
-            } catch let error as PassStoreError where error.kind == .stale || error.kind == .erased {
-                continue  // another change (or sign-up, or an erasure) came first: look again
-            }
+            // Stale or erased when another change (or sign-up, or an erasure) came first: looked at again.
+            let committed = try await store.change(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .personalize(personalizationJSON: infoJSON),
+                basedOn: current.updateTag)
             guard let change = committed else { throw ServiceFailure.notFound }
             guard change.pass.personalizationJSON == infoJSON else { throw taken }
             // The user's other devices (an iPad, …) still hold the sign-up version: tell them, without making Wallet
@@ -83,7 +77,6 @@ public struct PersonalizationService: Sendable {
             publisher.publish(change, signed: built.archive)
             return (change.pass, fields)
         }
-        throw ServiceFailure.busy(serialNumber)
     }
 
     private func personalizationRequest(of pass: StoredPass) async throws(ServiceFailure) -> PersonalizationRequest {

@@ -16,9 +16,7 @@ public struct PreviewService: Sendable {
     ///
     /// - Throws: 404 when there is no such pass, 422 when it does not render (its template changed, say).
     public func pass(passTypeIdentifier: String, serialNumber: String, options: PassPreview.Options) async throws -> String {
-        guard let stored = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-            throw ServiceFailure.notFound
-        }
+        let stored = try await store.existing(.pass, passTypeIdentifier, serialNumber)
         let prepared = try await renderer.prepare(stored)
         let templates = templates
         return try await CPUWork.run {

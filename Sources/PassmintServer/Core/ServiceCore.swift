@@ -13,11 +13,10 @@ public struct ServiceCore: Sendable {
     public let updates: UpdateService
     public let personalization: PersonalizationService
     public let registrations: RegistrationService
-    /// Wallet orders: issuing and changing them (``OrderService``), and the devices' side (``OrderDeviceService``).
+    /// Wallet orders: issuing and changing them (``OrderService``); devices register, poll and leave as for passes.
     public let orders: OrderService
-    public let orderDevices: OrderDeviceService
-    /// Orders' public links: the signed order and its "Add to Apple Wallet" page.
-    public let orderSharing: OrderSharingService
+    /// An order's signed `.order` (a device's latest version, a link's download).
+    let orderRenderer: OrderRenderer
     public let deviceReads: DeviceReadCache
     public let downloads: LatestPassService
     public let lookup: PassLookupService
@@ -94,15 +93,13 @@ public struct ServiceCore: Sendable {
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store, metrics: metrics)
-        let orderRenderer = OrderRenderer(
+        orderRenderer = OrderRenderer(
             templates: OrderTemplateCatalog(folder: configuration.orderTemplatesFolder ?? configuration.templatesFolder),
             identities: configuration.identities, webServiceURL: configuration.publicURL, clock: clock)
         orders = OrderService(store: store, renderer: orderRenderer, publisher: publisher, clock: clock, logger: logger)
-        orderDevices = OrderDeviceService(issuing: orders, renderer: orderRenderer)
         let links = configuration.linkSecret.map {
             PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
         }
-        orderSharing = OrderSharingService(links: links, issuing: orders, renderer: orderRenderer)
         self.metrics = metrics
         deviceReads = DeviceReadCache(store: store)
         let events = PassEventLog(store: store, clock: clock)
@@ -110,7 +107,8 @@ public struct ServiceCore: Sendable {
         lookup = PassLookupService(store: store, google: configuration.google != nil)
         previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
-            links: links, store: store, renderer: renderer, downloads: downloads, events: events, google: google)
+            links: links, store: store, renderer: renderer, orderRenderer: orderRenderer, downloads: downloads, events: events,
+            google: google)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
         stats = StatsService(store: store, clock: clock)

@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import Hummingbird
+import Passmint
 
 /// A request the service refuses: the HTTP status it answers with, a stable machine code, a message that says what
 /// to do next, and, when the data breaks several rules, every one of them (``Problem``). Routes throw it as it is;
@@ -90,9 +91,11 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
             "the \(what) changed since the version named in If-Match\(now): GET it again, redo the change and send it with the new ETag",
             headers: headers)
     }
-    /// A pass that kept changing while a change to it was being made (100 times): 409.
-    public static func busy(_ serialNumber: String) -> ServiceFailure {
-        .conflict("pass \(serialNumber) kept changing while this change was being made; nothing was changed: send it again", code: "busy")
+    /// A pass (or an order) that kept changing while a change to it was being made (``DocumentChange/attempts`` times): 409.
+    static func busy(_ identifier: String, _ kind: WalletWebService.Kind = .pass) -> ServiceFailure {
+        .conflict(
+            "\(kind.rawValue) \(identifier) kept changing while this change was being made; nothing was changed: send it again",
+            code: "busy")
     }
     /// A change to a pass that was erased (its data removed at its holder's request, ``UpdateService/erase(passTypeIdentifier:serialNumber:ifMatch:)``):
     /// 410 `pass-erased`. Its row stays only so that its serial is not issued again.

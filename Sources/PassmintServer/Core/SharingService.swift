@@ -5,8 +5,9 @@ import Passmint
 import PassmintPreview
 public import PassmintStore
 
-/// What a person holding a pass's public link (``PassLinks``) gets: the signed pass, or what its "Add to Apple Wallet"
-/// page shows. A link that is wrong, expired or for a pass that is gone answers the same 404, saying nothing more; a
+/// What a person holding a pass's or an order's public link (``PassLinks``) gets: the signed pass (or `.order`), or
+/// what its "Add to Apple Wallet" page shows. An order's links are a pass's with the order type identifier and the
+/// order identifier in place of the pass type and the serial: `/download/order.…/<id>`, `/add/order.…/<id>`. A link that is wrong, expired or for a pass that is gone answers the same 404, saying nothing more; a
 /// valid link to an erased pass answers 410 (``linkGone(_:)``), and so does the download of a voided pass.
 /// Passes are signed on their first fetch and then cached (``LatestPassService``), so a link nobody opens costs no
 /// signature.
@@ -43,7 +44,7 @@ public struct SharingService: Sendable {
         public var voided: Bool
         /// The pass's "Add to Google Wallet" link, when the service issues for Google Wallet and Google answered.
         public var googleSaveURL: String? = nil
-        /// What the link gives: a pass, or a Wallet order (``OrderSharingService``).
+        /// What the link gives: a pass, or a Wallet order.
         public var kind: Kind = .pass
         /// The page's language (``SharingService/pageLanguage(files:acceptLanguage:table:)``): its own words and what it
         /// shows of the pass are in it.
@@ -56,6 +57,8 @@ public struct SharingService: Sendable {
     public let links: PassLinks?
     let store: any PassStore
     let renderer: PassRenderer
+    /// An order's signed `.order`, and what its page shows.
+    let orderRenderer: OrderRenderer
     let downloads: LatestPassService
     let events: PassEventLog
     /// Google Wallet links for the page, when there is a Google account.
@@ -66,13 +69,13 @@ public struct SharingService: Sendable {
         links?.links(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
     }
 
-    /// The pass a valid link names.
-    func pass(for link: Link) async throws -> StoredPass {
+    /// The pass (or order: `kind`) a valid link names.
+    func pass(for link: Link, _ kind: WalletWebService.Kind = .pass) async throws -> StoredPass {
         guard let links,
             links.isValid(
                 passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber, expires: link.expires,
                 signature: link.signature),
-            let pass = try await store.pass(passTypeIdentifier: link.passTypeIdentifier, serialNumber: link.serialNumber)
+            let pass = try await store.document(kind, link.passTypeIdentifier, link.serialNumber)
         else { throw ServiceFailure.notFound }
         if pass.erasedAt != nil { throw Self.linkGone("was removed at its holder's request") }
         return pass
@@ -83,10 +86,12 @@ public struct SharingService: Sendable {
         ServiceFailure(.gone, "this pass \(why); its link no longer works", code: "link-gone")
     }
 
-    /// The signed `.pkpass` a valid link names, and the pass; 410 for a voided pass (devices that hold it still fetch
-    /// its voided version through the web service).
+    /// The signed `.pkpass` (or `.order`) a valid link names, and the pass; 410 for a voided pass (devices that hold it
+    /// still fetch its voided version through the web service).
     public func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
-        let pass = try await pass(for: link)
+        let kind = WalletWebService.Kind(typeIdentifier: link.passTypeIdentifier)
+        let pass = try await pass(for: link, kind)
+        if kind == .order { return (pass, ByteBuffer(bytes: try orderRenderer.build(pass).archive)) }
         if pass.voided { throw Self.linkGone("is no longer valid") }
         let archive = try await downloads.latestPass(pass)
         try await events.record(.downloaded, pass)
@@ -111,6 +116,9 @@ public struct SharingService: Sendable {
     /// among the pass's own; with `google`, the pass's Google Wallet link too (none when the service has no Google
     /// account, the pass is voided or Google cannot be reached: the page offers Apple Wallet).
     public func page(_ link: Link, acceptLanguage: String? = nil, google wantsGoogle: Bool = false) async throws -> Page {
+        if WalletWebService.Kind(typeIdentifier: link.passTypeIdentifier) == .order {
+            return try await orderPage(link, acceptLanguage: acceptLanguage)
+        }
         let pass = try await pass(for: link)
         guard let links else { throw ServiceFailure.notFound }
         let prepared = try await renderer.prepare(pass)

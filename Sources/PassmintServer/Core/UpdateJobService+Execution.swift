@@ -137,12 +137,7 @@ extension UpdateJobService {
             outcomes += await BoundedConcurrency.map(Array(byPass), width: concurrency) { key, group in
                 var results: [(Int, String?, Outcome)] = []
                 for (index, (number, line)) in group.enumerated() {
-                    let outcome: Outcome
-                    if line.isOrder {
-                        outcome = await self.applyOrder(line, replayingSince: since)
-                    } else {
-                        outcome = await self.apply(line, replayingSince: since, read: index == 0 ? read[key] : nil)
-                    }
+                    let outcome = await self.apply(line, replayingSince: since, read: index == 0 ? read[key] : nil)
                     results.append((number, line.isOrder ? nil : line.serialNumber, outcome))
                 }
                 return results
@@ -154,23 +149,36 @@ extension UpdateJobService {
         }
     }
 
+    /// The change a `PATCH` of the line's pass makes (``UpdateService``, checked but not signed), or of its order
+    /// (``OrderService``: status transitions checked, `updatedAt` later than the stored one).
+    ///
     /// `replayingSince`: the line may have been applied by a service killed since then; found as it would leave it,
-    /// it counts as changed when its pass changed since then.
+    /// it counts as changed when its pass (or order) changed since then.
     private func apply(_ line: BulkUpdateLine, replayingSince: Date?, read: StoredPass?) async -> Outcome {
         beforeEachItem.withLock { $0 }?()
+        let (type, id) = (line.passTypeIdentifier, line.serialNumber)
+        func failed(_ message: String) -> Outcome {
+            .failed(line.isOrder ? LineFailure(message, order: id) : LineFailure(message, serial: id))
+        }
         do {
-            let result = try await updates.update(
-                passTypeIdentifier: line.passTypeIdentifier, serialNumber: line.serialNumber, data: line.data, voided: line.voided,
-                images: line.images, signs: false, read: read, unvoid: line.unvoid)
+            let result: PassMetadata
+            if line.isOrder {
+                guard let orders else { return failed("this service does not keep orders") }
+                result = try await orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: line.data ?? [:], ifMatch: nil)
+            } else {
+                result = try await updates.update(
+                    passTypeIdentifier: type, serialNumber: id, data: line.data, voided: line.voided, images: line.images, signs: false,
+                    read: read, unvoid: line.unvoid)
+            }
             if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
             if let replayingSince, result.pass.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
             return .unchanged
         } catch let failure as ServiceFailure where failure == .notFound {
-            return .failed(LineFailure("no pass \(line.passTypeIdentifier)/\(line.serialNumber)", serial: line.serialNumber))
+            return failed("no \(line.isOrder ? "order" : "pass") \(type)/\(id)")
         } catch let failure as ServiceFailure {
-            return .failed(LineFailure(failure.message ?? failure.description, serial: line.serialNumber))
+            return failed(failure.message ?? failure.description)
         } catch {
-            return .failed(LineFailure("not stored: \(error)", serial: line.serialNumber))
+            return failed("not stored: \(error)")
         }
     }
 

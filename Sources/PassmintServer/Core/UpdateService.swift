@@ -18,11 +18,6 @@ public struct UpdateService: Sendable {
     let publisher: PassPublisher
     let logger: Logger
 
-    /// How many times a change is made again because the pass changed under it; then it is refused (409) and can be
-    /// sent again. Each round commits at least one of the changes racing for the pass, so only a pass changed this
-    /// many times during one request gets there.
-    static let attempts = 100
-
     /// Merges `data` into the pass's data (its serial number and token stay) and/or sets `voided` (left as stored
     /// when nil). The pass's data is parsed once, the new version is checked before it is stored and signed while the
     /// store commits, and the devices owed a push are the ones registered when the change committed (in the same
@@ -56,11 +51,11 @@ public struct UpdateService: Sendable {
         if let data { try DataKeys.check(data) }
         var upload: PassImageLibrary.Upload?
         var known = read
-        for _ in 0..<Self.attempts {
-            var stored = known
-            if known == nil { stored = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) }
+        return try await DocumentChange.retrying(.pass, serialNumber) {
+            var current = known
+            if known == nil { current = try await store.existing(.pass, passTypeIdentifier, serialNumber) }
             known = nil
-            guard let current = stored else { throw ServiceFailure.notFound }
+            guard let current else { throw ServiceFailure.notFound }
             if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
             if current.voided, voided == false, !unvoid { throw ServiceFailure.unvoidNotAsked(serialNumber) }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
@@ -80,15 +75,10 @@ public struct UpdateService: Sendable {
                 dataJSON: merged == original ? nil : JSONWriter.string(.object(merged), style: .compact), voided: voided,
                 images: upload?.images ?? [], templateVersion: templateVersion)
             let candidate = try edit.applied(to: current) ?? current
-            let change: PassChange
-            do {
-                change = try await commit(candidate, edit, basedOn: current.updateTag, data: merged, signs: signs)
-            } catch let error as PassStoreError where error.kind == .stale || error.kind == .erased {
-                // Another change committed after this one read the pass: make it again from the version now stored
-                // (with If-Match, the next read answers 412 with the version it is at, unless If-Match names that one;
-                // an erasure, 410).
-                continue
-            }
+            // Stale (or erased) when another change committed after this one read the pass: made again from the version
+            // now stored (with If-Match, the next read answers 412 with the version it is at, unless If-Match names
+            // that one; an erasure, 410).
+            let change = try await commit(candidate, edit, basedOn: current.updateTag, data: merged, signs: signs)
             let queued = Set(change.registrations.map(\.pushToken)).count
             logger.log(
                 level: signs ? .info : .debug, "pass updated",
@@ -96,7 +86,6 @@ public struct UpdateService: Sendable {
             return PassMetadata(
                 pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: true)
         }
-        throw ServiceFailure.busy(serialNumber)
     }
 
     /// The pass's data with `data` (typed as its template wants) and the uploaded images' members merged in.
@@ -148,10 +137,8 @@ public struct UpdateService: Sendable {
     /// made only if the pass is at one of these versions (412 otherwise); without it, it is made whatever version the
     /// pass is at, so that no change committing at the same moment can leave data behind.
     public func erase(passTypeIdentifier: String, serialNumber: String, ifMatch: Set<Int64>? = nil) async throws -> PassMetadata {
-        for _ in 0..<Self.attempts {
-            guard let current = try await store.pass(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber) else {
-                throw ServiceFailure.notFound
-            }
+        try await DocumentChange.retrying(.pass, serialNumber) {
+            let current = try await store.existing(.pass, passTypeIdentifier, serialNumber)
             if current.erasedAt != nil { return try await erased(current) }
             if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
             let candidate = try PassEdit.erase.applied(to: current) ?? current
@@ -163,14 +150,10 @@ public struct UpdateService: Sendable {
                     "the erased pass's voided version cannot be built; erasing it all the same",
                     metadata: ["serialNumber": "\(serialNumber)", "error": "\(error)"])
             }
-            let committed: PassChange?
-            do {
-                committed = try await store.change(
-                    passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .erase,
-                    basedOn: ifMatch == nil ? nil : current.updateTag)
-            } catch let error as PassStoreError where error.kind == .stale {
-                continue  // If-Match named the version read, and another change came first: the next read answers 412
-            }
+            // Stale when If-Match named the version read and another change came first: the next read answers 412.
+            let committed = try await store.change(
+                passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, .erase,
+                basedOn: ifMatch == nil ? nil : current.updateTag)
             guard let change = committed else { throw ServiceFailure.notFound }
             guard change.changed else { return try await erased(change.pass) }  // erased by another request meanwhile
             if let signed {
@@ -184,7 +167,6 @@ public struct UpdateService: Sendable {
             return PassMetadata(
                 pass: change.pass, data: JSONObject(), registrations: change.registrations.count, queuedPushes: queued, changed: true)
         }
-        throw ServiceFailure.busy(serialNumber)
     }
 
     /// The answer for a pass erased already: its tombstone, nothing changed.
@@ -197,7 +179,7 @@ public struct UpdateService: Sendable {
     /// against it, then moved to it with the next tag and a push owed to its devices (checked again when another change
     /// commits first). The pushes it owes.
     public func republish(_ key: PassKey, to version: String? = nil) async throws -> Int {
-        for _ in 0..<Self.attempts {
+        try await DocumentChange.retrying(.pass, key.serialNumber) {
             guard var current = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
                 throw ServiceFailure.notFound
             }
@@ -206,19 +188,12 @@ public struct UpdateService: Sendable {
             if version == nil { hash = try await renderer.templates.version(named: current.template).hash }
             current.templateVersion = hash
             try await renderer.check(current)
-            let committed: PassChange?
-            do {
-                committed = try await store.change(
-                    passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, .republish(templateVersion: hash),
-                    basedOn: tag)
-            } catch let error as PassStoreError where error.kind == .stale {
-                continue
-            }
+            let committed = try await store.change(
+                passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber, .republish(templateVersion: hash), basedOn: tag)
             guard let change = committed else { throw ServiceFailure.notFound }
             guard change.changed else { return 0 }  // an erased pass keeps its voided version
             publisher.publish(change)
             return Set(change.registrations.map(\.pushToken)).count
         }
-        throw ServiceFailure.busy(key.serialNumber)
     }
 }

@@ -3,8 +3,10 @@ import NIOCore
 import Passmint
 import PassmintStore
 
-/// Apple's pass web service (v1), mounted under the path of the public URL: devices register, poll, download, leave,
-/// sign up and report. Each handler reads the request, calls a service of the ``ServiceCore`` and writes the answer.
+/// Apple's pass and order web services (v1), mounted under the path of the public URL: devices register, poll,
+/// download, leave, sign up and report. The registration and poll paths are shared: a type beginning `order.` is an
+/// order type (``WalletWebService/Kind``), answered with the order's token scheme and names; `orders/{type}/{id}` is
+/// the order's latest version. Each handler reads the request, calls a service of the ``ServiceCore`` and writes the answer.
 struct AppleWebServiceRoutes {
     let core: ServiceCore
 
@@ -14,21 +16,21 @@ struct AppleWebServiceRoutes {
         apple.post(path(.register)) { request, context in try await registerDevice(request, context) }
         apple.getAndHead(path(.poll)) { request, context in try await updatedSerials(request, context) }
         apple.delete(path(.unregister)) { request, context in try await unregisterDevice(request, context) }
-        apple.getAndHead(path(.latest)) { request, context in try await latestPass(request, context) }
+        apple.getAndHead(path(.latest)) { request, context in try await latest(.pass, request, context) }
+        apple.getAndHead(RouterPath(WalletRoute.latest.template(.order))) { request, context in try await latest(.order, request, context) }
         apple.post(path(.personalize)) { request, context in try await personalize(request, context) }
         apple.post(path(.log)) { request, context in try await log(request, context) }
-        orders.register(on: apple)
     }
 
     /// The order web service, on the registration paths it shares with passes when the type is an order type.
-    private var orders: AppleOrderRoutes { AppleOrderRoutes(core: core) }
-
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
-    /// The pass, when the request carries its token. A 401 never says whether the serial exists.
-    private func authorizedPass(_ request: Request, type: String, serial: String) async throws -> DevicePassView {
-        let view = try await core.deviceReads.devicePass(passTypeIdentifier: type, serialNumber: serial)
-        guard DeviceAnswers.authorizes(request.headers[.authorization], view), let view else { throw ServiceFailure.unauthorized() }
+    /// The pass (or order: `kind`), when the request carries its token in the kind's scheme. A 401 never says whether
+    /// the serial exists.
+    private func authorized(_ request: Request, _ kind: WalletWebService.Kind, type: String, serial: String) async throws -> DevicePassView
+    {
+        let view = try await core.deviceReads.devicePass(kind, passTypeIdentifier: type, serialNumber: serial)
+        guard DeviceAnswers.authorizes(request.headers[.authorization], view, kind), let view else { throw ServiceFailure.unauthorized() }
         return view
     }
 
@@ -36,47 +38,49 @@ struct AppleWebServiceRoutes {
         let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
-        if OrderDeviceService.isOrderType(type) { return try await orders.registerDevice(request, device: device, type: type, id: serial) }
-        _ = try await authorizedPass(request, type: type, serial: serial)
+        _ = try await authorized(request, WalletWebService.Kind(typeIdentifier: type), type: type, serial: serial)
         let pushToken = try await RouteSupport.pushToken(request, limit: bodyLimit)
         let result = try await core.registrations.register(
             device: device, pushToken: pushToken, passTypeIdentifier: type, serialNumber: serial)
         return Response(status: RouteSupport.status(of: result))
     }
 
+    /// `{"serialNumbers": …}` (or `{"orderIdentifiers": …}` for an order type), or 204 when none changed since the tag.
     private func updatedSerials(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
-        if OrderDeviceService.isOrderType(type) { return try await orders.updatedOrders(request, device: device, type: type) }
-        let since = try RouteSupport.since(request, .pass)
-        return RouteSupport.updatedList(
-            DeviceAnswers.list(try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since)))
+        let kind = WalletWebService.Kind(typeIdentifier: type)
+        let since = try RouteSupport.since(request, kind)
+        let result = try await core.deviceReads.updatedSerials(device: device, passTypeIdentifier: type, since: since)
+        return RouteSupport.updatedList(DeviceAnswers.list(result, kind))
     }
 
     private func unregisterDevice(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let device = try RouteSupport.component(WalletRoute.Parameter.device, context)
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
-        if OrderDeviceService.isOrderType(type) {
-            return try await orders.unregisterDevice(request, device: device, type: type, id: serial)
-        }
-        _ = try await authorizedPass(request, type: type, serial: serial)
+        _ = try await authorized(request, WalletWebService.Kind(typeIdentifier: type), type: type, serial: serial)
         try await core.registrations.unregister(device: device, passTypeIdentifier: type, serialNumber: serial)
         return Response(status: .init(code: WalletWebService.Status.unregistered))
     }
 
-    private func latestPass(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+    /// The signed latest version of a pass (`passes/{type}/{serial}`) or an order (`orders/{type}/{id}`), 304 when
+    /// `If-Modified-Since` is not older than it.
+    private func latest(_ kind: WalletWebService.Kind, _ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
-        let view = try await authorizedPass(request, type: type, serial: serial)
+        let view = try await authorized(request, kind, type: type, serial: serial)
         if DeviceAnswers.notModified(view, ifModifiedSince: request.headers[.ifModifiedSince]) {
             // No Content-Length: a 304 may carry only the length the 200 would have (RFC 9110 §8.6), not the 0 of its empty body.
             var response = Response(status: .init(code: WalletWebService.Status.notModified), headers: [.lastModified: view.lastModified])
             response.headers[.contentLength] = nil
             return response
         }
-        let bytes = try await core.downloads.deviceFetch(view.pass)
-        return RouteSupport.bytes(bytes, type: BuiltPass.mimeType, headers: [.lastModified: view.lastModified])
+        let headers: HTTPFields = [.lastModified: view.lastModified]
+        switch kind {
+        case .pass: return RouteSupport.bytes(try await core.downloads.deviceFetch(view.pass), type: kind.mimeType, headers: headers)
+        case .order: return RouteSupport.bytes(try core.orderRenderer.build(view.pass).archive, type: kind.mimeType, headers: headers)
+        }
     }
 
     /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
@@ -84,7 +88,7 @@ struct AppleWebServiceRoutes {
     private func personalize(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
-        if request.headers[.authorization] != nil { _ = try await authorizedPass(request, type: type, serial: serial) }
+        if request.headers[.authorization] != nil { _ = try await authorized(request, .pass, type: type, serial: serial) }
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let token = object["personalizationToken"]?.stringValue else {
             throw ServiceFailure.badRequest("the body must be {\"personalizationToken\": \"…\", \"requiredPersonalizationInfo\": {…}}")

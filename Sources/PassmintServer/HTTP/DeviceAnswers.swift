@@ -7,10 +7,11 @@ import PassmintStore
 /// The answers of the endpoints devices call most, shared by the router and ``DeviceFastPath`` so that both say
 /// exactly the same thing.
 enum DeviceAnswers {
-    /// True when `authorization` carries the pass's token, compared in constant time (also when there is no pass).
-    /// The token is the secret; a serial number is not (see docs/service.md, "What a 401 tells").
-    static func authorizes(_ authorization: String?, _ view: DevicePassView?) -> Bool {
-        let presented = WalletWebService.Kind.pass.presentedToken(authorization)
+    /// True when `authorization` carries the pass's (or order's: `kind`) token in the kind's scheme, compared in
+    /// constant time (also when there is none). The token is the secret; a serial number is not (see docs/service.md,
+    /// "What a 401 tells").
+    static func authorizes(_ authorization: String?, _ view: DevicePassView?, _ kind: WalletWebService.Kind = .pass) -> Bool {
+        let presented = kind.presentedToken(authorization)
         let matches = TokenComparison.matches(String(presented ?? ""), view?.pass.authenticationToken ?? "no pass here, compared anyway")
         return view != nil && presented != nil && matches
     }
@@ -24,9 +25,9 @@ enum DeviceAnswers {
 
     struct BadTag: Error {}
 
-    /// The poll's answer (``UpdatedList``): the serials, and the tag as a string.
-    static func list(_ result: UpdatedSerials) -> UpdatedList {
-        UpdatedList(kind: .pass, identifiers: result.serialNumbers, tag: String(result.lastUpdated))
+    /// The poll's answer (``UpdatedList``): the serials (or order identifiers), and the tag as a string.
+    static func list(_ result: UpdatedSerials, _ kind: WalletWebService.Kind = .pass) -> UpdatedList {
+        UpdatedList(kind: kind, identifiers: result.serialNumbers, tag: String(result.lastUpdated))
     }
 
     /// True when `If-Modified-Since` is not older than the pass's last change (answer 304). Devices send back the

@@ -87,7 +87,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponse, ByteBuffer?)? {
-        // An order type's list is the order web service's (AppleOrderRoutes), answered by the router.
+        // An order type's list (`orderIdentifiers`) is answered by the router (AppleWebServiceRoutes).
         guard PathComponent.isValid(device), PathComponent.isValid(type), WalletWebService.Kind(typeIdentifier: type) == .pass else {
             return nil
         }

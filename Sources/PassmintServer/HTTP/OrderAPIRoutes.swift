@@ -16,10 +16,11 @@ struct OrderAPIRoutes {
     private var bodyLimit: Int { core.configuration.maxBodySize }
 
     /// The order's metadata as JSON, with its version's `ETag` (its update tag, quoted, as for passes).
-    private func answer(_ status: HTTPResponse.Status, _ metadata: OrderMetadata) -> Response {
-        let links = core.orderSharing.links(for: metadata.order)
-        var response = RouteSupport.json(status, metadata.json(publicURL: core.configuration.publicURL, links: links))
-        response.headers[.eTag] = "\"\(metadata.order.updateTag)\""
+    private func answer(_ status: HTTPResponse.Status, _ metadata: PassMetadata) -> Response {
+        let links = core.sharing.links(for: metadata.pass)
+        var response = RouteSupport.json(
+            status, .object(PassMetadataJSON.object(metadata, publicURL: core.configuration.publicURL, links: links)))
+        response.headers[.eTag] = EntityTags.value(metadata.pass)
         return response
     }
 
@@ -32,7 +33,7 @@ struct OrderAPIRoutes {
             throw ServiceFailure.badRequest("\"data\" must be an object")
         }
         let issued = try await core.orders.issue(template: template, data: data)
-        let order = issued.metadata.order
+        let order = issued.metadata.pass
         let location = "/api/v1/orders/\(order.passTypeIdentifier)/\(order.serialNumber)"
         if request.headers[.accept]?.contains("application/json") == true {
             var response = answer(.created, issued.metadata)

@@ -2,7 +2,7 @@ import Foundation
 import Passmint
 import PassmintStore
 
-/// ``PassMetadata`` as the issuing API writes it.
+/// ``PassMetadata`` as the issuing API writes it, for a pass or an order.
 enum PassMetadataJSON {
     /// `passTypeIdentifier`, `serialNumber`, `authenticationToken`, `template`, `updateTag` (a string), `lastModified`,
     /// `voided`, `url`, `data`, `personalization`, `registrations`; for an update `changed` and `push`
@@ -11,18 +11,30 @@ enum PassMetadataJSON {
     /// for Google Wallet and a link to the pass was made, `google` (`{"objectId", "pending", "attempts", "due"}`: the
     /// patch its object is owed); `links` (`download`, `add`) when the service has a link secret; for an erased pass
     /// `erasedAt` (ISO 8601) and no links (they answer 410).
+    ///
+    /// An order's: `orderTypeIdentifier` and `orderIdentifier` in place of the pass's type and serial, its template's
+    /// name without `.order`, `updatedAt` (RFC 3339) in place of `voided` and `personalization`, its `url` under
+    /// `/v1/orders`.
     static func object(_ metadata: PassMetadata, publicURL: String, links: PassLinks.Links? = nil) -> JSONObject {
         let pass = metadata.pass
+        let kind = WalletWebService.Kind(typeIdentifier: pass.passTypeIdentifier)
         func parsed(_ text: String?) -> JSONValue { text.flatMap { try? JSONParser.value(Array($0.utf8)) } ?? .null }
         var object: JSONObject = [
-            "passTypeIdentifier": .string(pass.passTypeIdentifier), "serialNumber": .string(pass.serialNumber),
-            "authenticationToken": .string(pass.authenticationToken), "template": .string(pass.template),
+            kind.typeIdentifierName: .string(pass.passTypeIdentifier), kind.identifierName: .string(pass.serialNumber),
+            "authenticationToken": .string(pass.authenticationToken),
             "updateTag": .string(String(pass.updateTag)), "lastModified": .string(HTTPDate.string(pass.updatedAt)),
-            "voided": .bool(pass.voided),
-            "url": .string(publicURL + "/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)"),
+            "url": .string(publicURL + "/v1/\(kind == .order ? "orders" : "passes")/\(pass.passTypeIdentifier)/\(pass.serialNumber)"),
         ]
+        switch kind {
+        case .pass:
+            object["template"] = .string(pass.template)
+            object["voided"] = .bool(pass.voided)
+            object["personalization"] = parsed(pass.personalizationJSON)
+        case .order:
+            object["template"] = .string(OrderTemplateCatalog.canonicalName(pass.template))
+            object["updatedAt"] = .string(RFC3339Date.string(from: pass.updatedAt))
+        }
         object["data"] = metadata.data.map(JSONValue.object) ?? parsed(pass.dataJSON)
-        object["personalization"] = parsed(pass.personalizationJSON)
         object["registrations"] = .number(JSONNumber(metadata.registrations))
         if let queued = metadata.queuedPushes { object["push"] = ["queued": .number(JSONNumber(queued))] }
         if let pushes = metadata.pushes {

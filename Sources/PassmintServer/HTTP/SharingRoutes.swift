@@ -7,7 +7,7 @@ import PassmintStore
 
 /// The public links of passes (``PassLinks``), under the public URL's path: `download/<type>/<serial>` answers the
 /// signed pass, `add/<type>/<serial>` its "Add to Apple Wallet" page, `google/save/<type>/<serial>` a redirect to its
-/// "Add to Google Wallet" link. A type beginning with `order.` names a Wallet order (``OrderSharingService``): the
+/// "Add to Google Wallet" link. A type beginning with `order.` names a Wallet order (``SharingService``): the
 /// signed `.order` and its page. The page is in the language the request's `Accept-Language` prefers among the pass's
 /// own (``SharingService/pageLanguage(files:acceptLanguage:table:)``). Anything wrong answers the same bare 404; a
 /// valid link to an erased pass 410 (the add page as a page saying so), and so do a voided pass's download and page.
@@ -37,22 +37,14 @@ struct SharingRoutes {
     }
 
     private func download(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let presented = try link(request, context)
-        if OrderDeviceService.isOrderType(presented.passTypeIdentifier) {
-            let (order, archive) = try await core.orderSharing.download(presented)
-            let name = SerialFileName.fileName(for: order.serialNumber).dropLast(".pkpass".count) + "." + BuiltOrder.fileExtension
-            return RouteSupport.bytes(
-                archive, type: BuiltOrder.mimeType,
-                headers: [
-                    .contentDisposition: "attachment; filename=\"\(name)\"",
-                    .cacheControl: "private, no-cache", .lastModified: HTTPDate.string(order.updatedAt),
-                ])
-        }
-        let (pass, archive) = try await core.sharing.download(presented)
+        let (pass, archive) = try await core.sharing.download(try link(request, context))
+        let kind = WalletWebService.Kind(typeIdentifier: pass.passTypeIdentifier)
+        var name = SerialFileName.fileName(for: pass.serialNumber)
+        if kind == .order { name = name.dropLast(".pkpass".count) + "." + BuiltOrder.fileExtension }
         return RouteSupport.bytes(
-            archive, type: BuiltPass.mimeType,
+            archive, type: kind.mimeType,
             headers: [
-                .contentDisposition: "attachment; filename=\"\(SerialFileName.fileName(for: pass.serialNumber))\"",
+                .contentDisposition: "attachment; filename=\"\(name)\"",
                 .cacheControl: "private, no-cache", .lastModified: HTTPDate.string(pass.updatedAt),
             ])
     }
@@ -63,10 +55,7 @@ struct SharingRoutes {
         let languages = request.headers[.acceptLanguage]
         let page: SharingService.Page
         do {
-            page =
-                OrderDeviceService.isOrderType(presented.passTypeIdentifier)
-                ? try await core.orderSharing.page(presented, acceptLanguage: languages)
-                : try await core.sharing.page(presented, acceptLanguage: languages, google: platform != .apple)
+            page = try await core.sharing.page(presented, acceptLanguage: languages, google: platform != .apple)
         } catch let failure as ServiceFailure where failure.status == .gone {
             return Self.html(LandingPageHTML.gone(), status: .gone)
         }

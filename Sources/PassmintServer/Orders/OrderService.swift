@@ -18,15 +18,9 @@ public struct OrderService: Sendable {
     /// Keys of the data the service writes itself: they cannot be given.
     static let ownedKeys = ["orderTypeIdentifier", "authenticationToken", "updatedAt"]
 
-    /// The stored order `type` / `id`: a document of the passes' store whose type is an order type (a pass is no order).
-    func order(_ type: String, _ id: String) async throws -> StoredPass? {
-        guard OrderDeviceService.isOrderType(type) else { return nil }
-        return try await store.pass(passTypeIdentifier: type, serialNumber: id)
-    }
-
     /// An order as issued: stored, with its signed bytes.
     public struct Issued: Sendable {
-        public var metadata: OrderMetadata
+        public var metadata: PassMetadata
         public var archive: [UInt8]
     }
 
@@ -58,22 +52,19 @@ public struct OrderService: Sendable {
         }
         if stored.updatedAt != draft.updatedAt { built = try renderer.build(stored, data: values) }
         logger.info("order issued", metadata: ["orderTypeIdentifier": "\(type)", "orderIdentifier": "\(id)"])
-        return Issued(metadata: OrderMetadata(order: stored, data: values, registrations: 0), archive: built.archive)
+        return Issued(metadata: PassMetadata(pass: stored, data: values, registrations: 0), archive: built.archive)
     }
-
-    /// How many times a change is made again because the order changed under it; then it is refused (409).
-    static let attempts = 100
 
     /// Merges `data` into the order's data (a member set to null is removed). With `ifMatch` (the tags of an
     /// `If-Match` header) the change is made only while the order is at one of these versions (412 otherwise).
     public func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
-        -> OrderMetadata
+        -> PassMetadata
     {
         for key in Self.ownedKeys + ["orderIdentifier"] where data[key] != nil {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
         }
-        for _ in 0..<Self.attempts {
-            guard let current = try await order(type, id) else { throw ServiceFailure.notFound }
+        return try await DocumentChange.retrying(.order, id) {
+            let current = try await store.existing(.order, type, id)
             if let ifMatch, !ifMatch.contains(current.updateTag) {
                 throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: "order")
             }
@@ -82,30 +73,24 @@ public struct OrderService: Sendable {
             for member in data { merged[member.key] = member.value == .null ? nil : member.value }
             if merged == original {
                 let registrations = try await store.registrations(passTypeIdentifier: type, serialNumber: id)
-                return OrderMetadata(order: current, data: original, registrations: registrations.count, changed: false, queuedPushes: 0)
+                return PassMetadata(pass: current, data: original, registrations: registrations.count, queuedPushes: 0, changed: false)
             }
             let text = JSONWriter.string(.object(merged), style: .compact)
             var next = current
             next.dataJSON = text
             try check(next.nextVersion(tag: current.updateTag + 1, now: clock()), data: merged, after: current)
-            let change: PassChange?
-            do {
-                change = try await store.change(
-                    passTypeIdentifier: type, serialNumber: id, .update(dataJSON: text, voided: nil), basedOn: current.updateTag)
-            } catch let error as PassStoreError where error.kind == .stale {
-                // Another change committed after this one read the order: make it again from the one stored (with
-                // If-Match, the next read answers 412 with the version it is at, unless If-Match names that one too).
-                continue
-            }
-            guard let change else { throw ServiceFailure.notFound }
+            // Stale when another change committed after this one read the order: made again from the one stored (with
+            // If-Match, the next read answers 412 with the version it is at, unless If-Match names that one too).
+            let committed = try await store.change(
+                passTypeIdentifier: type, serialNumber: id, .update(dataJSON: text, voided: nil), basedOn: current.updateTag)
+            guard let change = committed else { throw ServiceFailure.notFound }
             let queued = Set(change.registrations.map(\.pushToken)).count
             publisher.publish(change)
             logger.info(
                 "order updated", metadata: ["orderIdentifier": "\(id)", "tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"])
-            return OrderMetadata(
-                order: change.pass, data: merged, registrations: change.registrations.count, changed: change.changed, queuedPushes: queued)
+            return PassMetadata(
+                pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: change.changed)
         }
-        throw ServiceFailure.conflict("order \(id) kept changing while this change was being made; nothing was changed: send it again")
     }
 
     /// Refuses (422) a next version that does not build, or that cannot follow `previous` (a completed or cancelled
@@ -122,10 +107,10 @@ public struct OrderService: Sendable {
     }
 
     /// The order with its data, registrations and each device's push state; 404 when there is none.
-    public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> OrderMetadata {
-        guard let order = try await order(type, id) else { throw ServiceFailure.notFound }
+    public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> PassMetadata {
+        let order = try await store.existing(.order, type, id)
         let pushes = try await store.pushStates(passTypeIdentifier: type, serialNumber: id)
-        return OrderMetadata(order: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
+        return PassMetadata(pass: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)
     }
 
 }

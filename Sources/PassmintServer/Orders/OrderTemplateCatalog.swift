@@ -13,7 +13,7 @@ final class OrderTemplateCatalog: Sendable {
     /// The template `name` (`Shipment` or `Shipment.order`); 404 naming the folder when there is none, 422 when it
     /// does not load.
     func template(named name: String) throws(ServiceFailure) -> OrderTemplate {
-        let base = name.hasSuffix(".order") ? String(name.dropLast(".order".count)) : name
+        let base = Self.canonicalName(name)
         let allowed = base.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 < 128 && isalnum(Int32($0)) != 0) }
         guard !base.isEmpty, base.utf8.count <= 128, allowed else {
             throw .badRequest("template must name an order template folder (letters, digits, - and _), not \"\(name)\"")
