@@ -22,9 +22,9 @@ public enum PassEdit: Sendable, Equatable {
     /// The pass after the edit, or nil when the edit leaves it as it is (then it keeps its tag and date).
     ///
     /// With `basedOn` (the tag of the version the caller read and made the edit from) the edit is refused with
-    /// ``PassStoreError/Kind/stale`` when the pass moved on since: the caller reads it again and makes the edit anew,
+    /// ``PassStoreError/Code/stale`` when the pass moved on since: the caller reads it again and makes the edit anew,
     /// so that no change made in between is lost. An erased pass refuses updates and sign-ups
-    /// (``PassStoreError/Kind/erased``), leaves a republish and a second erasure without a new version; `now` is the
+    /// (``PassStoreError/Code/erased``), leaves a republish and a second erasure without a new version; `now` is the
     /// time an erasure records.
     public func applied(to pass: StoredPass, basedOn: Int64? = nil, now: Date = Date()) throws(PassStoreError) -> StoredPass? {
         if let erasedAt = pass.erasedAt {

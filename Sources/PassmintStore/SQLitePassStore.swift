@@ -73,7 +73,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                     try db.query(
                         "INSERT INTO passes (\(SQLiteSchema.passColumns)) VALUES \(SQLiteSchema.newPassPlaceholders)",
                         SQLiteSchema.newPassValues(stored))
-                } catch let error as PassStoreError where error.kind == .duplicate {
+                } catch let error as PassStoreError where error.code == .duplicate {
                     throw PassStoreError(
                         .duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists",
                         passKey: PassKey(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber))

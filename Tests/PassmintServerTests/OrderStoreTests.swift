@@ -80,7 +80,7 @@ import Testing
                         do {
                             _ = try await Self.change(orders, id, #"{"status":"\#(status)"}"#, basedOn: order.updateTag)
                             return true
-                        } catch let error as PassStoreError where error.kind == .stale {
+                        } catch let error as PassStoreError where error.code == .stale {
                             #expect(error.message.contains("read it again"))
                             return false
                         }

@@ -28,7 +28,7 @@ import Testing
             let refusal = await #expect(throws: PassStoreError.self) {
                 try await store.insert(order: serials.map(sample), images: images)
             }
-            #expect(refusal?.kind == .duplicate)
+            #expect(refusal?.code == .duplicate)
             #expect(refusal?.passKey?.serialNumber == existing.serialNumber, "the error names the serial that exists")
             for serial in serials where serial != existing.serialNumber {
                 #expect(try await store.pass(passTypeIdentifier: existing.passTypeIdentifier, serialNumber: serial) == nil)
@@ -66,7 +66,7 @@ import Testing
             let refusal = await #expect(throws: PassStoreError.self) {
                 try await store.change(passTypeIdentifier: type, serialNumber: serial, stale, basedOn: pass.updateTag)
             }
-            #expect(refusal?.kind == .stale)
+            #expect(refusal?.code == .stale)
             #expect(try await store.image(sha256: second.sha256) == nil)
             #expect(try await store.pass(passTypeIdentifier: type, serialNumber: serial) == change.pass, "the pass is as it was")
         }

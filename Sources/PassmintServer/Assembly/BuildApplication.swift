@@ -100,7 +100,7 @@ public func buildApplication(
 
 /// The service's router: Apple's web service under the public URL's path, the issuing API under `/api/v1` (behind
 /// the API key), and `/health`.
-public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
+package func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     router.add(middleware: NoSniffMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: core.metrics))

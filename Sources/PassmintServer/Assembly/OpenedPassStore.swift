@@ -50,7 +50,7 @@ public func openPassStore(
             return OpenedPassStore(
                 store: try SQLitePassStore(path: path, logger: logger, clock: clock), services: [], changeFeed: nil, name: location.name)
         } catch let error as PassStoreError {
-            throw PassStoreError(error.kind, error.message + "; give a writable SQLite file path or a postgres://user@host:port/db URL")
+            throw PassStoreError(error.code, error.message + "; give a writable SQLite file path or a postgres://user@host:port/db URL")
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-public import Passmint
+package import Passmint
 
 extension ServerConfiguration {
     /// Reads the configuration: every setting of ``ServeSettings`` from `settings` (the command line, else the
@@ -8,7 +8,7 @@ extension ServerConfiguration {
     /// (never from the command line, where other users could read it); the link secret from `PASSMINT_LINK_SECRET`; the
     /// log level from `LOG_LEVEL`. Errors (``ConfigurationError``) name the setting, where its value came from, the
     /// value and what it allows. `identities` loads the signing identities once the settings are known to be usable.
-    public init(
+    package init(
         settings: SettingSources, environment: [String: String], apiKeyVariable: String = "PASSMINT_API_KEY",
         identities: () throws -> SigningIdentities
     ) throws {

@@ -1,24 +1,24 @@
-public import Passmint
+package import Passmint
 
 /// How `passmint check-service` runs.
-public struct ServiceCheckOptions: Sendable {
+package struct ServiceCheckOptions: Sendable {
     /// Check an `http://` service (a developer's machine; Wallet accepts it only on development devices). Without it an
     /// http URL fails `url.https` and nothing is called.
-    public var allowHTTP = false
+    package var allowHTTP = false
     /// Each read-only call (poll, latest version, 304) is made this many times, for the p50/p99 of its duration.
-    public var repeatCount = 1
+    package var repeatCount = 1
     /// A shell command that changes the document at the issuer; the after-change checks run when it is given.
-    public var changeCommand: String?
+    package var changeCommand: String?
     /// A second document of the same type at the same service, which the change command changes too, after the first:
     /// `change.both` checks that a device registered for both gets both for a tag older than both changes.
-    public var second: ServiceCheckTarget?
+    package var second: ServiceCheckTarget?
     /// The root the latest version's signature chain must verify to (`passmint verify --ca`).
-    public var root: Certificate?
+    package var root: Certificate?
     /// The service is called at its own loopback address (`serve --self-check`): only the document's `webServiceURL`
     /// is judged by `url.*`, not the http address called.
-    public var loopback = false
+    package var loopback = false
 
-    public init(
+    package init(
         allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, second: ServiceCheckTarget? = nil,
         root: Certificate? = nil, loopback: Bool = false
     ) {

@@ -1,21 +1,22 @@
-public import Passmint
+package import Passmint
 
 /// One check of `passmint check-service`: the rule (its stable id, described in docs/check-service.md), what was sent,
 /// what came back and, when it failed, how to fix the service.
-public struct ServiceCheckResult: Sendable {
+package struct ServiceCheckResult: Sendable {
     /// The rule's id, e.g. `register.created`.
-    public var id: String
-    public var status: VerificationReport.Status
+    package var id: String
+    package var status: VerificationReport.Status
     /// What the rule asks, or why it was skipped.
-    public var detail: String
+    package var detail: String
     /// The request, e.g. `POST …/v1/devices/…/registrations/pass.x/123 (ApplePass <token>) {"pushToken": …}`.
-    public var sent: String
+    package var sent: String
     /// The answer, e.g. `200 application/json {"serialNumbers":…}`.
-    public var received: String
+    package var received: String
     /// What to change in the service when the check failed; empty otherwise.
-    public var fix: String
+    package var fix: String
 
-    public init(id: String, status: VerificationReport.Status, detail: String, sent: String = "", received: String = "", fix: String = "") {
+    package init(id: String, status: VerificationReport.Status, detail: String, sent: String = "", received: String = "", fix: String = "")
+    {
         self.id = id
         self.status = status
         self.detail = detail
@@ -24,7 +25,7 @@ public struct ServiceCheckResult: Sendable {
         self.fix = fix
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["id": .string(id), "status": .string(status.rawValue), "detail": .string(detail)]
         if !sent.isEmpty { object["sent"] = .string(sent) }
         if !received.isEmpty { object["received"] = .string(received) }
@@ -33,7 +34,7 @@ public struct ServiceCheckResult: Sendable {
     }
 
     /// `ok   register.created: …` and, for a failure, what was sent, what came back and the fix on lines of their own.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines = ["\(status.mark) \(id): \(detail)"]
         if status == .failed {
             if !sent.isEmpty { lines.append("     sent:     \(sent)") }
@@ -45,19 +46,19 @@ public struct ServiceCheckResult: Sendable {
 }
 
 /// Every result of a run, and the times of the calls it made.
-public struct ServiceCheckReport: Sendable {
-    public var target: ServiceCheckTarget
-    public var results: [ServiceCheckResult] = []
+package struct ServiceCheckReport: Sendable {
+    package var target: ServiceCheckTarget
+    package var results: [ServiceCheckResult] = []
     /// Each call's durations in seconds, by call name (`poll`, `latest`, …), in the order first made.
-    public var timings: [(call: String, seconds: [Double])] = []
+    package var timings: [(call: String, seconds: [Double])] = []
 
-    public init(target: ServiceCheckTarget) { self.target = target }
+    package init(target: ServiceCheckTarget) { self.target = target }
 
     /// True when no check failed.
-    public var passed: Bool { !results.contains { $0.status == .failed } }
+    package var passed: Bool { !results.contains { $0.status == .failed } }
 
     /// The ids of the checks that failed.
-    public var failedIDs: Set<String> { Set(results.filter { $0.status == .failed }.map(\.id)) }
+    package var failedIDs: Set<String> { Set(results.filter { $0.status == .failed }.map(\.id)) }
 
     mutating func add(_ result: ServiceCheckResult) { results.append(result) }
 
@@ -78,14 +79,14 @@ public struct ServiceCheckReport: Sendable {
     }
 
     /// `poll: 20 calls, p50 3.1 ms, p99 7.9 ms`, one line a call.
-    public var timingLines: [String] {
+    package var timingLines: [String] {
         timings.map { call, seconds in
             func ms(_ value: Double) -> String { String(Double(Int(value * 10_000)) / 10) + " ms" }
             return "\(call): \(seconds.count) call(s), p50 \(ms(Self.quantile(seconds, 0.5))), p99 \(ms(Self.quantile(seconds, 0.99)))"
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         let calls = timings.map { call, seconds -> JSONValue in
             [
                 "call": .string(call), "count": .number(JSONNumber(seconds.count)),

@@ -1,23 +1,23 @@
-public import Passmint
+package import Passmint
 
 /// What `passmint check-service` checks: one pass or order at its web service, as a device holding it sees it.
-public struct ServiceCheckTarget: Sendable, Equatable {
-    public var kind: WalletWebService.Kind
+package struct ServiceCheckTarget: Sendable, Equatable {
+    package var kind: WalletWebService.Kind
     /// Where the service is called: the document's `webServiceURL` (without the `v1` segment, which the protocol
     /// adds), or another address of the same service (one the documents do not point at yet, a local port).
-    public var serviceURL: String
+    package var serviceURL: String
     /// The `webServiceURL` the documents carry: the latest version must keep it.
-    public var documentURL: String
+    package var documentURL: String
     /// The document's `authenticationToken`.
-    public var token: String
+    package var token: String
     /// The pass or order type identifier.
-    public var typeIdentifier: String
+    package var typeIdentifier: String
     /// The serial number or order identifier.
-    public var identifier: String
+    package var identifier: String
     /// The pass holds `personalization.json` (rewards enrollment).
-    public var personalizes: Bool
+    package var personalizes: Bool
 
-    public init(
+    package init(
         kind: WalletWebService.Kind, serviceURL: String, token: String, typeIdentifier: String, identifier: String,
         documentURL: String? = nil, personalizes: Bool = false
     ) {
@@ -32,7 +32,7 @@ public struct ServiceCheckTarget: Sendable, Equatable {
 
     /// The target a signed `.pkpass` or `.order` names: its `pass.json` (or `order.json`) must hold `webServiceURL`,
     /// `authenticationToken`, the type identifier and the serial (order identifier).
-    public init(document bytes: [UInt8], source: String) throws(PassmintError) {
+    package init(document bytes: [UInt8], source: String) throws(PassmintError) {
         let entries = try ZipArchive.read(bytes, source: source)
         let kind: WalletWebService.Kind = entries.contains { $0.name == "pass.json" } ? .pass : .order
         let name = kind == .pass ? "pass.json" : "order.json"

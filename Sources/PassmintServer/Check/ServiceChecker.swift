@@ -6,16 +6,16 @@ import Passmint
 /// answer against Apple's protocol (``WalletWebService``, the definition the service's own routes answer by). It
 /// registers a device library identifier made for the run (random) and removes its registrations at the end.
 /// The checks and how to fix each failure: docs/check-service.md.
-public struct ServiceChecker: Sendable {
-    public let target: ServiceCheckTarget
-    public let options: ServiceCheckOptions
+package struct ServiceChecker: Sendable {
+    package let target: ServiceCheckTarget
+    package let options: ServiceCheckOptions
 
-    public init(target: ServiceCheckTarget, options: ServiceCheckOptions = .init()) {
+    package init(target: ServiceCheckTarget, options: ServiceCheckOptions = .init()) {
         self.target = target
         self.options = options
     }
 
-    public func run() async -> ServiceCheckReport {
+    package func run() async -> ServiceCheckReport {
         var report = ServiceCheckReport(target: target)
         guard checkAddress(&report) else { return report }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))

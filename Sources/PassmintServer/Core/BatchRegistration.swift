@@ -1,11 +1,11 @@
-public import Passmint
-public import PassmintBatch
-public import PassmintStore
+package import Passmint
+package import PassmintBatch
+package import PassmintStore
 import Synchronization
 
 /// Records the passes `passmint batch --register` writes in the service's store, so that the service can update and
 /// push them later.
-public struct BatchRegistration: Sendable {
+package struct BatchRegistration: Sendable {
     let store: any PassStore
     /// The template's name as the service knows it (the folder name without `.pass`).
     let template: String
@@ -20,7 +20,7 @@ public struct BatchRegistration: Sendable {
     /// its row counts as changed at the service.
     let log: BatchRecordLog?
 
-    public init(store: any PassStore, template: String, version: PassTemplate? = nil, log: BatchRecordLog? = nil) {
+    package init(store: any PassStore, template: String, version: PassTemplate? = nil, log: BatchRecordLog? = nil) {
         self.store = store
         self.template = template
         self.version = version.map(TemplateCatalog.Version.init)
@@ -48,7 +48,7 @@ public struct BatchRegistration: Sendable {
     /// Records a chunk of rows in one transaction (lazy issuing: `passmint batch --register … --no-files`), with the
     /// images they use, each stored once. A serial recorded already (the import run again) is kept as it is, with its
     /// token: PATCH it to change it.
-    public func recordMany(_ passes: [BatchRunner.IssuedPass]) async throws -> [BatchRunner.RecordOutcome] {
+    package func recordMany(_ passes: [BatchRunner.IssuedPass]) async throws -> [BatchRunner.RecordOutcome] {
         var images: [String: StoredImage] = [:]
         var stored: [StoredPass] = []
         stored.reserveCapacity(passes.count)
@@ -70,7 +70,7 @@ public struct BatchRegistration: Sendable {
     /// What the store holds for a pass an earlier run of the batch made: nothing, the row's data already, what the
     /// batch recorded last (``log``), or something else: then it changed at the service since (an `update`, a PATCH),
     /// and the batch must leave it. A serial stored with another token is an error.
-    public func state(of issued: BatchRunner.IssuedPass) async throws -> BatchRunner.StoredState {
+    package func state(of issued: BatchRunner.IssuedPass) async throws -> BatchRunner.StoredState {
         guard let existing = try await store.pass(passTypeIdentifier: issued.passTypeIdentifier, serialNumber: issued.serialNumber) else {
             return .absent
         }
@@ -86,7 +86,7 @@ public struct BatchRegistration: Sendable {
     /// last gets the row's data (a resumed batch whose row changed), compared and swapped at the tag read, so that a
     /// change made at the service meanwhile is kept. False when the pass changed at the service: it is left as the
     /// service has it. A serial stored with another token is an error.
-    public func record(_ issued: BatchRunner.IssuedPass, state: BatchRunner.StoredState?) async throws -> Bool {
+    package func record(_ issued: BatchRunner.IssuedPass, state: BatchRunner.StoredState?) async throws -> Bool {
         let (pass, images) = stored(issued)
         let digest = BatchRecordLog.digest(ofDataJSON: pass.dataJSON)
         var state = state
@@ -96,7 +96,7 @@ public struct BatchRegistration: Sendable {
                 _ = try await store.insert(order: [pass], images: images)  // the images in the pass's transaction
                 log?.note(serial: pass.serialNumber, digest: digest)
                 return true
-            } catch let error as PassStoreError where error.kind == .duplicate {
+            } catch let error as PassStoreError where error.code == .duplicate {
                 state = try await self.state(of: issued)
             }
         }
@@ -109,7 +109,7 @@ public struct BatchRegistration: Sendable {
                 _ = try await store.change(
                     passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber,
                     .update(dataJSON: pass.dataJSON, voided: nil, images: images), basedOn: tag)
-            } catch let error as PassStoreError where error.kind == .stale {
+            } catch let error as PassStoreError where error.code == .stale {
                 return false  // changed at the service between the read and this write
             }
             log?.note(serial: pass.serialNumber, digest: digest)

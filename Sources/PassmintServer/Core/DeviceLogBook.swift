@@ -1,5 +1,5 @@
 import Foundation
-public import Logging
+package import Logging
 import Synchronization
 
 /// What devices report to `POST …/v1/log` (unauthenticated, by Apple's design): written to the service log and the
@@ -13,7 +13,7 @@ import Synchronization
 /// client whose own budget is full (it sent nothing lately) may take one message a request from it when the shared
 /// budget is spent, so a few heavy addresses cannot starve everyone else. The rest are counted and dropped, with one
 /// notice a second saying how many.
-public final class DeviceLogBook: Sendable {
+package final class DeviceLogBook: Sendable {
     /// The rate budgets, with the drops not yet reported.
     private struct Budgets {
         var all: RateBudget
@@ -36,7 +36,7 @@ public final class DeviceLogBook: Sendable {
     /// The longest message kept, in bytes of UTF-8 (its escapes included).
     static let maximumMessageBytes = 2_000
 
-    public init(
+    package init(
         limit: Int, logger: Logger, rate: Double = 50, burst: Double = 200, clientRate: Double = 5, clientBurst: Double = 20
     ) {
         self.limit = limit
@@ -97,5 +97,5 @@ public final class DeviceLogBook: Sendable {
     var clientsBudgeted: Set<String> { budgets.withLock { Set($0.clients.keys) } }
 
     /// The messages kept, oldest first.
-    public var recent: [String] { kept.withLock { $0 } }
+    package var recent: [String] { kept.withLock { $0 } }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import Passmint
-public import PassmintStore
+package import PassmintStore
 
 /// What the device endpoints need of a stored pass, shared by reference from the read cache.
-public final class DevicePassView: Sendable {
-    public let pass: StoredPass
+package final class DevicePassView: Sendable {
+    package let pass: StoredPass
     /// `StoredPass.updatedAt` as an HTTP-date, the `Last-Modified` value.
-    public let lastModified: String
+    package let lastModified: String
 
     init(_ pass: StoredPass) {
         self.pass = pass

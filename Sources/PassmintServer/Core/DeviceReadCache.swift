@@ -1,12 +1,12 @@
-public import Passmint
-public import PassmintStore
+package import Passmint
+package import PassmintStore
 import Synchronization
 
 /// The reads devices repeat most — the serial-number poll and the pass row behind the latest-pass endpoint — kept
 /// between two changes of the store (see `ReadCache`), and what `DeviceFastPath` answers from memory. A poll is kept
 /// while the store's `changeGeneration` stays (registrations change its answer); a pass row while its
 /// `passGeneration` stays (only writes to passes change it).
-public final class DeviceReadCache: Sendable {
+package final class DeviceReadCache: Sendable {
     struct PollKey: Hashable, Sendable {
         var device: String
         var passTypeIdentifier: String
@@ -21,10 +21,10 @@ public final class DeviceReadCache: Sendable {
     private let fastPathPolls = Atomic<Int>(0)
     private let fastPathNotModified = Atomic<Int>(0)
 
-    public init(store: any PassStore) { self.store = store }
+    package init(store: any PassStore) { self.store = store }
 
     /// The serial-number poll: passes of a type this device registered for that changed after `since`.
-    public func updatedSerials(device: String, passTypeIdentifier: String, since: Int64?) async throws -> UpdatedSerials {
+    package func updatedSerials(device: String, passTypeIdentifier: String, since: Int64?) async throws -> UpdatedSerials {
         let key = PollKey(device: device, passTypeIdentifier: passTypeIdentifier, since: since)
         return try await polls.value(for: key, generation: store.changeGeneration) {
             try await store.updatedSerials(deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, updatedSince: since)
@@ -33,7 +33,7 @@ public final class DeviceReadCache: Sendable {
 
     /// A stored pass (or order: `kind`) as devices see it, with its `Last-Modified` text; nil when there is none of that
     /// kind (a pass path naming an order's type knows no order, and the other way round).
-    public func devicePass(
+    package func devicePass(
         _ kind: WalletWebService.Kind = .pass, passTypeIdentifier: String, serialNumber: String
     ) async throws -> DevicePassView? {
         guard WalletWebService.Kind(typeIdentifier: passTypeIdentifier) == kind else { return nil }
@@ -59,7 +59,7 @@ public final class DeviceReadCache: Sendable {
     }
 
     /// Requests answered by the fast path (from memory, on the event loop), for the operator and tests.
-    public var fastPathAnswers: Int { fastPathPolls.load(ordering: .relaxed) + fastPathNotModified.load(ordering: .relaxed) }
+    package var fastPathAnswers: Int { fastPathPolls.load(ordering: .relaxed) + fastPathNotModified.load(ordering: .relaxed) }
 
     /// The fast path's answers: serial-number polls, and 304s of the latest-pass endpoint.
     var fastPathCounts: (polls: Int, notModified: Int) {

@@ -19,7 +19,7 @@ enum DocumentChange {
         for _ in 0..<attempts {
             do {
                 return try await attempt()
-            } catch let error as PassStoreError where error.kind == .stale || error.kind == .erased {
+            } catch let error as PassStoreError where error.code == .stale || error.code == .erased {
                 continue  // another change committed after this one read the document: make it again from the one stored
             }
         }

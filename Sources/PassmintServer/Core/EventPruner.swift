@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PassmintStore
-public import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// Keeps events for ``ServerConfiguration/eventRetention``: once the store is ready and then every hour, the events
@@ -11,7 +11,7 @@ import Synchronization
 /// image replaced by a PATCH or a bulk update's line leaves the database within about two hours; and the answers kept
 /// for `Idempotency-Key`s over a day old are forgotten (``IdempotencyService/retention``). Several nodes may prune at
 /// once: the store lets one at a time.
-public struct EventPruner: Service {
+package struct EventPruner: Service {
     let store: any PassStore
     let retention: Duration
     let ready: StoreReadiness
@@ -20,7 +20,7 @@ public struct EventPruner: Service {
 
     /// Prunes once, now: the number of events deleted.
     @discardableResult
-    public func prune() async throws -> Int {
+    package func prune() async throws -> Int {
         let seconds = Double(retention.components.seconds)
         let now = clock()
         let events = try await store.pruneEvents(before: now.addingTimeInterval(-seconds))
@@ -30,7 +30,7 @@ public struct EventPruner: Service {
         return events
     }
 
-    public func run() async throws {
+    package func run() async throws {
         if await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {

@@ -1,14 +1,14 @@
 import Foundation
 import HTTPTypes
 import PassmintGoogle
-public import PassmintStore
+package import PassmintStore
 import Synchronization
 
 /// Google Wallet's save/delete callbacks (`POST <public-url>/google/callbacks`): each is verified against Google's
 /// root signing keys (`GoogleCallbackVerifier`, the issuer id as recipient) and recorded as `google.saved` or
 /// `google.removed` for the pass whose object it names, once per nonce (`PassStore.recordGoogleCallback(_:)`). The
 /// keys file is read again when it changes, so an operator refreshes Google's keys without a restart.
-public final class GoogleCallbackService: Sendable {
+package final class GoogleCallbackService: Sendable {
     let keysFile: String
     let issuerID: String
     let store: any PassStore
@@ -27,13 +27,13 @@ public final class GoogleCallbackService: Sendable {
     private static let verifying = DispatchQueue(label: "passmint.google-callbacks")
 
     /// Where Google posts callbacks: `<public-url>/google/callbacks`.
-    public static func url(publicURL: String) -> String {
+    package static func url(publicURL: String) -> String {
         (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/google/callbacks"
     }
 
     /// Verifies `body` and records its event; what became of it. Refused (400 not a callback, 401 unverified, 404 no
     /// pass has its object, 503 no keys to verify with) with nothing recorded.
-    public func receive(_ body: [UInt8]) async throws -> GoogleCallbackOutcome {
+    package func receive(_ body: [UInt8]) async throws -> GoogleCallbackOutcome {
         let now = clock()
         let verifier = GoogleCallbackVerifier(keys: try keys(), recipientID: issuerID)
         // Verified one at a time on a queue of their own: a flood of posted callbacks (anyone can post) takes at most

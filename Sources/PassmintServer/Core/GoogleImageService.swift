@@ -1,5 +1,5 @@
-public import Foundation
-public import Passmint
+package import Foundation
+package import Passmint
 import PassmintStore
 
 /// Google Wallet fetches a pass's images by URL, so the service serves them, each at an address named by its
@@ -13,7 +13,7 @@ import PassmintStore
 /// is known only from its bytes) answers 404. A pass kept at an older version of its template (one a newer version
 /// did not fit) names that version's images at template addresses too, and they answer as long as a pass is kept
 /// at a version holding them.
-public struct GoogleImageService: Sendable {
+package struct GoogleImageService: Sendable {
     let renderer: PassRenderer
     let store: any PassStore
     /// `{public URL}/google/images`.
@@ -35,7 +35,7 @@ public struct GoogleImageService: Sendable {
 
     /// The addresses the service serves a pass's images at, by path: `base` is `{public URL}/google/images`; an image
     /// among `templateFiles` (same path and bytes) has the template's address, any other the pass's own.
-    public static func addresses(
+    package static func addresses(
         base: String, template: String, templateFiles: [PassFile], passTypeIdentifier: String, serialNumber: String, files: [PassFile]
     ) -> @Sendable (String) -> URL? {
         let shared = Set(templateFiles.map { $0.path + "\u{0}" + $0.sha1 })
@@ -50,12 +50,12 @@ public struct GoogleImageService: Sendable {
     }
 
     /// `{public URL}/google/images`.
-    public static func base(publicURL: String) -> String {
+    package static func base(publicURL: String) -> String {
         (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/google/images"
     }
 
     /// The PNG a template address names, from the current version of the template or any stored version of it.
-    public func templateImage(template name: String, sha1: String) async throws(ServiceFailure) -> [UInt8] {
+    package func templateImage(template name: String, sha1: String) async throws(ServiceFailure) -> [UInt8] {
         for version in await renderer.templates.versions(named: name) {
             if let bytes = Self.png(in: version.files, sha1: sha1) { return bytes }
         }
@@ -63,7 +63,7 @@ public struct GoogleImageService: Sendable {
     }
 
     /// The PNG a pass address names, from the pass as it renders now.
-    public func passImage(passTypeIdentifier: String, serialNumber: String, sha1: String) async throws -> [UInt8] {
+    package func passImage(passTypeIdentifier: String, serialNumber: String, sha1: String) async throws -> [UInt8] {
         let pass = try await store.existing(.pass, passTypeIdentifier, serialNumber)
         guard let bytes = Self.png(in: try await renderer.prepare(pass).files, sha1: sha1) else { throw ServiceFailure.notFound }
         return bytes

@@ -1,8 +1,8 @@
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 import PassmintGoogle
-public import PassmintStore
-public import ServiceLifecycle
+package import PassmintStore
+import ServiceLifecycle
 import Synchronization
 
 /// Patches the Google Wallet objects the store owes (``Outbox/googleObject``), in the background, like ``PushQueue``: a
@@ -11,7 +11,7 @@ import Synchronization
 /// (``GoogleWalletService/send(_:)``) and settles the batch in one write: done rows leave the queue unless a newer
 /// change owes them again, failures come back after a back-off. What a killed process held comes back when its lease
 /// ends, so no acknowledged change is left unsent.
-public final class GoogleUpdateQueue: Service, Sendable {
+package final class GoogleUpdateQueue: Service, Sendable {
     let store: any PassStore
     let google: GoogleWalletService
     let logger: Logger
@@ -22,7 +22,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
     private let loop: QueueLoop
     private let counts = Mutex(GoogleUpdateStatistics())
 
-    public init(
+    package init(
         store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, lease: Duration = .seconds(60),
         idlePoll: Duration = .milliseconds(500), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -36,22 +36,22 @@ public final class GoogleUpdateQueue: Service, Sendable {
     }
 
     /// What became of every update claimed since the service started, counted (`GET /metrics`).
-    public var statistics: GoogleUpdateStatistics { counts.withLock { $0 } }
+    package var statistics: GoogleUpdateStatistics { counts.withLock { $0 } }
 
     /// How many patches are owed, and since when.
-    public func status() async throws -> OutboxStatus { try await store.outboxStatus(.googleObject) }
+    package func status() async throws -> OutboxStatus { try await store.outboxStatus(.googleObject) }
 
     /// A change committed a patch to send: start a round now.
-    public func wake() { loop.doorbell.ring() }
+    package func wake() { loop.doorbell.ring() }
 
     /// Drains until graceful shutdown; what is left stays owed in the store for the next start.
-    public func run() async throws {
+    package func run() async throws {
         await loop.run(lastRound: false) { try await self.round() }
     }
 
     /// Claims, sends and settles one batch; the number claimed.
     @discardableResult
-    public func round() async throws -> Int {
+    package func round() async throws -> Int {
         let claimed = try await store.claimGoogleUpdates(limit: batchSize, lease: lease)
         guard !claimed.isEmpty else { return 0 }
         var settlement = OutboxSettlement<PassKey>()
@@ -90,7 +90,7 @@ public final class GoogleUpdateQueue: Service, Sendable {
     }
 
     /// Sends until nothing due is left (``QueueLoop/drain(_:due:)``).
-    public func drain() async throws {
+    package func drain() async throws {
         try await QueueLoop.drain({ try await round() }, due: { try await store.outboxStatus(.googleObject).due })
     }
 }

@@ -2,20 +2,20 @@ import PassmintGoogle
 
 /// What the Google update queue did since the service started, for monitoring (`GET /metrics`): one count per owed
 /// object update it claimed, by what became of it.
-public struct GoogleUpdateStatistics: Sendable, Equatable {
+package struct GoogleUpdateStatistics: Sendable, Equatable {
     /// Google had no object for the pass: it was inserted.
-    public var inserted = 0
+    package var inserted = 0
     /// Google's object differed: it was patched.
-    public var patched = 0
+    package var patched = 0
     /// Google's object already was the pass's version (or the pass no longer exists): nothing was sent.
-    public var unchanged = 0
+    package var unchanged = 0
     /// Google could not be reached or refused, after the client's own retries: the update stays owed and is tried
     /// again after a back-off.
-    public var failed = 0
+    package var failed = 0
     /// Updates claimed again after an earlier failure (whatever their outcome this time).
-    public var retried = 0
+    package var retried = 0
 
-    public init() {}
+    package init() {}
 
     mutating func count(_ outcome: GoogleWalletClient.Outcome?, attempts: Int) {
         if attempts > 0 { retried += 1 }

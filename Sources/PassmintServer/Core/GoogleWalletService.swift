@@ -1,13 +1,13 @@
 import Foundation
 import Passmint
-public import PassmintGoogle
-public import PassmintStore
+package import PassmintGoogle
+package import PassmintStore
 import Synchronization
 
 /// Puts the service's passes in Google Wallet beside Apple Wallet: a pass's "Add to Google Wallet" link, with its
 /// class (one per template version) and its object sent to Google the first time a link to it is made. What is sent
 /// is the pass as the service renders it (its template, data and stamp), mapped by `GoogleMapping`.
-public final class GoogleWalletService: Sendable {
+package final class GoogleWalletService: Sendable {
     let renderer: PassRenderer
     let store: any PassStore
     let client: GoogleWalletClient
@@ -15,7 +15,7 @@ public final class GoogleWalletService: Sendable {
     let saveLink: GoogleSaveLink
     let mapping: GoogleMapping
     /// Where Google fetches the passes' images (the service serves them).
-    public let images: GoogleImageService
+    package let images: GoogleImageService
     /// The web origin of the public URL, allowed to show the save button.
     let origins: [String]
     /// The SHA-256 of what was last sent for each class and object id: one is sent again only when it would differ
@@ -48,7 +48,7 @@ public final class GoogleWalletService: Sendable {
     /// first when this service has not sent the class its template makes now, and its object when it has not sent
     /// the object the pass makes now, so the link saves what the pass shows. From then on every change of the pass
     /// owes its object a patch (``GoogleUpdateQueue``).
-    public func saveURL(for pass: StoredPass) async throws(GoogleWalletError) -> String {
+    package func saveURL(for pass: StoredPass) async throws(GoogleWalletError) -> String {
         let (mapped, sentObject) = try await sendMapped(pass)
         if sentObject != nil {
             do {
@@ -66,7 +66,7 @@ public final class GoogleWalletService: Sendable {
     /// was last sent (what the Google update queue does for a change); what became of the object (`unchanged` when it
     /// was what was last sent).
     @discardableResult
-    public func send(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleWalletClient.Outcome {
+    package func send(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleWalletClient.Outcome {
         try await sendMapped(pass).1 ?? .unchanged
     }
 
@@ -87,7 +87,7 @@ public final class GoogleWalletService: Sendable {
     }
 
     /// Closes the connections to Google (at shutdown).
-    public func shutdown() async { try? await http.shutdown() }
+    package func shutdown() async { try? await http.shutdown() }
 
     /// The pass as the service renders it, mapped to a Google class and object, its images at the service's addresses
     /// (``GoogleImageService``).

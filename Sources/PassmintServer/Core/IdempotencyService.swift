@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+package import Foundation
 import HTTPTypes
 import Logging
 import Passmint
@@ -10,13 +10,13 @@ import Synchronization
 /// the store (a row inserted if absent, so of two requests racing with one key, on any nodes, one does the work),
 /// does the work and keeps its answer for a day; the same request sent again gets that answer, and another request
 /// with the same key is refused. A request that fails gives its key up: sent again, it is done again.
-public struct IdempotencyService: Sendable {
+package struct IdempotencyService: Sendable {
     let store: any PassStore
     let logger: Logger
     let clock: @Sendable () -> Date
 
     /// How long an answer is kept: a retry within a day gets it. The hourly prune round (``EventPruner``) forgets older keys.
-    public static let retention: TimeInterval = 24 * 3600
+    package static let retention: TimeInterval = 24 * 3600
     /// A claim not settled within this long was made by a request whose node stopped: another may take the key over.
     static let abandonedAfter: TimeInterval = 10 * 60
 

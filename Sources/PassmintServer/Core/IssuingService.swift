@@ -1,11 +1,11 @@
 import Foundation
 import Logging
-public import Passmint
-public import PassmintStore
+package import Passmint
+package import PassmintStore
 
 /// Issues passes from a template and data: one at a time, or a multi-ticket order all or nothing. A pass is checked
 /// before it is stored, and signed while the store commits.
-public struct IssuingService: Sendable {
+package struct IssuingService: Sendable {
     let templates: TemplateCatalog
     let renderer: PassRenderer
     let store: any PassStore
@@ -13,16 +13,16 @@ public struct IssuingService: Sendable {
     let logger: Logger
 
     /// A pass as issued: stored, with its data and signed bytes.
-    public struct Issued: Sendable {
-        public var pass: StoredPass
-        public var data: JSONObject
-        public var archive: [UInt8]
+    package struct Issued: Sendable {
+        package var pass: StoredPass
+        package var data: JSONObject
+        package var archive: [UInt8]
     }
 
     /// Issues a pass; the serial number comes from the data (or is generated), the token too.
     ///
     /// `images` (`{"thumbnail@2x": "<base64 PNG>"}`) are the pass's own images, over the template's of those slots.
-    public func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
+    package func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
         // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
         // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
         let (pass, checked, prepared, own) = try await newPass(template: name, data: data, images: images)
@@ -35,13 +35,13 @@ public struct IssuingService: Sendable {
     }
 
     /// One pass of a multi-ticket order.
-    public struct Order: Sendable {
-        public var template: String
-        public var data: JSONObject
+    package struct Order: Sendable {
+        package var template: String
+        package var data: JSONObject
         /// The pass's own images (`{"thumbnail@2x": "<base64 PNG>"}`), as for a single pass.
-        public var images: JSONObject?
+        package var images: JSONObject?
 
-        public init(template: String, data: JSONObject, images: JSONObject? = nil) {
+        package init(template: String, data: JSONObject, images: JSONObject? = nil) {
             self.template = template
             self.data = data
             self.images = images
@@ -49,16 +49,16 @@ public struct IssuingService: Sendable {
     }
 
     /// A multi-ticket order as issued: the `.pkpasses` bundle, and each pass as issued, in the order's order.
-    public struct IssuedBundle: Sendable {
-        public var bundle: [UInt8]
-        public var passes: [Issued]
+    package struct IssuedBundle: Sendable {
+        package var bundle: [UInt8]
+        package var passes: [Issued]
     }
 
     /// Issues the passes of a multi-ticket order, all or none: every pass is rendered, checked and signed, and the
     /// bundle (Passmint's `PassBundle`, entries named after the serial numbers) made, before any is stored; then the
     /// passes and their images are stored in one transaction, so that a serial that exists stores none of them.
     /// Errors name the order's index (`passes[2]: …`).
-    public func issue(orders: [Order]) async throws -> IssuedBundle {
+    package func issue(orders: [Order]) async throws -> IssuedBundle {
         var built: [(pass: StoredPass, data: JSONObject, archive: [UInt8])] = []
         var images: [String: StoredImage] = [:]
         var serials: Set<String> = []
@@ -114,7 +114,7 @@ public struct IssuingService: Sendable {
     private func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
         do {
             return try await store.insert(order: passes, images: images)
-        } catch let error as PassStoreError where error.kind == .duplicate {
+        } catch let error as PassStoreError where error.code == .duplicate {
             let serial = error.passKey?.serialNumber ?? "?"
             let index = passes.firstIndex {
                 $0.serialNumber == error.passKey?.serialNumber && $0.passTypeIdentifier == error.passKey?.passTypeIdentifier

@@ -5,7 +5,7 @@ import Passmint
 /// The body of a `POST /api/v1/updates` as it arrives, written to the jobs folder in constant memory; made durable
 /// (fsync) before the job is acknowledged, removed if the upload breaks off. Cut (507) when the disk's free space falls
 /// to the reserve (``JobLimits/diskReserve``): the store's writes come first.
-public final class JobUpload: @unchecked Sendable {
+package final class JobUpload: @unchecked Sendable {
     let id: String
     let path: String
     private let descriptor: Int32
@@ -33,7 +33,7 @@ public final class JobUpload: @unchecked Sendable {
         code: "disk-full")
 
     /// Appends a chunk of the body.
-    public func write(_ chunk: UnsafeRawBufferPointer) throws(ServiceFailure) {
+    package func write(_ chunk: UnsafeRawBufferPointer) throws(ServiceFailure) {
         unchecked += Int64(chunk.count)
         if unchecked >= Self.checkEvery {
             unchecked = 0
@@ -57,5 +57,5 @@ public final class JobUpload: @unchecked Sendable {
     }
 
     /// The upload broke off: nothing of it is kept.
-    public func discard() { unlink(path) }
+    package func discard() { unlink(path) }
 }

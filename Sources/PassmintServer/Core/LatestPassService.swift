@@ -1,22 +1,22 @@
-public import NIOCore
+package import NIOCore
 import Passmint
-public import PassmintStore
+package import PassmintStore
 
 /// What a device downloads: the signed bytes of a pass at its current tag, from ``SignedPassCache`` or signed once.
-public struct LatestPassService: Sendable {
+package struct LatestPassService: Sendable {
     let renderer: PassRenderer
     let signedPasses: SignedPassCache
     let events: PassEventLog
 
     /// The signed bytes of a stored pass at its current tag, in the buffer the cache keeps (answers share it).
-    public func latestPass(_ pass: StoredPass) async throws(ServiceFailure) -> ByteBuffer {
+    package func latestPass(_ pass: StoredPass) async throws(ServiceFailure) -> ByteBuffer {
         if let bytes = signedPasses.bytes(for: pass) { return bytes }
         return signedPasses.remember(try await renderer.build(pass).archive, for: pass)
     }
 
     /// What a device fetching its pass gets: ``latestPass(_:)``, recorded as `fetched` (with when that version was
     /// made) before it is answered.
-    public func deviceFetch(_ pass: StoredPass) async throws -> ByteBuffer {
+    package func deviceFetch(_ pass: StoredPass) async throws -> ByteBuffer {
         let bytes = try await latestPass(pass)
         try await events.record(.fetched, pass, changeAt: pass.updatedAt)
         return bytes

@@ -4,7 +4,7 @@ import PassmintStore
 /// Records the events that change nothing else in the store: a pass's landing page opened, its archive downloaded
 /// through its link, its latest version fetched by a device. (Events caused by a change are written by the store in
 /// the change's transaction.) Each is committed before the answer goes out.
-public struct PassEventLog: Sendable {
+package struct PassEventLog: Sendable {
     let store: any PassStore
     /// The time events are recorded at: the wall clock, or a test's.
     let clock: @Sendable () -> Date

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-public import Passmint
+package import Passmint
 import PassmintBatch
-public import PassmintStore
+package import PassmintStore
 import Synchronization
 
 /// Per-pass images in the service (a member's photo, an event's artwork).
@@ -11,11 +11,11 @@ import Synchronization
 /// `"image:thumbnail@2x": "sha256:<hex>"`. The bytes are stored once however many passes use them, in the
 /// transaction of the pass version that names them (`PassEdit.images`, `PassStore.insert(order:images:)`), read
 /// back when a pass is rendered, and kept in memory (bounded) after that.
-public final class PassImageLibrary: Sendable {
+package final class PassImageLibrary: Sendable {
     /// Data keys naming a per-pass image start with this (no placeholder name can hold a `:`).
-    public static let keyPrefix = BatchImageFiles.columnPrefix
+    package static let keyPrefix = BatchImageFiles.columnPrefix
     /// Their values: the lowercase hex SHA-256 of the image's bytes after this.
-    public static let valuePrefix = "sha256:"
+    package static let valuePrefix = "sha256:"
 
     let store: any PassStore
     /// Decoded images by slot and hash, and the bytes they hold; bounded by ``cacheBytes`` (not by count: one image
@@ -23,7 +23,7 @@ public final class PassImageLibrary: Sendable {
     private let cache = Mutex<(files: [String: PassFile], bytes: Int)>(([:], 0))
     let cacheBytes: Int
 
-    public init(store: any PassStore, cacheBytes: Int = 64 << 20) {
+    package init(store: any PassStore, cacheBytes: Int = 64 << 20) {
         self.store = store
         self.cacheBytes = cacheBytes
     }
@@ -32,16 +32,16 @@ public final class PassImageLibrary: Sendable {
     var cachedBytes: Int { cache.withLock { $0.bytes } }
 
     /// Images sent with a request, decoded: the data members that name them, and the images to store.
-    public struct Upload: Sendable {
+    package struct Upload: Sendable {
         /// `image:<slot>` → `sha256:<hex>`, or null to drop the pass's own image of that slot (the template's shows).
-        public var members: JSONObject
-        public var images: [StoredImage]
+        package var members: JSONObject
+        package var images: [StoredImage]
     }
 
     /// Decodes `"images": {"thumbnail@2x": "<base64 PNG>", "strip": null}`, checking each image like a template image
     /// (a slot Wallet shows, a PNG whose header declares a size the slot may have, a whole PNG), on `CPUWork`'s
     /// threads. Errors name the JSON path (`images.thumbnail@2x`).
-    public func decode(_ images: JSONObject, path: String = "images") async throws(ServiceFailure) -> Upload {
+    package func decode(_ images: JSONObject, path: String = "images") async throws(ServiceFailure) -> Upload {
         var upload = Upload(members: JSONObject(), images: [])
         for member in images {
             let label = "\(path).\(member.key)"

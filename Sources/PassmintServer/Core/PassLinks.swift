@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Passmint
 
 /// Public links that put a pass in a person's hands, for an email or a text message:
@@ -7,35 +7,35 @@ import Passmint
 /// Google Wallet" link. The signature is HMAC-SHA256, under the service's
 /// link secret, of the pass type, the serial and the expiry: a link cannot be turned into another pass's, nor made to
 /// last longer, without the secret.
-public struct PassLinks: Sendable {
+package struct PassLinks: Sendable {
     /// Both links of one pass.
-    public struct Links: Sendable, Equatable {
+    package struct Links: Sendable, Equatable {
         /// Answers the signed `.pkpass`.
-        public var download: String
+        package var download: String
         /// Answers the landing page, whose button and QR code lead to ``download``.
-        public var add: String
+        package var add: String
         /// Sends the pass to Google Wallet when it is opened and leads on to its "Add to Google Wallet" link (a
         /// service that issues for Google Wallet; 404 otherwise).
-        public var googleSave: String
+        package var googleSave: String
     }
 
     private let secret: [UInt8]
     private let baseURL: String
     /// How long a new link lasts; nil: for ever (until the secret changes).
-    public let lifetime: Duration?
+    package let lifetime: Duration?
 
     /// - Parameters:
     ///   - secret: the server secret (at least 32 characters; `PASSMINT_LINK_SECRET`). Changing it voids every link.
     ///   - publicURL: the service's public URL, without a trailing slash.
     ///   - lifetime: how long a new link lasts; nil: for ever (until the secret changes).
-    public init(secret: String, publicURL: String, lifetime: Duration? = nil) {
+    package init(secret: String, publicURL: String, lifetime: Duration? = nil) {
         self.secret = Array(secret.utf8)
         baseURL = publicURL
         self.lifetime = lifetime
     }
 
     /// The links of a pass, expiring ``lifetime`` after `now`.
-    public func links(passTypeIdentifier: String, serialNumber: String, now: Date = Date()) -> Links {
+    package func links(passTypeIdentifier: String, serialNumber: String, now: Date = Date()) -> Links {
         let expires = lifetime.map { String(Int64(now.timeIntervalSince1970) + $0.components.seconds) }
         let path = Self.path(
             passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, expires: expires,
@@ -61,7 +61,7 @@ public struct PassLinks: Sendable {
     /// time; an expiry that is not a whole number of seconds is invalid. With a ``lifetime``, a link without an expiry
     /// (made before the lifetime was set) or expiring later than a new link would (made under a longer lifetime) is
     /// invalid too: the lifetime bounds every link, not only the new ones.
-    public func isValid(
+    package func isValid(
         passTypeIdentifier: String, serialNumber: String, expires: String?, signature presented: String?, now: Date = Date()
     ) -> Bool {
         guard let presented else { return false }

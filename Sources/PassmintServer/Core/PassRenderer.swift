@@ -1,12 +1,12 @@
 import Foundation
-public import Passmint
+package import Passmint
 import PassmintStore
 
 /// Turns a stored pass into a signed `.pkpass`: the template version its row names (``TemplateCatalog``) filled with its data, the
 /// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up. Rendering and checking
 /// run on `CPUWork`'s threads, off the pool that answers devices.
-public struct PassRenderer: Sendable {
-    public let builder: PassBuilder
+package struct PassRenderer: Sendable {
+    package let builder: PassBuilder
     let templates: TemplateCatalog
 
     /// A message for an API answer: the service's paths (its templates and certificates folders) taken out.
@@ -23,7 +23,7 @@ public struct PassRenderer: Sendable {
     /// Where rendering and signing times go (`GET /metrics`).
     let metrics: ServiceMetrics?
 
-    public init(
+    package init(
         builder: PassBuilder, templates: TemplateCatalog, images: PassImageLibrary, webServiceURL: String, metrics: ServiceMetrics? = nil
     ) {
         self.builder = builder

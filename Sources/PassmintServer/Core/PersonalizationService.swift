@@ -1,20 +1,20 @@
 import Logging
-public import Passmint
-public import PassmintStore
+package import Passmint
+package import PassmintStore
 
 /// Rewards enrollment: Wallet posts what the user gave when signing up for a personalizable pass. The service stores
 /// it (the first sign-up wins), signs the personalization token with the pass certificate (the same PKCS#7 detached
 /// signature as the manifest's) and gives the pass its next version, so the next fetch gets the personalized pass
 /// (without `personalization.json`); the user's other devices are told in the background.
-public struct PersonalizationService: Sendable {
+package struct PersonalizationService: Sendable {
     /// The longest personalization token accepted (Wallet's are far shorter).
     static let maximumTokenLength = 4096
 
     /// The answer to Wallet's personalize request: the signature of its token, and the pass as now stored.
-    public struct Personalized: Sendable {
+    package struct Personalized: Sendable {
         /// The DER PKCS#7 detached signature of the personalization token's UTF-8 bytes, made with the pass certificate.
-        public var signature: [UInt8]
-        public var pass: StoredPass
+        package var signature: [UInt8]
+        package var pass: StoredPass
     }
 
     let store: any PassStore
@@ -24,7 +24,7 @@ public struct PersonalizationService: Sendable {
 
     /// Stores `info` for the pass and signs `token`. A retry with the same information signs again without another
     /// change; different information for a pass already personalized is a conflict.
-    public func personalize(
+    package func personalize(
         passTypeIdentifier: String, serialNumber: String, token: String, info: PersonalizationInfo
     ) async throws -> Personalized {
         guard !token.isEmpty, token.utf8.count <= Self.maximumTokenLength else {

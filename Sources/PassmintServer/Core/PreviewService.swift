@@ -1,13 +1,13 @@
 import Foundation
-public import Passmint
-public import PassmintPreview
+package import Passmint
+package import PassmintPreview
 import PassmintStore
 
 /// Preview pages for the issuer's back office: a stored pass as its holder sees it, or a template with its sample
 /// data (`<templates>/<Name>.json` beside `<Name>.pass`) or posted data. The same HTML `passmint preview` writes,
 /// with the server's folders left out of it. Pages are rendered on `CPUWork`'s threads, off the pool that answers
 /// devices.
-public struct PreviewService: Sendable {
+package struct PreviewService: Sendable {
     let store: any PassStore
     let renderer: PassRenderer
     let templates: TemplateCatalog
@@ -15,7 +15,7 @@ public struct PreviewService: Sendable {
     /// The preview of a stored pass, built as a device would download it now.
     ///
     /// - Throws: 404 when there is no such pass, 422 when it does not render (its template changed, say).
-    public func pass(passTypeIdentifier: String, serialNumber: String, options: PassPreview.Options) async throws -> String {
+    package func pass(passTypeIdentifier: String, serialNumber: String, options: PassPreview.Options) async throws -> String {
         let stored = try await store.existing(.pass, passTypeIdentifier, serialNumber)
         let prepared = try await renderer.prepare(stored)
         let templates = templates
@@ -33,7 +33,7 @@ public struct PreviewService: Sendable {
     /// data, placeholders left as they are and listed).
     ///
     /// - Throws: 400 for a name that is not a template's, 422 when the sample data file is not a JSON object.
-    public func template(named name: String, data: JSONObject?, options: PassPreview.Options) async throws(ServiceFailure) -> String {
+    package func template(named name: String, data: JSONObject?, options: PassPreview.Options) async throws(ServiceFailure) -> String {
         try await CPUWork.run { () throws(ServiceFailure) in try render(template: name, data: data, options: options) }
     }
 

@@ -1,9 +1,9 @@
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 import Passmint
-public import PassmintPush
-public import PassmintStore
-public import ServiceLifecycle
+package import PassmintPush
+package import PassmintStore
+import ServiceLifecycle
 import Synchronization
 
 /// Delivers the pushes the store owes (``Outbox/applePush``), in the background: a change commits what it owes in its own
@@ -12,7 +12,7 @@ import Synchronization
 /// the sender's HTTP/2 connections, and settles the batch in one write: delivered pushes leave the queue, gone tokens
 /// lose their registrations, failures come back after a back-off. What a killed process held comes back when its
 /// lease ends, so nothing owed is lost.
-public final class PushQueue: Service, Sendable {
+package final class PushQueue: Service, Sendable {
     let store: any PassStore
     let sender: any PushSender
     let logger: Logger
@@ -25,7 +25,7 @@ public final class PushQueue: Service, Sendable {
     private let loop: QueueLoop
     private let counts = Mutex(PushStatistics())
 
-    public init(
+    package init(
         store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, lease: Duration = .seconds(60),
         idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -39,23 +39,23 @@ public final class PushQueue: Service, Sendable {
     }
 
     /// Every push outcome since the service started, counted (`GET /api/v1/stats`).
-    public var statistics: PushStatistics { counts.withLock { $0 } }
+    package var statistics: PushStatistics { counts.withLock { $0 } }
 
     /// How many pushes are owed, and since when.
-    public func status() async throws -> OutboxStatus { try await store.outboxStatus(.applePush) }
+    package func status() async throws -> OutboxStatus { try await store.outboxStatus(.applePush) }
 
     /// A change committed pushes to send: start a round now.
-    public func wake() { loop.doorbell.ring() }
+    package func wake() { loop.doorbell.ring() }
 
     /// Drains until graceful shutdown; then one last round for what is due, and what is left stays owed in the store
     /// for the next start.
-    public func run() async throws {
+    package func run() async throws {
         await loop.run(lastRound: true) { try await self.round() }
     }
 
     /// Claims, pushes and settles one batch; the number claimed.
     @discardableResult
-    public func round() async throws -> Int {
+    package func round() async throws -> Int {
         let watch = ContinuousClock()
         let started = watch.now
         let claimed = try await store.claimPushes(limit: batchSize, lease: lease)
@@ -93,7 +93,7 @@ public final class PushQueue: Service, Sendable {
     }
 
     /// Pushes until nothing due is left (``QueueLoop/drain(_:due:)``).
-    public func drain() async throws {
+    package func drain() async throws {
         try await QueueLoop.drain({ try await round() }, due: { try await store.outboxStatus(.applePush).due })
     }
 

@@ -1,21 +1,21 @@
 import PassmintPush
 
 /// Push outcomes counted since the service started, for the operator (`GET /api/v1/stats`) and monitoring.
-public struct PushStatistics: Sendable, Equatable {
+package struct PushStatistics: Sendable, Equatable {
     /// Rounds of the push queue that sent pushes (a round sends every push due, coalesced, for many changes).
-    public var updates = 0
+    package var updates = 0
     /// Pushes sent, one per push token and pass type in a round.
-    public var devices = 0
+    package var devices = 0
     /// APNs answered 200.
-    public var delivered = 0
+    package var delivered = 0
     /// APNs said the token is gone (410 `Unregistered`, 400 `BadDeviceToken`); the registration was removed.
-    public var unregistered = 0
+    package var unregistered = 0
     /// Every other outcome, after the retries.
-    public var failed = 0
+    package var failed = 0
     /// HTTP/2 requests made, retries included.
-    public var attempts = 0
+    package var attempts = 0
 
-    public init() {}
+    package init() {}
 
     mutating func count(_ outcomes: [PushOutcome]) {
         updates += 1

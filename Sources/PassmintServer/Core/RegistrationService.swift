@@ -1,12 +1,12 @@
-public import PassmintStore
+package import PassmintStore
 
 /// Devices registering for a pass's updates, and leaving.
-public struct RegistrationService: Sendable {
+package struct RegistrationService: Sendable {
     let store: any PassStore
     let metrics: ServiceMetrics
 
     /// Registers a device (storing or updating its push token) for a pass.
-    public func register(
+    package func register(
         device: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
     ) async throws -> RegistrationResult {
         let result = try await store.register(
@@ -16,7 +16,7 @@ public struct RegistrationService: Sendable {
     }
 
     /// Removes a registration, and the device when it has none left.
-    public func unregister(device: String, passTypeIdentifier: String, serialNumber: String) async throws {
+    package func unregister(device: String, passTypeIdentifier: String, serialNumber: String) async throws {
         _ = try await store.unregister(deviceLibraryIdentifier: device, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
     }
 }

@@ -7,53 +7,53 @@ public import PassmintStore
 /// The service's parts, each with one job, built from a configuration, a store and a push sender. The routes call
 /// these and nothing else; each can be used and tested on its own.
 public struct ServiceCore: Sendable {
-    public let configuration: ServerConfiguration
-    public let templates: TemplateCatalog
-    public let issuing: IssuingService
-    public let updates: UpdateService
-    public let personalization: PersonalizationService
-    public let registrations: RegistrationService
+    package let configuration: ServerConfiguration
+    package let templates: TemplateCatalog
+    package let issuing: IssuingService
+    package let updates: UpdateService
+    package let personalization: PersonalizationService
+    package let registrations: RegistrationService
     /// Wallet orders: issuing and changing them (``OrderService``); devices register, poll and leave as for passes.
-    public let orders: OrderService
+    package let orders: OrderService
     /// An order's signed `.order` (a device's latest version, a link's download).
     let orderRenderer: OrderRenderer
-    public let deviceReads: DeviceReadCache
-    public let downloads: LatestPassService
-    public let lookup: PassLookupService
+    package let deviceReads: DeviceReadCache
+    package let downloads: LatestPassService
+    package let lookup: PassLookupService
     /// Preview pages of stored passes and templates.
-    public let previews: PreviewService
-    public let sharing: SharingService
-    public let deviceLogs: DeviceLogBook
+    package let previews: PreviewService
+    package let sharing: SharingService
+    package let deviceLogs: DeviceLogBook
     /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:onListening:)`` does).
-    public let pushQueue: PushQueue
+    package let pushQueue: PushQueue
     /// Opens once the store is migrated (``buildApplication(core:services:logger:onListening:)`` opens it before the server
     /// starts); the push queue and the jobs wait for it.
-    public let storeReady = StoreReadiness()
+    package let storeReady = StoreReadiness()
     /// Whether the store answers now: `/ready`, and the 503s that spare requests the wait for a store out of reach
     /// (run it as a service too).
-    public let reachability: StoreReachability
+    package let reachability: StoreReachability
     /// What `GET /metrics` shows.
-    public let metrics: ServiceMetrics
+    package let metrics: ServiceMetrics
     /// Bulk changes and template-wide changes, in the background (run it as a service too).
-    public let jobs: UpdateJobService
+    package let jobs: UpdateJobService
     /// Keeps events for the configured retention (run it as a service too).
-    public let eventPruner: EventPruner
+    package let eventPruner: EventPruner
     /// Install and removal statistics.
-    public let stats: StatsService
+    package let stats: StatsService
     /// Registers, lists and removes webhooks.
-    public let webhooks: WebhookService
+    package let webhooks: WebhookService
     /// Delivers what events owe webhooks, in the background (run it as a service too).
-    public let webhookDeliverer: WebhookDeliverer
+    package let webhookDeliverer: WebhookDeliverer
     /// Who may open the statistics dashboard: the API key, or a login link it made.
-    public let dashboardLogin: DashboardLogin
+    package let dashboardLogin: DashboardLogin
     /// Google Wallet save links, when the configuration names a Google account.
-    public let google: GoogleWalletService?
+    package let google: GoogleWalletService?
     /// Patches the Google objects changes owe, in the background (run it as a service too), when there is a Google account.
-    public let googleUpdates: GoogleUpdateQueue?
+    package let googleUpdates: GoogleUpdateQueue?
     /// Verifies and records Google's save/delete callbacks, when the Google account has callback keys.
-    public let googleCallbacks: GoogleCallbackService?
+    package let googleCallbacks: GoogleCallbackService?
     /// The first answers to the API's POSTs sent with an `Idempotency-Key`.
-    public let idempotency: IdempotencyService
+    package let idempotency: IdempotencyService
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 

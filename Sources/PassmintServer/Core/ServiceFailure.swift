@@ -1,33 +1,33 @@
-public import Foundation
-public import HTTPTypes
-public import Hummingbird
+package import Foundation
+package import HTTPTypes
+package import Hummingbird
 import Passmint
 
 /// A request the service refuses: the HTTP status it answers with, a stable machine code, a message that says what
 /// to do next, and, when the data breaks several rules, every one of them (``Problem``). Routes throw it as it is;
 /// it is written as `{"error": {"code": …, "message": …, "problems": [{"code", "field", "message"}, …]}}`
 /// (docs/service.md, "Errors"), or as an empty body when it has no message.
-public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConvertible {
-    public var status: HTTPResponse.Status
+package struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConvertible {
+    package var status: HTTPResponse.Status
     /// What kind of refusal this is, for programs (`unknown-template`, `invalid-pass`, `not-found`, …): compare codes,
     /// not messages. By default the status's (``defaultCode(for:)``).
-    public var code: String
-    public var message: String?
+    package var code: String
+    package var message: String?
     /// Every rule the request's data breaks, each naming the data key it is about (`field`) when one is: what a
     /// shop's form shows beside its inputs. Empty for a refusal that is not about the data's values.
-    public var problems: [Problem]
+    package var problems: [Problem]
     /// Headers the answer carries (a 412's current `ETag`).
-    public var headers: HTTPFields
+    package var headers: HTTPFields
 
     /// One rule the data breaks.
-    public struct Problem: Sendable, Equatable, Encodable {
+    package struct Problem: Sendable, Equatable, Encodable {
         /// The rule (`field-number-style`, `placeholder-missing`, …), as `passmint lint` names it.
-        public var code: String
+        package var code: String
         /// The key of `data` the caller sent whose value breaks it; nil when no single key does.
-        public var field: String?
-        public var message: String
+        package var field: String?
+        package var message: String
 
-        public init(code: String, field: String?, message: String) {
+        package init(code: String, field: String?, message: String) {
             self.code = code
             self.field = field
             self.message = message
@@ -35,7 +35,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
 
         private enum CodingKeys: String, CodingKey { case code, field, message }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(code, forKey: .code)
             try container.encode(field, forKey: .field)  // null when no key is concerned: the member is always there
@@ -43,7 +43,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
         }
     }
 
-    public init(
+    package init(
         _ status: HTTPResponse.Status, _ message: String? = nil, code: String? = nil, problems: [Problem] = [], headers: HTTPFields = [:]
     ) {
         self.status = status
@@ -54,7 +54,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     }
 
     /// The code of a refusal nothing more specific names: its status's meaning.
-    public static func defaultCode(for status: HTTPResponse.Status) -> String {
+    package static func defaultCode(for status: HTTPResponse.Status) -> String {
         switch status.code {
         case 400: "bad-request"
         case 401: "unauthorized"
@@ -74,15 +74,17 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
         }
     }
 
-    public static func badRequest(_ message: String, code: String? = nil) -> ServiceFailure {
+    package static func badRequest(_ message: String, code: String? = nil) -> ServiceFailure {
         ServiceFailure(.badRequest, message, code: code)
     }
-    public static func unauthorized(_ message: String? = nil) -> ServiceFailure { ServiceFailure(.unauthorized, message) }
-    public static let notFound = ServiceFailure(.notFound)
-    public static func conflict(_ message: String, code: String? = nil) -> ServiceFailure { ServiceFailure(.conflict, message, code: code) }
+    package static func unauthorized(_ message: String? = nil) -> ServiceFailure { ServiceFailure(.unauthorized, message) }
+    package static let notFound = ServiceFailure(.notFound)
+    package static func conflict(_ message: String, code: String? = nil) -> ServiceFailure {
+        ServiceFailure(.conflict, message, code: code)
+    }
     /// A change made `If-Match` a version the pass is no longer at: 412, with the version it is at (`tag`, when known)
     /// in the message and the `ETag` header. `what` names the document ("pass", "order").
-    public static func preconditionFailed(tag: Int64?, what: String = "pass") -> ServiceFailure {
+    package static func preconditionFailed(tag: Int64?, what: String = "pass") -> ServiceFailure {
         let now = tag.map { " (it is at ETag \"\($0)\")" } ?? ""
         var headers: HTTPFields = [:]
         if let tag { headers[.eTag] = "\"\(tag)\"" }
@@ -99,7 +101,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     }
     /// A change to a pass that was erased (its data removed at its holder's request, ``UpdateService/erase(passTypeIdentifier:serialNumber:ifMatch:)``):
     /// 410 `pass-erased`. Its row stays only so that its serial is not issued again.
-    public static func erased(_ serialNumber: String, at erasedAt: Date) -> ServiceFailure {
+    package static func erased(_ serialNumber: String, at erasedAt: Date) -> ServiceFailure {
         ServiceFailure(
             .gone,
             "pass \(serialNumber) was erased on \(erasedAt.formatted(.iso8601)); an erased pass takes no change and is never un-voided: "
@@ -107,14 +109,14 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
             code: "pass-erased")
     }
     /// Issuing a serial number that an erased pass had: 409 `pass-erased`.
-    public static func serialErased(_ serialNumber: String, at erasedAt: Date) -> ServiceFailure {
+    package static func serialErased(_ serialNumber: String, at erasedAt: Date) -> ServiceFailure {
         .conflict(
             "a pass with serial number \(serialNumber) was erased on \(erasedAt.formatted(.iso8601)) and its serial number is not issued "
                 + "again: pick another serial number",
             code: "pass-erased")
     }
     /// Un-voiding a voided pass without saying so: 409 `pass-voided`.
-    public static func unvoidNotAsked(_ serialNumber: String) -> ServiceFailure {
+    package static func unvoidNotAsked(_ serialNumber: String) -> ServiceFailure {
         .conflict(
             "pass \(serialNumber) is voided; un-voiding makes it valid again on every device that holds it: to do so, send the PATCH "
                 + "with ?unvoid=true (in a bulk update, the line with \"unvoid\": true)",
@@ -122,12 +124,12 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
     }
     /// The request is well formed but does not make a valid pass (a lint error, a missing placeholder, a template
     /// that does not load).
-    public static func unprocessable(_ message: String, code: String? = nil, problems: [Problem] = []) -> ServiceFailure {
+    package static func unprocessable(_ message: String, code: String? = nil, problems: [Problem] = []) -> ServiceFailure {
         ServiceFailure(.unprocessableContent, message, code: code, problems: problems)
     }
 
     /// The service cannot keep what it was given (its disk): 500, with what failed.
-    public static func storage(_ message: String) -> ServiceFailure { ServiceFailure(.internalServerError, message) }
+    package static func storage(_ message: String) -> ServiceFailure { ServiceFailure(.internalServerError, message) }
 
     /// The same failure, its message and its problems' prefixed (`passes[2]: …`).
     func prefixed(_ prefix: String) -> ServiceFailure {
@@ -137,7 +139,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
         return failure
     }
 
-    public var description: String { "\(status.code) \(message ?? status.reasonPhrase)" }
+    package var description: String { "\(status.code) \(message ?? status.reasonPhrase)" }
 
     /// The `{"error": …}` body.
     private struct Body: Encodable {
@@ -149,7 +151,7 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
         var error: Content
     }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         guard let message else { return Response(status: status, headers: headers) }
         var response = try context.responseEncoder.encode(
             Body(error: .init(code: code, message: message, problems: problems)), from: request, context: context)

@@ -1,18 +1,18 @@
 import Foundation
 import Metrics
 import PassmintStore
-public import Prometheus
+package import Prometheus
 import Synchronization
 
 /// What `GET /metrics` shows, in Prometheus's text format: swift-metrics timers and counters recorded into this
 /// service's own registry (swift-prometheus), and the counts other parts keep, read at scrape time.
-public final class ServiceMetrics: Sendable {
-    public let registry = PrometheusCollectorRegistry()
+package final class ServiceMetrics: Sendable {
+    package let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
     /// Request handles by route, method and status; routes are the router's patterns, so the set is bounded.
     private let requestHandleCache = Mutex<[RequestKey: RequestHandles]>([:])
 
-    public init() {
+    package init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = [
             .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
-public import NIOCore
+package import NIOCore
 import Passmint
 import PassmintPreview
-public import PassmintStore
+package import PassmintStore
 
 /// What a person holding a pass's or an order's public link (``PassLinks``) gets: the signed pass (or `.order`), or
 /// what its "Add to Apple Wallet" page shows. An order's links are a pass's with the order type identifier and the
@@ -11,15 +11,15 @@ public import PassmintStore
 /// valid link to an erased pass answers 410 (``linkGone(_:)``), and so does the download of a voided pass.
 /// Passes are signed on their first fetch and then cached (``LatestPassService``), so a link nobody opens costs no
 /// signature.
-public struct SharingService: Sendable {
+package struct SharingService: Sendable {
     /// A link as presented: the path's pass, and the query's expiry and signature.
-    public struct Link: Sendable {
-        public var passTypeIdentifier: String
-        public var serialNumber: String
-        public var expires: String?
-        public var signature: String?
+    package struct Link: Sendable {
+        package var passTypeIdentifier: String
+        package var serialNumber: String
+        package var expires: String?
+        package var signature: String?
 
-        public init(passTypeIdentifier: String, serialNumber: String, expires: String?, signature: String?) {
+        package init(passTypeIdentifier: String, serialNumber: String, expires: String?, signature: String?) {
             self.passTypeIdentifier = passTypeIdentifier
             self.serialNumber = serialNumber
             self.expires = expires
@@ -28,33 +28,33 @@ public struct SharingService: Sendable {
     }
 
     /// What the landing page shows, from the pass as it renders now.
-    public struct Page: Sendable {
-        public var organizationName: String
-        public var description: String
-        public var logoText: String?
-        public var backgroundColor: String?
-        public var foregroundColor: String?
+    package struct Page: Sendable {
+        package var organizationName: String
+        package var description: String
+        package var logoText: String?
+        package var backgroundColor: String?
+        package var foregroundColor: String?
         /// `logo@2x.png` (or `logo.png`) of the pass, when it has one.
-        public var logoPNG: [UInt8]?
+        package var logoPNG: [UInt8]?
         /// The download link (the QR code's text).
-        public var downloadURL: String
+        package var downloadURL: String
         /// The download link's path and query relative to the page (`../../download/…`), for the button, so that it
         /// works whatever host name the page was reached by.
-        public var relativeDownloadURL: String
-        public var voided: Bool
+        package var relativeDownloadURL: String
+        package var voided: Bool
         /// The pass's "Add to Google Wallet" link, when the service issues for Google Wallet and Google answered.
-        public var googleSaveURL: String? = nil
+        package var googleSaveURL: String? = nil
         /// What the link gives: a pass, or a Wallet order.
-        public var kind: Kind = .pass
+        package var kind: Kind = .pass
         /// The page's language (``SharingService/pageLanguage(files:acceptLanguage:table:)``): its own words and what it
         /// shows of the pass are in it.
-        public var language = "en"
+        package var language = "en"
 
-        public enum Kind: String, Sendable { case pass, order }
+        package enum Kind: String, Sendable { case pass, order }
     }
 
     /// nil when the service has no link secret: then there are no links, and every link answers 404.
-    public let links: PassLinks?
+    package let links: PassLinks?
     let store: any PassStore
     let renderer: PassRenderer
     /// An order's signed `.order`, and what its page shows.
@@ -65,7 +65,7 @@ public struct SharingService: Sendable {
     let google: GoogleWalletService?
 
     /// Both links of a stored pass; nil without a link secret.
-    public func links(for pass: StoredPass) -> PassLinks.Links? {
+    package func links(for pass: StoredPass) -> PassLinks.Links? {
         links?.links(passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber)
     }
 
@@ -88,7 +88,7 @@ public struct SharingService: Sendable {
 
     /// The signed `.pkpass` (or `.order`) a valid link names, and the pass; 410 for a voided pass (devices that hold it
     /// still fetch its voided version through the web service).
-    public func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
+    package func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
         let kind = WalletWebService.Kind(typeIdentifier: link.passTypeIdentifier)
         let pass = try await pass(for: link, kind)
         if kind == .order { return (pass, ByteBuffer(bytes: try orderRenderer.build(pass).archive)) }
@@ -102,7 +102,7 @@ public struct SharingService: Sendable {
     /// Google does not hold them as the pass is now: what a batch's `googleSaveURL` leads to, so that a pass's object
     /// is inserted when the link is first followed. 404 without a Google account or for a voided pass; 503 with
     /// Google's message when Google cannot be reached (the link works again once it can).
-    public func googleSaveURL(_ link: Link) async throws -> String {
+    package func googleSaveURL(_ link: Link) async throws -> String {
         let pass = try await pass(for: link)
         guard let google, !pass.voided else { throw ServiceFailure.notFound }
         do {
@@ -115,7 +115,7 @@ public struct SharingService: Sendable {
     /// What the landing page of a valid link shows, in the language `acceptLanguage` (the request's header) prefers
     /// among the pass's own; with `google`, the pass's Google Wallet link too (none when the service has no Google
     /// account, the pass is voided or Google cannot be reached: the page offers Apple Wallet).
-    public func page(_ link: Link, acceptLanguage: String? = nil, google wantsGoogle: Bool = false) async throws -> Page {
+    package func page(_ link: Link, acceptLanguage: String? = nil, google wantsGoogle: Bool = false) async throws -> Page {
         if WalletWebService.Kind(typeIdentifier: link.passTypeIdentifier) == .order {
             return try await orderPage(link, acceptLanguage: acceptLanguage)
         }

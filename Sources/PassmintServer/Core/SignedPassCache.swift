@@ -4,11 +4,11 @@ import Synchronization
 
 /// The signed bytes of each pass's latest version, shared by every request (devices fetch the same version many
 /// times, and the version just issued or updated was signed already): at most `byteLimit` bytes (`PassCache`).
-public final class SignedPassCache: Sendable {
+package final class SignedPassCache: Sendable {
     private let cache: Mutex<PassCache>
     private let byteLimit: Int
 
-    public init(byteLimit: Int = 256 << 20) {
+    package init(byteLimit: Int = 256 << 20) {
         self.byteLimit = byteLimit
         cache = Mutex(PassCache(byteLimit: byteLimit))
     }

@@ -1,25 +1,25 @@
-public import Foundation
-public import PassmintStore
+package import Foundation
+package import PassmintStore
 
 /// Install and removal statistics: the store's events counted per day or hour (`PassStore.eventCounts(_:)`), with
 /// the passes active and the devices on them at the end of each interval (added minus lost, since the first event), and
 /// the devices per pass now.
-public struct StatsService: Sendable {
+package struct StatsService: Sendable {
     /// The length of an interval.
-    public enum Interval: String, Sendable, CaseIterable {
+    package enum Interval: String, Sendable, CaseIterable {
         case day, hour
         var milliseconds: Int64 { self == .day ? 86_400_000 : 3_600_000 }
     }
 
     /// What to count: `from` and `to` are rounded out to whole intervals (UTC).
-    public struct Query: Sendable, Equatable {
-        public var from: Date
-        public var to: Date
-        public var interval: Interval
-        public var template: String?
-        public var passTypeIdentifier: String?
+    package struct Query: Sendable, Equatable {
+        package var from: Date
+        package var to: Date
+        package var interval: Interval
+        package var template: String?
+        package var passTypeIdentifier: String?
 
-        public init(from: Date, to: Date, interval: Interval, template: String? = nil, passTypeIdentifier: String? = nil) {
+        package init(from: Date, to: Date, interval: Interval, template: String? = nil, passTypeIdentifier: String? = nil) {
             self.from = from
             self.to = to
             self.interval = interval
@@ -29,59 +29,59 @@ public struct StatsService: Sendable {
     }
 
     /// One interval's counts.
-    public struct Row: Sendable, Equatable {
-        public var start: Date
-        public var issued = 0
-        public var linkViews = 0
-        public var downloads = 0
-        public var installs = 0
-        public var removals = 0
+    package struct Row: Sendable, Equatable {
+        package var start: Date
+        package var issued = 0
+        package var linkViews = 0
+        package var downloads = 0
+        package var installs = 0
+        package var removals = 0
         /// Passes on at least one device at the end of the interval.
-        public var activePasses = 0
+        package var activePasses = 0
         /// Devices on those passes at the end of the interval (a device with two passes counts twice).
-        public var devices = 0
+        package var devices = 0
         /// Devices per active pass at the end of the interval (0 when none is active).
-        public var devicesPerPass: Double { activePasses == 0 ? 0 : Double(devices) / Double(activePasses) }
-        public var updates = 0
-        public var fetched = 0
+        package var devicesPerPass: Double { activePasses == 0 ? 0 : Double(devices) / Double(activePasses) }
+        package var updates = 0
+        package var fetched = 0
         /// Fetches of a new version within an hour, and within 24 hours, of the change that made it.
-        public var fetchedWithin1h = 0
-        public var fetchedWithin24h = 0
-        public var pushFailures = 0
-        public var deadTokens = 0
+        package var fetchedWithin1h = 0
+        package var fetchedWithin24h = 0
+        package var pushFailures = 0
+        package var deadTokens = 0
         /// Devices added to passes in the interval (`installed` and `registered`), and lost (`unregistered` and
         /// `token.dead`).
         var devicesAdded = 0
         var devicesLost = 0
         /// Google Wallet objects saved and deleted by their users (Google's callbacks).
-        public var googleSaves = 0
-        public var googleRemovals = 0
+        package var googleSaves = 0
+        package var googleRemovals = 0
 
-        public init(start: Date) { self.start = start }
+        package init(start: Date) { self.start = start }
     }
 
     /// The answer: a row per interval, and the devices per pass now.
-    public struct Report: Sendable, Equatable {
-        public var query: Query
-        public var rows: [Row]
-        public var devices: DeviceCounts
+    package struct Report: Sendable, Equatable {
+        package var query: Query
+        package var rows: [Row]
+        package var devices: DeviceCounts
         /// Devices per pass on at least one device, now (0 when none is).
-        public var devicesPerPass: Double { devices.passes == 0 ? 0 : Double(devices.devices) / Double(devices.passes) }
+        package var devicesPerPass: Double { devices.passes == 0 ? 0 : Double(devices.devices) / Double(devices.passes) }
     }
 
     /// The most intervals one query may span.
-    public static let maximumIntervals = 5000
+    package static let maximumIntervals = 5000
 
     let store: any PassStore
     let clock: @Sendable () -> Date
 
     /// The default query: the last 30 days, a row per day.
-    public func defaultQuery() -> Query {
+    package func defaultQuery() -> Query {
         let now = clock()
         return Query(from: now.addingTimeInterval(-30 * 86_400), to: now, interval: .day)
     }
 
-    public func report(_ query: Query) async throws -> Report {
+    package func report(_ query: Query) async throws -> Report {
         let step = query.interval.milliseconds
         let first = PassEvent.milliseconds(query.from) / step * step
         let end = (PassEvent.milliseconds(query.to) + step - 1) / step * step

@@ -1,7 +1,7 @@
-public import Foundation
-public import Logging
-public import PassmintStore
-public import ServiceLifecycle
+package import Foundation
+package import Logging
+package import PassmintStore
+import ServiceLifecycle
 import Synchronization
 
 /// Whether the store answers, as the service's answers need to know it: probed every second (a connection of the
@@ -11,12 +11,12 @@ import Synchronization
 /// never turns into 503s. While it is out of reach, requests that need it are answered 503 with `Retry-After` at once
 /// instead of waiting for a connection, `/ready` answers 503, and the moment it answers again everything goes on
 /// (logged once each way).
-public final class StoreReachability: Service, Sendable {
+package final class StoreReachability: Service, Sendable {
     let store: any PassStore
     let logger: Logger
     let clock: @Sendable () -> Date
     /// How long a probe waits for the store's answer.
-    public let timeout: Duration
+    package let timeout: Duration
     /// Where what the probes find is kept, for the background queues too.
     let readiness: StoreReadiness
     private struct State {
@@ -24,7 +24,7 @@ public final class StoreReachability: Service, Sendable {
     }
     private let state = Mutex(State())
 
-    public init(
+    package init(
         store: any PassStore, readiness: StoreReadiness, logger: Logger, clock: @escaping @Sendable () -> Date,
         timeout: Duration = .seconds(3)
     ) {
@@ -36,12 +36,12 @@ public final class StoreReachability: Service, Sendable {
     }
 
     /// What the last probe found.
-    public var isReachable: Bool { readiness.isReachable }
+    package var isReachable: Bool { readiness.isReachable }
 
     /// Asks the store for a trivial answer within ``timeout``; records what it found (and logs a change, the error in
     /// full: the query is `SELECT 1`, nothing of a caller's). True when it answered.
     @discardableResult
-    public func probe() async -> Bool {
+    package func probe() async -> Bool {
         let failure = await Self.within(timeout) { [store] in try await store.ping() }
         // Slow is not down: only a refusal (refused, reset, a server shutting down) marks the store out of reach;
         // no answer in time, a connect that timed out, changes nothing (a loaded machine must not turn into 503s).
@@ -82,7 +82,7 @@ public final class StoreReachability: Service, Sendable {
     }
 
     /// Probes every second until the service stops.
-    public func run() async throws {
+    package func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             await probe()
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }

@@ -5,7 +5,7 @@ import Synchronization
 /// cancelled (a service that stops before the store was ready, e.g. because the migrations failed). After that,
 /// ``isReachable`` says whether the store answers now (``StoreReachability`` probes it): a queue stopping while it is
 /// out of reach stops at once instead of waiting for it.
-public final class StoreReadiness: Sendable {
+package final class StoreReadiness: Sendable {
     private struct State {
         var open = false
         var reachable = true
@@ -15,10 +15,10 @@ public final class StoreReadiness: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// The store is ready: every waiter goes on, and later waits return at once.
-    public func open() {
+    package func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.open = true
             defer { state.waiters = [:] }
@@ -28,7 +28,7 @@ public final class StoreReadiness: Sendable {
     }
 
     /// Whether the store answered the last probe.
-    public var isReachable: Bool { state.withLock { $0.reachable } }
+    package var isReachable: Bool { state.withLock { $0.reachable } }
 
     /// Records what a probe found; true when it changed.
     func setReachable(_ reachable: Bool) -> Bool {
@@ -39,10 +39,10 @@ public final class StoreReadiness: Sendable {
     }
 
     /// How many tasks wait for the store now.
-    public var waiting: Int { state.withLock { $0.waiters.count } }
+    package var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// Returns true once ``open()`` was called, or false when the task was cancelled first.
-    public func wait() async -> Bool {
+    package func wait() async -> Bool {
         let id = state.withLock { state in
             defer { state.next += 1 }
             return state.next

@@ -1,25 +1,25 @@
 import Foundation
-public import Passmint
+package import Passmint
 
 /// The templates in the catalog's folder, for `GET /api/v1/templates` and the list `passmint serve` prints at start-up.
 extension TemplateCatalog {
     /// One template folder: its name, the pass type its passes get, and what is wrong with it.
-    public struct Listing: Sendable {
-        public var name: String
+    package struct Listing: Sendable {
+        package var name: String
         /// The template's passTypeIdentifier, or the certificate's when the template leaves it out; nil when unknown.
-        public var passTypeIdentifier: String?
+        package var passTypeIdentifier: String?
         /// Why the template cannot issue (it does not load, lint errors, no certificate for its type); nil when it can.
-        public var problem: String?
+        package var problem: String?
     }
 
     /// The names of the `<Name>.pass` folders in the catalog's folder, sorted.
-    public var names: [String] {
+    package var names: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pass") && $0.count > 5 }.sorted()
             .map { String($0.dropLast(5)) }
     }
 
     /// Every `<Name>.pass` folder, by name, loaded and linted with `builder` (its identities give the pass type).
-    public func listings(builder: PassBuilder) -> [Listing] {
+    package func listings(builder: PassBuilder) -> [Listing] {
         names.map { name in
             let template: PassTemplate
             do {

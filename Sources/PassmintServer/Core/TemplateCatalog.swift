@@ -1,6 +1,6 @@
 import Foundation
-public import Passmint
-public import PassmintStore
+package import Passmint
+package import PassmintStore
 import Synchronization
 
 /// The templates the service issues from, by name (`Loyalty` → `<folder>/Loyalty.pass`; `Loyalty.pass` names the same
@@ -9,11 +9,11 @@ import Synchronization
 /// its row names (``StoredPass/templateVersion``), loaded from the store on first use and kept in memory, never from
 /// what the folder holds now. The folder is read for the current version of each template (the one new passes are
 /// issued from) at start, and for a publish's candidate.
-public final class TemplateCatalog: Sendable {
+package final class TemplateCatalog: Sendable {
     /// A template version: its content hash and the template.
-    public struct Version: Sendable {
-        public let hash: String
-        public let template: PassTemplate
+    package struct Version: Sendable {
+        package let hash: String
+        package let template: PassTemplate
 
         init(_ template: PassTemplate) {
             hash = TemplateVersionJSON.hash(template)
@@ -22,7 +22,7 @@ public final class TemplateCatalog: Sendable {
     }
 
     /// The folder holding the `<Name>.pass/` templates.
-    public let folder: String
+    package let folder: String
     /// Where versions are kept by hash; nil: in memory only (a catalog outside the service).
     let store: (any TemplateVersionStore)?
     /// The version new passes of each template are issued from, by name.
@@ -32,19 +32,19 @@ public final class TemplateCatalog: Sendable {
     /// The hashes stored in ``store`` by this catalog.
     private let stored = Mutex<Set<String>>([])
 
-    public init(folder: String, store: (any TemplateVersionStore)? = nil) {
+    package init(folder: String, store: (any TemplateVersionStore)? = nil) {
         self.folder = folder
         self.store = store
     }
 
     /// The name passes and jobs know a template by: without `.pass`.
-    public static func canonicalName(_ name: String) -> String {
+    package static func canonicalName(_ name: String) -> String {
         name.hasSuffix(".pass") && name.count > 5 ? String(name.dropLast(5)) : name
     }
 
     /// The current version of a template by name: the one new passes are issued from (loaded from the folder on first
     /// use, when the service did not load it at start).
-    public func template(named given: String) throws(ServiceFailure) -> PassTemplate { try currentVersion(named: given).template }
+    package func template(named given: String) throws(ServiceFailure) -> PassTemplate { try currentVersion(named: given).template }
 
     /// The current version of a template, with its hash.
     func currentVersion(named given: String) throws(ServiceFailure) -> Version {
@@ -88,7 +88,7 @@ public final class TemplateCatalog: Sendable {
     /// from now on use it; passes issued before keep the version they name until a publish moves them). Passes stored
     /// before versions were recorded are given it. A template that does not load is left out (listed with its problem).
     /// The number of passes given a version, by template.
-    public func start() async throws -> [String: Int] {
+    package func start() async throws -> [String: Int] {
         var adopted: [String: Int] = [:]
         for name in names {
             guard let loaded = try? candidate(named: name) else { continue }
@@ -101,7 +101,7 @@ public final class TemplateCatalog: Sendable {
 
     /// The template as its folder holds it now, loaded afresh and not installed (a version to check before
     /// publishing it). Throws, naming the file, when it does not load.
-    public func candidate(named given: String) throws(ServiceFailure) -> PassTemplate {
+    package func candidate(named given: String) throws(ServiceFailure) -> PassTemplate {
         let name = Self.canonicalName(given)
         let allowed = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }
         guard !name.isEmpty, allowed, !name.hasPrefix(".") else {

@@ -1,10 +1,10 @@
 import Foundation
-public import Passmint
+package import Passmint
 import PassmintStore
 
 /// A job as the API answers it and the jobs folder keeps it.
 extension UpdateJob {
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = [
             "id": .string(id), "kind": .string(kind.rawValue), "state": .string(state.rawValue), "done": number(done),
             "changed": number(changed), "unchanged": number(unchanged), "failed": number(failed),
@@ -30,7 +30,7 @@ extension UpdateJob {
     }
 
     /// Reads back ``json``; nil when it is not a job.
-    public init?(json: JSONObject) {
+    package init?(json: JSONObject) {
         guard let id = json["id"]?.stringValue, let kind = json["kind"]?.stringValue.flatMap(Kind.init(rawValue:)),
             let state = json["state"]?.stringValue.flatMap(State.init(rawValue:)),
             let created = json["createdAt"]?.stringValue.flatMap(Self.date)

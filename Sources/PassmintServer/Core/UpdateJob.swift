@@ -1,20 +1,20 @@
-public import Foundation
-public import Passmint
-public import PassmintStore
+package import Foundation
+package import Passmint
+package import PassmintStore
 
 /// A bulk change the service applies in the background: the lines of a `POST /api/v1/updates` upload, or every pass
 /// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the jobs folder (`JobFolder`), or with
 /// PostgreSQL in the database (`JobStore`), and written after every committed chunk, so a restarted
 /// service (or, with PostgreSQL, another node) goes on where the last one stopped.
-public struct UpdateJob: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct UpdateJob: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         /// JSON Lines of `{"passTypeIdentifier", "serialNumber", "data", "voided", "images"}`.
         case updates
         /// Every pass issued from ``UpdateJob/template``.
         case template
     }
 
-    public enum State: String, Sendable {
+    package enum State: String, Sendable {
         case running, finished
         /// Stopped as a whole (its upload is gone, or a template's new version fails every pass); ``UpdateJob/error``
         /// says why. A bad line never stops a job.
@@ -23,50 +23,50 @@ public struct UpdateJob: Sendable, Equatable {
 
     /// Where a template-wide change stands: its new version is first checked against every stored pass (the old one
     /// still serves), then installed and applied.
-    public enum Phase: String, Sendable {
+    package enum Phase: String, Sendable {
         case checking, applying
     }
 
-    public var id: String
-    public var kind: Kind
-    public var state: State = .running
+    package var id: String
+    package var kind: Kind
+    package var state: State = .running
     /// The template of a template-wide change.
-    public var template: String?
+    package var template: String?
     /// Values set on every pass of a template-wide change (merged as a `PATCH` merges its `data`).
-    public var data: JSONObject?
+    package var data: JSONObject?
     /// A template-wide change drops from each pass's data the keys the template does not use (`"purgeUnused": true`).
-    public var purgeUnused = false
-    public var phase: Phase?
+    package var purgeUnused = false
+    package var phase: Phase?
     /// Lines (or passes) done, bad ones included.
-    public var done = 0
+    package var done = 0
     /// Passes checked against a template's new version (``Phase/checking``).
-    public var checked = 0
+    package var checked = 0
     /// The upload's bytes done: where a restart goes on.
-    public var offset: Int64 = 0
+    package var offset: Int64 = 0
     /// The last pass done of a template-wide change: where a restart goes on.
-    public var after: PassKey?
+    package var after: PassKey?
     /// When the chunk after ``offset`` started: lines of it a killed service had applied already count as changed
     /// when the restart applies them again.
-    public var chunkStartedAt: Date?
-    public var changed = 0
+    package var chunkStartedAt: Date?
+    package var changed = 0
     /// Lines that left their pass as it was (nothing pushed).
-    public var unchanged = 0
-    public var failed = 0
+    package var unchanged = 0
+    package var failed = 0
     /// Passes a template's new version fails: they keep being served at their last good version.
-    public var kept = 0
+    package var kept = 0
     /// Failures written to the failures file (at most ``JobLimits/failuresKept``); the others are only counted.
-    public var failuresWritten = 0
+    package var failuresWritten = 0
     /// The first failures (at most ``JobLimits/failuresInState``), kept with the state: `{"line", "serialNumber", "reason"}`.
-    public var firstFailures: [JSONValue] = []
+    package var firstFailures: [JSONValue] = []
     /// Pushes the changes owed (before coalescing across passes).
-    public var pushesQueued = 0
-    public var createdAt: Date
-    public var finishedAt: Date?
-    public var error: String?
+    package var pushesQueued = 0
+    package var createdAt: Date
+    package var finishedAt: Date?
+    package var error: String?
     /// What the caller should know about a finished job (e.g. that no pass was issued from the template).
-    public var note: String?
+    package var note: String?
 
-    public init(id: String, kind: Kind, createdAt: Date = Date()) {
+    package init(id: String, kind: Kind, createdAt: Date = Date()) {
         self.id = id
         self.kind = kind
         self.createdAt = createdAt

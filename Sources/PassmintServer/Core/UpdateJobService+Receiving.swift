@@ -1,4 +1,4 @@
-public import NIOCore
+package import NIOCore
 import Passmint
 import Synchronization
 
@@ -7,7 +7,7 @@ extension UpdateJobService {
     /// durable and queues its job (``submit(_:)``). The writes and the fsyncs run on `files`, a thread of
     /// their own: a slow or full disk never holds a thread of the pool that answers devices. Nothing of an upload
     /// that breaks off is kept.
-    public func receive<Body: AsyncSequence>(_ body: Body) async throws -> UpdateJob where Body.Element == ByteBuffer {
+    package func receive<Body: AsyncSequence>(_ body: Body) async throws -> UpdateJob where Body.Element == ByteBuffer {
         let upload = try await files.perform { try self.newUpload() }
         do {
             for try await buffer in body {

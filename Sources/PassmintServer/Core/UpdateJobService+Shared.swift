@@ -172,13 +172,13 @@ extension UpdateJobService {
 
     /// A job of any node as it stands now, as the database has it (this node's copy when the database cannot be
     /// read); nil when there is none.
-    public func status(_ id: String) async -> UpdateJob? {
+    package func status(_ id: String) async -> UpdateJob? {
         if JobFolder.isJobID(id), let record = try? await store.sharedJob(id: id), let job = Self.job(record) { return job }
         return job(id)
     }
 
     /// Every job of every node, newest first (the newest 1000); this node's when the database cannot be read.
-    public func allJobs() async -> [UpdateJob] {
+    package func allJobs() async -> [UpdateJob] {
         guard let records = try? await store.sharedJobs(limit: 1000) else { return jobs() }
         return records.compactMap(Self.job)
     }

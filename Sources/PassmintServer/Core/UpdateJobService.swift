@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-public import Passmint
+package import Passmint
 import PassmintStore
-public import ServiceLifecycle
+import ServiceLifecycle
 import Synchronization
 
 /// Bulk changes in the background, one job at a time in the order they came: the lines of an upload
@@ -16,7 +16,7 @@ import Synchronization
 /// bad line is reported and skipped. The jobs folder (`JobFolder`) holds only uploads as they arrive or as this node
 /// runs them, and what a publish keeps passes at. Jobs run on a thread of their own (`JobThread`), never on the pool
 /// that answers devices.
-public final class UpdateJobService: Service, Sendable {
+package final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
     let updates: UpdateService
     /// Lines naming an order (`orderTypeIdentifier`, `orderIdentifier`) are the change a `PATCH` of the order makes.
@@ -77,7 +77,7 @@ public final class UpdateJobService: Service, Sendable {
 
     /// A new upload to write the request's body into; then ``submit(_:)``. Refused (507) when the disk is down to its
     /// reserve.
-    public func newUpload() throws(ServiceFailure) -> JobUpload {
+    package func newUpload() throws(ServiceFailure) -> JobUpload {
         try folder.create()
         let id = Self.newID()
         let folder = folder
@@ -87,7 +87,7 @@ public final class UpdateJobService: Service, Sendable {
 
     /// Makes the upload durable and stores it with its job in the database, then queues the job: once this returns, the
     /// job is done even if the service restarts.
-    public func submit(_ upload: JobUpload) async throws -> UpdateJob {
+    package func submit(_ upload: JobUpload) async throws -> UpdateJob {
         try await files.perform { try upload.finish() }
         let job = UpdateJob(id: upload.id, kind: .updates)
         try await insertShared(job)
@@ -101,7 +101,7 @@ public final class UpdateJobService: Service, Sendable {
     /// serves; a pass the new version does not fit keeps its last good version. The template's files are read and the
     /// job's first state written on `files`. With `purgeUnused`, each pass's stored data keys the template does not use
     /// are dropped as its new version is made.
-    public func publish(template: String, data: JSONObject?, purgeUnused: Bool = false) async throws -> UpdateJob {
+    package func publish(template: String, data: JSONObject?, purgeUnused: Bool = false) async throws -> UpdateJob {
         let job = try await files.perform {
             let name = TemplateCatalog.canonicalName(template)
             let candidate = try self.templates.candidate(named: name)
@@ -138,15 +138,15 @@ public final class UpdateJobService: Service, Sendable {
 
     /// A job this node started or took over since it started, as it stands now; nil when there is none with this id.
     /// See ``status(_:)`` for any job.
-    public func job(_ id: String) -> UpdateJob? { live.withLock { $0[id] } }
+    package func job(_ id: String) -> UpdateJob? { live.withLock { $0[id] } }
 
     /// The jobs this node started or took over since it started, newest first.
-    public func jobs() -> [UpdateJob] { live.withLock { Array($0.values) }.sorted { $0.createdAt > $1.createdAt } }
+    package func jobs() -> [UpdateJob] { live.withLock { Array($0.values) }.sorted { $0.createdAt > $1.createdAt } }
 
     /// Runs the queued jobs, and takes over those whose lease lapsed (a stopped or killed service's, or a gone node's);
     /// on graceful shutdown it stops after the chunk in flight and releases the leases it holds once the chunk's
     /// progress is saved, so the next start (or node) goes on from there at once.
-    public func run() async throws {
+    package func run() async throws {
         // Not before the store is migrated; and a service stopped before that never starts.
         guard await cancelWhenGracefulShutdown({ await self.ready.wait() }) else { return }
         await moveFolderJobsIntoStore()

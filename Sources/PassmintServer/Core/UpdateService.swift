@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-public import Passmint
-public import PassmintStore
+package import Passmint
+package import PassmintStore
 
 /// The issuer changing a pass: new data, images and/or the voided flag, a new version, and a push owed to every
 /// device registered for it, committed together; the answer comes right after the commit and the ``PushQueue``
@@ -12,7 +12,7 @@ public import PassmintStore
 /// only if the pass is still at that version (the store compares its tag in the write transaction); when another
 /// change came first, it is made again from the version now stored, and checked again. So no change is lost, and the
 /// signed bytes kept for a version are those of that version.
-public struct UpdateService: Sendable {
+package struct UpdateService: Sendable {
     let store: any PassStore
     let renderer: PassRenderer
     let publisher: PassPublisher
@@ -42,7 +42,7 @@ public struct UpdateService: Sendable {
     /// `read`: the pass as the caller read it already (a bulk update reads a chunk's passes at once), made from on the
     /// first attempt instead of reading it again; when it is no longer the stored version, the commit finds it stale
     /// and the change is made again from the version stored.
-    public func update(
+    package func update(
         passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
         ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false, unvoid: Bool = false,
         templateVersion: String? = nil
@@ -136,7 +136,7 @@ public struct UpdateService: Sendable {
     /// A pass erased already answers as it is, with nothing owed again (`changed` false). `ifMatch`: the erasure is
     /// made only if the pass is at one of these versions (412 otherwise); without it, it is made whatever version the
     /// pass is at, so that no change committing at the same moment can leave data behind.
-    public func erase(passTypeIdentifier: String, serialNumber: String, ifMatch: Set<Int64>? = nil) async throws -> PassMetadata {
+    package func erase(passTypeIdentifier: String, serialNumber: String, ifMatch: Set<Int64>? = nil) async throws -> PassMetadata {
         try await DocumentChange.retrying(.pass, serialNumber) {
             let current = try await store.existing(.pass, passTypeIdentifier, serialNumber)
             if current.erasedAt != nil { return try await erased(current) }
@@ -178,7 +178,7 @@ public struct UpdateService: Sendable {
     /// A new version of a pass at the template version `version` (the current version of its template when nil): checked
     /// against it, then moved to it with the next tag and a push owed to its devices (checked again when another change
     /// commits first). The pushes it owes.
-    public func republish(_ key: PassKey, to version: String? = nil) async throws -> Int {
+    package func republish(_ key: PassKey, to version: String? = nil) async throws -> Int {
         try await DocumentChange.retrying(.pass, key.serialNumber) {
             guard var current = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber) else {
                 throw ServiceFailure.notFound

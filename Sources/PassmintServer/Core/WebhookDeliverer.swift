@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-public import Foundation
-public import Logging
+package import Foundation
+package import Logging
 import NIOCore
 import NIOHTTP1
 import Passmint
-public import PassmintStore
-public import ServiceLifecycle
+package import PassmintStore
+import ServiceLifecycle
 
 /// Delivers what the store owes webhooks (`webhook_deliveries`, written in each event's transaction), in the
 /// background: each round claims a batch for a lease (so several nodes share one PostgreSQL outbox, and what a killed
@@ -14,7 +14,7 @@ public import ServiceLifecycle
 /// one write: a 2xx is done, anything else is retried with a back-off until ``WebhookPolicy/retryWindow`` has passed.
 /// Delivery is at least once: receivers dedupe by the event id. Its HTTP clients live as long as it does
 /// (``WebhookClients``), so a receiver's connections are reused from round to round.
-public final class WebhookDeliverer: Service, Sendable {
+package final class WebhookDeliverer: Service, Sendable {
     let store: any PassStore
     let policy: WebhookPolicy
     let logger: Logger
@@ -26,7 +26,7 @@ public final class WebhookDeliverer: Service, Sendable {
     /// Kept across rounds, so connections to receivers are reused.
     private let clients = WebhookClients()
 
-    public init(
+    package init(
         store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, idlePoll: Duration = .seconds(1),
         ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -39,17 +39,17 @@ public final class WebhookDeliverer: Service, Sendable {
     }
 
     /// Delivers until graceful shutdown, then closes the connections to the receivers.
-    public func run() async throws {
+    package func run() async throws {
         await loop.run(lastRound: false) { try await self.round() }
         await shutdown()
     }
 
     /// Closes the connections to the receivers (at the end of ``run()``; a test that only calls rounds may call it).
-    public func shutdown() async { await clients.shutdown() }
+    package func shutdown() async { await clients.shutdown() }
 
     /// Claims, delivers and settles one batch; the number claimed.
     @discardableResult
-    public func round() async throws -> Int {
+    package func round() async throws -> Int {
         let claimed = try await store.claimWebhookDeliveries(limit: batchSize, lease: policy.lease)
         guard !claimed.isEmpty else { return 0 }
         let (addresses, refusals) = await Self.connections(to: Set(claimed.map(\.url)), policy: policy)
@@ -111,7 +111,7 @@ public final class WebhookDeliverer: Service, Sendable {
 
     /// Delivers every delivery that is due now, round after round (``QueueLoop/drain(_:due:)``), until a round finds
     /// none: a delivery due behind its pass's earlier one, or under another node's lease, is not waited for.
-    public func drain() async throws {
+    package func drain() async throws {
         try await QueueLoop.drain({ try await round() }, due: { 0 })
     }
 

@@ -1,15 +1,15 @@
 import Foundation
 import HTTPTypes
-public import PassmintStore
+package import PassmintStore
 
 /// A webhook's deliveries (`GET /api/v1/webhooks/{id}/deliveries`) and replaying one
 /// (`POST /api/v1/webhooks/{id}/deliveries/{delivery}/replay`).
 extension WebhookService {
     /// The most deliveries one page lists.
-    public static let deliveriesPageLimit = 500
+    package static let deliveriesPageLimit = 500
 
     /// A webhook's deliveries, newest first; `.notFound` when there is no such webhook.
-    public func deliveries(webhookId: String, limit: Int, before: Int64?) async throws(ServiceFailure) -> [WebhookDeliveryRecord] {
+    package func deliveries(webhookId: String, limit: Int, before: Int64?) async throws(ServiceFailure) -> [WebhookDeliveryRecord] {
         try await requireWebhook(webhookId)
         guard (1...Self.deliveriesPageLimit).contains(limit) else {
             throw .badRequest("limit=\(limit): give a number of deliveries from 1 to \(Self.deliveriesPageLimit)")
@@ -22,7 +22,7 @@ extension WebhookService {
     }
 
     /// Owes a delivered or given-up delivery again, now, with its event id.
-    public func replay(webhookId: String, deliveryId: Int64) async throws(ServiceFailure) {
+    package func replay(webhookId: String, deliveryId: Int64) async throws(ServiceFailure) {
         try await requireWebhook(webhookId)
         let outcome: WebhookReplay
         do {

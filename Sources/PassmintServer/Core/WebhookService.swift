@@ -1,16 +1,16 @@
 import Foundation
 import HTTPTypes
-public import PassmintStore
+package import PassmintStore
 
 /// Registers, lists and removes webhooks (`/api/v1/webhooks`): checks the receiver's URL (`WebhookAddress`), the
 /// events named and the secret, or makes one.
-public struct WebhookService: Sendable {
+package struct WebhookService: Sendable {
     let store: any PassStore
     let policy: WebhookPolicy
     let clock: @Sendable () -> Date
 
     /// Registers a webhook; its secret (given or made) is in the answer, and never shown again.
-    public func create(url: String, events: [String], secret: String?) async throws(ServiceFailure) -> Webhook {
+    package func create(url: String, events: [String], secret: String?) async throws(ServiceFailure) -> Webhook {
         _ = try await WebhookAddress.check(url, policy: policy)
         guard !events.isEmpty else { throw .badRequest("\"events\" is empty: name at least one of \(Self.kindList)") }
         var kinds: [PassEventKind] = []
@@ -41,17 +41,17 @@ public struct WebhookService: Sendable {
     }
 
     /// Every webhook (their secrets are not shown).
-    public func list() async throws(ServiceFailure) -> [Webhook] {
+    package func list() async throws(ServiceFailure) -> [Webhook] {
         do { return try await store.webhooks() } catch { throw .storage("the webhooks could not be read: \(error)") }
     }
 
     /// The deliveries owed to every webhook (for `/metrics`).
-    public func queueStatus() async throws -> OutboxStatus {
+    package func queueStatus() async throws -> OutboxStatus {
         try await store.outboxStatus(.webhook)
     }
 
     /// Removes a webhook and what is still owed to it; `.notFound` when there is none.
-    public func remove(id: String) async throws(ServiceFailure) {
+    package func remove(id: String) async throws(ServiceFailure) {
         let removed: Bool
         do { removed = try await store.removeWebhook(id: id) } catch { throw .storage("the webhook could not be removed: \(error)") }
         guard removed else { throw ServiceFailure(.notFound, "no webhook \(id): GET /api/v1/webhooks lists them") }

@@ -1,14 +1,14 @@
-public import Hummingbird
-public import NIOCore
+package import Hummingbird
+package import NIOCore
 
 /// The context of each request the service answers: Hummingbird's core context and the address of the client, by
 /// which the device log endpoint budgets what each client may send.
-public struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct ServiceRequestContext: RequestContext, RemoteAddressRequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The peer of the connection (a proxy's address when the service runs behind one).
-    public let remoteAddress: SocketAddress?
+    package let remoteAddress: SocketAddress?
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }

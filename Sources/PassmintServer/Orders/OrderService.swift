@@ -1,14 +1,14 @@
 import Foundation
 import HTTPTypes
 import Logging
-public import Passmint
+package import Passmint
 import PassmintStore
 
 /// The issuer's side of Wallet orders: issue an order from a template and data, change it (its data merged, made
 /// from the version read and committed only if the order is still at it, with a push owed to every registered device
 /// in the same transaction), and read it with where its pushes stand. Changes racing for one order are each made
 /// again from the version now stored until they commit, so none is lost.
-public struct OrderService: Sendable {
+package struct OrderService: Sendable {
     let store: any PassStore
     let renderer: OrderRenderer
     let publisher: PassPublisher
@@ -19,14 +19,14 @@ public struct OrderService: Sendable {
     static let ownedKeys = ["orderTypeIdentifier", "authenticationToken", "updatedAt"]
 
     /// An order as issued: stored, with its signed bytes.
-    public struct Issued: Sendable {
-        public var metadata: PassMetadata
-        public var archive: [UInt8]
+    package struct Issued: Sendable {
+        package var metadata: PassMetadata
+        package var archive: [UInt8]
     }
 
     /// Issues an order of `template` with `data`; its `orderIdentifier` comes from the data (or is generated), its token
     /// is generated, `createdAt` is now unless the data gives it. Checked and signed before it is stored.
-    public func issue(template name: String, data: JSONObject) async throws -> Issued {
+    package func issue(template name: String, data: JSONObject) async throws -> Issued {
         if let key = Self.ownedKeys.first(where: { data[$0] != nil }) {
             throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
         }
@@ -47,7 +47,7 @@ public struct OrderService: Sendable {
         let stored: StoredPass
         do {
             stored = try await store.insert(draft)
-        } catch let error as PassStoreError where error.kind == .duplicate {
+        } catch let error as PassStoreError where error.code == .duplicate {
             throw ServiceFailure.conflict("an order \(type) / \(id) already exists; PATCH it to change it")
         }
         if stored.updatedAt != draft.updatedAt { built = try renderer.build(stored, data: values) }
@@ -57,7 +57,7 @@ public struct OrderService: Sendable {
 
     /// Merges `data` into the order's data (a member set to null is removed). With `ifMatch` (the tags of an
     /// `If-Match` header) the change is made only while the order is at one of these versions (412 otherwise).
-    public func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
+    package func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
         -> PassMetadata
     {
         for key in Self.ownedKeys + ["orderIdentifier"] where data[key] != nil {
@@ -107,7 +107,7 @@ public struct OrderService: Sendable {
     }
 
     /// The order with its data, registrations and each device's push state; 404 when there is none.
-    public func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> PassMetadata {
+    package func metadata(orderTypeIdentifier type: String, orderIdentifier id: String) async throws -> PassMetadata {
         let order = try await store.existing(.order, type, id)
         let pushes = try await store.pushStates(passTypeIdentifier: type, serialNumber: id)
         return PassMetadata(pass: order, data: OrderRenderer.data(order.dataJSON), registrations: pushes.count, pushes: pushes)

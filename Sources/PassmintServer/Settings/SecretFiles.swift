@@ -6,10 +6,10 @@ import Passmint
 /// `PASSMINT_*` variable (`PASSMINT_DATABASE_URL_FILE`, `PASSMINT_LINK_SECRET_FILE`, …) and for the variable
 /// `--api-key-env` names. The text's final line ending is dropped; a byte order mark and CRLF are read as text files
 /// are everywhere (`FileIO.readText`).
-public enum SecretFiles {
+package enum SecretFiles {
     /// `environment` with each `<NAME>_FILE` replaced by `<NAME>` holding its file's text. A variable given both ways,
     /// an empty file, or a file that cannot be read is refused, naming the variable and the file.
-    public static func expand(_ environment: [String: String], also names: Set<String> = []) throws(ConfigurationError) -> [String: String]
+    package static func expand(_ environment: [String: String], also names: Set<String> = []) throws(ConfigurationError) -> [String: String]
     {
         var expanded = environment
         // A setting whose own variable ends so (PASSMINT_CONFIG_FILE) is that setting, not a secret's file.

@@ -3,7 +3,7 @@ import Foundation
 /// What `passmint serve --help` and docs/configuration.md say of the settings, made from their declarations.
 extension ServeSettings {
     /// The settings section of `serve --help`: each setting's flag, variable and config-file key, default and help.
-    public static var helpText: String {
+    package static var helpText: String {
         let lines = all.map { setting in
             let sources = ["variable " + setting.variable, setting.fileKey.map { "file key \"\($0)\"" }].compactMap { $0 }
             let origins = sources.joined(separator: ", ") + (setting.defaultText.map { "; default: \($0)" } ?? "")
@@ -17,7 +17,7 @@ extension ServeSettings {
     }
 
     /// The table of settings in docs/configuration.md (a test checks the file holds exactly this).
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         let rows = all.map { setting in
             let cells = [
                 "`\(setting.usage)`", "`\(setting.variable)`", setting.fileKey.map { "`\($0)`" } ?? "—",

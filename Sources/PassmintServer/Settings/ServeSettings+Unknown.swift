@@ -7,7 +7,7 @@ extension ServeSettings {
     /// The `PASSMINT_*` variables in `environment` that Passmint does not read (a typo that would otherwise go
     /// unnoticed while its default applies), each with the known variable it most likely means, when one is close.
     /// Variables of the test suite (`PASSMINT_TEST_…`, `PASSMINT_FUZZ_…`) are left alone.
-    public static func unknownVariables(in environment: [String: String]) -> [(name: String, meant: String?)] {
+    package static func unknownVariables(in environment: [String: String]) -> [(name: String, meant: String?)] {
         let known = Set(all.map(\.variable)).union(otherVariables)
         return environment.keys.filter { name in
             name.hasPrefix("PASSMINT_") && !known.contains(name) && !name.hasPrefix("PASSMINT_TEST_") && !name.hasPrefix("PASSMINT_FUZZ_")

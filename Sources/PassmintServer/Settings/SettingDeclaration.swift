@@ -2,9 +2,9 @@ import Foundation
 
 /// What a setting of `passmint serve` is, apart from its Swift type: everything the command line, the environment,
 /// the config file, `serve --help` and docs/configuration.md say about it comes from here.
-public struct SettingDeclaration: Sendable, Hashable {
+package struct SettingDeclaration: Sendable, Hashable {
     /// What a setting is when it is not given.
-    public enum Default: Sendable, Hashable {
+    package enum Default: Sendable, Hashable {
         /// No value: the feature it sets is off, or the setting is required.
         case none
         /// This text, read like a given value.
@@ -15,28 +15,28 @@ public struct SettingDeclaration: Sendable, Hashable {
 
     /// The name in kebab case (`public-url`): the config-file key; the flag is `--` and the name, the variable
     /// `PASSMINT_` and the name in upper snake case.
-    public let name: String
+    package let name: String
     /// What the value is (`url`, `duration`); empty for a switch.
-    public let valueName: String
-    public let defaultValue: Default
+    package let valueName: String
+    package let defaultValue: Default
     /// One sentence or two for `--help` and the docs.
-    public let help: String
+    package let help: String
     /// What a value must be (`a port number (0–65535)`), completing "… is not".
-    public let allowed: String
+    package let allowed: String
     /// A switch takes no value on the command line: `--name` turns it on, `--no-name` off.
-    public let isSwitch: Bool
+    package let isSwitch: Bool
     /// Whether the config file may set it (not the config file's own path).
-    public let inFile: Bool
+    package let inFile: Bool
 
     /// The flag that changes it from its default: `--port`, `--allow-http`, or `--no-fast-path` for a switch that is on.
-    public var flag: String { isSwitch && defaultValue == .value("true") ? "--no-" + name : "--" + name }
-    public var variable: String { "PASSMINT_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    package var flag: String { isSwitch && defaultValue == .value("true") ? "--no-" + name : "--" + name }
+    package var variable: String { "PASSMINT_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
     /// The config file's key, or nil when the file cannot set it.
-    public var fileKey: String? { inFile ? name : nil }
+    package var fileKey: String? { inFile ? name : nil }
     /// How the flag is written in help: `--port <port>`.
-    public var usage: String { valueName.isEmpty ? flag : "\(flag) <\(valueName)>" }
+    package var usage: String { valueName.isEmpty ? flag : "\(flag) <\(valueName)>" }
     /// The default as help and docs show it, or nil.
-    public var defaultText: String? {
+    package var defaultText: String? {
         switch defaultValue {
         case .none: nil
         case .value(let text): isSwitch ? (text == "true" ? "on" : "off") : text
@@ -47,8 +47,8 @@ public struct SettingDeclaration: Sendable, Hashable {
 
 /// A setting of `passmint serve`, declared once in ``ServeSettings`` with its name, default, help, and how its text
 /// becomes a value.
-public struct ServeSetting<Value: Sendable>: Sendable {
-    public let declaration: SettingDeclaration
+package struct ServeSetting<Value: Sendable>: Sendable {
+    package let declaration: SettingDeclaration
     /// The value of a text, or nil when the text is not one (``SettingDeclaration/allowed`` says what is); a
     /// thrown ``SettingValueRefusal`` adds why.
     let parse: @Sendable (String) throws(SettingValueRefusal) -> Value?

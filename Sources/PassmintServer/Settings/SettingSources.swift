@@ -4,7 +4,7 @@ import Foundation
 /// Where `passmint serve` reads its settings, in order: the command line, the `PASSMINT_*` environment variables,
 /// then the config file named by `--config-file` (or `PASSMINT_CONFIG_FILE`), each a swift-configuration provider. A
 /// value is looked up in each in turn, so that an error can say where the value it refuses came from.
-public struct SettingSources: Sendable {
+package struct SettingSources: Sendable {
     let commandLine: InMemoryProvider
     let environment: KeyMappingProvider<EnvironmentVariablesProvider>
     private(set) var file: (path: String, provider: FileProvider<JSONSnapshot>)?
@@ -12,7 +12,7 @@ public struct SettingSources: Sendable {
     /// Reads `arguments` (serve's settings on the command line, e.g. `["--port", "0"]`), the `PASSMINT_*` variables of
     /// `environment`, and the config file when one is named. Unknown flags or file keys, a flag without its value, and a
     /// file that cannot be read are refused.
-    public init(arguments: [String], environment: [String: String]) async throws(ConfigurationError) {
+    package init(arguments: [String], environment: [String: String]) async throws(ConfigurationError) {
         commandLine = InMemoryProvider(name: "command line", values: try Self.commandLineValues(arguments))
         self.environment = EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: ["passmint"])
         file = nil
@@ -23,7 +23,7 @@ public struct SettingSources: Sendable {
     }
 
     /// The text given for a setting and where it came from, or nil when no source has it.
-    public func text(_ setting: SettingDeclaration) throws(ConfigurationError) -> (text: String, origin: SettingOrigin)? {
+    package func text(_ setting: SettingDeclaration) throws(ConfigurationError) -> (text: String, origin: SettingOrigin)? {
         let key = AbsoluteConfigKey([setting.name])
         if let text = try? commandLine.value(forKey: key, type: .string).value.map(Self.text) {
             let flag = setting.isSwitch ? (text == "true" ? "--" : "--no-") + setting.name : setting.flag
@@ -50,7 +50,7 @@ public struct SettingSources: Sendable {
 
     /// A setting's value: the first source's, else its default, else nil. A value that is not one of the setting's
     /// is refused, naming the setting, its source, the value and what it allows.
-    public func value<Value>(_ setting: ServeSetting<Value>) throws(ConfigurationError) -> Value? {
+    package func value<Value>(_ setting: ServeSetting<Value>) throws(ConfigurationError) -> Value? {
         if let given = try text(setting.declaration) { return try setting.value(of: given.text, from: given.origin) }
         guard case .value(let text) = setting.declaration.defaultValue else { return nil }
         guard let value = try? setting.parse(text) else {
@@ -60,7 +60,7 @@ public struct SettingSources: Sendable {
     }
 
     /// Reads every setting, refusing the first value that is not one of its setting's.
-    public func checkAll() throws(ConfigurationError) {
+    package func checkAll() throws(ConfigurationError) {
         for case let setting as any DeclaredSetting in Mirror(reflecting: ServeSettings.declared).children.map(\.value) {
             try setting.check(self)
         }
