@@ -38,7 +38,7 @@ public func buildApplication(
         ])
     // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),
     // then ServiceShutdown, then the change feed and the client.
-    let shutdown = ServiceShutdown(push: push, google: core.google, logger: logger)
+    let shutdown = ServiceShutdown(push: push, google: core.google, payments: core.payments, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     return buildApplication(core: core, services: services, logger: logger, onListening: onListening)
 }
@@ -108,6 +108,7 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
         .add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
         .add(middleware: IdempotencyMiddleware(service: core.idempotency))
     IssuingAPIRoutes(core: core).register(on: api)
+    PaymentRoutes(core: core).register(on: api)
     OrderAPIRoutes(core: core).register(on: api)
     PreviewRoutes(core: core).register(on: api)
     JobRoutes(core: core).register(on: api)

@@ -47,6 +47,7 @@ extension ServerConfiguration {
         try settings.checkAll()  // before the identities load
         self.init(publicURL: publicURL, identities: try identities())
         try readSettings(settings)
+        applePay = try ApplePayConfiguration.read(settings, environment: environment)
         self.apiKey = apiKey
         self.linkSecret = linkSecret
         self.metricsToken = metricsToken

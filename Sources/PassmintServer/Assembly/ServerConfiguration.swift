@@ -74,6 +74,8 @@ public struct ServerConfiguration: Sendable {
     public var configFile: String?
     /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.
     public var google: GoogleConfiguration?
+    /// Apple Pay: the merchant keys `POST /api/v1/payments` decrypts tokens with, and its processor; nil: no payments.
+    public var applePay: ApplePayConfiguration?
 
     public init(publicURL: String, identities: SigningIdentities) {
         base = ""

@@ -23,15 +23,34 @@ public struct IssuingService: Sendable {
     ///
     /// `images` (`{"thumbnail@2x": "<base64 PNG>"}`) are the pass's own images, over the template's of those slots.
     public func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
-        // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
-        // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
+        try await issue(try await prepare(template: name, data: data, images: images))
+    }
+
+    /// A pass rendered and checked, not stored yet (``prepare(template:data:images:)``): what a payment checks before
+    /// it asks the processor, so that data that makes no pass is never paid for.
+    public struct Prepared: Sendable {
+        let pass: StoredPass
+        let data: JSONObject
+        let prepared: PreparedPass
+        let images: [StoredImage]
+    }
+
+    /// Renders and checks a new pass without storing it; the serial number comes from the data (or is generated).
+    public func prepare(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Prepared {
         let (pass, checked, prepared, own) = try await newPass(template: name, data: data, images: images)
-        async let signing = renderer.sign(prepared)
-        let stored = try await insert([pass], images: own)[0]  // the images in the transaction of the pass naming them
+        return Prepared(pass: pass, data: checked, prepared: prepared, images: own)
+    }
+
+    /// Stores and signs a prepared pass; with `payment`, in the transaction that marks that payment issued.
+    public func issue(_ new: Prepared, payment: PaymentSettlement? = nil) async throws -> Issued {
+        // Checked first (prepare): data that does not make a valid pass is never stored. Then sign while the store
+        // commits (from here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch).
+        async let signing = renderer.sign(new.prepared)
+        let stored = try await insert([new.pass], images: new.images, payment: payment)[0]  // images with the pass naming them
         let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         signedPasses.remember(built.archive, for: stored)
-        return Issued(pass: stored, data: checked, archive: built.archive)
+        return Issued(pass: stored, data: new.data, archive: built.archive)
     }
 
     /// One pass of a multi-ticket order.
@@ -111,9 +130,9 @@ public struct IssuingService: Sendable {
 
     /// Stores new passes and their images in one transaction, all or none; a serial that exists is a conflict naming
     /// its place in the order when there are several.
-    private func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
+    private func insert(_ passes: [StoredPass], images: [StoredImage], payment: PaymentSettlement? = nil) async throws -> [StoredPass] {
         do {
-            return try await store.insert(order: passes, images: images)
+            return try await store.insert(order: passes, images: images, payment: payment)
         } catch let error as PassStoreError where error.kind == .duplicate {
             let serial = error.passKey?.serialNumber ?? "?"
             let index = passes.firstIndex {

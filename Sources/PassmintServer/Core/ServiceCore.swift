@@ -55,6 +55,8 @@ public struct ServiceCore: Sendable {
     public let googleCallbacks: GoogleCallbackService?
     /// The first answers to the API's POSTs sent with an `Idempotency-Key`.
     public let idempotency: IdempotencyService
+    /// Apple Pay payments that issue a pass, when the configuration holds merchant keys.
+    public let payments: PaymentService?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -121,6 +123,10 @@ public struct ServiceCore: Sendable {
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         idempotency = IdempotencyService(store: store, logger: logger, clock: clock)
+        let issuing = issuing
+        payments = configuration.applePay.map {
+            PaymentService(configuration: $0, issuing: issuing, store: store, logger: logger, clock: clock)
+        }
         reachability = StoreReachability(store: store, readiness: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,

@@ -125,6 +125,30 @@ public struct ServeSettings: Sendable {
             a callback URL (the public URL + /google/callbacks) and Google's save/delete callbacks are verified and recorded \
             (google.saved, google.removed). Re-read when the file changes. Needs google-service-account.
             """)
+    public let applePayMerchantCert = ServeSetting.text(
+        "apple-pay-merchant-cert", "file",
+        help: """
+            Apple Pay payment processing certificate (PEM or DER): POST /api/v1/payments verifies and decrypts tokens \
+            with it. Repeat the flag (or give a comma-separated list), paired in order with apple-pay-merchant-key, to hold \
+            an old and a new certificate while they rotate. Needs apple-pay-merchant-key.
+            """, repeatable: true)
+    public let applePayMerchantKey = ServeSetting.text(
+        "apple-pay-merchant-key", "file",
+        help: """
+            The private key (PEM) of each apple-pay-merchant-cert, in the same order; PASSMINT_APPLE_PAY_MERCHANT_KEY_FILE \
+            may name a file holding the PEM key(s) instead.
+            """, repeatable: true)
+    public let applePayProcessorURL = ServeSetting.url(
+        "apple-pay-processor-url", example: "https://processor.example.com/authorize",
+        help: """
+            The https endpoint that authorizes a decrypted payment (signed with PASSMINT_APPLE_PAY_PROCESSOR_SECRET as \
+            webhooks are); without it a payment is approved and its data returned to the caller.
+            """)
+    public let applePayProcessorCA = ServeSetting.text(
+        "apple-pay-processor-ca", "file", help: "Extra root certificate (PEM) to trust for the processor endpoint (a private CA).")
+    public let applePayTimeout = ServeSetting.duration(
+        "apple-pay-timeout", example: "10s", default: .value("10s"),
+        help: "How long the payment processor, or Apple's merchant validation, has to answer.")
     public let logFormat = ServeSetting.choice(
         "log-format", among: ["text", "json"], default: "text",
         help:
