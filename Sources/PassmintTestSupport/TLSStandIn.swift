@@ -31,16 +31,30 @@ public final class TLSStandIn: Sendable {
     }
 
     private let recorded = Recorded()
+
+    /// An answer: its status, JSON body and extra headers; `withheld`: none at all (the client waits until it gives up).
+    public struct Answer: Sendable {
+        public var status: Int
+        public var body: String
+        public var headers: [(String, String)]
+        public var withheld: Bool
+
+        public init(_ status: Int, _ body: String = "{}", headers: [(String, String)] = [], withheld: Bool = false) {
+            self.status = status
+            self.body = body
+            self.headers = headers
+            self.withheld = withheld
+        }
+    }
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     public let port: Int
     /// The server's certificate (PEM), to trust.
     public let certificateFile: String
 
-    /// Binds port 0 on 127.0.0.1 (blocking: create it off the cooperative pool). `answer` gives each request's status
-    /// and JSON body.
+    /// Binds port 0 on 127.0.0.1 (blocking: create it off the cooperative pool). `answer` answers each request.
     public init(
-        folder: URL, clientCA: String? = nil, answer: @escaping @Sendable (Received) -> (status: Int, body: String)
+        folder: URL, clientCA: String? = nil, answer: @escaping @Sendable (Received) -> Answer
     ) throws {
         let key = folder.appendingPathComponent("standin-server.key").path
         certificateFile = folder.appendingPathComponent("standin-server.pem").path
@@ -80,7 +94,7 @@ public final class TLSStandIn: Sendable {
                             recorded.list.withLock { $0.append(received) }
                             defer { TestEvents.ring() }
                             let reply = answer(received)
-                            return StandInAnswer(status: reply.status, body: reply.body)
+                            return StandInAnswer(status: reply.status, headers: reply.headers, body: reply.body, withheld: reply.withheld)
                         }))
                 }
             }

@@ -79,4 +79,44 @@ import Testing
             ["--public-url", Self.url] + pair + ["--apple-pay-processor-url", "https://processor.example/pay"], secret)
         #expect(processor.applePay?.processor?.url.absoluteString == "https://processor.example/pay")
     }
+
+    @Test func theMerchantIdentityIsReadWithItsDomainAndNameAndCheckedAtStart() async throws {
+        let certificates = try await MerchantSessionTests.Certificates.make()
+        let identity = try await ServerConfigurationTests.read([
+            "--public-url", Self.url, "--apple-pay-merchant-identity", certificates.identity,
+        ])
+        let read = try #require(identity.merchantIdentity)
+        #expect(read.merchantIdentifier == MerchantSessionTests.merchant && read.displayName == MerchantSessionTests.merchant)
+        #expect(read.domain == "passes.example.test", "the public URL's host")
+        #expect(read.testOnlyGateway == nil)
+        let named = try await ServerConfigurationTests.read(
+            ["--public-url", Self.url, "--apple-pay-display-name", "Tickets", "--apple-pay-domain", "shop.example.test"],
+            ["PASSMINT_APPLE_PAY_MERCHANT_IDENTITY": try String(contentsOfFile: certificates.identity, encoding: .utf8)])
+        #expect(named.merchantIdentity?.displayName == "Tickets" && named.merchantIdentity?.domain == "shop.example.test")
+
+        // A certificate with another's key, a file without a key, a certificate without a merchant identifier.
+        let folder = certificates.folder
+        let mixed =
+            try String(contentsOfFile: folder.appendingPathComponent("identity.crt").path, encoding: .utf8)
+            + (try String(contentsOfFile: folder.appendingPathComponent("stranger.key").path, encoding: .utf8))
+        let mixedPath = folder.appendingPathComponent("mixed.pem").path
+        try mixed.write(toFile: mixedPath, atomically: true, encoding: .utf8)
+        #expect(
+            await Self.refusal(["--apple-pay-merchant-identity", mixedPath]).contains("the private key is not the key of its certificate"))
+        let certificateOnly = folder.appendingPathComponent("identity.crt").path
+        #expect(await Self.refusal(["--apple-pay-merchant-identity", certificateOnly]).contains("holds no unencrypted PEM private key"))
+        let noIDPath = folder.appendingPathComponent("no-id.pem").path
+        let noIDKey = folder.appendingPathComponent("no-id.key").path
+        try await ConnectionLimitsTests.offPool {
+            Result {
+                try MerchantSessionTests.Certificates.openssl([
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", noIDKey, "-out", noIDPath,
+                    "-days", "2", "-subj", "/CN=Not a Merchant Identity",
+                ])
+            }
+        }.get()
+        try (try String(contentsOfFile: noIDPath, encoding: .utf8) + (try String(contentsOfFile: noIDKey, encoding: .utf8)))
+            .write(toFile: noIDPath, atomically: true, encoding: .utf8)
+        #expect(await Self.refusal(["--apple-pay-merchant-identity", noIDPath]).contains("carries no merchant identifier (UID)"))
+    }
 }

@@ -68,17 +68,19 @@ import Testing
                                 payload: request.body, header: request.headers["passmint-signature"] ?? "", secret: PaymentTests.secret,
                                 now: clock.date)
                         } catch {
-                            return (401, #"{"error": "bad signature"}"#)
+                            return TLSStandIn.Answer(401, #"{"error": "bad signature"}"#)
                         }
                         if failures.count.withLock({ count in
                             defer { count = max(0, count - 1) }
                             return count > 0
                         }) {
-                            return (500, "{}")
+                            return TLSStandIn.Answer(500)
                         }
                         let transaction = request.json["transactionId"]?.stringValue ?? ""
-                        if declining.contains(transaction) { return (200, #"{"approved": false, "reason": "insufficient funds"}"#) }
-                        return (200, #"{"approved": true, "reference": "auth-\#(transaction.prefix(8))"}"#)
+                        if declining.contains(transaction) {
+                            return TLSStandIn.Answer(200, #"{"approved": false, "reason": "insufficient funds"}"#)
+                        }
+                        return TLSStandIn.Answer(200, #"{"approved": true, "reference": "auth-\#(transaction.prefix(8))"}"#)
                     }
                 }
             }.get()
@@ -308,7 +310,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func anIssueThatFailsAfterTheApprovalIsFinishedByTheRetryWithoutAskingTheProcessorAgain(_ kind: StoreKind) async throws {
+    func anIssueThatFailsAfterTheApprovalKeepsTheApprovalAndNeverAsksTheProcessorAgain(_ kind: StoreKind) async throws {
         let clock = ManualClock(date: ApplePayVectors.verifyAt)
         let processor = try await Processor(clock: clock)
         defer { processor.standIn.shutdown() }

@@ -38,7 +38,8 @@ public func buildApplication(
         ])
     // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),
     // then ServiceShutdown, then the change feed and the client.
-    let shutdown = ServiceShutdown(push: push, google: core.google, payments: core.payments, logger: logger)
+    let shutdown = ServiceShutdown(
+        push: push, google: core.google, payments: core.payments, merchantSessions: core.merchantSessions, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     return buildApplication(core: core, services: services, logger: logger, onListening: onListening)
 }
@@ -117,6 +118,7 @@ public func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     WebhookRoutes(core: core).register(on: api)
     DashboardRoutes(core: core).register(on: router, api: api)
     SharingRoutes(core: core).register(on: router)
+    MerchantSessionRoutes(core: core).register(on: router)
     GoogleImageRoutes(core: core).register(on: router)
     GoogleCallbackRoutes(core: core).register(on: router)
     core.metrics.registerRoutes(router.routes.map { (route: $0.path.description, method: $0.method.rawValue) })

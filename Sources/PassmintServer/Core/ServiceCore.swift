@@ -57,6 +57,8 @@ public struct ServiceCore: Sendable {
     public let idempotency: IdempotencyService
     /// Apple Pay payments that issue a pass, when the configuration holds merchant keys.
     public let payments: PaymentService?
+    /// Merchant validation for Apple Pay on the web, when the configuration holds a Merchant Identity.
+    public let merchantSessions: MerchantSessionService?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -123,6 +125,7 @@ public struct ServiceCore: Sendable {
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         idempotency = IdempotencyService(store: store, logger: logger, clock: clock)
+        merchantSessions = configuration.merchantIdentity.map { MerchantSessionService(identity: $0, logger: logger) }
         let issuing = issuing
         payments = configuration.applePay.map {
             PaymentService(configuration: $0, issuing: issuing, store: store, logger: logger, clock: clock)

@@ -125,6 +125,12 @@ public struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConverti
 
     /// The service cannot keep what it was given (its disk): 500, with what failed.
     public static func storage(_ message: String) -> ServiceFailure { ServiceFailure(.internalServerError, message) }
+    /// 501: an Apple Pay operation of a service started without the settings it needs (`settings`).
+    public static func applePayNotConfigured(_ settings: String) -> ServiceFailure {
+        ServiceFailure(
+            .notImplemented, "Apple Pay is not configured for this: start passmint serve with \(settings)", code: "apple-pay-not-configured"
+        )
+    }
 
     /// The same failure, its message and its problems' prefixed (`passes[2]: …`).
     func prefixed(_ prefix: String) -> ServiceFailure {

@@ -15,10 +15,7 @@ struct PaymentRoutes {
 
     private func pay(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         guard let payments = core.payments else {
-            throw ServiceFailure(
-                .notImplemented,
-                "Apple Pay is not configured: start passmint serve with --apple-pay-merchant-cert and --apple-pay-merchant-key",
-                code: "apple-pay-not-configured")
+            throw ServiceFailure.applePayNotConfigured("--apple-pay-merchant-cert and --apple-pay-merchant-key")
         }
         // A token is a few kilobytes; the body limit may be smaller for issuing alone.
         let object = try await RouteSupport.jsonObject(request, limit: max(core.configuration.maxBodySize, 64 * 1024))

@@ -146,6 +146,18 @@ public struct ServeSettings: Sendable {
             """)
     public let applePayProcessorCA = ServeSetting.text(
         "apple-pay-processor-ca", "file", help: "Extra root certificate (PEM) to trust for the processor endpoint (a private CA).")
+    public let applePayMerchantIdentity = ServeSetting.text(
+        "apple-pay-merchant-identity", "file",
+        help: """
+            The Apple Pay Merchant Identity certificate and its private key, in one PEM file: POST /pay/session then \
+            validates a web page's Apple Pay session with Apple (mutual TLS), for Apple's hosts only.
+            """)
+    public let applePayDisplayName = ServeSetting.text(
+        "apple-pay-display-name", "name", default: .described("the merchant identifier"),
+        help: "The merchant name a web page's payment sheet shows (displayName of the merchant validation).")
+    public let applePayDomain = ServeSetting.text(
+        "apple-pay-domain", "host", default: .described("the public URL's host"),
+        help: "The domain registered for Apple Pay on the web whose pages ask for sessions (initiativeContext).")
     public let applePayTimeout = ServeSetting.duration(
         "apple-pay-timeout", example: "10s", default: .value("10s"),
         help: "How long the payment processor, or Apple's merchant validation, has to answer.")
