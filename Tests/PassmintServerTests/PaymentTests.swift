@@ -52,12 +52,19 @@ import Testing
             let count = Mutex(0)
         }
 
+        /// What runs while the processor is asked, before it answers (another request racing the payment).
+        final class WhileAsked: Sendable {
+            let action = Mutex<(@Sendable () -> Void)?>(nil)
+        }
+
         let standIn: TLSStandIn
         let failing = Failures()
+        let whileAsked = WhileAsked()
         let declining: Set<String>
 
         init(clock: ManualClock, declining: Set<String> = []) async throws {
             let failures = failing
+            let whileAsked = whileAsked
             self.declining = declining
             let folder = TestEnvironment.temporaryFolder("processor")
             standIn = try await ConnectionLimitsTests.offPool {
@@ -76,6 +83,7 @@ import Testing
                         }) {
                             return TLSStandIn.Answer(500)
                         }
+                        whileAsked.action.withLock { $0 }?()
                         let transaction = request.json["transactionId"]?.stringValue ?? ""
                         if declining.contains(transaction) {
                             return TLSStandIn.Answer(200, #"{"approved": false, "reason": "insufficient funds"}"#)
@@ -316,22 +324,43 @@ import Testing
         defer { processor.standIn.shutdown() }
         try await withStore(kind, clock: clock) { store in
             let core = try Self.core(store: store, clock: clock, processor: processor, log: LogCapture())
-            // The pass's serial is taken by a pass issued without payment: the issue fails after the approval.
-            _ = try await store.insert(
-                StoredPass(
-                    passTypeIdentifier: ServiceHarness.passType, serialNumber: "paid-ec", authenticationToken: "token-0123456789abcdef",
-                    template: "Loyalty", dataJSON: #"{"points":1}"#))
+            let taken = StoredPass(
+                passTypeIdentifier: ServiceHarness.passType, serialNumber: "paid-ec", authenticationToken: "token-0123456789abcdef",
+                template: "Loyalty", dataJSON: #"{"points":1}"#)
             try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+                // While the processor approves, another issue takes the pass's serial: the issue fails after the approval.
+                processor.whileAsked.action.withLock {
+                    $0 = {
+                        let done = DispatchSemaphore(value: 0)  // on the stand-in's own thread, not the cooperative pool
+                        Task {
+                            _ = try? await store.insert(taken)
+                            done.signal()
+                        }
+                        done.wait()
+                    }
+                }
                 let failed = try await Self.pay(client, "ec")
                 #expect(try Self.refusal(failed) == "409 pass-exists")
                 let transaction = try #require(try Self.manifest("ec")["transactionId"]?.stringValue)
                 #expect(try await store.payment(transactionId: transaction)?.state == .approved)
                 #expect(processor.standIn.received.count == 1)
-                // Sent again as it was, it stays refused and the processor is not asked twice: approved is recorded.
+                // Sent again as it was, it stays refused and the processor is not asked twice: the approval is recorded.
                 let again = try await Self.pay(client, "ec")
                 #expect(try Self.refusal(again) == "409 pass-exists")
                 #expect(processor.standIn.received.count == 1)
                 #expect(try await Self.passCount(store) == 1)
+
+                // A serial taken before the payment is refused before anything is paid or recorded.
+                let rsa = try #require(try Self.manifest("rsa")["transactionId"]?.stringValue)
+                _ = try await store.insert(
+                    StoredPass(
+                        passTypeIdentifier: ServiceHarness.passType, serialNumber: "paid-rsa",
+                        authenticationToken: "token-0123456789abcdef",
+                        template: "Loyalty", dataJSON: #"{"points":1}"#))
+                let early = try await Self.pay(client, "rsa")
+                #expect(try Self.refusal(early) == "409 pass-exists")
+                #expect(processor.standIn.received.count == 1)
+                #expect(try await store.payment(transactionId: rsa) == nil)
             }
         }
     }

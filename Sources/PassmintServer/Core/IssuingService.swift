@@ -134,20 +134,33 @@ public struct IssuingService: Sendable {
         do {
             return try await store.insert(order: passes, images: images, payment: payment)
         } catch let error as PassStoreError where error.kind == .duplicate {
-            let serial = error.passKey?.serialNumber ?? "?"
             let index = passes.firstIndex {
                 $0.serialNumber == error.passKey?.serialNumber && $0.passTypeIdentifier == error.passKey?.passTypeIdentifier
             }
-            var conflict = ServiceFailure.conflict(
-                "a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
-            if let key = error.passKey,
-                let erasedAt = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)?.erasedAt
-            {
-                conflict = .serialErased(serial, at: erasedAt)  // a tombstone: the serial is not issued again
-            }
+            var erasedAt: Date?
+            if let key = error.passKey { erasedAt = try await stored(key)?.erasedAt }
+            let conflict = taken(error.passKey, erased: erasedAt)
             guard passes.count > 1, let index else { throw conflict }
             throw conflict.prefixed("passes[\(index)]: ")
         }
+    }
+
+    /// Refuses a prepared pass whose serial is taken already, as its insert would (what a payment checks before it asks
+    /// the processor; the insert still decides when another issue takes the serial meanwhile).
+    func refuseTaken(_ new: Prepared) async throws {
+        let key = PassKey(passTypeIdentifier: new.pass.passTypeIdentifier, serialNumber: new.pass.serialNumber)
+        if let existing = try await stored(key) { throw taken(key, erased: existing.erasedAt) }
+    }
+
+    private func stored(_ key: PassKey) async throws -> StoredPass? {
+        try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)
+    }
+
+    /// The conflict of a serial that exists: `pass-exists`, or the tombstone's when it was erased (never issued again).
+    private func taken(_ key: PassKey?, erased erasedAt: Date?) -> ServiceFailure {
+        let serial = key?.serialNumber ?? "?"
+        if let erasedAt { return .serialErased(serial, at: erasedAt) }
+        return .conflict("a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
     }
 
     /// Runs `body`, prefixing the message of a ``ServiceFailure`` with the order index it concerns.

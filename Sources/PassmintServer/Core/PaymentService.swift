@@ -55,11 +55,14 @@ public struct PaymentService: Sendable {
         // A token received before is verified at the time it was first received (its signing time was within the
         // window then, and may not be now): a retry after a failure or a crash carries the payment on, a replay is
         // refused as one rather than as an old token.
-        let at = try await store.payment(transactionId: parsed.header.transactionIdHex)?.receivedAt ?? now
+        let earlier = try await store.payment(transactionId: parsed.header.transactionIdHex)
+        let at = earlier?.receivedAt ?? now
         let payment = try await CPUWork.run { () throws(ServiceFailure) in
             do throws(PaymentTokenError) { return try decryptor.decrypt(parsed, at: at) } catch { throw Self.refusal(error) }
         }
-        let prepared = try await issuing.prepare(template: template, data: data, images: images)  // nothing paid for a bad pass
+        // Nothing is paid for a pass that cannot be issued: its data checked, its serial free (for a new payment).
+        let prepared = try await issuing.prepare(template: template, data: data, images: images)
+        if earlier == nil { try await issuing.refuseTaken(prepared) }
         let hash = Self.requestHash(template: template, data: data, images: images)
         let transaction = payment.transactionId
         let claim: String
