@@ -154,7 +154,7 @@ let package = Package(
             name: "PassmintServer",
             dependencies: [
                 "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
-                "PassmintGoogle",
+                "PassmintGoogle", "PassmintPay",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The hash of a request sent with an Idempotency-Key (streamed: uploads are large).
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -252,7 +252,7 @@ let package = Package(
             name: "PassmintServerTests",
             dependencies: [
                 "Passmint", "PassmintBatch", "PassmintTestSupport", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
-                "PassmintServer", "PassmintGoogle",
+                "PassmintServer", "PassmintGoogle", "PassmintPay",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -4,7 +4,7 @@ public import Foundation
 /// embedded default) and `PostgresPassStore` (for a fleet of service nodes). Every method that returns has
 /// committed durably. The rules both follow when a pass changes (``PassEdit``, ``StoredPass/nextVersion(tag:now:)``)
 /// are written once, in this module.
-public protocol PassStore: WebhookStore, IdempotencyStore, JobStore, TemplateVersionStore {
+public protocol PassStore: WebhookStore, IdempotencyStore, PaymentStore, JobStore, TemplateVersionStore {
     /// Creates or upgrades the schema (named, forward-only migrations).
     func migrate() async throws
     /// Returns when the store answers a trivial query; throws when it cannot be reached.
@@ -24,7 +24,9 @@ public protocol PassStore: WebhookStore, IdempotencyStore, JobStore, TemplateVer
     /// transaction, all or none: each takes a new tag (on PostgreSQL the transaction's, shared by the order's passes) and
     /// a date (``StoredPass/firstVersion(tag:now:)``). When a
     /// serial exists already, nothing is stored and it throws `.duplicate` naming that pass (``PassStoreError/passKey``).
-    func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass]
+    /// With `payment`, the passes are what that payment bought: the same transaction marks it `issued` (naming the
+    /// first pass), and nothing is stored (`.stale`) unless the payment is `approved` under the settlement's claim.
+    func insert(order passes: [StoredPass], images: [StoredImage], payment: PaymentSettlement?) async throws -> [StoredPass]
 
     /// Records many new passes and the images they use in one write transaction (an import of a member list): each
     /// pass takes a new tag (on PostgreSQL the transaction's, shared by the chunk), a serial stored already is left as it
@@ -150,6 +152,11 @@ extension PassStore {
             found[key] = try await pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)
         }
         return found
+    }
+
+    /// Records newly issued passes that no payment bought (``insert(order:images:payment:)``).
+    public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
+        try await insert(order: passes, images: images, payment: nil)
     }
 
     /// Records a newly issued pass (``insert(order:images:)`` of one pass, without images).

@@ -63,10 +63,11 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         try await writer.write { db in try SQLiteSchema.migrate(db) }
     }
 
-    public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
+    public func insert(order passes: [StoredPass], images: [StoredImage], payment: PaymentSettlement?) async throws -> [StoredPass] {
         try await writer.write { db in
-            // One savepoint (the writer's job): a serial that exists undoes the passes and images written before it.
+            // One savepoint (the writer's job): a serial that exists, or a payment lost, undoes what was written before.
             try self.storeImages(db, images)
+            if let payment, let first = passes.first { try Self.markIssued(db, payment, pass: first) }
             return try passes.map { pass in
                 let stored = pass.firstVersion(tag: try SQLiteSchema.nextTag(db), now: self.clock())
                 do {

@@ -179,6 +179,15 @@ enum SQLiteSchema {
             DROP TABLE orders;
             """
         ),
+        (
+            19, "payments by the token's transaction id: replays refused, each carried from received to approved to issued once",
+            """
+            CREATE TABLE payments (
+                transaction_id TEXT PRIMARY KEY, state TEXT NOT NULL, request_hash TEXT NOT NULL, claim TEXT,
+                claimed_at INTEGER NOT NULL, received_at INTEGER NOT NULL, outcome TEXT, pass_type_id TEXT, serial_number TEXT
+            );
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet (up to `last`: a test makes an older version's database).

@@ -179,10 +179,11 @@ public final class PostgresPassStore: PassStore {
         try await PostgresSchema.migrate(clients.current, logger: logger)
     }
 
-    public func insert(order passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
+    public func insert(order passes: [StoredPass], images: [StoredImage], payment: PaymentSettlement?) async throws -> [StoredPass] {
         try await write { connection in
-            // One transaction: a serial that exists rolls back the passes and images written before it.
+            // One transaction: a serial that exists, or a payment lost, rolls back what was written before it.
             try await self.storeImages(connection, images, logger)
+            if let payment, let first = passes.first { try await Self.markIssued(connection, payment, pass: first, logger) }
             var stored: [StoredPass] = []
             let tag = try await Self.nextTag(connection, logger)  // one for the order's passes (see `nextTag`)
             for pass in passes {

@@ -289,6 +289,16 @@ enum PostgresSchema {
                 "DROP TABLE order_registrations", "DROP TABLE order_devices", "DROP TABLE orders",
             ]
         ),
+        (
+            19, "payments by the token's transaction id: replays refused, each carried from received to approved to issued once",
+            [
+                """
+                CREATE TABLE IF NOT EXISTS payments (
+                    transaction_id TEXT PRIMARY KEY, state TEXT NOT NULL, request_hash TEXT NOT NULL, claim TEXT,
+                    claimed_at BIGINT NOT NULL, received_at BIGINT NOT NULL, outcome TEXT, pass_type_id TEXT, serial_number TEXT)
+                """
+            ]
+        ),
     ]
 
     /// Applies the migrations not applied yet (up to `last`: a test makes an older version's database), holding an

@@ -91,8 +91,10 @@ import Testing
                 --body-timeout \
                 --max-connections --max-connections-per-address --trusted-proxy --max-value-size --events-retention \
                 --webhooks-allow-http --webhooks-allow-private --job-failures-kept --job-upload-retention --jobs-disk-reserve \
-                --google-service-account --google-issuer-id --google-api-url --google-callback-keys --self-check --log-format \
-                --config-file
+                --google-service-account --google-issuer-id --google-api-url --google-callback-keys \
+                --apple-pay-merchant-cert --apple-pay-merchant-key --apple-pay-processor-url --apple-pay-processor-ca \
+                --apple-pay-merchant-identity --apple-pay-display-name --apple-pay-domain --apple-pay-timeout --self-check \
+                --log-format --config-file
                 """)
         let variables = ServeSettings.all.map(\.variable).joined(separator: " ")
         #expect(
@@ -106,8 +108,10 @@ import Testing
                 PASSMINT_BODY_TIMEOUT PASSMINT_MAX_CONNECTIONS PASSMINT_MAX_CONNECTIONS_PER_ADDRESS PASSMINT_TRUSTED_PROXY \
                 PASSMINT_MAX_VALUE_SIZE PASSMINT_EVENTS_RETENTION PASSMINT_WEBHOOKS_ALLOW_HTTP PASSMINT_WEBHOOKS_ALLOW_PRIVATE \
                 PASSMINT_JOB_FAILURES_KEPT PASSMINT_JOB_UPLOAD_RETENTION PASSMINT_JOBS_DISK_RESERVE PASSMINT_GOOGLE_SERVICE_ACCOUNT \
-                PASSMINT_GOOGLE_ISSUER_ID PASSMINT_GOOGLE_API_URL PASSMINT_GOOGLE_CALLBACK_KEYS PASSMINT_SELF_CHECK \
-                PASSMINT_LOG_FORMAT PASSMINT_CONFIG_FILE
+                PASSMINT_GOOGLE_ISSUER_ID PASSMINT_GOOGLE_API_URL PASSMINT_GOOGLE_CALLBACK_KEYS \
+                PASSMINT_APPLE_PAY_MERCHANT_CERT PASSMINT_APPLE_PAY_MERCHANT_KEY PASSMINT_APPLE_PAY_PROCESSOR_URL \
+                PASSMINT_APPLE_PAY_PROCESSOR_CA PASSMINT_APPLE_PAY_MERCHANT_IDENTITY PASSMINT_APPLE_PAY_DISPLAY_NAME \
+                PASSMINT_APPLE_PAY_DOMAIN PASSMINT_APPLE_PAY_TIMEOUT PASSMINT_SELF_CHECK PASSMINT_LOG_FORMAT PASSMINT_CONFIG_FILE
                 """)
         #expect(Set(ServeSettings.all.map(\.name)).count == ServeSettings.all.count)
     }

@@ -38,7 +38,8 @@ public func buildApplication(
         ])
     // Shut down in reverse order: the server first, then the push queue's last round (added by buildApplication(core:)),
     // then ServiceShutdown, then the change feed and the client.
-    let shutdown = ServiceShutdown(push: push, google: core.google, logger: logger)
+    let shutdown = ServiceShutdown(
+        push: push, google: core.google, payments: core.payments, merchantSessions: core.merchantSessions, logger: logger)
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     // --self-check runs beside the server once it listens: never before, and nothing waits for it.
     let selfCheck = configuration.selfCheck.map {
@@ -115,6 +116,7 @@ package func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
         .add(middleware: APIKeyMiddleware(apiKey: core.configuration.apiKey))
         .add(middleware: IdempotencyMiddleware(service: core.idempotency))
     IssuingAPIRoutes(core: core).register(on: api)
+    PaymentRoutes(core: core).register(on: api)
     OrderAPIRoutes(core: core).register(on: api)
     PreviewRoutes(core: core).register(on: api)
     JobRoutes(core: core).register(on: api)
@@ -123,6 +125,7 @@ package func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
     WebhookRoutes(core: core).register(on: api)
     DashboardRoutes(core: core).register(on: router, api: api)
     SharingRoutes(core: core).register(on: router)
+    MerchantSessionRoutes(core: core).register(on: router)
     GoogleImageRoutes(core: core).register(on: router)
     GoogleCallbackRoutes(core: core).register(on: router)
     core.metrics.registerRoutes(router.routes.map { (route: $0.path.description, method: $0.method.rawValue) })

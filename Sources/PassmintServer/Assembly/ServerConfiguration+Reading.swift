@@ -47,6 +47,8 @@ extension ServerConfiguration {
         try settings.checkAll()  // before the identities load
         self.init(publicURL: publicURL, identities: try identities())
         try readSettings(settings)
+        applePay = try ApplePayConfiguration.read(settings, environment: environment)
+        merchantIdentity = try MerchantIdentityConfiguration.read(settings, publicURL: publicURL)
         self.apiKey = apiKey
         self.linkSecret = linkSecret
         self.metricsToken = metricsToken

@@ -77,6 +77,10 @@ public struct ServerConfiguration: Sendable {
     public var selfCheck: PassKey?
     /// The Google Wallet account passes are also issued for (``GoogleWalletService``); nil: Apple Wallet only.
     public var google: GoogleConfiguration?
+    /// Apple Pay: the merchant keys `POST /api/v1/payments` decrypts tokens with, and its processor; nil: no payments.
+    public var applePay: ApplePayConfiguration?
+    /// Apple Pay on the web: the Merchant Identity `POST /pay/session` validates pages' sessions with; nil: no sessions.
+    public var merchantIdentity: MerchantIdentityConfiguration?
 
     public init(publicURL: String, identities: SigningIdentities) {
         base = ""

@@ -23,15 +23,34 @@ package struct IssuingService: Sendable {
     ///
     /// `images` (`{"thumbnail@2x": "<base64 PNG>"}`) are the pass's own images, over the template's of those slots.
     package func issue(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Issued {
-        // Check first: data that does not make a valid pass is never stored. Then sign while the store commits (from
-        // here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch if they did).
+        try await issue(try await prepare(template: name, data: data, images: images))
+    }
+
+    /// A pass rendered and checked, not stored yet (``prepare(template:data:images:)``): what a payment checks before
+    /// it asks the processor, so that data that makes no pass is never paid for.
+    package struct Prepared: Sendable {
+        let pass: StoredPass
+        let data: JSONObject
+        let prepared: PreparedPass
+        let images: [StoredImage]
+    }
+
+    /// Renders and checks a new pass without storing it; the serial number comes from the data (or is generated).
+    package func prepare(template name: String, data: JSONObject, images: JSONObject? = nil) async throws -> Prepared {
         let (pass, checked, prepared, own) = try await newPass(template: name, data: data, images: images)
-        async let signing = renderer.sign(prepared)
-        let stored = try await insert([pass], images: own)[0]  // the images in the transaction of the pass naming them
+        return Prepared(pass: pass, data: checked, prepared: prepared, images: own)
+    }
+
+    /// Stores and signs a prepared pass; with `payment`, in the transaction that marks that payment issued.
+    package func issue(_ new: Prepared, payment: PaymentSettlement? = nil) async throws -> Issued {
+        // Checked first (prepare): data that does not make a valid pass is never stored. Then sign while the store
+        // commits (from here only OpenSSL or libzip can fail, and the stored pass is signed again on its first fetch).
+        async let signing = renderer.sign(new.prepared)
+        let stored = try await insert([new.pass], images: new.images, payment: payment)[0]  // images with the pass naming them
         let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         signedPasses.remember(built.archive, for: stored)
-        return Issued(pass: stored, data: checked, archive: built.archive)
+        return Issued(pass: stored, data: new.data, archive: built.archive)
     }
 
     /// One pass of a multi-ticket order.
@@ -111,24 +130,37 @@ package struct IssuingService: Sendable {
 
     /// Stores new passes and their images in one transaction, all or none; a serial that exists is a conflict naming
     /// its place in the order when there are several.
-    private func insert(_ passes: [StoredPass], images: [StoredImage]) async throws -> [StoredPass] {
+    private func insert(_ passes: [StoredPass], images: [StoredImage], payment: PaymentSettlement? = nil) async throws -> [StoredPass] {
         do {
-            return try await store.insert(order: passes, images: images)
+            return try await store.insert(order: passes, images: images, payment: payment)
         } catch let error as PassStoreError where error.code == .duplicate {
-            let serial = error.passKey?.serialNumber ?? "?"
             let index = passes.firstIndex {
                 $0.serialNumber == error.passKey?.serialNumber && $0.passTypeIdentifier == error.passKey?.passTypeIdentifier
             }
-            var conflict = ServiceFailure.conflict(
-                "a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
-            if let key = error.passKey,
-                let erasedAt = try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)?.erasedAt
-            {
-                conflict = .serialErased(serial, at: erasedAt)  // a tombstone: the serial is not issued again
-            }
+            var erasedAt: Date?
+            if let key = error.passKey { erasedAt = try await stored(key)?.erasedAt }
+            let conflict = taken(error.passKey, erased: erasedAt)
             guard passes.count > 1, let index else { throw conflict }
             throw conflict.prefixed("passes[\(index)]: ")
         }
+    }
+
+    /// Refuses a prepared pass whose serial is taken already, as its insert would (what a payment checks before it asks
+    /// the processor; the insert still decides when another issue takes the serial meanwhile).
+    func refuseTaken(_ new: Prepared) async throws {
+        let key = PassKey(passTypeIdentifier: new.pass.passTypeIdentifier, serialNumber: new.pass.serialNumber)
+        if let existing = try await stored(key) { throw taken(key, erased: existing.erasedAt) }
+    }
+
+    private func stored(_ key: PassKey) async throws -> StoredPass? {
+        try await store.pass(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber)
+    }
+
+    /// The conflict of a serial that exists: `pass-exists`, or the tombstone's when it was erased (never issued again).
+    private func taken(_ key: PassKey?, erased erasedAt: Date?) -> ServiceFailure {
+        let serial = key?.serialNumber ?? "?"
+        if let erasedAt { return .serialErased(serial, at: erasedAt) }
+        return .conflict("a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
     }
 
     /// Runs `body`, prefixing the message of a ``ServiceFailure`` with the order index it concerns.

@@ -54,6 +54,10 @@ public struct ServiceCore: Sendable {
     package let googleCallbacks: GoogleCallbackService?
     /// The first answers to the API's POSTs sent with an `Idempotency-Key`.
     package let idempotency: IdempotencyService
+    /// Apple Pay payments that issue a pass, when the configuration holds merchant keys.
+    package let payments: PaymentService?
+    /// Merchant validation for Apple Pay on the web, when the configuration holds a Merchant Identity.
+    package let merchantSessions: MerchantSessionService?
     /// For the assembly (migrations); the routes reach the store only through the services above.
     let store: any PassStore
 
@@ -119,6 +123,11 @@ public struct ServiceCore: Sendable {
         eventPruner = EventPruner(
             store: store, retention: configuration.eventRetention, ready: storeReady, logger: logger, clock: clock)
         idempotency = IdempotencyService(store: store, logger: logger, clock: clock)
+        merchantSessions = configuration.merchantIdentity.map { MerchantSessionService(identity: $0, logger: logger) }
+        let issuing = issuing
+        payments = configuration.applePay.map {
+            PaymentService(configuration: $0, issuing: issuing, store: store, logger: logger, clock: clock)
+        }
         reachability = StoreReachability(store: store, readiness: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,

@@ -130,6 +130,12 @@ package struct ServiceFailure: HTTPResponseError, Equatable, CustomStringConvert
 
     /// The service cannot keep what it was given (its disk): 500, with what failed.
     package static func storage(_ message: String) -> ServiceFailure { ServiceFailure(.internalServerError, message) }
+    /// 501: an Apple Pay operation of a service started without the settings it needs (`settings`).
+    package static func applePayNotConfigured(_ settings: String) -> ServiceFailure {
+        ServiceFailure(
+            .notImplemented, "Apple Pay is not configured for this: start passmint serve with \(settings)", code: "apple-pay-not-configured"
+        )
+    }
 
     /// The same failure, its message and its problems' prefixed (`passes[2]: …`).
     func prefixed(_ prefix: String) -> ServiceFailure {

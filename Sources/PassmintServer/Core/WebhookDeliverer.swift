@@ -132,14 +132,9 @@ package final class WebhookDeliverer: Service, Sendable {
     /// POSTs one delivery; nil when the receiver answered 2xx, else why not.
     private func deliver(_ delivery: WebhookDelivery, client: HTTPClient) async -> String? {
         let body = Self.body(delivery)
-        var request = HTTPClientRequest(url: delivery.url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "User-Agent", value: "passmint-webhooks")
-        request.headers.add(name: "Passmint-Event-Id", value: delivery.eventId)
-        request.headers.add(
-            name: WebhookSignature.headerName, value: WebhookSignature.header(payload: body, secret: delivery.secret, timestamp: clock()))
-        request.body = .bytes(ByteBuffer(bytes: body))
+        let request = SignedPost.request(
+            url: delivery.url, body: body, secret: delivery.secret, at: clock(), userAgent: "passmint-webhooks",
+            headers: [("Passmint-Event-Id", delivery.eventId)])
         do {
             let response = try await client.execute(request, timeout: .seconds(policy.timeout.components.seconds))
             _ = try? await response.body.collect(upTo: 64 * 1024)

@@ -3,12 +3,13 @@ import PassmintStore
 
 /// The kinds of setting: each says what text it takes, how it becomes a value, and what help says it allows.
 extension ServeSetting where Value == String {
-    /// Any text: an address, a path, an identifier.
+    /// Any text: an address, a path, an identifier. A `repeatable` one may be given several times on the command line
+    /// (the values joined with commas, as a list in the variable or the config file is).
     static func text(
         _ name: String, _ valueName: String, default defaultValue: SettingDeclaration.Default = .none, help: String,
-        inFile: Bool = true
+        inFile: Bool = true, repeatable: Bool = false
     ) -> Self {
-        Self(name, valueName, default: defaultValue, allowed: "any text", help: help, inFile: inFile) { $0 }
+        Self(name, valueName, default: defaultValue, allowed: "any text", help: help, inFile: inFile, repeatable: repeatable) { $0 }
     }
 
     /// One word of `choices`.

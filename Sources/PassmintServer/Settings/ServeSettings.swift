@@ -126,6 +126,42 @@ package struct ServeSettings: Sendable {
             a callback URL (the public URL + /google/callbacks) and Google's save/delete callbacks are verified and recorded \
             (google.saved, google.removed). Re-read when the file changes. Needs google-service-account.
             """)
+    package let applePayMerchantCert = ServeSetting.text(
+        "apple-pay-merchant-cert", "file",
+        help: """
+            Apple Pay payment processing certificate (PEM or DER): POST /api/v1/payments verifies and decrypts tokens \
+            with it. Repeat the flag (or give a comma-separated list), paired in order with apple-pay-merchant-key, to hold \
+            an old and a new certificate while they rotate. Needs apple-pay-merchant-key.
+            """, repeatable: true)
+    package let applePayMerchantKey = ServeSetting.text(
+        "apple-pay-merchant-key", "file",
+        help: """
+            The private key (PEM) of each apple-pay-merchant-cert, in the same order; PASSMINT_APPLE_PAY_MERCHANT_KEY_FILE \
+            may name a file holding the PEM key(s) instead.
+            """, repeatable: true)
+    package let applePayProcessorURL = ServeSetting.url(
+        "apple-pay-processor-url", example: "https://processor.example.com/authorize",
+        help: """
+            The https endpoint that authorizes a decrypted payment (signed with PASSMINT_APPLE_PAY_PROCESSOR_SECRET as \
+            webhooks are); without it a payment is approved and its data returned to the caller.
+            """)
+    package let applePayProcessorCA = ServeSetting.text(
+        "apple-pay-processor-ca", "file", help: "Extra root certificate (PEM) to trust for the processor endpoint (a private CA).")
+    package let applePayMerchantIdentity = ServeSetting.text(
+        "apple-pay-merchant-identity", "file",
+        help: """
+            The Apple Pay Merchant Identity certificate and its private key, in one PEM file: POST /pay/session then \
+            validates a web page's Apple Pay session with Apple (mutual TLS), for Apple's hosts only.
+            """)
+    package let applePayDisplayName = ServeSetting.text(
+        "apple-pay-display-name", "name", default: .described("the merchant identifier"),
+        help: "The merchant name a web page's payment sheet shows (displayName of the merchant validation).")
+    package let applePayDomain = ServeSetting.text(
+        "apple-pay-domain", "host", default: .described("the public URL's host"),
+        help: "The domain registered for Apple Pay on the web whose pages ask for sessions (initiativeContext).")
+    package let applePayTimeout = ServeSetting.duration(
+        "apple-pay-timeout", example: "10s", default: .value("10s"),
+        help: "How long the payment processor, or Apple's merchant validation, has to answer.")
     package let selfCheck = ServeSetting.pass(
         "self-check", example: "pass.com.example.member/self-check",
         help: """

@@ -27,6 +27,8 @@ package struct SettingDeclaration: Sendable, Hashable {
     package let isSwitch: Bool
     /// Whether the config file may set it (not the config file's own path).
     package let inFile: Bool
+    /// Whether the command line may give it several times: its values are then one list, joined with commas.
+    package let repeatable: Bool
 
     /// The flag that changes it from its default: `--port`, `--allow-http`, or `--no-fast-path` for a switch that is on.
     package var flag: String { isSwitch && defaultValue == .value("true") ? "--no-" + name : "--" + name }
@@ -55,12 +57,12 @@ package struct ServeSetting<Value: Sendable>: Sendable {
 
     init(
         _ name: String, _ valueName: String, default defaultValue: SettingDeclaration.Default = .none, allowed: String,
-        help: String, isSwitch: Bool = false, inFile: Bool = true,
+        help: String, isSwitch: Bool = false, inFile: Bool = true, repeatable: Bool = false,
         parse: @escaping @Sendable (String) throws(SettingValueRefusal) -> Value?
     ) {
         declaration = SettingDeclaration(
             name: name, valueName: valueName, defaultValue: defaultValue, help: help, allowed: allowed, isSwitch: isSwitch,
-            inFile: inFile)
+            inFile: inFile, repeatable: repeatable)
         self.parse = parse
     }
 

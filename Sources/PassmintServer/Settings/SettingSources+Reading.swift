@@ -34,6 +34,10 @@ extension SettingSources {
                 throw ConfigurationError("\(flag) needs a value: \(setting.allowed)")
             }
             let key = AbsoluteConfigKey([setting.name])
+            if setting.repeatable, case .string(let earlier) = values[key]?.content {
+                values[key] = ConfigValue(.string(earlier + "," + text), isSecret: false)
+                continue
+            }
             guard values[key] == nil else {
                 throw ConfigurationError("--\(setting.name) is given twice on the command line: give it once")
             }
