@@ -20,25 +20,15 @@ struct QueueLoop: Sendable {
     func run(lastRound: Bool, _ round: @escaping @Sendable () async throws -> Int) async {
         // Not before the store is migrated; and a service stopped before that never starts.
         if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
-        let reachable = { [ready] in ready?.isReachable ?? true }
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
-                }
-                return true
-            }
-            group.addTask { [doorbell] in
-                guard (try? await gracefulShutdown()) != nil else { return false }
-                doorbell.ring()
-                return false
-            }
-            while let loopEnded = await group.next() {
-                // The loop ended (stop the watcher), or the shutdown came while the store is out of reach.
-                if loopEnded || !reachable() { group.cancelAll() }
+        let reachable: @Sendable () -> Bool = { [ready] in ready?.isReachable ?? true }
+        // A shutdown while the store is out of reach does not wait for the round (``ShutdownWait``): it may be held by
+        // a dropped connection for good.
+        let ended: Void? = try? await ShutdownWait.result(abandoningAtShutdown: { !reachable() }, onShutdown: { doorbell.ring() }) {
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
             }
         }
-        if lastRound, reachable() { _ = await logged(round) }
+        if ended != nil, lastRound, reachable() { _ = await logged(round) }
     }
 
     private func logged(_ round: @Sendable () async throws -> Int) async -> Int {
