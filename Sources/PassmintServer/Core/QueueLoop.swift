@@ -23,11 +23,12 @@ struct QueueLoop: Sendable {
         let reachable: @Sendable () -> Bool = { [ready] in ready?.isReachable ?? true }
         // A shutdown while the store is out of reach does not wait for the round (``ShutdownWait``): it may be held by
         // a dropped connection for good.
-        let ended: Void? = try? await ShutdownWait.result(abandoningAtShutdown: { !reachable() }, onShutdown: { doorbell.ring() }) {
+        let loop: @Sendable () async -> Void = {
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
             }
         }
+        let ended: Void? = try? await ShutdownWait.result(abandoningAtShutdown: { !reachable() }, onShutdown: { doorbell.ring() }, loop)
         if ended != nil, lastRound, reachable() { _ = await logged(round) }
     }
 
