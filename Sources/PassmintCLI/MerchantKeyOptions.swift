@@ -27,6 +27,13 @@ struct MerchantKeyOptions: ParsableArguments {
         }
     }
 
+    /// Every pair as a merchant key; the first that is not one is refused, naming its files and the reason.
+    func merchantKeys() throws -> [MerchantKey] {
+        try load().map { pair throws -> MerchantKey in
+            do { return try pair.result.get() } catch { throw ValidationError("\(pair.certificate) with \(pair.key): \(error)") }
+        }
+    }
+
     /// Each pair, in order, as a merchant key or the reason it is not one.
     func load() -> [(certificate: String, key: String, result: Result<MerchantKey, any Error>)] {
         zip(certificates, keys).map { certificate, key in

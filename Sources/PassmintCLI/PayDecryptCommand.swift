@@ -42,10 +42,7 @@ struct PayDecryptCommand: AsyncParsableCommand {
     var reveal = false
 
     func run() async throws {
-        var keys: [MerchantKey] = []
-        for pair in merchant.load() {
-            do { keys.append(try pair.result.get()) } catch { throw ValidationError("\(pair.certificate) with \(pair.key): \(error)") }
-        }
+        let keys = try merchant.merchantKeys()
         let verifier =
             try testOnlyRoot.map { PaymentSignatureVerifier(testOnlyRoot: try Certificate(contentsOf: $0), signingTimeWindow: window) }
             ?? PaymentSignatureVerifier(signingTimeWindow: window)

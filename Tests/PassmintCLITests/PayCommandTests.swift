@@ -85,4 +85,35 @@ import Testing
         let later = try passmint(["pay", "keys", "--at", "2028-01-01T00:00:00Z"] + (try keys(["merchant-ec"])))
         #expect(later.status == 1 && later.stdout.contains("NOT valid at 2028-01-01T00:00:00Z"))
     }
+
+    @Test func benchPrintsTokensPerSecondBesideTheRawCeilingOfEachToken() throws {
+        let vectors = try TestEnvironment.applePayVectors()
+        let arguments =
+            [
+                "pay", "bench", vectors.tokenPath("ec"), vectors.tokenPath("rsa"), "--iterations", "2", "--test-only-root",
+                vectors.path("root.pem"),
+            ]
+            + (try keys())
+        let text = try passmint(arguments)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(
+            text.stdout.contains("raw ceiling") && text.stdout.contains("ECDH P-256 + ECDSA P-256 SHA-256 verify + AES-GCM"),
+            "\(text.stdout)")
+        #expect(text.stdout.contains("RSA-OAEP unwrap + ECDSA") && text.stdout.contains("tokens/s") && text.stdout.contains("ratio to raw"))
+        let json = try passmint(arguments + ["--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let figures = try #require(try JSONParser.value(Array(json.stdout.utf8)).arrayValue, "\(json.stdout)")
+        #expect(figures.map { $0["version"]?.stringValue } == ["EC_v1", "RSA_v1"])
+        for token in figures {
+            #expect(token["verifiedAt"]?.stringValue == "2026-01-15T10:00:00Z" && token["iterations"] == 2)
+            #expect((token["tokensPerSecond"]?.numberValue?.doubleValue ?? 0) > 0, "\(token)")
+            #expect((token["rawOperationsPerSecond"]?.numberValue?.doubleValue ?? 0) > 0, "\(token)")
+            #expect((token["tokenLatencyMicroseconds"]?["p99"]?.numberValue?.doubleValue ?? 0) > 0, "\(token)")
+        }
+        #expect(!(text.stdout + json.stdout).contains(Self.pan))
+        let tampered = try passmint(
+            ["pay", "bench", vectors.tokenPath("tamper-data"), "--iterations", "2", "--test-only-root", vectors.path("root.pem")]
+                + (try keys()))
+        #expect(tampered.status != 0 && tampered.stderr.contains("one of them was altered"), "\(tampered.stderr)")
+    }
 }
