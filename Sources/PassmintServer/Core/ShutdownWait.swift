@@ -8,7 +8,8 @@ import Synchronization
 enum ShutdownWait {
     /// Runs `work` in a task of its own and returns its result. At graceful shutdown `onShutdown` runs; when
     /// `abandon()` then holds, the work is cancelled and the wait ends at once with nil, the work left to end on its
-    /// own. Otherwise the wait goes on until the work ends (it sees the shutdown itself).
+    /// own. Otherwise the wait goes on until the work ends (it sees the shutdown itself). Cancelling the caller cancels
+    /// the work and ends the wait with nil.
     static func result<T: Sendable>(
         abandoningAtShutdown abandon: @escaping @Sendable () -> Bool = { true }, onShutdown: @escaping @Sendable () -> Void = {},
         _ work: @escaping @Sendable () async throws -> T
@@ -27,17 +28,24 @@ enum ShutdownWait {
         let task = Task {
             do { finish(.success(try await work())) } catch { finish(.failure(error)) }
         }
-        let result = await withGracefulShutdownHandler {
-            await withCheckedContinuation { (waiter: Waiter) in
-                let ended = state.withLock { state -> Result<T, any Error>?? in
-                    if state.ended == nil { state.waiter = waiter }
-                    return state.ended
+        let result = await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withCheckedContinuation { (waiter: Waiter) in
+                    let ended = state.withLock { state -> Result<T, any Error>?? in
+                        if state.ended == nil { state.waiter = waiter }
+                        return state.ended
+                    }
+                    if let ended { waiter.resume(returning: ended) }
                 }
-                if let ended { waiter.resume(returning: ended) }
+            } onGracefulShutdown: {
+                onShutdown()
+                guard abandon() else { return }
+                task.cancel()
+                finish(nil)
             }
-        } onGracefulShutdown: {
-            onShutdown()
-            guard abandon() else { return }
+        } onCancel: {
+            // Cancelled (a service group stopping at once, e.g. the server could not bind): the work, a task of its
+            // own, is not cancelled with the caller, so cancel it and end the wait.
             task.cancel()
             finish(nil)
         }
