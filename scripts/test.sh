@@ -36,7 +36,12 @@ scripts/check-deploy.sh
 # every /api/v1 answer the server tests receive is recorded and, after the run, checked against it (docs/testing.md).
 scripts/check-openapi.sh document Sources/PassmintServer/Resources/openapi.json
 export PASSMINT_TEST_API_EXCHANGES="$run_tmp/api-exchanges.jsonl"
-swift test
+# A failed run shows what the PostgreSQL server refused (a connection limit, a lock), which the tests only see as waiting.
+swift test || {
+    echo "the PostgreSQL server's complaints during the run:" >&2
+    grep -E "FATAL|PANIC" "$pg_dir/server.log" | sed -E 's/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ //' | sort | uniq -c | sort -rn | head -20 >&2 || true
+    exit 1
+}
 scripts/check-openapi.sh answers Sources/PassmintServer/Resources/openapi.json "$PASSMINT_TEST_API_EXCHANGES"
 # Each fuzz target briefly (a longer run: scripts/fuzz.sh 600); a crash fails the suite.
 scripts/fuzz.sh "${PASSMINT_FUZZ_SECONDS:-15}"
