@@ -39,9 +39,6 @@ final class BatchPassSink {
         }
     }
 
-    /// Whether the workers write each pass to a file of its own.
-    var writesFiles: Bool { archive == nil && tar == nil }
-
     /// Writes a pass the workers handed over (``BatchResult/archive``) and lets go of its bytes.
     func write(_ result: inout BatchResult) throws(PassmintError) {
         guard let pass = result.archive else { return }

@@ -19,19 +19,4 @@ package enum BoundedConcurrency {
             return results
         }
     }
-
-    /// `work` on every element, at most `width` at once; the first error thrown, once every started task is done.
-    package static func forEach<Element: Sendable>(
-        _ elements: some Sequence<Element>, width: Int, _ work: @escaping @Sendable (Element) async throws -> Void
-    ) async throws {
-        let outcomes = await map(elements, width: width) { element in
-            do {
-                try await work(element)
-                return nil as (any Error & Sendable)?
-            } catch {
-                return error
-            }
-        }
-        if let failure = outcomes.lazy.compactMap({ $0 }).first { throw failure }
-    }
 }

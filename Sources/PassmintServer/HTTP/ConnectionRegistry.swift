@@ -81,9 +81,6 @@ final class ConnectionRegistry: Sendable {
         self.logger = logger
     }
 
-    /// How many connections are open.
-    var openConnections: Int { state.withLock { $0.connections.count } }
-
     /// A connection opened; nil when it must be closed at once (at the limit, and no connection waits for a request).
     func opened(_ channel: any Channel) -> ConnectionState? {
         let address = channel.remoteAddress?.ipAddress
