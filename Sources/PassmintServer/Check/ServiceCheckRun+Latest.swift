@@ -75,7 +75,9 @@ extension ServiceCheckRun {
             rule: "the \(noun) does not verify: " + (failures + errors).prefix(3).joined(separator: "; "),
             fix: "run passmint verify on the \(noun) the service sends and fix what it reports")
         let name = kind == .pass ? "pass.json" : "order.json"
-        guard let entry = (try? ZipArchive.read(exchange.body, source: "latest"))?.first(where: { $0.name == name }),
+        let entries = (try? ZipArchive.read(exchange.body, source: "latest")) ?? []
+        if entries.contains(where: { $0.name == "personalization.json" }) { personalizes = true }
+        guard let entry = entries.first(where: { $0.name == name }),
             let json = (try? JSONParser.value(entry.bytes))?.objectValue
         else {
             fail("latest.same-document", "the answer holds no readable \(name)", exchange, fix: "send the signed \(noun) archive")

@@ -30,12 +30,16 @@ struct ServiceCheckRun {
     var pairRegistered = false
     /// Polls that had nothing to list but did not answer 204: one `poll.no-content` result at the end.
     var noContentViolations: [DeviceExchange] = []
+    /// The pass holds `personalization.json`: the document given says so, or the latest version sent holds it (a check
+    /// without a document, and `serve --self-check`).
+    var personalizes: Bool
 
     init(client: DeviceClient, target: ServiceCheckTarget, options: ServiceCheckOptions, report: ServiceCheckReport) {
         self.client = client
         self.target = target
         self.options = options
         self.report = report
+        personalizes = target.personalizes
     }
 
     var kind: WalletWebService.Kind { target.kind }
@@ -56,7 +60,7 @@ struct ServiceCheckRun {
         await latest()
         await log()
         if options.changeCommand != nil { await afterChange() }
-        if kind == .pass && target.personalizes { await personalizeEndpoint() }
+        if kind == .pass && personalizes { await personalizeEndpoint() }
         await unregistration()
         noContentResult()
         await cleanUp()
