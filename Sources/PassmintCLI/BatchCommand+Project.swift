@@ -16,8 +16,6 @@ extension BatchCommand {
         outDir = outDir ?? (outArchive == nil && out == nil ? project?.outDir : nil)
         publicURL = publicURL ?? project?.publicURL
         if registerEnv == nil { register = register ?? project?.register }
-        if encoding == nil, let text = project?.encoding { encoding = try OptionValue.encoding(text, option: "encoding") }
-        if delimiter == nil, let text = project?.delimiter { delimiter = try OptionValue.delimiter(text, option: "delimiter") }
         if signing.certificatesOption == nil { signing.certificatesOption = project?.certificates }
         guard template != nil else {
             throw ValidationError(

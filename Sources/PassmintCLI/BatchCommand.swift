@@ -83,20 +83,6 @@ struct BatchCommand: AsyncParsableCommand {
             valueName: "-"))
     var out: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"),
-        transform: { try OptionValue.delimiter($0) })
-    var delimiter: UInt8?
-
-    @Option(
-        help: ArgumentHelp(
-            "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be. "
-                + "A byte order mark always wins.",
-            valueName: "name"),
-        transform: { try OptionValue.encoding($0) })
-    var encoding: TextEncoding?
-
     @Option(help: ArgumentHelp("Passes built at once (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
@@ -211,8 +197,7 @@ struct BatchCommand: AsyncParsableCommand {
                 """)
         }
         let identities = try signing.loadIdentities()
-        let input = try BatchInput(
-            path: data, delimiter: delimiter, encoding: encoding)
+        let input = try spreadsheet.input(data, project: project)
         if !quiet && !json { printError("reading \(data): \(input.formatDescription)") }
         var options = BatchOptions(
             outputFolder: reportFolder, jobs: jobs, serialColumn: serialColumn, resume: resume,

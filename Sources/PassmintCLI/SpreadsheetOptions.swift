@@ -46,12 +46,33 @@ struct SpreadsheetOptions: ParsableArguments {
             valueName: "placeholder=value"))
     var set: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "CSV delimiter: comma, semicolon or tab (',' ';' 'tab'). Default: detected from the header line.", valueName: "delimiter"),
+        transform: { try OptionValue.delimiter($0) })
+    var delimiter: UInt8?
+
+    @Option(
+        help: ArgumentHelp(
+            "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be. "
+                + "A byte order mark always wins.",
+            valueName: "name"),
+        transform: { try OptionValue.encoding($0) })
+    var encoding: TextEncoding?
+
     @Flag(
         name: .customLong("keep-columns"),
         help:
             "Keep the columns no placeholder uses in each pass's data (stored with --register); by default only what the template uses is kept."
     )
     var keepColumns = false
+
+    /// Opens the data file `path`, read with --delimiter and --encoding over the project file's.
+    func input(_ path: String, project: ProjectFile?) throws -> BatchInput {
+        let encoding = try encoding ?? project?.encoding.map { try OptionValue.encoding($0, option: "encoding") }
+        let delimiter = try delimiter ?? project?.delimiter.map { try OptionValue.delimiter($0, option: "delimiter") }
+        return try BatchInput(path: path, delimiter: delimiter, encoding: encoding)
+    }
 
     /// The `--set` values, as given.
     func values() throws -> [ColumnMapping.Value] {

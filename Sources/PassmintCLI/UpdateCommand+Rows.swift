@@ -9,9 +9,7 @@ extension UpdateCommand {
     /// Opens the changes file, matches its columns, finds the pass type and checks every row; throws when the file
     /// as a whole cannot be sent.
     func prepareUpload(path: String, project: ProjectFile?, client: UpdateClient) async throws -> UpdateUpload {
-        let encoding = try self.encoding ?? project?.encoding.map { try OptionValue.encoding($0, option: "encoding") }
-        let delimiter = try self.delimiter ?? project?.delimiter.map { try OptionValue.delimiter($0, option: "delimiter") }
-        let input = try BatchInput(path: path, delimiter: delimiter, encoding: encoding)
+        let input = try spreadsheet.input(path, project: project)
         if !json { printError("reading \(path): \(input.formatDescription)") }
         let template = try (self.template ?? project?.template).map { try PassTemplate(folder: $0) }
         let (given, source) = try spreadsheet.mapping(project: project)

@@ -68,18 +68,6 @@ struct UpdateCommand: AsyncParsableCommand {
     var template: String?
 
     @Option(
-        help: ArgumentHelp(
-            "Encoding of a CSV file without a byte order mark: utf-8 (default), windows-1252 (Excel's \"CSV\" on Windows), utf-16le, utf-16be.",
-            valueName: "name"),
-        transform: { try OptionValue.encoding($0) })
-    var encoding: TextEncoding?
-
-    @Option(
-        help: ArgumentHelp("CSV delimiter: comma, semicolon or tab. Default: detected from the header line.", valueName: "delimiter"),
-        transform: { try OptionValue.delimiter($0) })
-    var delimiter: UInt8?
-
-    @Option(
         help: ArgumentHelp("Project file (default: passmint.json in the current folder, when there is one).", valueName: "passmint.json"))
     var project: String?
 

@@ -5,26 +5,11 @@ import PassmintBatch
 /// Rows naming orders: an `orderIdentifier` column (and an `orderTypeIdentifier` column, or `--order-type`); every
 /// other column is a value of the order's data, merged as a PATCH of the order merges it.
 extension UpdateUpload {
-    func orderChange(_ renamed: JSONObject, row: BatchRow) -> Result<JSONObject, Failure> {
-        let id =
-            switch renamed["orderIdentifier"] {
-            case .string(let text)?: text.trimmingCharacters(in: .whitespaces)
-            case .number(let number)?: number.text
-            default: ""
-            }
-        func failure(_ message: String, _ reason: String) -> Result<JSONObject, Failure> {
-            .failure(Failure(row: row.number, line: row.line, serialNumber: id, message: message, reason: reason))
-        }
-        guard !id.isEmpty else {
-            let column = plan.column(of: "orderIdentifier")
-            return failure(
-                "row \(row.number), column \(column): no order identifier (the value is empty)", "no order identifier (\(column) is empty)")
-        }
-        var data: JSONObject
-        switch plan.converted(renamed, row: row.number) {
-        case .success(let converted): data = converted
-        case .failure(let problem): return failure(problem.message, problem.reason)
-        }
+    /// The change of order `id` from a row's values, converted (``change(_:)`` read and checked its identifier).
+    func orderChange(
+        _ id: String, _ values: JSONObject, row: BatchRow, failure: (String, String) -> Result<JSONObject, Failure>
+    ) -> Result<JSONObject, Failure> {
+        var data = values
         let type = data["orderTypeIdentifier"]?.stringValue.map { $0.trimmingCharacters(in: .whitespaces) } ?? orderType ?? ""
         guard type.hasPrefix("order.") else {
             let column = plan.column(of: "orderTypeIdentifier")

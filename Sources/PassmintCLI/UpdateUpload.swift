@@ -96,27 +96,29 @@ final class UpdateUpload: @unchecked Sendable {
             return .success(line)
         }
         let renamed = plan.renamed(values)
-        if namesOrders { return orderChange(renamed, row: row) }
-        let serial =
-            switch renamed["serialNumber"] {
+        // The row's pass (its serial number) or order (its identifier), and its values converted.
+        let (key, what) = namesOrders ? ("orderIdentifier", "order identifier") : ("serialNumber", "serial number")
+        let id =
+            switch renamed[key] {
             case .string(let text)?: text.trimmingCharacters(in: .whitespaces)
             case .number(let number)?: number.text
             default: ""
             }
         func failure(_ message: String, _ reason: String) -> Result<JSONObject, Failure> {
-            .failure(Failure(row: row.number, line: row.line, serialNumber: serial, message: message, reason: reason))
+            .failure(Failure(row: row.number, line: row.line, serialNumber: id, message: message, reason: reason))
         }
-        guard !serial.isEmpty else {
-            let column = plan.column(of: "serialNumber")
-            return failure("row \(row.number): no serial number (the \(column) value is empty)", "no serial number (\(column) is empty)")
+        guard !id.isEmpty else {
+            let column = plan.column(of: key)
+            return failure("row \(row.number), column \(column): no \(what) (the value is empty)", "no \(what) (\(column) is empty)")
         }
         var data: JSONObject
         switch plan.converted(renamed, row: row.number) {
         case .success(let converted): data = converted
         case .failure(let problem): return failure(problem.message, problem.reason)
         }
+        if namesOrders { return orderChange(id, data, row: row, failure: failure) }
         let type = data["passTypeIdentifier"]?.stringValue ?? passType ?? ""
-        var line: JSONObject = ["passTypeIdentifier": .string(type), "serialNumber": .string(serial)]
+        var line: JSONObject = ["passTypeIdentifier": .string(type), "serialNumber": .string(id)]
         if let voided = data["voided"]?.stringValue, !voided.isEmpty {
             guard let value = plan.format.boolean(voided) else {
                 return failure(

@@ -25,10 +25,14 @@ import Testing
             batch + [
                 "--encoding", "windows-1252", "--delimiter", "semicolon", "--shard", "1/4", "--report", "jsonl", "--link-lifetime", "30d",
             ])
-        #expect(parsed.encoding == .windows1252 && parsed.delimiter == UInt8(ascii: ";") && parsed.shard == BatchShard("1/4"))
+        #expect(
+            parsed.spreadsheet.encoding == .windows1252 && parsed.spreadsheet.delimiter == UInt8(ascii: ";")
+                && parsed.shard == BatchShard("1/4"))
         #expect(parsed.report == .jsonl && parsed.linkLifetime == .seconds(30 * 86_400))
         let defaults = try BatchCommand.parse(batch)
-        #expect(defaults.report == .csv && defaults.encoding == nil && defaults.delimiter == nil && defaults.linkLifetime == nil)
+        #expect(
+            defaults.report == .csv && defaults.spreadsheet.encoding == nil && defaults.spreadsheet.delimiter == nil
+                && defaults.linkLifetime == nil)
     }
 
     @Test func batchRefusesAValueNamingTheOptionAndWhatItTakes() {
@@ -53,7 +57,7 @@ import Testing
         #expect(refusal(StatsCommand.self, ["--since", "soon"]).contains("--since soon is not a duration"))
         #expect(refusal(StatsCommand.self, ["--since", "30m"]).contains("--since 30m is not a duration"), "less than an hour")
         let update = try UpdateCommand.parse(["changes.csv", "--delimiter", "tab", "--encoding", "utf-16le"])
-        #expect(update.delimiter == UInt8(ascii: "\t") && update.encoding == .utf16LE)
+        #expect(update.spreadsheet.delimiter == UInt8(ascii: "\t") && update.spreadsheet.encoding == .utf16LE)
         #expect(refusal(UpdateCommand.self, ["changes.csv", "--encoding", "latin-9"]).contains("is not an encoding Passmint reads"))
     }
 

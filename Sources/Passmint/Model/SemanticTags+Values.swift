@@ -41,17 +41,10 @@ extension SemanticTags {
             self.nickname = nickname
         }
         init?(_ value: JSONValue) {
-            guard value.objectValue != nil else { return nil }
-            self.init(
-                givenName: value["givenName"]?.stringValue, familyName: value["familyName"]?.stringValue,
-                middleName: value["middleName"]?.stringValue, namePrefix: value["namePrefix"]?.stringValue,
-                nameSuffix: value["nameSuffix"]?.stringValue, nickname: value["nickname"]?.stringValue)
+            guard let v = SemanticTags.strings(value, Self.keys) else { return nil }
+            self.init(givenName: v[1], familyName: v[3], middleName: v[2], namePrefix: v[0], nameSuffix: v[4], nickname: v[5])
         }
-        var json: JSONValue {
-            let values = [namePrefix, givenName, middleName, familyName, nameSuffix, nickname]
-            return .object(
-                JSONObject(zip(Self.keys, values).compactMap { key, value in value.map { .init(key: key, value: .string($0)) } }))
-        }
+        var json: JSONValue { SemanticTags.strings(Self.keys, [namePrefix, givenName, middleName, familyName, nameSuffix, nickname]) }
     }
 
     /// One seat (`seats`).
@@ -75,15 +68,10 @@ extension SemanticTags {
             self.description = description
         }
         init?(_ value: JSONValue) {
-            guard value.objectValue != nil else { return nil }
-            let v = Self.keys.map { value[$0]?.stringValue }
+            guard let v = SemanticTags.strings(value, Self.keys) else { return nil }
             self.init(section: v[0], row: v[1], number: v[2], identifier: v[3], type: v[4], description: v[5])
         }
-        var json: JSONValue {
-            let values = [section, row, number, identifier, type, description]
-            return .object(
-                JSONObject(zip(Self.keys, values).compactMap { key, value in value.map { .init(key: key, value: .string($0)) } }))
-        }
+        var json: JSONValue { SemanticTags.strings(Self.keys, [section, row, number, identifier, type, description]) }
     }
 
     /// An amount of money (`totalPrice`, `balance`): the amount as a decimal string and an ISO 4217 code.
@@ -101,6 +89,17 @@ extension SemanticTags {
             self.init(amount: amount, currencyCode: code)
         }
         var json: JSONValue { ["amount": .string(amount), "currencyCode": .string(currencyCode)] }
+    }
+
+    /// The members `keys` of an object of strings (``PersonName``, ``Seat``), in their order; nil when `value` is no object.
+    static func strings(_ value: JSONValue, _ keys: [String]) -> [String?]? {
+        guard value.objectValue != nil else { return nil }
+        return keys.map { value[$0]?.stringValue }
+    }
+
+    /// An object of strings: `keys` with their `values`, leaving out those without one.
+    static func strings(_ keys: [String], _ values: [String?]) -> JSONValue {
+        .object(JSONObject(zip(keys, values).compactMap { key, value in value.map { .init(key: key, value: .string($0)) } }))
     }
 
     /// `eventType`.

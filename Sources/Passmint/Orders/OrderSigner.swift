@@ -28,19 +28,6 @@ public enum OrderSigner {
                 .identityMismatch,
                 "the signing certificate (\(uid)) has no OU (team identifier): use the certificate Apple issued, unmodified")
         }
-        guard !allowExpired else { return }
-        let formatter = ISO8601DateFormatter()
-        if date > certificate.notAfter {
-            throw PassmintError(
-                .identityMismatch,
-                "the signing certificate (\(uid)) expired on \(formatter.string(from: certificate.notAfter)): Wallet refuses orders signed with it. Create a new Order Type ID certificate, or pass --allow-expired for a test"
-            )
-        }
-        if date < certificate.notBefore {
-            throw PassmintError(
-                .identityMismatch,
-                "the signing certificate (\(uid)) is not valid before \(formatter.string(from: certificate.notBefore)): check this machine's clock"
-            )
-        }
+        if !allowExpired { try identity.checkValid(at: date, signing: "orders", certificate: "Order Type ID") }
     }
 }

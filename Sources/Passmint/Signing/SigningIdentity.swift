@@ -78,20 +78,27 @@ public final class SigningIdentity: Sendable {
             lines.append("  fix pass.json, or sign with the Pass Type ID certificate made for \"\(passTypeIdentifier)\"")
             throw PassmintError(.identityMismatch, lines.joined(separator: "\n"))
         }
-        if !allowExpired {
-            let formatter = ISO8601DateFormatter()
-            if date > certificate.notAfter {
-                throw PassmintError(
-                    .identityMismatch,
-                    "the signing certificate (\(uid)) expired on \(formatter.string(from: certificate.notAfter)): Wallet refuses passes signed with it. Create a new Pass Type ID certificate, or pass --allow-expired for a test"
-                )
-            }
-            if date < certificate.notBefore {
-                throw PassmintError(
-                    .identityMismatch,
-                    "the signing certificate (\(uid)) is not valid before \(formatter.string(from: certificate.notBefore)): check this machine's clock"
-                )
-            }
+        if !allowExpired { try checkValid(at: date, signing: "passes", certificate: "Pass Type ID") }
+    }
+
+    /// Checks the certificate is within its validity period at `date`; `documents` (`passes`, `orders`) and `kind`
+    /// (`Pass Type ID`, `Order Type ID`) name what it signs and what to create instead.
+    ///
+    /// - Throws: ``PassmintError/Code/identityMismatch`` saying when it expired, or from when it is valid.
+    func checkValid(at date: Date, signing documents: String, certificate kind: String) throws(PassmintError) {
+        let uid = certificate.userID ?? "(none)"
+        let formatter = ISO8601DateFormatter()
+        if date > certificate.notAfter {
+            throw PassmintError(
+                .identityMismatch,
+                "the signing certificate (\(uid)) expired on \(formatter.string(from: certificate.notAfter)): Wallet refuses \(documents) signed with it. Create a new \(kind) certificate, or pass --allow-expired for a test"
+            )
+        }
+        if date < certificate.notBefore {
+            throw PassmintError(
+                .identityMismatch,
+                "the signing certificate (\(uid)) is not valid before \(formatter.string(from: certificate.notBefore)): check this machine's clock"
+            )
         }
     }
 
