@@ -14,7 +14,7 @@ extension BatchCommand {
         }
         template = template ?? project?.template
         outDir = outDir ?? (outArchive == nil && out == nil ? project?.outDir : nil)
-        publicURL = publicURL ?? project?.publicURL
+        publicURL.url = publicURL.url ?? project?.publicURL
         if registerEnv == nil { register = register ?? project?.register }
         if encoding == nil, let text = project?.encoding { encoding = try OptionValue.encoding(text, option: "encoding") }
         if delimiter == nil, let text = project?.delimiter { delimiter = try OptionValue.delimiter(text, option: "delimiter") }
