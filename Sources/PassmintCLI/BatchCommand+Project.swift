@@ -14,7 +14,7 @@ extension BatchCommand {
         }
         template = template ?? project?.template
         outDir = outDir ?? (outArchive == nil && out == nil ? project?.outDir : nil)
-        publicURL = publicURL ?? project?.publicURL
+        publicURL.url = publicURL.url ?? project?.publicURL
         if registerEnv == nil { register = register ?? project?.register }
         if signing.certificatesOption == nil { signing.certificatesOption = project?.certificates }
         guard template != nil else {

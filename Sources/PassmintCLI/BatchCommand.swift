@@ -143,11 +143,7 @@ struct BatchCommand: AsyncParsableCommand {
         return register
     }
 
-    @Option(
-        help: ArgumentHelp(
-            "The update service's public URL (as `passmint serve --public-url`), written into every pass as webServiceURL; every pass then gets an authentication token. Needed with --register unless the template has a webServiceURL (default: $PASSMINT_PUBLIC_URL).",
-            valueName: "url"))
-    var publicURL: String?
+    @OptionGroup var publicURL: PublicURLOptions
 
     @Flag(
         name: .customLong("no-files"),
@@ -182,13 +178,7 @@ struct BatchCommand: AsyncParsableCommand {
         let template = try PassTemplate(folder: templateFolder)
         let environment = try SecretFiles.expand(ProcessInfo.processInfo.environment)
         let linkSecret = try LinkSecret.read(environment)
-        let webServiceURL = (publicURL ?? environment["PASSMINT_PUBLIC_URL"]).map {
-            $0.hasSuffix("/") ? String($0.dropLast()) : $0
-        }
-        if let webServiceURL, URL(string: webServiceURL)?.host == nil {
-            throw ValidationError(
-                "--public-url \(webServiceURL) is not a URL: give the service's public URL, e.g. https://passes.example.com/wallet")
-        }
+        let webServiceURL = try publicURL.resolved(environment)
         if registerURL != nil, webServiceURL == nil, template.passJSON["webServiceURL"] == nil {
             throw ValidationError(
                 """

@@ -23,8 +23,12 @@ public struct SharedJob: Sendable, Equatable {
 }
 
 /// One bad line of a job, kept for `GET /api/v1/jobs/{id}/failures`: `phase` and `line` name it (a line written twice,
-/// by a node that replays a chunk, is kept once).
+/// by a node that replays a chunk, is kept once). A pass a template's new version does not fit is one too, of phase
+/// ``kept`` (`["<type>", "<serial>"]`, every one of them, uncapped): the publish leaves it at its version, and lists it
+/// apart from the failures.
 public struct SharedJobFailure: Sendable, Equatable {
+    public static let kept = "kept"
+
     public var phase: String
     public var line: Int
     public var json: String
@@ -67,12 +71,14 @@ public protocol JobStore: Sendable {
     /// Passes the job's upload to `body` a block at a time, in order; false when the store holds none.
     func readJobUpload(id: String, _ body: ([UInt8]) throws -> Void) async throws -> Bool
 
-    /// Removes the uploads of the job `id`, or of every job that ended before `endedBefore`.
-    func removeJobUploads(id: String?, endedBefore: Date?) async throws
+    /// Removes the uploads of the job `id`, of every job that ended before `endedBefore`, and (`abandonedFor`) the blocks
+    /// of an upload with no job whose last block was written that long ago (a receiver killed between its blocks).
+    func removeJobUploads(id: String?, endedBefore: Date?, abandonedFor: Duration?) async throws
 
     /// Keeps failures of a job (a failure kept already stays as it is).
     func appendJobFailures(id: String, _ failures: [SharedJobFailure]) async throws
 
-    /// The job's failures in the order of their phase and line, `limit` after the `after`th.
-    func jobFailures(id: String, offset: Int, limit: Int) async throws -> [String]
+    /// The job's failures in the order they were kept, `limit` after the `offset`th: the passes it keeps
+    /// (``SharedJobFailure/kept``) when `kept`, else the others.
+    func jobFailures(id: String, kept: Bool, offset: Int, limit: Int) async throws -> [String]
 }

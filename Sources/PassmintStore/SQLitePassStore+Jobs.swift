@@ -14,19 +14,27 @@ extension SQLitePassStore: JobStore {
     }
 
     /// The upload's blocks are written a block a write (the writer is never held for a whole upload), the job last: a
-    /// service killed in between leaves blocks with no job, which ``removeJobUploads(id:endedBefore:)`` removes.
+    /// service killed in between leaves blocks with no job, which ``removeJobUploads(id:endedBefore:abandonedFor:)``
+    /// removes. A job whose blocks were removed so (its receiver stalled that long) is refused.
     public func insertJob(_ job: SharedJob, owner: String, lease: Duration, nextBlock: (() throws -> [UInt8]?)?) async throws {
-        var position: Int64 = 0
+        var (position, blocks): (Int64, Int64) = (0, 0)
         while let block = try nextBlock?() {
             let at = position
             try await writer.write { db in
                 try db.query(
-                    "INSERT INTO update_job_uploads (job_id, position, bytes) VALUES (?, ?, ?)",
-                    [.text(job.id), .integer(at), .blob(block)])
+                    "INSERT INTO update_job_uploads (job_id, position, bytes, written_at) VALUES (?, ?, ?, ?)",
+                    [.text(job.id), .integer(at), .blob(block), .integer(Self.milliseconds(self.clock()))])
             }
             position += Int64(block.count)
+            blocks += 1
         }
-        try await writer.write { db in
+        try await writer.write { [blocks] db in
+            var stored: Int64 = 0
+            try db.query("SELECT count(*) FROM update_job_uploads WHERE job_id = ?", [.text(job.id)]) { stored = $0.integer(0) }
+            guard stored == blocks else {
+                throw PassStoreError(
+                    .database, "the upload of job \(job.id) was removed as it was written (its writer stalled a lease): send it again")
+            }
             let until = job.running ? Self.milliseconds(self.clock()) + lease.milliseconds : 0
             try db.query(
                 """
@@ -125,7 +133,7 @@ extension SQLitePassStore: JobStore {
         }
     }
 
-    public func removeJobUploads(id: String?, endedBefore: Date?) async throws {
+    public func removeJobUploads(id: String?, endedBefore: Date?, abandonedFor: Duration?) async throws {
         try await writer.write { db in
             if let id { try db.query("DELETE FROM update_job_uploads WHERE job_id = ?", [.text(id)]) }
             if let endedBefore {
@@ -134,6 +142,14 @@ extension SQLitePassStore: JobStore {
                     DELETE FROM update_job_uploads WHERE job_id IN (
                         SELECT id FROM update_jobs WHERE NOT running AND finished_at <= ?)
                     """, [.integer(Self.milliseconds(endedBefore))])
+            }
+            if let abandonedFor {
+                try db.query(
+                    """
+                    DELETE FROM update_job_uploads WHERE job_id IN (
+                        SELECT job_id FROM update_job_uploads u WHERE NOT EXISTS (SELECT 1 FROM update_jobs j WHERE j.id = u.job_id)
+                        GROUP BY job_id HAVING max(written_at) <= ?)
+                    """, [.integer(Self.milliseconds(self.clock()) - abandonedFor.milliseconds)])
             }
         }
     }
@@ -149,12 +165,12 @@ extension SQLitePassStore: JobStore {
         }
     }
 
-    public func jobFailures(id: String, offset: Int, limit: Int) async throws -> [String] {
+    public func jobFailures(id: String, kept: Bool, offset: Int, limit: Int) async throws -> [String] {
         try read { db in
             var failures: [String] = []
             try db.query(
-                "SELECT failure FROM update_job_failures WHERE job_id = ? ORDER BY seq LIMIT ? OFFSET ?",
-                [.text(id), .integer(Int64(limit)), .integer(Int64(offset))]
+                "SELECT failure FROM update_job_failures WHERE job_id = ? AND (phase = ?) = ? ORDER BY seq LIMIT ? OFFSET ?",
+                [.text(id), .text(SharedJobFailure.kept), .integer(kept ? 1 : 0), .integer(Int64(limit)), .integer(Int64(offset))]
             ) { failures.append($0.text(0) ?? "") }
             return failures
         }

@@ -26,7 +26,10 @@ extension PostgresPassStore: JobStore {
             var position: Int64 = 0
             while let block = try nextBlock?() {
                 try await connection.query(
-                    "INSERT INTO update_job_uploads (job_id, position, bytes) VALUES (\(job.id), \(position), \(Data(block)))",
+                    """
+                    INSERT INTO update_job_uploads (job_id, position, bytes, written_at)
+                    VALUES (\(job.id), \(position), \(Data(block)), \(Self.milliseconds(clock())))
+                    """,
                     logger: logger)
                 position += Int64(block.count)
             }
@@ -120,7 +123,9 @@ extension PostgresPassStore: JobStore {
         }
     }
 
-    public func removeJobUploads(id: String?, endedBefore: Date?) async throws {
+    /// Blocks with no job (``removeJobUploads(id:endedBefore:abandonedFor:)``) are left only by an older version or
+    /// SQLite: here an upload is stored in the transaction with its job.
+    public func removeJobUploads(id: String?, endedBefore: Date?, abandonedFor: Duration?) async throws {
         if let id {
             try await clients.query("DELETE FROM update_job_uploads WHERE job_id = \(id)", logger: logger)
         }
@@ -130,6 +135,15 @@ extension PostgresPassStore: JobStore {
                 """
                 DELETE FROM update_job_uploads u USING update_jobs j
                 WHERE u.job_id = j.id AND NOT j.running AND j.finished_at <= \(before)
+                """, logger: logger)
+        }
+        if let abandonedFor {
+            let before = Self.milliseconds(clock()) - abandonedFor.milliseconds
+            try await clients.query(
+                """
+                DELETE FROM update_job_uploads WHERE job_id IN (
+                    SELECT job_id FROM update_job_uploads u WHERE NOT EXISTS (SELECT 1 FROM update_jobs j WHERE j.id = u.job_id)
+                    GROUP BY job_id HAVING max(written_at) <= \(before))
                 """, logger: logger)
         }
     }
@@ -145,9 +159,12 @@ extension PostgresPassStore: JobStore {
             """, logger: logger)
     }
 
-    public func jobFailures(id: String, offset: Int, limit: Int) async throws -> [String] {
+    public func jobFailures(id: String, kept: Bool, offset: Int, limit: Int) async throws -> [String] {
         let rows = try await clients.query(
-            "SELECT failure FROM update_job_failures WHERE job_id = \(id) ORDER BY seq LIMIT \(limit) OFFSET \(offset)", logger: logger)
+            """
+            SELECT failure FROM update_job_failures WHERE job_id = \(id) AND (phase = \(SharedJobFailure.kept)) = \(kept)
+            ORDER BY seq LIMIT \(limit) OFFSET \(offset)
+            """, logger: logger)
         var failures: [String] = []
         for try await failure in rows.decode(String.self) { failures.append(failure) }
         return failures

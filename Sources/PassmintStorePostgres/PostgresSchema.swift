@@ -299,6 +299,10 @@ enum PostgresSchema {
                 """
             ]
         ),
+        (
+            20, "when each block of a job's upload was written: blocks a killed receiver left with no job are removed a lease later",
+            ["ALTER TABLE update_job_uploads ADD COLUMN IF NOT EXISTS written_at BIGINT NOT NULL DEFAULT 0"]
+        ),
     ]
 
     /// Applies the migrations not applied yet (up to `last`: a test makes an older version's database), holding an

@@ -79,4 +79,16 @@ import Testing
         #expect(badURL.contains("--google-api-url ftp://x is not an http(s) URL"), "\(badURL)")
         #expect(refusal(GoogleLinkCommand.self, ["Generic.pass", "--store-card-as", "coupon"]).contains("expected loyalty or giftCard"))
     }
+
+    /// The public URL is one option group, named as serve's setting: `batch --public-url` is serve's flag, and without
+    /// it serve's variable; a value that is not a URL is refused naming the flag.
+    @Test func thePublicURLIsOneGroupNamedAsServesSetting() throws {
+        let parsed = try BatchCommand.parse(batch + ["--public-url", "https://passes.example.com/wallet/"])
+        #expect(parsed.publicURL.url == "https://passes.example.com/wallet/")
+        #expect(try parsed.publicURL.resolved([:]) == "https://passes.example.com/wallet", "without its final slash")
+        let fromVariable = try BatchCommand.parse(batch).publicURL
+        #expect(try fromVariable.resolved(["PASSMINT_PUBLIC_URL": "https://env.example.com/w"]) == "https://env.example.com/w")
+        #expect(try fromVariable.resolved([:]) == nil)
+        #expect(throws: ValidationError.self) { try BatchCommand.parse(batch + ["--public-url", "passes"]).publicURL.resolved([:]) }
+    }
 }

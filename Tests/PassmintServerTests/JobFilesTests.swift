@@ -107,6 +107,33 @@ import Testing
         }
     }
 
+    /// A publish of an earlier version kept the passes its new version does not fit in the jobs folder
+    /// (`<id>.kept.jsonl`): a start moves them into the database with the job, apart from its failures.
+    @Test func thePassesAnEarlierVersionsPublishKeptInTheFolderAreMovedIntoTheDatabase() async throws {
+        let folder = TestEnvironment.temporaryFolder("jobs-kept")
+        @Sendable func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let id = String(repeating: "e5", count: 16)
+        var job = UpdateJob(id: id, kind: .template)
+        job.template = "Loyalty"
+        job.phase = .applying
+        (job.state, job.finishedAt, job.checked, job.kept, job.failed) = (.finished, Date(), 3, 2, 2)
+        try JSONWriter.string(.object(job.json)).write(toFile: file("\(id).json"), atomically: true, encoding: .utf8)
+        try Data((#"{"line":1,"serialNumber":"S1","reason":"does not fit"}"# + "\n").utf8).write(
+            to: URL(fileURLWithPath: file("\(id).failures.jsonl")))
+        try Data("[\"\(UpdateJobTests.type)\",\"S1\"]\n[\"\(UpdateJobTests.type)\",\"S3\"]\n".utf8).write(
+            to: URL(fileURLWithPath: file("\(id).kept.jsonl")))
+        let configured = try Self.configured { $0.jobsFolder = folder.path }
+        try await withService(configured) { service, client, _ in
+            let gone = { @Sendable in !FileManager.default.fileExists(atPath: file("\(id).kept.jsonl")) }
+            #expect(await eventually { gone() && !FileManager.default.fileExists(atPath: file("\(id).json")) })
+            let kept = try await service.jobs.keptKeys(id)
+            #expect(kept == Set(["S1", "S3"].map { PassKey(passTypeIdentifier: UpdateJobTests.type, serialNumber: $0) }))
+            #expect(await service.jobs.status(id)?.kept == 2)
+            let report = try await client.execute(uri: "/api/v1/jobs/\(id)/failures", method: .get, headers: Self.bearer)
+            #expect(String(buffer: report.body) == #"{"line":1,"serialNumber":"S1","reason":"does not fit"}"# + "\n", "the failures alone")
+        }
+    }
+
     /// The free space the service measures: `bytes`, or (with `fillsAfterFirst`) plenty at the first measure and
     /// 1 MiB after it.
     final class FreeSpace: Sendable {

@@ -47,4 +47,46 @@ import Testing
             }
         }
     }
+
+    /// A receiver killed between the blocks of an upload (SQLite writes a block a write; PostgreSQL stores the upload in
+    /// the transaction with its job, so leaves nothing) leaves blocks with no job: they are removed once their last block
+    /// is a lease old, and an upload being stored now is not touched. A job's kept passes are listed apart from its
+    /// failures.
+    @Test(arguments: StoreKind.allCases) func blocksOfAnUploadWithNoJobGoALeaseLaterAndKeptPassesAreListedApart(
+        kind: StoreKind
+    ) async throws {
+        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+        try await openPassStore(url: url, logger: Logger(label: "test.orphans")).whileRunning { store in
+            struct Killed: Error {}
+            var sent = 0
+            let cut = SharedJob(id: "cut1", kind: "updates", running: true, json: "{}", createdAt: Date(), finishedAt: nil)
+            await #expect(throws: (any Error).self) {  // Killed, within PostgreSQL's transaction error
+                try await store.insertJob(cut, owner: "gone", lease: .seconds(60)) {
+                    sent += 1
+                    if sent > 2 { throw Killed() }
+                    return Array("{\"a\":\(sent)}\n".utf8)
+                }
+            }
+            var blocks = [Array("{}\n".utf8)].makeIterator()
+            let whole = SharedJob(id: "whole1", kind: "updates", running: true, json: "{}", createdAt: Date(), finishedAt: nil)
+            try await store.insertJob(whole, owner: "here", lease: .seconds(60)) { blocks.next() }
+            let held = { @Sendable (id: String) in try await store.readJobUpload(id: id) { _ in } }
+            #expect(try await held("cut1") == (kind == .sqlite), "SQLite keeps the blocks written before the kill")
+
+            try await store.removeJobUploads(id: nil, endedBefore: nil, abandonedFor: .seconds(3600))
+            #expect(try await held("cut1") == (kind == .sqlite), "an upload written within the lease may be being stored")
+            try await store.removeJobUploads(id: nil, endedBefore: nil, abandonedFor: .zero)
+            #expect(try await held("cut1") == false, "removed: no job, and its last block a lease old")
+            #expect(try await held("whole1"), "a job's upload stays")
+
+            try await store.appendJobFailures(
+                id: "whole1",
+                [
+                    SharedJobFailure(phase: "checking", line: 1, json: #"{"line":1}"#),
+                    SharedJobFailure(phase: SharedJobFailure.kept, line: 1, json: #"["pass.a","S1"]"#),
+                ])
+            #expect(try await store.jobFailures(id: "whole1", kept: false, offset: 0, limit: 10) == [#"{"line":1}"#])
+            #expect(try await store.jobFailures(id: "whole1", kept: true, offset: 0, limit: 10) == [#"["pass.a","S1"]"#])
+        }
+    }
 }

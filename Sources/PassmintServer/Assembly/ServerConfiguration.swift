@@ -43,8 +43,7 @@ public struct ServerConfiguration: Sendable {
     public var jobLease: Duration = .seconds(60)
     /// Where bulk changes keep uploads while they arrive or run (``UpdateJob``); by default beside the SQLite file
     /// (`passmint.sqlite.jobs`), or `passmint-jobs` in the working folder with PostgreSQL. The jobs, their uploads and
-    /// progress live in the database on either store; this folder holds copies of the uploads this node runs, and what
-    /// a template publish keeps passes at.
+    /// progress live in the database on either store; this folder holds only copies of the uploads this node runs.
     public var jobsFolder: String {
         get { jobs ?? database.defaultJobsFolder }
         set { jobs = newValue }

@@ -2,11 +2,11 @@ import Foundation
 import Passmint
 import PassmintStore
 
-/// What bulk changes keep on this node's disk (the jobs themselves are in the store, `JobStore`): an upload as it
+/// What bulk changes keep on this node's disk (the jobs themselves are in the store, `JobStore`): only an upload as it
 /// arrives (`<id>.jsonl`, made durable and copied into the database before the job is acknowledged) or as this node
-/// runs it (fetched from the database), removed when the job ends; and a template-wide change's state (`<id>.json`)
-/// with the passes its new version keeps at their last good version (see `UpdateJobService+Kept`). Messages never
-/// name the folder's path: API callers see what went wrong, the operator's log says where.
+/// runs it (fetched from the database), removed when the job ends; and, until a start moves them into the database,
+/// the jobs an earlier version kept here (`UpdateJobService+Upgrade`). Messages never name the folder's path: API
+/// callers see what went wrong, the operator's log says where.
 struct JobFolder: Sendable {
     let path: String
     /// Free bytes on the folder's disk; nil when it cannot be measured. Tests give their own.
@@ -35,11 +35,6 @@ struct JobFolder: Sendable {
         return free > reserve
     }
 
-    /// Writes the job's state durably (a crash leaves the old state or the new, never half of one).
-    func save(_ job: UpdateJob) throws {
-        try FileIO.writeAtomically(JSONWriter.data(.object(job.json), style: .compact), to: state(job.id))
-    }
-
     func load(_ id: String) -> UpdateJob? {
         guard Self.isJobID(id), let bytes = try? FileIO.read(state(id), what: "job"),
             let object = try? JSONParser.value(bytes).objectValue
@@ -47,10 +42,9 @@ struct JobFolder: Sendable {
         return UpdateJob(json: object)
     }
 
-    /// Removes a job's state and failures (a job an earlier version kept here, moved into the database).
+    /// Removes a job's state, failures and kept passes (a job an earlier version kept here, moved into the database).
     func removeState(_ id: String) {
-        unlink(state(id))
-        unlink("\(path)/\(id).failures.jsonl")
+        for file in [state(id), "\(path)/\(id).failures.jsonl", "\(path)/\(id).kept.jsonl"] { unlink(file) }
     }
 
     /// What ``UpdateJobService`` names jobs: 32 lowercase hex digits.
@@ -64,24 +58,6 @@ struct JobFolder: Sendable {
         return names.filter { $0.hasSuffix(".json") }.compactMap { load(String($0.dropLast(5))) }.sorted { $0.createdAt < $1.createdAt }
     }
 
-    /// Appends JSON lines to a file, durably.
-    func append(_ lines: [JSONValue], to file: String, what: String) throws(ServiceFailure) {
-        guard !lines.isEmpty else { return }
-        var bytes: [UInt8] = []
-        for line in lines {
-            bytes += JSONWriter.data(line, style: .compact)
-            bytes.append(0x0A)
-        }
-        let descriptor = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw ServiceFailure.storage("cannot write \(what) to the jobs folder") }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        // The folder too: the first append creates the file.
-        guard written == bytes.count, fsync(descriptor) == 0, FileIO.syncFolder(path) == 0 else {
-            throw ServiceFailure.storage("cannot write \(what) to the jobs folder")
-        }
-    }
-
     /// Removes what a stopped or killed service left: uploads (their jobs keep theirs in the database; one cut before
     /// its job was stored is not acknowledged) and half-written files, modified before `before` (an upload arriving now
     /// is not touched). The names removed.
@@ -91,7 +67,7 @@ struct JobFolder: Sendable {
         let states = Set(names.filter { $0.hasSuffix(".json") }.map { $0.dropLast(5) })
         var removed: [String] = []
         for name in names {
-            let orphanUpload = name.hasSuffix(".jsonl") && !name.hasSuffix(".failures.jsonl") && !states.contains(name.dropLast(6))
+            let orphanUpload = name.hasSuffix(".jsonl") && !states.contains(name.prefix { $0 != "." })  // or failures, or kept
             let temporary = name.hasPrefix(".") && name.hasSuffix(".tmp")
             guard orphanUpload || temporary else { continue }
             let file = "\(path)/\(name)"
@@ -111,32 +87,5 @@ struct JobFolder: Sendable {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
-}
-
-/// The passes a template's new version does not fit (`<id>.kept.jsonl`, one `["<type>", "<serial>"]` a line): a publish
-/// does not move them, so they stay at the version their rows name.
-extension JobFolder {
-    private func kept(_ id: String) -> String { "\(path)/\(id).kept.jsonl" }
-
-    func appendKept(_ id: String, _ keys: [PassKey]) throws(ServiceFailure) {
-        guard !keys.isEmpty else { return }
-        let lines = keys.map { JSONValue.array([.string($0.passTypeIdentifier), .string($0.serialNumber)]) }
-        try append(lines, to: kept(id), what: "the passes job \(id) keeps")
-    }
-
-    /// Forgets the passes a job keeps (a node taking the job over writes them again).
-    func removeKept(_ id: String) { unlink(kept(id)) }
-
-    func keptKeys(_ id: String) -> Set<PassKey> {
-        guard let bytes = try? FileIO.read(kept(id), what: "kept") else { return [] }
-        var keys = Set<PassKey>()
-        for line in bytes.split(separator: 0x0A) {
-            guard let pair = try? JSONParser.value(line).arrayValue, pair.count == 2, let type = pair[0].stringValue,
-                let serial = pair[1].stringValue
-            else { continue }
-            keys.insert(PassKey(passTypeIdentifier: type, serialNumber: serial))
-        }
-        return keys
     }
 }

@@ -25,21 +25,18 @@ final class TemplateSync: Sendable {
         store.onTemplatePublished { [doorbell] in doorbell.ring() }
     }
 
-    /// Records a version this node publishes for the job `job`, with the passes it does not fit.
-    func published(_ template: PassTemplate, named name: String, kept: Set<PassKey>, job: String) async throws {
-        let version = TemplateVersionJSON.published(template, kept: kept, job: job)
-        _ = try await store.recordPublishedTemplate(name: name, node: node, version: version)
+    /// Records a version this node publishes for the job `job`.
+    func published(_ template: PassTemplate, named name: String, job: String) async throws {
+        _ = try await store.recordPublishedTemplate(name: name, node: node, version: TemplateVersionJSON.published(template, job: job))
     }
 
-    /// The passes the version the job `job` published does not fit (for a node taking the job over); nil when no
-    /// version of `name` names the job.
-    func kept(byJob job: String, template name: String) async throws -> Set<PassKey>? {
-        var versions = try await store.publishedTemplates(after: 0, latestOnly: true)
-        if !versions.contains(where: { $0.name == name && TemplateVersionJSON.job($0.version) == job }) {
-            versions = try await store.publishedTemplates(after: 0, latestOnly: false)  // a newer version came after it
+    /// Whether the job `job` recorded a version of `name` (for a node taking the job over once it installed it).
+    func hasPublished(byJob job: String, template name: String) async throws -> Bool {
+        for latestOnly in [true, false] {  // a newer version may have come after it
+            let versions = try await store.publishedTemplates(after: 0, latestOnly: latestOnly)
+            if versions.contains(where: { $0.name == name && TemplateVersionJSON.job($0.version) == job }) { return true }
         }
-        guard let version = versions.last(where: { $0.name == name && TemplateVersionJSON.job($0.version) == job }) else { return nil }
-        return TemplateVersionJSON.published(version.version, folder: templates.folder + "/" + name + ".pass")?.kept
+        return false
     }
 
     /// Installs the versions other nodes publish, whenever the feed tells, until cancelled.
@@ -68,11 +65,13 @@ final class TemplateSync: Sendable {
 
     private func install(_ version: PublishedTemplate) {
         let folder = templates.folder + "/" + version.name + ".pass"
-        guard let published = TemplateVersionJSON.published(version.version, folder: folder) else {
+        guard let object = try? JSONParser.value(Array(version.version.utf8)),
+            let template = TemplateVersionJSON.template(object, folder: folder)
+        else {
             logger.error("a template version another node published cannot be read", metadata: ["template": "\(version.name)"])
             return
         }
-        templates.install(TemplateCatalog.Version(published.template), named: version.name)
+        templates.install(TemplateCatalog.Version(template), named: version.name)
         logger.notice("template published on another node installed", metadata: ["template": "\(version.name)"])
     }
 }

@@ -39,27 +39,14 @@ enum TemplateVersionJSON {
         return try? PassTemplate(folder: folder, passJSON: passJSON, files: files)
     }
 
-    /// A version published by the job `job`, with the passes it does not fit.
-    static func published(_ template: PassTemplate, kept: Set<PassKey>, job: String) -> String {
+    /// A version published by the job `job`.
+    static func published(_ template: PassTemplate, job: String) -> String {
         var object = Self.object(template)
         object["job"] = .string(job)
-        let keys = kept.sorted { ($0.passTypeIdentifier, $0.serialNumber) < ($1.passTypeIdentifier, $1.serialNumber) }
-        object["kept"] = .array(keys.map { [.string($0.passTypeIdentifier), .string($0.serialNumber)] })
         return JSONWriter.string(.object(object), style: .compact)
     }
 
-    /// Reads back ``published(_:kept:job:)``, the version at `folder`; nil when it is not a version.
-    static func published(_ text: String, folder: String) -> (template: PassTemplate, kept: Set<PassKey>)? {
-        guard let object = try? JSONParser.value(Array(text.utf8)), let template = template(object, folder: folder) else { return nil }
-        var kept = Set<PassKey>()
-        for pair in object["kept"]?.arrayValue ?? [] {
-            guard let type = pair.arrayValue?.first?.stringValue, let serial = pair.arrayValue?.last?.stringValue else { continue }
-            kept.insert(PassKey(passTypeIdentifier: type, serialNumber: serial))
-        }
-        return (template, kept)
-    }
-
-    /// The job that published the version ``published(_:kept:job:)`` wrote; nil when it names none.
+    /// The job that published the version ``published(_:job:)`` wrote; nil when it names none.
     static func job(_ text: String) -> String? {
         (try? JSONParser.value(Array(text.utf8)))?["job"]?.stringValue
     }

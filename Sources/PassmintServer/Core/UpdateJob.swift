@@ -3,9 +3,9 @@ package import Passmint
 package import PassmintStore
 
 /// A bulk change the service applies in the background: the lines of a `POST /api/v1/updates` upload, or every pass
-/// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the jobs folder (`JobFolder`), or with
-/// PostgreSQL in the database (`JobStore`), and written after every committed chunk, so a restarted
-/// service (or, with PostgreSQL, another node) goes on where the last one stopped.
+/// of a template after `POST /api/v1/templates/{name}/publish`. Kept in the database (`JobStore`, SQLite as
+/// PostgreSQL) and written after every committed chunk, so a restarted service (or another node) goes on where the
+/// last one stopped.
 package struct UpdateJob: Sendable, Equatable {
     package enum Kind: String, Sendable {
         /// JSON Lines of `{"passTypeIdentifier", "serialNumber", "data", "voided", "images"}`.
@@ -54,7 +54,7 @@ package struct UpdateJob: Sendable, Equatable {
     package var failed = 0
     /// Passes a template's new version fails: they keep being served at their last good version.
     package var kept = 0
-    /// Failures written to the failures file (at most ``JobLimits/failuresKept``); the others are only counted.
+    /// Failures written to the database (at most ``JobLimits/failuresKept``); the others are only counted.
     package var failuresWritten = 0
     /// The first failures (at most ``JobLimits/failuresInState``), kept with the state: `{"line", "serialNumber", "reason"}`.
     package var firstFailures: [JSONValue] = []

@@ -44,20 +44,10 @@ extension UpdateJobService {
     }
 
     /// Saves the job's progress in the database, only while this node holds it; a state that cannot be saved is logged
-    /// and the job goes on. A template-wide change's state is written to the jobs folder too: a start restores from
-    /// it the versions its passes are kept at (``restoreKeptVersions()``).
+    /// and the job goes on.
     func save(_ job: UpdateJob) async {
         await saveShared(job)
-        if job.kind == .template { saveInFolder(job) }
         live.withLock { $0[job.id] = job }
-    }
-
-    private func saveInFolder(_ job: UpdateJob) {
-        do {
-            try folder.save(job)
-        } catch {
-            logger.error("cannot save a job's progress", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
-        }
     }
 
     /// Saves an ended job and removes this node's copy of its upload, and the database's unless kept for
@@ -70,11 +60,10 @@ extension UpdateJobService {
             live.withLock { $0[job.id] = nil }
             return
         }
-        if job.kind == .template { saveInFolder(job) }
         live.withLock { $0[job.id] = job }
         if job.state == .failed || limits.uploadRetention == .zero {
             do {
-                try await store.removeJobUploads(id: job.id, endedBefore: nil)
+                try await store.removeJobUploads(id: job.id, endedBefore: nil, abandonedFor: nil)
             } catch {
                 logger.error(
                     "cannot remove an ended job's upload from the database",

@@ -46,7 +46,8 @@ extension UpdateJobService {
     }
 
     /// Checks the new version against every pass of the template after where the job stands, the first
-    /// ``sample`` passes first; the passes it does not fit are written down (``JobFolder/appendKept(_:_:)``).
+    /// ``sample`` passes first; the passes it does not fit are kept with the job's failures, before the state that counts
+    /// them (``SharedJobFailure/kept``).
     private func check(_ job: inout UpdateJob, name: String, candidate: PassTemplate) async throws {
         let data = job.data
         while !Task.isShuttingDownGracefully && !isLost(job.id) {
@@ -58,7 +59,14 @@ extension UpdateJobService {
                 (first + pair.offset, pair.element, await self.check(pair.element, data: data, against: candidate))
             }
             let misfits = results.compactMap { result in result.2.map { (result.0, result.1, $0) } }.sorted { $0.0 < $1.0 }
-            try folder.appendKept(job.id, misfits.map(\.1))
+            let kept = misfits.map { SharedJobFailure(phase: SharedJobFailure.kept, line: $0.0, json: Self.keptLine($0.1)) }
+            do {
+                try await store.appendJobFailures(id: job.id, kept)
+            } catch {
+                logger.error(
+                    "cannot keep the passes a new version does not fit", metadata: ["job": "\(job.id)", "error": "\(LogText.error(error))"])
+                throw ServiceFailure.storage("the passes the new version of \(name) does not fit cannot be stored: publish it again")
+            }
             await record(misfits.map { ($0.0, $0.1.serialNumber, Outcome.failed($0.2)) }, in: &job)
             job.done -= misfits.count  // counted as checked, not done
             job.checked += keys.count
@@ -97,11 +105,10 @@ extension UpdateJobService {
     /// Stores the checked version and makes it the template's current one; its version. With a fleet's store the version
     /// is recorded for the other nodes first (``TemplateSync``): a version they cannot get fails the job.
     private func install(_ candidate: PassTemplate, named name: String, job: UpdateJob) async throws -> TemplateCatalog.Version {
-        let misfits = folder.keptKeys(job.id)
         let version: TemplateCatalog.Version
         do {
             version = try await templates.store(candidate, named: name)
-            try await sync?.published(candidate, named: name, kept: misfits, job: job.id)
+            try await sync?.published(candidate, named: name, job: job.id)
         } catch {
             logger.error(
                 "cannot store a template version", metadata: ["template": "\(name)", "error": "\(LogText.error(error))"])
@@ -110,7 +117,7 @@ extension UpdateJobService {
         templates.install(version, named: name)
         logger.notice(
             "template published",
-            metadata: ["template": "\(name)", "version": "\(version.hash)", "checked": "\(job.checked)", "kept": "\(misfits.count)"])
+            metadata: ["template": "\(name)", "version": "\(version.hash)", "checked": "\(job.checked)", "kept": "\(job.kept)"])
         return version
     }
 
@@ -121,7 +128,7 @@ extension UpdateJobService {
     private func republish(_ job: inout UpdateJob, name: String, to version: String, resumed: Bool) async throws {
         let data = job.data
         let purge = job.purgeUnused
-        let misfits = folder.keptKeys(job.id)
+        let misfits = try await keptKeys(job.id)
         var replaying = resumed ? job.chunkStartedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) } : nil
         while !Task.isShuttingDownGracefully && !isLost(job.id) {
             let page = try await store.passKeys(template: name, after: job.after, limit: limits.chunkLines)
@@ -163,6 +170,30 @@ extension UpdateJobService {
             return .failed(LineFailure(failure.message ?? failure.description, serial: key.serialNumber))
         } catch {
             return .failed(LineFailure("not stored: \(error)", serial: key.serialNumber))
+        }
+    }
+
+    /// A pass kept as a row of its job's failures, `["<type>", "<serial>"]` (as an earlier version's `<id>.kept.jsonl`
+    /// held it a line).
+    static func keptLine(_ key: PassKey) -> String {
+        JSONWriter.string(.array([.string(key.passTypeIdentifier), .string(key.serialNumber)]), style: .compact)
+    }
+
+    static func keptKey(_ line: some Collection<UInt8>) -> PassKey? {
+        guard let pair = try? JSONParser.value(Array(line)).arrayValue, pair.count == 2, let type = pair[0].stringValue,
+            let serial = pair[1].stringValue
+        else { return nil }
+        return PassKey(passTypeIdentifier: type, serialNumber: serial)
+    }
+
+    /// The passes the job's new version does not fit.
+    func keptKeys(_ id: String) async throws -> Set<PassKey> {
+        var (keys, offset) = (Set<PassKey>(), 0)
+        while true {
+            let lines = try await store.jobFailures(id: id, kept: true, offset: offset, limit: 10_000)
+            keys.formUnion(lines.compactMap { Self.keptKey($0.utf8) })
+            offset += lines.count
+            if lines.count < 10_000 { return keys }
         }
     }
 }

@@ -134,9 +134,10 @@ extension UpdateJobService {
     }
 
     /// Renews the leases of the jobs this node holds, and, when it holds none, takes over the oldest job whose node
-    /// stopped renewing (a start looks at once: a job its stopped service released, or whose lease lapsed since a kill);
-    /// four times a lease, until cancelled.
+    /// stopped renewing (a start looks at once: a job its stopped service released, or whose lease lapsed since a kill),
+    /// four times a lease, and once a lease removes the uploads that expired or were abandoned; until cancelled.
     func tend() async {
+        var looks = 0
         while !Task.isCancelled {
             for id in held.withLock({ $0 }) {
                 do {
@@ -145,7 +146,11 @@ extension UpdateJobService {
                     logger.warning("cannot renew a job's lease", metadata: ["job": "\(id)", "error": "\(LogText.error(error))"])
                 }
             }
-            if held.withLock({ $0.isEmpty }), !Task.isShuttingDownGracefully { await takeOver() }
+            if held.withLock({ $0.isEmpty }), !Task.isShuttingDownGracefully {
+                looks += 1
+                if looks % 4 == 0 { await removeExpiredUploads() }  // once a lease
+                await takeOver()
+            }
             do {
                 try await Task.sleep(for: lease / 4)
             } catch {
@@ -187,7 +192,7 @@ extension UpdateJobService {
     func forEachFailurePiece(_ id: String, _ body: ([UInt8]) async throws -> Void) async throws {
         var offset = 0
         while true {
-            let lines = try await store.jobFailures(id: id, offset: offset, limit: 500)
+            let lines = try await store.jobFailures(id: id, kept: false, offset: offset, limit: 500)
             guard !lines.isEmpty else { return }
             try await body(Array(lines.map { $0 + "\n" }.joined().utf8))
             offset += lines.count

@@ -5,9 +5,9 @@ import PassmintStore
 import Synchronization
 
 /// Taking a job over from a node that stopped renewing its lease (or released it, stopping): an upload's job goes on
-/// from its last chunk saved (``applyUpload``); a template-wide change goes on with the new version stored with it. Its
-/// check is started again when it was not done (a check changes no pass), and once the version was installed it goes
-/// on from its last chunk saved, keeping the passes the version it published keeps (``TemplateSync``).
+/// from its last chunk saved (``applyUpload``); a template-wide change goes on from its last chunk saved too, checking
+/// with the new version stored with it or, once the version was installed, keeping the passes it does not fit (kept
+/// with the job's failures, ``SharedJobFailure/kept``).
 extension UpdateJobService {
     /// A template version as the bytes stored with its job.
     static func versionBytes(_ template: PassTemplate) -> [UInt8] {
@@ -51,17 +51,14 @@ extension UpdateJobService {
     }
 
     /// Readies a template-wide change another node began: before its version was installed, the version stored with
-    /// the job, and the check from the start; after, the passes the version keeps, from where the version was recorded.
+    /// the job, to go on checking from the last chunk saved (the passes it does not fit so far are kept with the job);
+    /// after, the version must have been recorded for every node (with a fleet's store).
     private func adopt(_ job: inout UpdateJob) async throws {
         guard let name = job.template else { return }
-        try folder.create()
-        folder.removeKept(job.id)
         if job.phase == .applying {
-            guard let kept = try await sync?.kept(byJob: job.id, template: name) else {
+            guard let sync, try await sync.hasPublished(byJob: job.id, template: name) else {
                 throw ServiceFailure.storage("the version of \(name) this publish installed is not in the database: publish it again")
             }
-            try folder.appendKept(
-                job.id, kept.sorted { ($0.passTypeIdentifier, $0.serialNumber) < ($1.passTypeIdentifier, $1.serialNumber) })
             return
         }
         var bytes: [UInt8] = []
@@ -69,7 +66,5 @@ extension UpdateJobService {
             let candidate = TemplateVersionJSON.template(object, folder: templates.folder + "/" + name + ".pass")
         else { throw ServiceFailure.storage("the new version of \(name) is not in the database: publish it again") }
         candidates.withLock { $0[job.id] = candidate }
-        (job.after, job.checked, job.kept, job.done, job.failed, job.failuresWritten) = (nil, 0, 0, 0, 0, 0)
-        job.firstFailures = []
     }
 }

@@ -4,18 +4,28 @@ import Passmint
 import PassmintStore
 
 /// Jobs an earlier version left in the jobs folder (their state in `<id>.json`, their upload in `<id>.jsonl`, their
-/// failures in `<id>.failures.jsonl`): a start moves them into the database, unheld, so that they are taken over and go
-/// on from their last chunk as every job does. Template-wide changes stay: their state keeps their kept versions.
+/// failures in `<id>.failures.jsonl`, the passes a publish keeps in `<id>.kept.jsonl`): a start moves them into the
+/// database, unheld, so that they are taken over and go on from their last chunk as every job does.
 extension UpdateJobService {
     func moveFolderJobsIntoStore() async {
-        for job in folder.all() where job.kind == .updates {
+        for job in folder.all() {
             do {
                 if try await store.sharedJob(id: job.id) == nil {
-                    let file = FileHandle(forReadingAtPath: folder.upload(job.id))
+                    let file = job.kind == .updates ? FileHandle(forReadingAtPath: folder.upload(job.id)) : nil
                     defer { try? file?.close() }
-                    try await store.appendJobFailures(id: job.id, folderFailures(job.id))
+                    let failures = folderLines(job.id, "failures").compactMap { line in
+                        (try? JSONParser.value(line))?["line"]?.numberValue?.intValue.map {
+                            SharedJobFailure(phase: "", line: $0, json: String(decoding: line, as: UTF8.self))
+                        }
+                    }
+                    try await store.appendJobFailures(id: job.id, failures)
                     try await store.insertJob(Self.record(job), owner: "", lease: .zero, nextBlock: file.map(Self.blocks))
                 }
+                // A publish kept its passes in the folder (its state was in the database already, or just moved there).
+                let kept = folderLines(job.id, "kept").enumerated().compactMap { index, line in
+                    Self.keptKey(line).map { SharedJobFailure(phase: SharedJobFailure.kept, line: index + 1, json: Self.keptLine($0)) }
+                }
+                try await store.appendJobFailures(id: job.id, kept)
                 folder.removeState(job.id)
                 logger.notice("moved a job from the jobs folder into the database", metadata: ["job": "\(job.id)"])
             } catch {
@@ -26,12 +36,9 @@ extension UpdateJobService {
         }
     }
 
-    /// The failures an earlier version wrote to the jobs folder, one `{"line", …}` a line.
-    private func folderFailures(_ id: String) -> [SharedJobFailure] {
-        guard let bytes = try? FileIO.read("\(folder.path)/\(id).failures.jsonl", what: "failures") else { return [] }
-        return bytes.split(separator: 0x0A).compactMap { line in
-            guard let object = try? JSONParser.value(line), let number = object["line"]?.numberValue?.intValue else { return nil }
-            return SharedJobFailure(phase: "", line: number, json: String(decoding: line, as: UTF8.self))
-        }
+    /// The lines an earlier version wrote to `<id>.<name>.jsonl`.
+    private func folderLines(_ id: String, _ name: String) -> [ArraySlice<UInt8>] {
+        guard let bytes = try? FileIO.read("\(folder.path)/\(id).\(name).jsonl", what: name) else { return [] }
+        return bytes.split(separator: 0x0A)
     }
 }

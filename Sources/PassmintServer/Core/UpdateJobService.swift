@@ -14,7 +14,7 @@ import Synchronization
 /// and released it) the next start, or another node of a fleet, takes the job over where its last chunk left it (see
 /// `UpdateJobService+Shared`). Lines done again change nothing the second time (they count as they did the first). A
 /// bad line is reported and skipped. The jobs folder (`JobFolder`) holds only uploads as they arrive or as this node
-/// runs them, and what a publish keeps passes at. Jobs run on a thread of their own (`JobThread`), never on the pool
+/// runs them. Jobs run on a thread of their own (`JobThread`), never on the pool
 /// that answers devices.
 package final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
@@ -110,7 +110,6 @@ package final class UpdateJobService: Service, Sendable {
             job.data = data
             job.purgeUnused = purgeUnused
             job.phase = .checking
-            try self.folder.create()
             self.candidates.withLock { $0[job.id] = candidate }
             return job
         }
@@ -174,11 +173,12 @@ package final class UpdateJobService: Service, Sendable {
         await release(held.withLock { $0 })
     }
 
-    /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago.
+    /// Removes the uploads of jobs that ended more than ``JobLimits/uploadRetention`` ago, and those a receiver killed
+    /// as it stored them left with no job (their last block written a lease ago: a receiver storing one now goes on).
     func removeExpiredUploads(now: Date = Date()) async {
         let retention = Double(limits.uploadRetention.components.seconds)
         do {
-            try await store.removeJobUploads(id: nil, endedBefore: now.addingTimeInterval(-retention))
+            try await store.removeJobUploads(id: nil, endedBefore: now.addingTimeInterval(-retention), abandonedFor: lease)
         } catch {
             logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(LogText.error(error))"])
         }
