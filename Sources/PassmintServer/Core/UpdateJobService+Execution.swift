@@ -150,7 +150,7 @@ extension UpdateJobService {
     }
 
     /// The change a `PATCH` of the line's pass makes (``UpdateService``, checked but not signed), or of its order
-    /// (``OrderService``: status transitions checked, `updatedAt` later than the stored one).
+    /// (``UpdateService/update(orderTypeIdentifier:orderIdentifier:data:ifMatch:)``: status transitions checked).
     ///
     /// `replayingSince`: the line may have been applied by a service killed since then; found as it would leave it,
     /// it counts as changed when its pass (or order) changed since then.
@@ -163,8 +163,7 @@ extension UpdateJobService {
         do {
             let result: PassMetadata
             if line.isOrder {
-                guard let orders else { return failed("this service does not keep orders") }
-                result = try await orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: line.data ?? [:], ifMatch: nil)
+                result = try await updates.update(orderTypeIdentifier: type, orderIdentifier: id, data: line.data ?? [:], ifMatch: nil)
             } else {
                 result = try await updates.update(
                     passTypeIdentifier: type, serialNumber: id, data: line.data, voided: line.voided, images: line.images, signs: false,

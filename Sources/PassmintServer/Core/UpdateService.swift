@@ -88,6 +88,52 @@ package struct UpdateService: Sendable {
         }
     }
 
+    /// Merges `data` into a Wallet order's data (a member set to null is removed); made and committed as a pass's change
+    /// (``update(passTypeIdentifier:serialNumber:data:voided:images:ifMatch:signs:read:purgeUnused:unvoid:templateVersion:)``),
+    /// refused (422) when the new version does not build or cannot follow the stored one (a completed or cancelled order
+    /// open again, a delivered shipment back on its way: ``OrderLinter/lint(json:previous:)``).
+    package func update(orderTypeIdentifier type: String, orderIdentifier id: String, data: JSONObject, ifMatch: Set<Int64>?) async throws
+        -> PassMetadata
+    {
+        for key in IssuingService.orderOwnedKeys + ["orderIdentifier"] where data[key] != nil {
+            throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
+        }
+        return try await DocumentChange.retrying(.order, id) {
+            let current = try await store.existing(.order, type, id)
+            if let ifMatch, !ifMatch.contains(current.updateTag) {
+                throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: "order")
+            }
+            let original = PassRenderer.data(current.dataJSON)
+            var merged = original
+            for member in data { merged[member.key] = member.value == .null ? nil : member.value }
+            if merged == original {
+                let registrations = try await store.registrations(passTypeIdentifier: type, serialNumber: id)
+                return PassMetadata(pass: current, data: original, registrations: registrations.count, queuedPushes: 0, changed: false)
+            }
+            let text = JSONWriter.string(.object(merged), style: .compact)
+            var next = current
+            next.dataJSON = text
+            next = next.nextVersion(tag: current.updateTag + 1, now: renderer.clock())
+            _ = try renderer.order(next, data: merged)
+            let lint = OrderLinter.lint(json: try renderer.orderJSON(next, data: merged), previous: try renderer.orderJSON(current))
+            let errors = lint.filter { $0.severity == .error }.map { "\($0.path): \($0.message) [\($0.code)] (fix: \($0.fix))" }
+            guard errors.isEmpty else {
+                let lines = errors.joined(separator: "\n")
+                throw ServiceFailure.unprocessable("order \(id) cannot change this way; nothing was changed:\n" + lines)
+            }
+            // Stale when another change committed after this one read the order: made again from the one stored.
+            let committed = try await store.change(
+                passTypeIdentifier: type, serialNumber: id, .update(dataJSON: text, voided: nil), basedOn: current.updateTag)
+            guard let change = committed else { throw ServiceFailure.notFound }
+            let queued = Set(change.registrations.map(\.pushToken)).count
+            publisher.publish(change)
+            logger.info(
+                "order updated", metadata: ["orderIdentifier": "\(id)", "tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"])
+            return PassMetadata(
+                pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: change.changed)
+        }
+    }
+
     /// The pass's data with `data` (typed as its template wants) and the uploaded images' members merged in.
     private func merge(
         _ data: JSONObject?, _ upload: PassImageLibrary.Upload?, into original: JSONObject, of pass: StoredPass, purgeUnused: Bool
