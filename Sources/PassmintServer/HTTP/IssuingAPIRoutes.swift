@@ -128,7 +128,8 @@ struct IssuingAPIRoutes {
         if kind == .order {
             guard let data = object["data"]?.objectValue else { throw ServiceFailure.badRequest("give {\"data\": {…}}") }
             let updated = try await core.updates.update(
-                orderTypeIdentifier: type, orderIdentifier: serial, data: data, ifMatch: EntityTags.ifMatch(request.headers))
+                .order, passTypeIdentifier: type, serialNumber: serial, data: data, voided: nil,
+                ifMatch: EntityTags.ifMatch(request.headers))
             return await metadataAnswer(.ok, updated)
         }
         let data = object["data"]
