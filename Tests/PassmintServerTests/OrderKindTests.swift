@@ -22,8 +22,8 @@ import Testing
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("KIND")
-            let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.pass.passTypeIdentifier
+            let issued = try await service.issuing.issueOrder(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
+            let type = issued.pass.passTypeIdentifier
             let before = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: id))
             try await buildApplication(core: service, logger: .init(label: "orders")).test(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
@@ -43,7 +43,7 @@ import Testing
                 }
                 // A device's pass path knows no order, whatever scheme carries its token (the order's own path, read
                 // first, leaves its row in the read cache).
-                let token = issued.metadata.pass.authenticationToken
+                let token = issued.pass.authenticationToken
                 let own = try await client.execute(
                     uri: "/wallet/v1/orders/\(type)/\(id)", method: .get, headers: [.authorization: "AppleOrder \(token)"])
                 #expect(own.status == .ok)
@@ -67,7 +67,7 @@ import Testing
 
             // The other way round: a pass's type on the orders API names the kind too.
             let order = await #expect(throws: ServiceFailure.self) {
-                _ = try await service.orders.metadata(orderTypeIdentifier: ServiceHarness.passType, orderIdentifier: id)
+                _ = try await service.lookup.metadata(.order, passTypeIdentifier: ServiceHarness.passType, serialNumber: id)
             }
             #expect(order?.status == .notFound && order?.message?.contains("is a pass type") == true)
         }

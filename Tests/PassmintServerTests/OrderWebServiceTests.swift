@@ -125,20 +125,22 @@ import Testing
         try await withStore(.sqlite, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")
-            let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.pass.passTypeIdentifier
-            let completed = try await service.orders.update(
-                orderTypeIdentifier: type, orderIdentifier: id, data: ["status": "completed"], ifMatch: nil)
+            let issued = try await service.issuing.issueOrder(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
+            let type = issued.pass.passTypeIdentifier
+            let completed = try await service.updates.update(
+                .order, passTypeIdentifier: type, serialNumber: id, data: ["status": "completed"], voided: nil, ifMatch: nil)
             #expect(completed.changed == true)
             let reopened = await #expect(throws: ServiceFailure.self) {
-                _ = try await service.orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: ["status": "open"], ifMatch: nil)
+                _ = try await service.updates.update(
+                    .order, passTypeIdentifier: type, serialNumber: id, data: ["status": "open"], voided: nil, ifMatch: nil)
             }
             #expect(reopened?.status == .unprocessableContent && reopened?.message?.contains("order-status-transition") == true)
-            let stored = try await service.orders.metadata(orderTypeIdentifier: type, orderIdentifier: id)
+            let stored = try await service.lookup.metadata(.order, passTypeIdentifier: type, serialNumber: id)
             #expect(stored.pass.updateTag == completed.pass.updateTag && stored.data?["status"] == "completed", "nothing was changed")
             let owned = await #expect(throws: ServiceFailure.self) {
-                _ = try await service.orders.update(
-                    orderTypeIdentifier: type, orderIdentifier: id, data: ["authenticationToken": "mine-0123456789abcdef"], ifMatch: nil)
+                _ = try await service.updates.update(
+                    .order, passTypeIdentifier: type, serialNumber: id, data: ["authenticationToken": "mine-0123456789abcdef"], voided: nil,
+                    ifMatch: nil)
             }
             #expect(owned?.status == .badRequest && owned?.message?.contains("data.authenticationToken") == true)
         }
@@ -150,25 +152,27 @@ import Testing
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
             let id = unique("NW")
-            let issued = try await service.orders.issue(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
-            let type = issued.metadata.pass.passTypeIdentifier
+            let issued = try await service.issuing.issueOrder(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
+            let type = issued.pass.passTypeIdentifier
             let keys = (0..<6).map { "note\($0)" }
             let tags = try await withThrowingTaskGroup(of: Int64.self) { group in
                 for (index, key) in keys.enumerated() {
                     group.addTask {
                         let data: JSONObject = [key: .number(JSONNumber(index))]
-                        return try await service.orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: data, ifMatch: nil)
-                            .pass.updateTag
+                        return try await service.updates.update(
+                            .order, passTypeIdentifier: type, serialNumber: id, data: data, voided: nil, ifMatch: nil
+                        )
+                        .pass.updateTag
                     }
                 }
                 return try await group.reduce(into: [Int64]()) { $0.append($1) }
             }
             #expect(Set(tags).count == keys.count, "each change committed its own version")
-            let stored = try await service.orders.metadata(orderTypeIdentifier: type, orderIdentifier: id)
+            let stored = try await service.lookup.metadata(.order, passTypeIdentifier: type, serialNumber: id)
             for (index, key) in keys.enumerated() { #expect(stored.data?[key] == .number(JSONNumber(index)), "\(key) was lost") }
             let stale = await #expect(throws: ServiceFailure.self) {
-                _ = try await service.orders.update(
-                    orderTypeIdentifier: type, orderIdentifier: id, data: ["late": true], ifMatch: [issued.metadata.pass.updateTag])
+                _ = try await service.updates.update(
+                    .order, passTypeIdentifier: type, serialNumber: id, data: ["late": true], voided: nil, ifMatch: [issued.pass.updateTag])
             }
             #expect(stale?.status == .preconditionFailed)
         }

@@ -117,7 +117,6 @@ package func buildRouter(core: ServiceCore) -> Router<ServiceRequestContext> {
         .add(middleware: IdempotencyMiddleware(service: core.idempotency))
     IssuingAPIRoutes(core: core).register(on: api)
     PaymentRoutes(core: core).register(on: api)
-    OrderAPIRoutes(core: core).register(on: api)
     PreviewRoutes(core: core).register(on: api)
     JobRoutes(core: core).register(on: api)
     TemplateRoutes(core: core).register(on: api)

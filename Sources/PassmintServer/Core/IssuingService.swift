@@ -3,14 +3,17 @@ import Logging
 package import Passmint
 package import PassmintStore
 
-/// Issues passes from a template and data: one at a time, or a multi-ticket order all or nothing. A pass is checked
-/// before it is stored, and signed while the store commits.
+/// Issues passes from a template and data: one at a time, or a multi-ticket order all or nothing; and Wallet orders
+/// (``issueOrder(template:data:)``). A pass is checked before it is stored, and signed while the store commits.
 package struct IssuingService: Sendable {
     let templates: TemplateCatalog
     let renderer: PassRenderer
     let store: any PassStore
     let signedPasses: SignedPassCache
     let logger: Logger
+
+    /// Keys of an order's data the service writes itself: they cannot be given.
+    static let orderOwnedKeys = ["orderTypeIdentifier", "authenticationToken", "updatedAt"]
 
     /// A pass as issued: stored, with its data and signed bytes.
     package struct Issued: Sendable {
@@ -51,6 +54,32 @@ package struct IssuingService: Sendable {
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
         signedPasses.remember(built.archive, for: stored)
         return Issued(pass: stored, data: new.data, archive: built.archive)
+    }
+
+    /// Issues a Wallet order of `template` with `data`; its `orderIdentifier` comes from the data (or is generated), its
+    /// token is generated, `createdAt` is now unless the data gives it. Checked and signed before it is stored.
+    package func issueOrder(template name: String, data: JSONObject) async throws -> Issued {
+        if let key = Self.orderOwnedKeys.first(where: { data[$0] != nil }) {
+            throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
+        }
+        var values = data
+        let id = values["orderIdentifier"]?.stringValue ?? UUID().uuidString.lowercased()
+        guard PathComponent.isValid(id) else { throw ServiceFailure.badRequest("orderIdentifier must be 1–128 URL-safe characters") }
+        values["orderIdentifier"] = nil
+        if values["createdAt"] == nil {
+            values["createdAt"] = .string(RFC3339Date.string(from: StoredPass.nextUpdateDate(after: nil, now: renderer.clock())))
+        }
+        let type = try renderer.orderType(template: name, data: values)
+        let draft = StoredPass(
+            passTypeIdentifier: type, serialNumber: id, authenticationToken: AuthenticationToken.make(),
+            template: TemplateCatalog.orderName(name) + ".order", dataJSON: JSONWriter.string(.object(values), style: .compact)
+        ).firstVersion(tag: 0, now: renderer.clock())
+        var built = try renderer.order(draft, data: values)  // data that does not make a valid order is never stored
+        let stored = try await insert([draft], images: [])[0]
+        if stored.updatedAt != draft.updatedAt { built = try renderer.order(stored, data: values) }
+        signedPasses.remember(built.archive, for: stored)
+        logger.info("order issued", metadata: ["orderTypeIdentifier": "\(type)", "orderIdentifier": "\(id)"])
+        return Issued(pass: stored, data: values, archive: built.archive)
     }
 
     /// One pass of a multi-ticket order.
@@ -128,8 +157,8 @@ package struct IssuingService: Sendable {
         return (pass, values, prepared, upload?.images ?? [])
     }
 
-    /// Stores new passes and their images in one transaction, all or none; a serial that exists is a conflict naming
-    /// its place in the order when there are several.
+    /// Stores new passes (or an order) and their images in one transaction, all or none; a serial that exists is a
+    /// conflict naming its place in the order when there are several.
     private func insert(_ passes: [StoredPass], images: [StoredImage], payment: PaymentSettlement? = nil) async throws -> [StoredPass] {
         do {
             return try await store.insert(order: passes, images: images, payment: payment)
@@ -160,6 +189,9 @@ package struct IssuingService: Sendable {
     private func taken(_ key: PassKey?, erased erasedAt: Date?) -> ServiceFailure {
         let serial = key?.serialNumber ?? "?"
         if let erasedAt { return .serialErased(serial, at: erasedAt) }
+        if let type = key?.passTypeIdentifier, WalletWebService.Kind(typeIdentifier: type) == .order {
+            return .conflict("an order \(type) / \(serial) already exists; PATCH it to change it")
+        }
         return .conflict("a pass with serial number \(serial) already exists; PATCH it to change it", code: "pass-exists")
     }
 

@@ -1,10 +1,15 @@
-import Foundation
+package import Foundation
 package import Passmint
 import PassmintStore
 
 /// Turns a stored pass into a signed `.pkpass`: the template version its row names (``TemplateCatalog``) filled with its data, the
 /// service's `webServiceURL`, its token and voided flag, and what the user gave at sign-up. Rendering and checking
 /// run on `CPUWork`'s threads, off the pool that answers devices.
+///
+/// It makes a stored order's signed `.order` too: its template (``TemplateCatalog/order(named:)``) filled with its
+/// data, the keys the service owns written over it (`orderTypeIdentifier`, `orderIdentifier`, `authenticationToken`,
+/// `updatedAt` — the version's date — and `webServiceURL`), checked by the order linter and signed with the Order Type
+/// ID identity.
 package struct PassRenderer: Sendable {
     package let builder: PassBuilder
     let templates: TemplateCatalog
@@ -22,15 +27,19 @@ package struct PassRenderer: Sendable {
     let webServiceURL: String
     /// Where rendering and signing times go (`GET /metrics`).
     let metrics: ServiceMetrics?
+    /// The time an order's signature is checked against (the certificate's validity), and a new version's date.
+    let clock: @Sendable () -> Date
 
     package init(
-        builder: PassBuilder, templates: TemplateCatalog, images: PassImageLibrary, webServiceURL: String, metrics: ServiceMetrics? = nil
+        builder: PassBuilder, templates: TemplateCatalog, images: PassImageLibrary, webServiceURL: String, metrics: ServiceMetrics? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.builder = builder
         self.templates = templates
         self.images = images
         self.webServiceURL = webServiceURL
         self.metrics = metrics
+        self.clock = clock
     }
 
     /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
@@ -118,6 +127,74 @@ package struct PassRenderer: Sendable {
     func build(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> BuiltPass {
         try sign(try await prepare(pass, data: data))
     }
+
+    /// The signed bytes of a stored pass or order (its kind is its type's).
+    func archive(_ document: StoredPass) async throws(ServiceFailure) -> [UInt8] {
+        if WalletWebService.Kind(typeIdentifier: document.passTypeIdentifier) == .order { return try order(document).archive }
+        return try await build(document).archive
+    }
+
+    /// The signed order of `order`'s identity and version, with `data` (its stored data when nil).
+    func order(_ order: StoredPass, data: JSONObject? = nil) throws(ServiceFailure) -> BuiltOrder {
+        let template = try templates.order(named: order.template)
+        let json = try orderJSON(order, data: data, template: template)
+        do {
+            let builder = OrderBuilder(identities: builder.identities, options: .init(now: clock()))
+            let source = TemplateCatalog.orderName(order.template) + ".order/order.json"
+            return try builder.build(orderJSON: json, files: template.files, source: source)
+        } catch {
+            throw .unprocessable(error.message)
+        }
+    }
+
+    /// The `order.json` of `order`'s version with `data` (its stored data when nil), as it is signed.
+    func orderJSON(_ order: StoredPass, data: JSONObject? = nil, template: OrderTemplate? = nil) throws(ServiceFailure) -> JSONObject {
+        let chosen: OrderTemplate
+        if let template { chosen = template } else { chosen = try templates.order(named: order.template) }
+        var json = try render(chosen, order: order, data: data ?? Self.data(order.dataJSON))
+        json["orderTypeIdentifier"] = .string(order.passTypeIdentifier)
+        return json
+    }
+
+    /// The order type a new order of `template` with `data` gets: the template's `orderTypeIdentifier` (after its
+    /// placeholders), else the one Order Type ID identity of the certificates folder.
+    func orderType(template name: String, data: JSONObject) throws(ServiceFailure) -> String {
+        let probe = StoredPass(
+            passTypeIdentifier: "", serialNumber: "probe", authenticationToken: "probe-token-0123456789", template: name,
+            dataJSON: "{}", updatedAt: clock())
+        let rendered = try render(templates.order(named: name), order: probe, data: data)
+        if let type = rendered["orderTypeIdentifier"]?.stringValue, !type.isEmpty { return type }
+        let orderTypes = builder.identities.passTypeIdentifiers.filter { $0.hasPrefix("order.") }
+        guard orderTypes.count == 1 else {
+            throw .unprocessable(
+                orderTypes.isEmpty
+                    ? "the certificates folder holds no Order Type ID certificate (UID order.…): add one to issue orders"
+                    : "the certificates folder holds several Order Type ID certificates (\(orderTypes.joined(separator: ", "))): "
+                        + "give \"orderTypeIdentifier\" in the template or the data")
+        }
+        return orderTypes[0]
+    }
+
+    private func render(_ template: OrderTemplate, order: StoredPass, data: JSONObject) throws(ServiceFailure) -> JSONObject {
+        var values = data
+        let owned: JSONObject = [
+            "orderIdentifier": .string(order.serialNumber), "authenticationToken": .string(order.authenticationToken),
+            "updatedAt": .string(RFC3339Date.string(from: order.updatedAt)),
+        ]
+        for member in owned { values[member.key] = member.value }
+        var json: JSONObject
+        do {
+            json = try template.render(data: values)
+        } catch {
+            throw .unprocessable(error.message.replacingOccurrences(of: templates.orderFolder + "/", with: ""))
+        }
+        for member in owned { json[member.key] = member.value }
+        json["webServiceURL"] = .string(webServiceURL)
+        return json
+    }
+
+    /// A stored data text as an object (an empty one when it does not parse, which the store never holds).
+    static func data(_ text: String) -> JSONObject { (try? JSONParser.value(Array(text.utf8)).objectValue) ?? JSONObject() }
 
     /// The PKCS#7 detached DER signature of `content`, made with the certificate of `passTypeIdentifier` exactly like
     /// the manifest's.

@@ -13,10 +13,6 @@ public struct ServiceCore: Sendable {
     package let updates: UpdateService
     package let personalization: PersonalizationService
     package let registrations: RegistrationService
-    /// Wallet orders: issuing and changing them (``OrderService``); devices register, poll and leave as for passes.
-    package let orders: OrderService
-    /// An order's signed `.order` (a device's latest version, a link's download).
-    let orderRenderer: OrderRenderer
     package let deviceReads: DeviceReadCache
     package let downloads: LatestPassService
     package let lookup: PassLookupService
@@ -68,14 +64,16 @@ public struct ServiceCore: Sendable {
     ) {
         self.configuration = configuration
         self.store = store
-        let templates = TemplateCatalog(folder: configuration.templatesFolder, store: store)
+        let templates = TemplateCatalog(
+            folder: configuration.templatesFolder, orderFolder: configuration.orderTemplatesFolder, store: store)
         let lint = LintOptions(allowHTTPWebService: configuration.allowHTTP)
         let builder = PassBuilder(identities: configuration.identities, options: .init(lint: lint))
         let images = PassImageLibrary(store: store, cacheBytes: configuration.jobLimits.imageCacheBytes)
         let metrics = ServiceMetrics()
         metrics.registerAtStart()
         let renderer = PassRenderer(
-            builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics)
+            builder: builder, templates: templates, images: images, webServiceURL: configuration.publicURL, metrics: metrics,
+            clock: clock)
         let signedPasses = SignedPassCache()
         let pushQueue = PushQueue(
             store: store, sender: push, logger: logger, lease: configuration.pushLease, ready: storeReady, clock: clock)
@@ -97,10 +95,6 @@ public struct ServiceCore: Sendable {
         updates = UpdateService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         personalization = PersonalizationService(store: store, renderer: renderer, publisher: publisher, logger: logger)
         registrations = RegistrationService(store: store, metrics: metrics)
-        orderRenderer = OrderRenderer(
-            templates: OrderTemplateCatalog(folder: configuration.orderTemplatesFolder ?? configuration.templatesFolder),
-            identities: configuration.identities, webServiceURL: configuration.publicURL, clock: clock)
-        orders = OrderService(store: store, renderer: orderRenderer, publisher: publisher, clock: clock, logger: logger)
         let links = configuration.linkSecret.map {
             PassLinks(secret: $0, publicURL: configuration.publicURL, lifetime: configuration.linkLifetime)
         }
@@ -111,7 +105,7 @@ public struct ServiceCore: Sendable {
         lookup = PassLookupService(store: store, google: configuration.google != nil)
         previews = PreviewService(store: store, renderer: renderer, templates: templates)
         sharing = SharingService(
-            links: links, store: store, renderer: renderer, orderRenderer: orderRenderer, downloads: downloads, events: events,
+            links: links, store: store, renderer: renderer, downloads: downloads, events: events,
             google: google)
         deviceLogs = DeviceLogBook(limit: configuration.deviceLogLimit, logger: logger)
         self.pushQueue = pushQueue
@@ -131,7 +125,7 @@ public struct ServiceCore: Sendable {
         reachability = StoreReachability(store: store, readiness: storeReady, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
-            orders: orders, templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,
+            templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,
             concurrency: configuration.jobLimits.linesInFlight, lease: configuration.jobLease,
             sync: (store as? any PublishedTemplateStore).map {
                 TemplateSync(store: $0, templates: templates, logger: logger)

@@ -11,8 +11,8 @@ extension SharingService {
     func orderPage(_ link: Link, acceptLanguage: String?) async throws -> Page {
         let order = try await pass(for: link, .order)
         guard let links else { throw ServiceFailure.notFound }
-        let template = try orderRenderer.templates.template(named: order.template)
-        let json = try orderRenderer.orderJSON(order, data: OrderRenderer.data(order.dataJSON), template: template)
+        let template = try renderer.templates.order(named: order.template)
+        let json = try renderer.orderJSON(order, template: template)
         let merchant = json["merchant"]
         let logoName = merchant?["logo"]?.stringValue.map { $0.hasSuffix(".png") ? String($0.dropLast(4)) : $0 }
         let logo = logoName.flatMap { stem in

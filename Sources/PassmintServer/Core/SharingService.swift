@@ -57,8 +57,6 @@ package struct SharingService: Sendable {
     package let links: PassLinks?
     let store: any PassStore
     let renderer: PassRenderer
-    /// An order's signed `.order`, and what its page shows.
-    let orderRenderer: OrderRenderer
     let downloads: LatestPassService
     let events: PassEventLog
     /// Google Wallet links for the page, when there is a Google account.
@@ -91,7 +89,7 @@ package struct SharingService: Sendable {
     package func download(_ link: Link) async throws -> (pass: StoredPass, archive: ByteBuffer) {
         let kind = WalletWebService.Kind(typeIdentifier: link.passTypeIdentifier)
         let pass = try await pass(for: link, kind)
-        if kind == .order { return (pass, ByteBuffer(bytes: try orderRenderer.build(pass).archive)) }
+        if kind == .order { return (pass, try await downloads.latestPass(pass)) }
         if pass.voided { throw Self.linkGone("is no longer valid") }
         let archive = try await downloads.latestPass(pass)
         try await events.record(.downloaded, pass)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 package import Passmint
 package import PassmintStore
 import Synchronization
@@ -9,6 +10,9 @@ import Synchronization
 /// its row names (``StoredPass/templateVersion``), loaded from the store on first use and kept in memory, never from
 /// what the folder holds now. The folder is read for the current version of each template (the one new passes are
 /// issued from) at start, and for a publish's candidate.
+///
+/// It holds the order templates too (`Shipment` → `<orderFolder>/Shipment.order`), read from their folder once and
+/// kept: an order renders from what its template's folder held when first used (orders have no stored versions).
 package final class TemplateCatalog: Sendable {
     /// A template version: its content hash and the template.
     package struct Version: Sendable {
@@ -31,11 +35,41 @@ package final class TemplateCatalog: Sendable {
     private let versions = Mutex<[String: PassTemplate]>([:])
     /// The hashes stored in ``store`` by this catalog.
     private let stored = Mutex<Set<String>>([])
+    /// The folder holding the `<Name>.order/` templates, and those read so far by name.
+    let orderFolder: String
+    private let orders = Mutex<[String: OrderTemplate]>([:])
 
-    package init(folder: String, store: (any TemplateVersionStore)? = nil) {
+    package init(folder: String, orderFolder: String? = nil, store: (any TemplateVersionStore)? = nil) {
         self.folder = folder
+        self.orderFolder = orderFolder ?? folder
         self.store = store
     }
+
+    /// The order template `name` (`Shipment` or `Shipment.order`); 404 when its folder has none, 422 when it does
+    /// not load.
+    func order(named name: String) throws(ServiceFailure) -> OrderTemplate {
+        let base = Self.orderName(name)
+        let allowed = base.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 < 128 && isalnum(Int32($0)) != 0) }
+        guard !base.isEmpty, base.utf8.count <= 128, allowed else {
+            throw .badRequest("template must name an order template folder (letters, digits, - and _), not \"\(name)\"")
+        }
+        if let template = orders.withLock({ $0[base] }) { return template }
+        let path = orderFolder + "/" + base + ".order"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ServiceFailure(.notFound, "there is no order template \(base).order in the order templates folder")
+        }
+        do {
+            let template = try OrderTemplate(folder: path)
+            orders.withLock { $0[base] = template }
+            return template
+        } catch {
+            throw .unprocessable("order template \(base): " + error.message.replacingOccurrences(of: orderFolder + "/", with: ""))
+        }
+    }
+
+    /// The name an order template is known by: without `.order` (an order's row records it with `.order`, which no
+    /// pass template has, so that nothing that walks a pass template's passes meets an order).
+    static func orderName(_ name: String) -> String { name.hasSuffix(".order") ? String(name.dropLast(".order".count)) : name }
 
     /// The name passes and jobs know a template by: without `.pass`.
     package static func canonicalName(_ name: String) -> String {

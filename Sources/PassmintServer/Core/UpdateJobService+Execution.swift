@@ -139,7 +139,7 @@ extension UpdateJobService {
     }
 
     /// The change a `PATCH` of the line's pass makes (``UpdateService``, checked but not signed), or of its order
-    /// (``OrderService``: status transitions checked, `updatedAt` later than the stored one).
+    /// (status transitions checked).
     ///
     /// `replayingSince`: the line may have been applied by a service killed since then; found as it would leave it,
     /// it counts as changed when its pass (or order) changed since then.
@@ -150,15 +150,9 @@ extension UpdateJobService {
             .failed(line.isOrder ? LineFailure(message, order: id) : LineFailure(message, serial: id))
         }
         do {
-            let result: PassMetadata
-            if line.isOrder {
-                guard let orders else { return failed("this service does not keep orders") }
-                result = try await orders.update(orderTypeIdentifier: type, orderIdentifier: id, data: line.data ?? [:], ifMatch: nil)
-            } else {
-                result = try await updates.update(
-                    passTypeIdentifier: type, serialNumber: id, data: line.data, voided: line.voided, images: line.images, signs: false,
-                    read: read, unvoid: line.unvoid)
-            }
+            let result = try await updates.update(
+                line.isOrder ? .order : .pass, passTypeIdentifier: type, serialNumber: id, data: line.data, voided: line.voided,
+                images: line.images, signs: false, read: line.isOrder ? nil : read, unvoid: line.unvoid)
             if result.changed == true { return .changed(pushes: result.queuedPushes ?? 0) }
             if let replayingSince, result.pass.updatedAt >= replayingSince { return .changed(pushes: result.registrations) }
             return .unchanged

@@ -18,9 +18,8 @@ import Synchronization
 /// that answers devices.
 package final class UpdateJobService: Service, Sendable {
     let folder: JobFolder
-    let updates: UpdateService
     /// Lines naming an order (`orderTypeIdentifier`, `orderIdentifier`) are the change a `PATCH` of the order makes.
-    let orders: OrderService?
+    let updates: UpdateService
     let templates: TemplateCatalog
     let store: any PassStore
     let logger: Logger
@@ -57,11 +56,10 @@ package final class UpdateJobService: Service, Sendable {
     let beforeEachItem = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(
-        folder: JobFolder, updates: UpdateService, orders: OrderService? = nil, templates: TemplateCatalog, store: any PassStore,
+        folder: JobFolder, updates: UpdateService, templates: TemplateCatalog, store: any PassStore,
         logger: Logger, ready: StoreReadiness, limits: JobLimits = JobLimits(), concurrency: Int = 64,
         lease: Duration = .seconds(60), sync: TemplateSync? = nil
     ) {
-        self.orders = orders
         self.sync = sync
         self.lease = lease
         self.ready = ready

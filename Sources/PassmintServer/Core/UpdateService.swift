@@ -42,34 +42,45 @@ package struct UpdateService: Sendable {
     /// `read`: the pass as the caller read it already (a bulk update reads a chunk's passes at once), made from on the
     /// first attempt instead of reading it again; when it is no longer the stored version, the commit finds it stale
     /// and the change is made again from the version stored.
+    ///
+    /// `kind` `.order`: a Wallet order's change (only `data`: a member set to null is removed, the keys the service
+    /// writes refused), refused (422) when the new version does not build or cannot follow the stored one (a completed
+    /// or cancelled order open again, a delivered shipment back on its way: ``OrderLinter/lint(json:previous:)``).
     package func update(
-        passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?, images: JSONObject? = nil,
-        ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false, unvoid: Bool = false,
-        templateVersion: String? = nil
+        _ kind: WalletWebService.Kind = .pass, passTypeIdentifier: String, serialNumber: String, data: JSONObject?, voided: Bool?,
+        images: JSONObject? = nil, ifMatch: Set<Int64>? = nil, signs: Bool = true, read: StoredPass? = nil, purgeUnused: Bool = false,
+        unvoid: Bool = false, templateVersion: String? = nil
     ) async throws -> PassMetadata {
-        let metadata: Logger.Metadata = ["passTypeIdentifier": "\(passTypeIdentifier)", "serialNumber": "\(serialNumber)"]
-        if let data { try DataKeys.check(data) }
+        let metadata: Logger.Metadata = [kind.typeIdentifierName: "\(passTypeIdentifier)", kind.identifierName: "\(serialNumber)"]
+        if kind == .order, let key = (IssuingService.orderOwnedKeys + ["orderIdentifier"]).first(where: { data?[$0] != nil }) {
+            throw ServiceFailure.badRequest("data.\(key) is written by the service; leave it out")
+        }
+        if let data, kind == .pass { try DataKeys.check(data) }
         var upload: PassImageLibrary.Upload?
         var known = read
-        return try await DocumentChange.retrying(.pass, serialNumber) {
+        return try await DocumentChange.retrying(kind, serialNumber) {
             var current = known
-            if known == nil { current = try await store.existing(.pass, passTypeIdentifier, serialNumber) }
+            if known == nil { current = try await store.existing(kind, passTypeIdentifier, serialNumber) }
             known = nil
             guard let current else { throw ServiceFailure.notFound }
             if let erasedAt = current.erasedAt { throw ServiceFailure.erased(serialNumber, at: erasedAt) }
             if current.voided, voided == false, !unvoid { throw ServiceFailure.unvoidNotAsked(serialNumber) }
             // Decoded once, and only for a pass that exists: a line naming no pass costs no decoding and fills no cache.
             if upload == nil, let images { upload = try await renderer.images.decode(images) }
-            if let ifMatch, !ifMatch.contains(current.updateTag) { throw ServiceFailure.preconditionFailed(tag: current.updateTag) }
+            if let ifMatch, !ifMatch.contains(current.updateTag) {
+                throw ServiceFailure.preconditionFailed(tag: current.updateTag, what: kind.rawValue)
+            }
             let original = (try? JSONParser.value(Array(current.dataJSON.utf8)).objectValue) ?? JSONObject()
             var target = current
             target.templateVersion = templateVersion ?? current.templateVersion
             let merged = try await merge(data, upload, into: original, of: target, purgeUnused: purgeUnused)
             if merged == original && (voided ?? current.voided) == current.voided {
                 // A bulk change's lines log at debug: its job logs one summary (a national campaign is millions of lines).
-                logger.log(level: signs ? .info : .debug, "pass update changed nothing; not pushed", metadata: metadata)
+                logger.log(level: signs ? .info : .debug, "\(kind) update changed nothing; not pushed", metadata: metadata)
                 let registrations = try await store.registrations(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
-                return PassMetadata(pass: current, data: original, registrations: registrations.count, changed: false)
+                return PassMetadata(
+                    pass: current, data: original, registrations: registrations.count, queuedPushes: kind == .order ? 0 : nil,
+                    changed: false)
             }
             let edit = PassEdit.update(
                 dataJSON: merged == original ? nil : JSONWriter.string(.object(merged), style: .compact), voided: voided,
@@ -78,10 +89,10 @@ package struct UpdateService: Sendable {
             // Stale (or erased) when another change committed after this one read the pass: made again from the version
             // now stored (with If-Match, the next read answers 412 with the version it is at, unless If-Match names
             // that one; an erasure, 410).
-            let change = try await commit(candidate, edit, basedOn: current.updateTag, data: merged, signs: signs)
+            let change = try await commit(candidate, edit, after: current, data: merged, signs: signs)
             let queued = Set(change.registrations.map(\.pushToken)).count
             logger.log(
-                level: signs ? .info : .debug, "pass updated",
+                level: signs ? .info : .debug, "\(kind) updated",
                 metadata: metadata.merging(["tag": "\(change.pass.updateTag)", "pushesOwed": "\(queued)"]) { $1 })
             return PassMetadata(
                 pass: change.pass, data: merged, registrations: change.registrations.count, queuedPushes: queued, changed: true)
@@ -93,6 +104,10 @@ package struct UpdateService: Sendable {
         _ data: JSONObject?, _ upload: PassImageLibrary.Upload?, into original: JSONObject, of pass: StoredPass, purgeUnused: Bool
     ) async throws(ServiceFailure) -> JSONObject {
         var merged = original
+        if WalletWebService.Kind(typeIdentifier: pass.passTypeIdentifier) == .order {
+            for member in data ?? JSONObject() { merged[member.key] = member.value == .null ? nil : member.value }
+            return merged
+        }
         let template = try await renderer.templates.template(for: pass)
         if purgeUnused {
             let used = Set(template.placeholders + ["serialNumber", "authenticationToken"])
@@ -108,19 +123,31 @@ package struct UpdateService: Sendable {
         return merged
     }
 
-    /// Checks (and signs, with `signs`) `candidate`, then commits `edit` if the pass is still at `basedOn`.
-    private func commit(_ candidate: StoredPass, _ edit: PassEdit, basedOn: Int64, data: JSONObject, signs: Bool) async throws -> PassChange
-    {
-        let (type, serial) = (candidate.passTypeIdentifier, candidate.serialNumber)
-        if signs {
+    /// Checks (and signs, with `signs`) `candidate`, then commits `edit` if the pass is still at `previous`'s tag. An order
+    /// is built and checked against `previous` (its status transitions).
+    private func commit(
+        _ candidate: StoredPass, _ edit: PassEdit, after previous: StoredPass, data: JSONObject, signs: Bool
+    ) async throws -> PassChange {
+        let (type, serial, basedOn) = (candidate.passTypeIdentifier, candidate.serialNumber, previous.updateTag)
+        if WalletWebService.Kind(typeIdentifier: type) == .order {
+            let next = candidate.nextVersion(tag: basedOn + 1, now: renderer.clock())
+            _ = try renderer.order(next, data: data)
+            let lint = OrderLinter.lint(json: try renderer.orderJSON(next, data: data), previous: try renderer.orderJSON(previous))
+            let errors = lint.filter { $0.severity == .error }.map { "\($0.path): \($0.message) [\($0.code)] (fix: \($0.fix))" }
+            guard errors.isEmpty else {
+                let lines = errors.joined(separator: "\n")
+                throw ServiceFailure.unprocessable("order \(serial) cannot change this way; nothing was changed:\n" + lines)
+            }
+        } else if signs {
             let prepared = try await renderer.prepare(candidate, data: data)  // refuse data that does not make a valid pass
             async let signing = renderer.sign(prepared)  // signed while the store commits
             let committed = try await store.change(passTypeIdentifier: type, serialNumber: serial, edit, basedOn: basedOn)
             guard let change = committed else { throw ServiceFailure.notFound }
             publisher.publish(change, signed: try await signing.archive)
             return change
+        } else {
+            try await renderer.check(candidate, data: data)
         }
-        try await renderer.check(candidate, data: data)
         let committed = try await store.change(passTypeIdentifier: type, serialNumber: serial, edit, basedOn: basedOn)
         guard let change = committed else { throw ServiceFailure.notFound }
         publisher.publish(change)

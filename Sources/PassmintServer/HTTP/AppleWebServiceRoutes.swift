@@ -76,11 +76,8 @@ struct AppleWebServiceRoutes {
             response.headers[.contentLength] = nil
             return response
         }
-        let headers: HTTPFields = [.lastModified: view.lastModified]
-        switch kind {
-        case .pass: return RouteSupport.bytes(try await core.downloads.deviceFetch(view.pass), type: kind.mimeType, headers: headers)
-        case .order: return RouteSupport.bytes(try core.orderRenderer.build(view.pass).archive, type: kind.mimeType, headers: headers)
-        }
+        let bytes = try await kind == .pass ? core.downloads.deviceFetch(view.pass) : core.downloads.latestPass(view.pass)
+        return RouteSupport.bytes(bytes, type: kind.mimeType, headers: [.lastModified: view.lastModified])
     }
 
     /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service

@@ -4,18 +4,26 @@ import PassmintStore
 
 /// The issuing API for the issuer's own servers, under `/api/v1` behind ``APIKeyMiddleware``: issue a pass or a
 /// multi-ticket order, update a pass, erase it (its personal data, for good), read its metadata, the device logs and the
-/// statistics.
+/// statistics; and the same for Wallet orders under `orders/` (issue, change — data merged, `If-Match` as for passes —
+/// and read with where its pushes stand).
 struct IssuingAPIRoutes {
     let core: ServiceCore
 
     /// Adds the routes to `api`, the `/api/v1` group behind ``APIKeyMiddleware`` (``buildRouter(core:)``).
     func register(on api: RouterGroup<ServiceRequestContext>) {
-        api.post("passes") { request, context in try await issue(request, context) }
-        api.patch("passes/:type/:serial") { request, context in try await update(request, context) }
+        for (kind, path) in [(WalletWebService.Kind.pass, "passes/:type/:serial"), (.order, "orders/:type/:id")] {
+            api.post(RouterPath(String(path.prefix { $0 != "/" }))) { request, context in try await issue(kind, request, context) }
+            api.patch(RouterPath(path)) { request, context in try await update(kind, request, context) }
+            api.getAndHead(RouterPath(path)) { request, context in try await metadata(kind, request, context) }
+        }
         api.delete("passes/:type/:serial") { request, context in try await erase(request, context) }
         api.post("bundles") { request, context in try await issueBundle(request, context) }
-        api.getAndHead("passes/:type/:serial") { request, context in try await metadata(request, context) }
         api.get("logs") { _, _ in RouteSupport.json(.ok, .array(core.deviceLogs.recent.map(JSONValue.string))) }
+    }
+
+    /// The type and identifier a document's path names (`:serial` for a pass, `:id` for an order).
+    private static func key(_ kind: WalletWebService.Kind, _ context: ServiceRequestContext) throws -> (String, String) {
+        (try RouteSupport.component("type", context), try RouteSupport.component(kind == .pass ? "serial" : "id", context))
     }
 
     private var bodyLimit: Int { core.configuration.maxBodySize }
@@ -46,24 +54,34 @@ struct IssuingAPIRoutes {
         return object
     }
 
-    private func issue(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+    /// `{"template": "Loyalty", "data": {…}, "images": {…}}` (an order: `{"template": "Shipment", "data": {…}}`) → 201
+    /// with the signed `.pkpass` (`.order`), or its metadata with `Accept: application/json`.
+    private func issue(_ kind: WalletWebService.Kind, _ request: Request, _ context: ServiceRequestContext) async throws -> Response {
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
         guard let template = object["template"]?.stringValue else { throw ServiceFailure.badRequest("give \"template\": \"<name>\"") }
-        let images = object["images"]
-        guard images == nil || images?.objectValue != nil else {
-            throw ServiceFailure.badRequest("\"images\" must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}")
+        let issued: IssuingService.Issued
+        if kind == .order {
+            guard let data = (object["data"] ?? .object(JSONObject())).objectValue else {
+                throw ServiceFailure.badRequest("\"data\" must be an object")
+            }
+            issued = try await core.issuing.issueOrder(template: template, data: data)
+        } else {
+            let images = object["images"]
+            guard images == nil || images?.objectValue != nil else {
+                throw ServiceFailure.badRequest("\"images\" must be an object: {\"thumbnail@2x\": \"<base64 PNG>\"}")
+            }
+            issued = try await core.issuing.issue(
+                template: template, data: object["data"]?.objectValue ?? JSONObject(), images: images?.objectValue)
         }
-        let issued = try await core.issuing.issue(
-            template: template, data: object["data"]?.objectValue ?? JSONObject(), images: images?.objectValue)
-        let location = "/api/v1/passes/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
+        let location = "/api/v1/\(kind == .pass ? "passes" : "orders")/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
         if Self.wantsJSON(request) {
             var response = await metadataAnswer(
-                .created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0), google: true)
+                .created, PassMetadata(pass: issued.pass, data: issued.data, registrations: 0), google: kind == .pass)
             response.headers[.location] = location
             return response
         }
         return RouteSupport.bytes(
-            issued.archive, type: BuiltPass.mimeType,
+            issued.archive, type: kind.mimeType,
             headers: [.lastModified: HTTPDate.string(issued.pass.updatedAt), .location: location], status: .created)
     }
 
@@ -102,10 +120,18 @@ struct IssuingAPIRoutes {
         return RouteSupport.bytes(issued.bundle, type: PassBundle.mimeType, status: .created)
     }
 
-    private func update(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let type = try RouteSupport.component("type", context)
-        let serial = try RouteSupport.component("serial", context)
+    /// `{"data": {…}, "images": {…}, "voided": true}` merged into the pass (an order: `{"data": {…}}`, null removes a
+    /// member).
+    private func update(_ kind: WalletWebService.Kind, _ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let (type, serial) = try Self.key(kind, context)
         let object = try await RouteSupport.jsonObject(request, limit: bodyLimit)
+        if kind == .order {
+            guard let data = object["data"]?.objectValue else { throw ServiceFailure.badRequest("give {\"data\": {…}}") }
+            let updated = try await core.updates.update(
+                .order, passTypeIdentifier: type, serialNumber: serial, data: data, voided: nil,
+                ifMatch: EntityTags.ifMatch(request.headers))
+            return await metadataAnswer(.ok, updated)
+        }
         let data = object["data"]
         guard data == nil || data?.objectValue != nil else { throw ServiceFailure.badRequest("\"data\" must be an object") }
         let voided = object["voided"]
@@ -138,9 +164,9 @@ struct IssuingAPIRoutes {
         return await metadataAnswer(.ok, erased)
     }
 
-    private func metadata(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
-        let type = try RouteSupport.component("type", context)
-        let serial = try RouteSupport.component("serial", context)
-        return await metadataAnswer(.ok, try await core.lookup.metadata(passTypeIdentifier: type, serialNumber: serial), google: true)
+    private func metadata(_ kind: WalletWebService.Kind, _ request: Request, _ context: ServiceRequestContext) async throws -> Response {
+        let (type, serial) = try Self.key(kind, context)
+        let metadata = try await core.lookup.metadata(kind, passTypeIdentifier: type, serialNumber: serial)
+        return await metadataAnswer(.ok, metadata, google: kind == .pass)
     }
 }

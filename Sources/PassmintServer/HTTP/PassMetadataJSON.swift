@@ -31,7 +31,7 @@ enum PassMetadataJSON {
             object["voided"] = .bool(pass.voided)
             object["personalization"] = parsed(pass.personalizationJSON)
         case .order:
-            object["template"] = .string(OrderTemplateCatalog.canonicalName(pass.template))
+            object["template"] = .string(TemplateCatalog.orderName(pass.template))
             object["updatedAt"] = .string(RFC3339Date.string(from: pass.updatedAt))
         }
         object["data"] = metadata.data.map(JSONValue.object) ?? parsed(pass.dataJSON)
