@@ -108,7 +108,9 @@ import Testing
                     #expect(json["authenticationToken"]?.stringValue == token, "the token never changes")
                 }
 
-                // The metadata shows the registration and the last push.
+                // The metadata shows the registration and the last push, once the queue has settled it (APNs may hold the
+                // push before the queue's round writes what APNs answered).
+                try await service.pushQueue.drain()
                 try await client.execute(uri: "/api/v1/passes/\(type)/\(serial)", method: .get, headers: bearer) { response in
                     let json = try JSONParser.value(Array(response.body.readableBytesView))
                     #expect(json["registrations"] == 1)
