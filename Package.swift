@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "PassmintPreview", targets: ["PassmintPreview"]),
         // Issuing passes in bulk from CSV or JSON Lines, with the file-system and allocator tuning it needs.
         .library(name: "PassmintBatch", targets: ["PassmintBatch"]),
-        // The web service, for embedding it in another Swift server (and for the fuzz targets of its request bodies).
+        // The web service, for embedding it in another Swift server.
         .library(name: "PassmintServer", targets: ["PassmintServer"]),
         // Google Wallet: classes and objects from the same templates, OAuth for a service account, save links.
         .library(name: "PassmintGoogle", targets: ["PassmintGoogle"]),

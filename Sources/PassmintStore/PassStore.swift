@@ -12,11 +12,15 @@ public protocol PassStore: WebhookStore, IdempotencyStore, PaymentStore, JobStor
     /// Whether `error`, thrown by this store, means it is out of reach (a dropped or refused connection, a server
     /// shutting down) rather than a problem with the request: the service then answers 503 with `Retry-After`.
     func isOutage(_ error: any Error) -> Bool
-    /// Called when the store's probe finds it out of reach (`false`) or answering again (`true`). Out of reach, a store
-    /// with a connection pool fails its calls at once instead of queueing them for a connection (a node stopping during
-    /// an outage stops at once; the probe's own connection tells when it is back); back, it replaces the pool of the
-    /// outage, whose retries back off up to a minute, so requests are served at once.
-    func reachabilityChanged(reachable: Bool)
+    /// Whether the store's probe last found it answering (``reachabilityChanged(reachable:)``): `/ready`, the service's
+    /// 503s and its queues read it here, the one record of it. A store without connections to lose (SQLite) always is.
+    var isReachable: Bool { get }
+    /// Records what the store's probe found: out of reach (`false`) or answering (`true`); true when that changed. Out
+    /// of reach, a store with a connection pool fails its calls at once instead of queueing them for a connection (a
+    /// node stopping during an outage stops at once; the probe's own connection tells when it is back); back, it
+    /// replaces the pool of the outage, whose retries back off up to a minute, so requests are served at once.
+    @discardableResult
+    func reachabilityChanged(reachable: Bool) -> Bool
     /// How the store's connections are used now, for `/metrics`; nil for a store without a pool (SQLite).
     var connectionUse: StoreConnectionUse? { get }
 

@@ -47,8 +47,10 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     /// A SQLite file is never out of reach: its errors are the request's or the disk's.
     public func isOutage(_ error: any Error) -> Bool { false }
 
-    /// A SQLite file has no connections to replace.
-    public func reachabilityChanged(reachable: Bool) {}
+    /// A SQLite file is always reachable, and has no connections to replace.
+    public var isReachable: Bool { true }
+
+    public func reachabilityChanged(reachable: Bool) -> Bool { false }
 
     /// A SQLite file has no pool.
     public var connectionUse: StoreConnectionUse? { nil }

@@ -1,8 +1,8 @@
 public import Logging
+import PassmintStore
 public import PostgresNIO
-import Synchronization
 
-/// The store's way into the pool: each call counts what an operator watches on `/metrics` (``PostgresPoolUse``):
+/// The store's way into the pool: each call counts what an operator watches on `/metrics` (`StoreConnectionUse`):
 /// calls waiting for a connection, connections in use, and the time spent waiting.
 extension PostgresClientSlot {
     /// `body` on a connection of the current client's pool.
@@ -52,38 +52,7 @@ extension PostgresClientSlot {
 }
 
 /// A store call refused at once while the store's probe finds PostgreSQL out of reach (see
-/// ``PostgresClientSlot/failFast(_:)``): the service answers 503 for it, as for a dropped connection.
+/// ``PostgresClientSlot/isReachable``): the service answers 503 for it, as for a dropped connection.
 public struct PostgresOutage: Error, CustomStringConvertible {
     public var description: String { "PostgreSQL is out of reach (the node's probe cannot connect): not waiting for a connection" }
-}
-
-/// What the store's calls into the pool add up to, read at scrape time.
-public final class PostgresPoolUse: Sendable {
-    /// The most connections the pool opens.
-    public let maximumConnections: Int
-    private let waitingCount = Atomic<Int>(0)
-    private let inUseCount = Atomic<Int>(0)
-    private let leases = Atomic<Int>(0)
-    private let waitedNanoseconds = Atomic<Int>(0)
-
-    init(maximumConnections: Int) { self.maximumConnections = maximumConnections }
-
-    /// Calls waiting for a connection now.
-    public var waiting: Int { waitingCount.load(ordering: .relaxed) }
-    /// Connections a call holds now.
-    public var inUse: Int { inUseCount.load(ordering: .relaxed) }
-    /// Connections lent so far, and the seconds their calls waited for them in all.
-    public var leased: (count: Int, waitedSeconds: Double) {
-        (leases.load(ordering: .relaxed), Double(waitedNanoseconds.load(ordering: .relaxed)) / 1e9)
-    }
-
-    func waiting(_ change: Int) { waitingCount.add(change, ordering: .relaxed) }
-    func inUse(_ change: Int) { inUseCount.add(change, ordering: .relaxed) }
-    func leased(after waited: Duration) {
-        waitingCount.subtract(1, ordering: .relaxed)
-        inUseCount.add(1, ordering: .relaxed)
-        leases.add(1, ordering: .relaxed)
-        waitedNanoseconds.add(
-            Int(waited.components.seconds) * 1_000_000_000 + Int(waited.components.attoseconds / 1_000_000_000), ordering: .relaxed)
-    }
 }

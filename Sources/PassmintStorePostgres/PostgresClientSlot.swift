@@ -1,12 +1,13 @@
 public import Logging
+public import PassmintStore
 public import PostgresNIO
 public import ServiceLifecycle
 import Synchronization
 
 /// The store's PostgreSQL client, which a new one can replace. A client's pool retries a failed connection with a
 /// growing back-off (up to a minute), so after an outage it may wait long after the server is back; when the store's
-/// own probe finds the server answering again, ``renew()`` puts a fresh client in its place at once and shuts the old
-/// one down. Run it as a service: it runs the current client and each one that replaces it.
+/// own probe finds the server answering again, ``reachabilityChanged(reachable:)`` puts a fresh client in its place at
+/// once and shuts the old one down. Run it as a service: it runs the current client and each one that replaces it.
 public final class PostgresClientSlot: Service, Sendable {
     private struct State {
         var current: PostgresClient
@@ -14,14 +15,15 @@ public final class PostgresClientSlot: Service, Sendable {
         var running: [Task<Void, Never>] = []
         var started = false
         var stopped = false
-        var failFast = false
+        /// What the store's probe last found (``isReachable``).
+        var reachable = true
     }
     private let state: Mutex<State>
     /// Makes a replacement; nil: this slot's client is never replaced (a client given from outside).
     private let make: (@Sendable () -> PostgresClient)?
     private let logger: Logger
     /// What the store's calls into the pool add up to.
-    public let use: PostgresPoolUse
+    public let use: StoreConnectionUse
 
     /// A slot holding `client` (of at most `maximumConnections`); `make` (when given) makes each replacement.
     public init(
@@ -31,36 +33,42 @@ public final class PostgresClientSlot: Service, Sendable {
         state = Mutex(State(current: client))
         self.make = make
         self.logger = logger
-        use = PostgresPoolUse(maximumConnections: maximumConnections)
+        use = StoreConnectionUse(maximum: maximumConnections)
     }
 
     /// The client requests use now.
     public var current: PostgresClient { state.withLock { $0.current } }
 
-    /// Puts a fresh client in place of the current one, when the slot runs and can make one: new requests use it at
-    /// once, the old one ends (a request still on it fails as an outage's would). True when it did.
+    /// Whether the store's probe last found PostgreSQL answering: the one record of it (`/ready`, the service's 503s
+    /// and its queues read it through ``PassStore/isReachable``). While it does not, the store's calls fail at once with
+    /// ``PostgresOutage`` instead of waiting in the pool for a connection the outage will not give (the probe, on its
+    /// own connection, finds when the server answers).
+    public var isReachable: Bool { state.withLock { $0.reachable } }
+
+    /// Records what the store's probe found; true when it changed. Back: a fresh client takes the current one's place
+    /// (when the slot runs and can make one), so new requests use it at once and the old one ends (a request still on
+    /// it fails as an outage's would).
     @discardableResult
-    public func renew() -> Bool {
-        guard let make else { return false }
-        let fresh = make()
-        let retired = state.withLock { state -> Task<Void, Never>? in
-            guard state.started, !state.stopped, let old = state.running.last else { return nil }
+    public func reachabilityChanged(reachable: Bool) -> Bool {
+        guard isReachable != reachable else { return false }
+        let fresh = reachable ? make?() : nil
+        let (changed, retired) = state.withLock { state -> (Bool, Task<Void, Never>?) in
+            guard state.reachable != reachable else { return (false, nil) }
+            state.reachable = reachable
+            guard let fresh, state.started, !state.stopped, let old = state.running.last else { return (true, nil) }
             state.current = fresh
             state.running.append(Task { await fresh.run() })
-            return old
+            return (true, old)
         }
-        guard let retired else { return false }
-        retired.cancel()
-        logger.notice("new PostgreSQL connections: the pool of the outage is closed")
-        return true
+        if let retired {
+            retired.cancel()
+            logger.notice("new PostgreSQL connections: the pool of the outage is closed")
+        }
+        return changed
     }
 
-    /// While `on`, the store's calls fail at once with ``PostgresOutage`` instead of waiting in the pool for a
-    /// connection the outage will not give (the probe, on its own connection, turns it off when the server answers).
-    public func failFast(_ on: Bool) { state.withLock { $0.failFast = on } }
-
     func refuseDuringOutage() throws(PostgresOutage) {
-        if state.withLock({ $0.failFast }) { throw PostgresOutage() }
+        if !isReachable { throw PostgresOutage() }
     }
 
     /// Runs the current client, and each that replaces it, until the service stops.

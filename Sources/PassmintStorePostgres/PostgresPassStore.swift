@@ -130,20 +130,13 @@ public final class PostgresPassStore: PassStore {
         return text
     }
 
-    /// Out of reach: calls fail at once (``PostgresOutage``). Back: a fresh client in place of the pool of the outage,
-    /// whose next attempt may be a minute away.
-    public func reachabilityChanged(reachable: Bool) {
-        if reachable { clients.renew() }
-        clients.failFast(!reachable)
-    }
+    /// Kept by the client slot: out of reach, calls fail at once (``PostgresOutage``); back, a fresh client takes the
+    /// place of the pool of the outage, whose next attempt may be a minute away.
+    public var isReachable: Bool { clients.isReachable }
 
-    public var connectionUse: StoreConnectionUse? {
-        let use = clients.use
-        let leased = use.leased
-        return StoreConnectionUse(
-            maximum: use.maximumConnections, waiting: use.waiting, inUse: use.inUse, leases: leased.count,
-            waitedSeconds: leased.waitedSeconds)
-    }
+    public func reachabilityChanged(reachable: Bool) -> Bool { clients.reachabilityChanged(reachable: reachable) }
+
+    public var connectionUse: StoreConnectionUse? { clients.use }
 
     public func isOutage(_ error: any Error) -> Bool {
         if error is PostgresOutage { return true }

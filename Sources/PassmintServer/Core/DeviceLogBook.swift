@@ -1,5 +1,6 @@
 import Foundation
 package import Logging
+import Passmint
 import Synchronization
 
 /// What devices report to `POST …/v1/log` (unauthenticated, by Apple's design): written to the service log and the
@@ -53,7 +54,7 @@ package final class DeviceLogBook: Sendable {
     /// when unknown: such clients share one budget).
     func record(_ messages: [String], client: String? = nil) {
         let (taken, dropped) = take(messages.count, client: client ?? Self.unremembered)
-        let cut = messages.prefix(taken).map { Self.escaped($0, maximumBytes: Self.maximumMessageBytes) }
+        let cut = messages.prefix(taken).map { LogBody.escaped($0, maximumBytes: Self.maximumMessageBytes) }
         for message in cut { logger.notice("device log", metadata: ["message": "\(message)"]) }
         if let dropped { logger.warning("device log messages dropped: more than the rate allowed", metadata: ["dropped": "\(dropped)"]) }
         kept.withLock { logs in

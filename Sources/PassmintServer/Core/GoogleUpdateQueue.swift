@@ -32,7 +32,7 @@ package final class GoogleUpdateQueue: Service, Sendable {
         self.batchSize = batchSize
         self.lease = lease
         self.clock = clock
-        loop = QueueLoop(name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready)
+        loop = QueueLoop(name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
     }
 
     /// What became of every update claimed since the service started, counted (`GET /metrics`).

@@ -38,29 +38,26 @@ package final class PassImageLibrary: Sendable {
         package var images: [StoredImage]
     }
 
-    /// Decodes `"images": {"thumbnail@2x": "<base64 PNG>", "strip": null}`, checking each image like a template image
-    /// (a slot Wallet shows, a PNG whose header declares a size the slot may have, a whole PNG), on `CPUWork`'s
-    /// threads. Errors name the JSON path (`images.thumbnail@2x`).
+    /// Decodes `"images": {"thumbnail@2x": "<base64 PNG>", "strip": null}` (``PassImages/uploaded(_:path:)``) on
+    /// `CPUWork`'s threads: 400 for a value of the wrong shape, 422 for an image its slot may not have.
     package func decode(_ images: JSONObject, path: String = "images") async throws(ServiceFailure) -> Upload {
-        var upload = Upload(members: JSONObject(), images: [])
-        for member in images {
-            let label = "\(path).\(member.key)"
-            let key = member.key.hasSuffix(".png") ? String(member.key.dropLast(4)) : member.key
-            switch member.value {
-            case .null:
-                upload.members[Self.keyPrefix + key] = .null
-            case .string(let text):
-                guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !bytes.isEmpty else {
-                    throw .badRequest("\(label) is not base64: give the PNG file's bytes in base64")
-                }
-                let file = try await Self.file(key: key, bytes: [UInt8](bytes), label: label)
-                let sha256 = Digest.sha256Hex(file.bytes)
-                remember(file, sha256: sha256)
-                upload.members[Self.keyPrefix + key] = .string(Self.valuePrefix + sha256)
-                upload.images.append(StoredImage(sha256: sha256, bytes: file.bytes))
-            default:
-                throw .badRequest("\(label) must be a base64 PNG, or null to show the template's image again")
+        let uploaded = try await CPUWork.run { () throws(ServiceFailure) in
+            do throws(PassmintError) {
+                return try PassImages.uploaded(images, path: path)
+            } catch {
+                throw error.code == .invalidImage ? .unprocessable(error.message) : .badRequest(error.message)
             }
+        }
+        var upload = Upload(members: JSONObject(), images: [])
+        for image in uploaded {
+            guard let file = image.file else {
+                upload.members[Self.keyPrefix + image.key] = .null
+                continue
+            }
+            let sha256 = Digest.sha256Hex(file.bytes)
+            remember(file, sha256: sha256)
+            upload.members[Self.keyPrefix + image.key] = .string(Self.valuePrefix + sha256)
+            upload.images.append(StoredImage(sha256: sha256, bytes: file.bytes))
         }
         return upload
     }

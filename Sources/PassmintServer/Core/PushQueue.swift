@@ -35,7 +35,7 @@ package final class PushQueue: Service, Sendable {
         self.logger = logger
         self.batchSize = batchSize
         self.lease = lease
-        loop = QueueLoop(name: "the push queue", logger: logger, idlePoll: idlePoll, ready: ready)
+        loop = QueueLoop(name: "the push queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
     }
 
     /// Every push outcome since the service started, counted (`GET /api/v1/stats`).

@@ -1,4 +1,5 @@
 import Logging
+import PassmintStore
 import ServiceLifecycle
 
 /// The loop the background queues share (``PushQueue``, ``GoogleUpdateQueue``, ``WebhookDeliverer``): once the store is migrated, one round
@@ -12,6 +13,8 @@ struct QueueLoop: Sendable {
     let idlePoll: Duration
     /// Opens when the store is migrated; the loop starts then.
     let ready: StoreReadiness?
+    /// The store the rounds work on: whether it answers (``PassStore/isReachable``) decides how a shutdown ends.
+    let store: any PassStore
     let doorbell = Doorbell()
 
     /// Runs `round` until graceful shutdown, and with `lastRound` once more after it. A shutdown while the store is
@@ -20,7 +23,7 @@ struct QueueLoop: Sendable {
     func run(lastRound: Bool, _ round: @escaping @Sendable () async throws -> Int) async {
         // Not before the store is migrated; and a service stopped before that never starts.
         if let ready, await cancelWhenGracefulShutdown({ await ready.wait() }) == false { return }
-        let reachable: @Sendable () -> Bool = { [ready] in ready?.isReachable ?? true }
+        let reachable: @Sendable () -> Bool = { [store] in store.isReachable }
         // A shutdown while the store is out of reach does not wait for the round (``ShutdownWait``): it may be held by
         // a dropped connection for good.
         let loop: @Sendable () async -> Void = {

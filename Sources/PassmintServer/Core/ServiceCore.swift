@@ -122,7 +122,7 @@ public struct ServiceCore: Sendable {
         payments = configuration.applePay.map {
             PaymentService(configuration: $0, issuing: issuing, store: store, logger: logger, clock: clock)
         }
-        reachability = StoreReachability(store: store, readiness: storeReady, logger: logger, clock: clock)
+        reachability = StoreReachability(store: store, logger: logger, clock: clock)
         jobs = UpdateJobService(
             folder: JobFolder(path: configuration.jobsFolder, freeSpace: configuration.jobLimits.freeSpace), updates: updates,
             templates: templates, store: store, logger: logger, ready: storeReady, limits: configuration.jobLimits,

@@ -17,26 +17,22 @@ package final class StoreReachability: Service, Sendable {
     let clock: @Sendable () -> Date
     /// How long a probe waits for the store's answer.
     package let timeout: Duration
-    /// Where what the probes find is kept, for the background queues too.
-    let readiness: StoreReadiness
     private struct State {
         var since: Date?
     }
     private let state = Mutex(State())
 
     package init(
-        store: any PassStore, readiness: StoreReadiness, logger: Logger, clock: @escaping @Sendable () -> Date,
-        timeout: Duration = .seconds(3)
+        store: any PassStore, logger: Logger, clock: @escaping @Sendable () -> Date, timeout: Duration = .seconds(3)
     ) {
         self.store = store
-        self.readiness = readiness
         self.logger = logger
         self.clock = clock
         self.timeout = timeout
     }
 
-    /// What the last probe found.
-    package var isReachable: Bool { readiness.isReachable }
+    /// What the last probe found (the store keeps it: ``PassStore/isReachable``).
+    package var isReachable: Bool { store.isReachable }
 
     /// Asks the store for a trivial answer within ``timeout``; records what it found (and logs a change, the error in
     /// full: the query is `SELECT 1`, nothing of a caller's). True when it answered.
@@ -46,25 +42,22 @@ package final class StoreReachability: Service, Sendable {
         // Slow is not down: only a refusal (refused, reset, a server shutting down) marks the store out of reach;
         // no answer in time, a connect that timed out, changes nothing (a loaded machine must not turn into 503s).
         if let failure, !refused(failure) { return isReachable }
+        let reachable = failure == nil
+        // The store records it (failing its calls at once while out, fresh connections when back); once per change.
+        guard store.reachabilityChanged(reachable: reachable) else { return reachable }
         let now = clock()
-        let change = state.withLock { state -> (Bool, TimeInterval)? in
-            let reachable = failure == nil
-            guard readiness.setReachable(reachable) else { return nil }
-            let lasted = state.since.map { now.timeIntervalSince($0) } ?? 0
-            state.since = now
-            return (reachable, lasted)
+        let lasted = state.withLock { state -> TimeInterval in
+            defer { state.since = now }
+            return state.since.map { now.timeIntervalSince($0) } ?? 0
         }
-        if let (reachable, lasted) = change {
-            store.reachabilityChanged(reachable: reachable)  // fail fast while out; fresh connections when back
-            if reachable {
-                logger.notice("store reachable again", metadata: ["outageSeconds": "\(Int(lasted.rounded()))"])
-            } else {
-                logger.error(
-                    "store out of reach: requests that need it are answered 503 until it answers",
-                    metadata: ["error": "\(failure.map(LogText.error) ?? "")"])
-            }
+        if reachable {
+            logger.notice("store reachable again", metadata: ["outageSeconds": "\(Int(lasted.rounded()))"])
+        } else {
+            logger.error(
+                "store out of reach: requests that need it are answered 503 until it answers",
+                metadata: ["error": "\(failure.map(LogText.error) ?? "")"])
         }
-        return failure == nil
+        return reachable
     }
 
     /// Whether `error` (from a request) means the store is out of reach: the store calls it an outage. A probe runs

@@ -2,13 +2,11 @@ import Synchronization
 
 /// Opens once the store's migrations ran: what works on the store in the background (the push queue, the jobs) waits
 /// for it, so that a fresh database is never read before its tables exist. A wait ends early when its task is
-/// cancelled (a service that stops before the store was ready, e.g. because the migrations failed). After that,
-/// ``isReachable`` says whether the store answers now (``StoreReachability`` probes it): a queue stopping while it is
-/// out of reach stops at once instead of waiting for it.
+/// cancelled (a service that stops before the store was ready, e.g. because the migrations failed). Whether the store
+/// answers after that is the store's own record (`PassStore.isReachable`, kept by ``StoreReachability``'s probe).
 package final class StoreReadiness: Sendable {
     private struct State {
         var open = false
-        var reachable = true
         var next = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     }
@@ -25,17 +23,6 @@ package final class StoreReadiness: Sendable {
             return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
-    }
-
-    /// Whether the store answered the last probe.
-    package var isReachable: Bool { state.withLock { $0.reachable } }
-
-    /// Records what a probe found; true when it changed.
-    func setReachable(_ reachable: Bool) -> Bool {
-        state.withLock { state in
-            defer { state.reachable = reachable }
-            return state.reachable != reachable
-        }
     }
 
     /// How many tasks wait for the store now.

@@ -34,7 +34,7 @@ package final class WebhookDeliverer: Service, Sendable {
         self.policy = policy
         self.logger = logger
         self.batchSize = batchSize
-        loop = QueueLoop(name: "the webhook deliverer", logger: logger, idlePoll: idlePoll, ready: ready)
+        loop = QueueLoop(name: "the webhook deliverer", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
         self.clock = clock
     }
 

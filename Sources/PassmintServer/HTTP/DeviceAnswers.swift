@@ -16,15 +16,6 @@ enum DeviceAnswers {
         return view != nil && presented != nil && matches
     }
 
-    /// The poll's tag (`passesUpdatedSince`, `ordersModifiedSince`): nil when absent or empty; `.failure` when it is not a tag this service returned.
-    static func since(_ text: Substring?) -> Result<Int64?, BadTag> {
-        guard let text, !text.isEmpty else { return .success(nil) }
-        guard let value = Int64(text) else { return .failure(BadTag()) }
-        return .success(value)
-    }
-
-    struct BadTag: Error {}
-
     /// The poll's answer (``UpdatedList``): the serials (or order identifiers), and the tag as a string.
     static func list(_ result: UpdatedSerials, _ kind: WalletWebService.Kind = .pass) -> UpdatedList {
         UpdatedList(kind: kind, identifiers: result.serialNumbers, tag: String(result.lastUpdated))

@@ -97,7 +97,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             guard query.hasPrefix(name) else { return nil }
             sinceText = query.dropFirst(name.count)
         }
-        guard case .success(let since) = DeviceAnswers.since(sinceText),
+        guard case .success(let since) = UpdateTag.since(sinceText),
             let result = reads.cachedUpdatedSerials(device: String(device), passTypeIdentifier: String(type), since: since)
         else { return nil }
         let list = DeviceAnswers.list(result)

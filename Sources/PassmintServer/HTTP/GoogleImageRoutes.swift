@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Passmint
 
 /// The images Google Wallet fetches (``GoogleImageService``), under the public URL's path, when the service issues
 /// for Google Wallet: `google/images/templates/{template}/{sha1}.png` and

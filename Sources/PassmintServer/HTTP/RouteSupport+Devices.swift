@@ -26,7 +26,7 @@ extension RouteSupport {
     /// returned.
     static func since(_ request: Request, _ kind: WalletWebService.Kind) throws(ServiceFailure) -> Int64? {
         let name = kind.sinceParameter
-        guard case .success(let since) = DeviceAnswers.since(request.uri.queryParameters.get(name).map { Substring($0) }) else {
+        guard case .success(let since) = UpdateTag.since(request.uri.queryParameters.get(name).map { Substring($0) }) else {
             throw .badRequest("\(name) must be a tag this service returned")
         }
         return since

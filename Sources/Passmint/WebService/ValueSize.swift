@@ -1,10 +1,8 @@
-import Passmint
-
-/// How long the text values of a pass's data are: a pass field is never megabytes (``JobLimits/maximumValueBytes``).
-enum ValueSize {
+/// How long the text values of a pass's data are: a pass field is never megabytes (the service's `--max-value-size`).
+package enum ValueSize {
     /// The first text value (or key) under `value` longer than `limit` UTF-8 bytes: its JSON path
     /// (`data.memberName`, `data.offers[2]`, with the key cut to 64 characters) and its length; nil when none is.
-    static func longest(in value: JSONValue, path: String, over limit: Int) -> (path: String, bytes: Int)? {
+    package static func longest(in value: JSONValue, path: String, over limit: Int) -> (path: String, bytes: Int)? {
         switch value {
         case .string(let text):
             let length = text.utf8.count

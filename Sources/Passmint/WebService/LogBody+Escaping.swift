@@ -1,9 +1,9 @@
-extension DeviceLogBook {
-    /// `message` as the log shows it, at most `maximumBytes` bytes of UTF-8: control characters (C0, DEL, C1), line
-    /// and paragraph separators (U+2028, U+2029) and bidirectional controls (U+200E, U+200F, U+202A–U+202E,
-    /// U+2066–U+2069) written as escapes (a line break as `\n`, ESC as `\u{1B}`, RIGHT-TO-LEFT OVERRIDE as
+extension LogBody {
+    /// A device's log message as the service's log shows it, at most `maximumBytes` bytes of UTF-8: control
+    /// characters (C0, DEL, C1), line and paragraph separators (U+2028, U+2029) and bidirectional controls (U+200E,
+    /// U+200F, U+202A–U+202E, U+2066–U+2069) written as escapes (a line break as `\n`, ESC as `\u{1B}`, RIGHT-TO-LEFT OVERRIDE as
     /// `\u{202E}`), cut after the last whole scalar (or escape) that fits. Cost: linear in what is kept.
-    static func escaped(_ message: String, maximumBytes: Int = .max) -> String {
+    package static func escaped(_ message: String, maximumBytes: Int = .max) -> String {
         var output = ""
         var bytes = 0
         for scalar in message.unicodeScalars {

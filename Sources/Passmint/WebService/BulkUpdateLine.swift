@@ -1,25 +1,24 @@
-import Passmint
-
 /// One line of a bulk change (`POST /api/v1/updates`): `{"passTypeIdentifier", "serialNumber", "data": {…},
 /// "voided": true, "images": {…}, "unvoid": true}`, the same change a `PATCH` of that pass makes (`"unvoid": true` as
 /// its `?unvoid=true`); or `{"orderTypeIdentifier",
-/// "orderIdentifier", "data": {…}}`, the same change a `PATCH` of that order makes.
-struct BulkUpdateLine: Sendable {
+/// "orderIdentifier", "data": {…}}`, the same change a `PATCH` of that order makes. Read here, beside the protocol, so
+/// that the fuzz target of the service's request parts needs only this module.
+package struct BulkUpdateLine: Sendable {
     /// The pass type, or the order type of an order line.
-    var passTypeIdentifier: String
+    package var passTypeIdentifier: String
     /// The serial number, or the order identifier of an order line.
-    var serialNumber: String
+    package var serialNumber: String
     /// The line names an order.
-    var isOrder = false
-    var data: JSONObject?
-    var voided: Bool?
-    var images: JSONObject?
-    /// `"unvoid": true`: `"voided": false` may make a voided pass valid again (``UpdateService/update``'s `unvoid`).
-    var unvoid = false
+    package var isOrder = false
+    package var data: JSONObject?
+    package var voided: Bool?
+    package var images: JSONObject?
+    /// `"unvoid": true`: `"voided": false` may make a voided pass valid again (the `unvoid` of the service's update).
+    package var unvoid = false
 
     /// Reads a line; a message saying what is wrong with it otherwise. A text value of `data` longer than
-    /// `maximumValue` UTF-8 bytes (``JobLimits/maximumValueBytes``) is refused, naming its key.
-    static func parse(_ bytes: some Collection<UInt8>, maximumValue: Int = .max) -> Result<BulkUpdateLine, LineFailure> {
+    /// `maximumValue` UTF-8 bytes (the service's `--max-value-size`) is refused, naming its key.
+    package static func parse(_ bytes: some Collection<UInt8>, maximumValue: Int = .max) -> Result<BulkUpdateLine, LineFailure> {
         let object: JSONObject
         do {
             guard let parsed = try JSONParser.value(bytes).objectValue else {
@@ -104,13 +103,13 @@ struct BulkUpdateLine: Sendable {
 }
 
 /// Why one line (or one pass) of a bulk change was not applied; the job goes on.
-struct LineFailure: Error, Sendable {
-    var reason: String
-    var serialNumber: String?
+package struct LineFailure: Error, Sendable {
+    package var reason: String
+    package var serialNumber: String?
     /// The order identifier of an order line.
-    var orderIdentifier: String?
+    package var orderIdentifier: String?
 
-    init(_ reason: String, serial: String? = nil, order: String? = nil) {
+    package init(_ reason: String, serial: String? = nil, order: String? = nil) {
         self.reason = reason
         serialNumber = serial
         orderIdentifier = order
