@@ -111,6 +111,8 @@ let package = Package(
             name: "PassmintStore",
             dependencies: [
                 "CPassmintSQLite", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                // ShutdownWait: a stopping node does not wait for a store call an outage holds.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -80,9 +80,11 @@ public final class PostgresChangeFeed: Service {
         await changes.wait { generation != previous }
     }
 
-    /// Follows until graceful shutdown or cancellation.
+    /// Follows until graceful shutdown or cancellation. A stop does not wait for the feed (``ShutdownWait``): during an
+    /// outage its WAL query may be held by a dropped connection for good (seen: a node told to stop while the database
+    /// was down waited for it a whole minute).
     public func run() async throws {
-        await cancelWhenGracefulShutdown { await self.follow() }
+        _ = try await ShutdownWait.result { await self.follow() }
     }
 
     /// Follows until cancelled, reconnecting after a lost connection.

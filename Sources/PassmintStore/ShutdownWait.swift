@@ -4,13 +4,13 @@ import Synchronization
 /// Background work a stopping node need not wait for. A store call that an outage's dropped connection holds may never
 /// return, nor answer cancellation (seen with PostgreSQL: a query sent as its connection dropped reached no server and
 /// was never failed): a node told to stop must not wait for it. What such work leaves undone stays owed in the store
-/// (a push, a delivery) or is done again at the next start (a prune).
-enum ShutdownWait {
+/// (a push, a delivery) or is done again at the next start (a prune); a change feed simply stops following.
+package enum ShutdownWait {
     /// Runs `work` in a task of its own and returns its result. At graceful shutdown `onShutdown` runs; when
     /// `abandon()` then holds, the work is cancelled and the wait ends at once with nil, the work left to end on its
     /// own. Otherwise the wait goes on until the work ends (it sees the shutdown itself). Cancelling the caller cancels
     /// the work and ends the wait with nil.
-    static func result<T: Sendable>(
+    package static func result<T: Sendable>(
         abandoningAtShutdown abandon: @escaping @Sendable () -> Bool = { true }, onShutdown: @escaping @Sendable () -> Void = {},
         _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
