@@ -72,6 +72,9 @@ public protocol PaymentStore: Sendable {
     func releasePayment(transactionId: String, claim: String) async throws
     /// The payment, or nil when the token was never received.
     func payment(transactionId: String) async throws -> PaymentRecord?
+    /// Deletes the payments declined or issued that were received before `before` (a payment still to carry on stays);
+    /// the number deleted. Their tokens are long past the signing-time window, so a replay is refused as an old token.
+    func prunePayments(finishedBefore before: Date) async throws -> Int
 }
 
 extension PassStoreError {

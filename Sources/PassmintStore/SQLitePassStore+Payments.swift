@@ -64,6 +64,14 @@ extension SQLitePassStore {
         }
     }
 
+    public func prunePayments(finishedBefore before: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.query(
+                "DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < ?", [.integer(Self.milliseconds(before))])
+            return db.changes
+        }
+    }
+
     static let paymentColumns = "state, request_hash, outcome, pass_type_id, serial_number, received_at"
 
     static func payment(_ row: SQLiteConnection.Row, _ transactionId: String) -> PaymentRecord {

@@ -57,6 +57,18 @@ extension PostgresPassStore {
         }
     }
 
+    public func prunePayments(finishedBefore before: Date) async throws -> Int {
+        try await write(notify: false) { connection in
+            let rows = try await connection.query(
+                """
+                DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < \(Self.milliseconds(before)) RETURNING 1
+                """, logger: logger)
+            var deleted = 0
+            for try await _ in rows { deleted += 1 }
+            return deleted
+        }
+    }
+
     public func payment(transactionId: String) async throws -> PaymentRecord? {
         try await write(notify: false) { connection in
             try await Self.payment(connection, transactionId, staleBefore: 0, logger)?.record

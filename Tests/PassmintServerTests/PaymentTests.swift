@@ -111,6 +111,19 @@ import Testing
         return try #require(try JSONParser.value(Array(try Data(contentsOf: URL(fileURLWithPath: path))))[name])
     }
 
+    /// `body` with a payment service on a new store of `kind` (at `clock`), served in-process.
+    static func withService(
+        _ kind: StoreKind, clock: ManualClock, processor: Processor? = nil, log: LogCapture = LogCapture(),
+        _ body: @escaping @Sendable (any PassStore, ServiceCore, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        try await withStore(kind, clock: clock) { store in
+            let core = try Self.core(store: store, clock: clock, processor: processor, log: log)
+            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+                try await body(store, core, client)
+            }
+        }
+    }
+
     /// The service, with the test CA's merchant keys (verified against the test root) and `processor` if any.
     static func core(store: any PassStore, clock: ManualClock, processor: Processor? = nil, log: LogCapture) throws -> ServiceCore {
         var configuration = try ServiceHarness.configuration()
@@ -172,48 +185,45 @@ import Testing
     func withoutAProcessorAPaymentIssuesThePassOnceAndAnswersItsLinksAndTheMaskedPayment(_ kind: StoreKind) async throws {
         let clock = ManualClock(date: ApplePayVectors.verifyAt)
         let log = LogCapture()
-        try await withStore(kind, clock: clock) { store in
-            let core = try Self.core(store: store, clock: clock, log: log)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
-                let paid = try await Self.pay(client, "ec")
-                #expect(paid.status == .created)
-                let answer = try Self.json(paid)
-                let serial = try #require(answer["serialNumber"]?.stringValue)
-                #expect(serial == "paid-ec")
-                #expect(paid.headers[.location] == "/api/v1/passes/\(ServiceHarness.passType)/paid-ec")
-                #expect(answer["links"]?["add"]?.stringValue?.hasPrefix("https://passes.example.test/wallet") == true)
-                #expect(answer["url"]?.stringValue == "\(ServiceHarness.publicURL)/v1/passes/\(ServiceHarness.passType)/paid-ec")
-                let payment = try #require(answer["payment"])
-                #expect(payment["transactionId"]?.stringValue == (try Self.manifest("ec")["transactionId"]?.stringValue))
-                #expect(payment["processed"]?.boolValue == false)
-                let dpan = try Self.secrets("ec")[0]
-                #expect(payment["data"]?["applicationPrimaryAccountNumber"]?.stringValue == DecryptedPayment.masked(dpan))
-                #expect(try await Self.passCount(store) == 1)
-                let record = try await store.payment(transactionId: try #require(payment["transactionId"]?.stringValue))
-                #expect(record?.state == .issued && record?.pass?.serialNumber == "paid-ec")
+        try await Self.withService(kind, clock: clock, log: log) { store, core, client in
+            let paid = try await Self.pay(client, "ec")
+            #expect(paid.status == .created)
+            let answer = try Self.json(paid)
+            let serial = try #require(answer["serialNumber"]?.stringValue)
+            #expect(serial == "paid-ec")
+            #expect(paid.headers[.location] == "/api/v1/passes/\(ServiceHarness.passType)/paid-ec")
+            #expect(answer["links"]?["add"]?.stringValue?.hasPrefix("https://passes.example.test/wallet") == true)
+            #expect(answer["url"]?.stringValue == "\(ServiceHarness.publicURL)/v1/passes/\(ServiceHarness.passType)/paid-ec")
+            let payment = try #require(answer["payment"])
+            #expect(payment["transactionId"]?.stringValue == (try Self.manifest("ec")["transactionId"]?.stringValue))
+            #expect(payment["processed"]?.boolValue == false)
+            let dpan = try Self.secrets("ec")[0]
+            #expect(payment["data"]?["applicationPrimaryAccountNumber"]?.stringValue == DecryptedPayment.masked(dpan))
+            #expect(try await Self.passCount(store) == 1)
+            let record = try await store.payment(transactionId: try #require(payment["transactionId"]?.stringValue))
+            #expect(record?.state == .issued && record?.pass?.serialNumber == "paid-ec")
 
-                // The same token again is a replay: refused, nothing more issued.
-                let replay = try await Self.pay(client, "ec")
-                #expect(try Self.refusal(replay) == "409 payment-replayed")
-                #expect(try await Self.passCount(store) == 1)
+            // The same token again is a replay: refused, nothing more issued.
+            let replay = try await Self.pay(client, "ec")
+            #expect(try Self.refusal(replay) == "409 payment-replayed")
+            #expect(try await Self.passCount(store) == 1)
 
-                // reveal: the payment data in full, but never kept with an Idempotency-Key's answer.
-                let kept = try await Self.pay(client, "rsa", reveal: true, key: UUID().uuidString)
-                #expect(try Self.refusal(kept) == "400 payment-reveal-refused")
-                let revealed = try await Self.pay(client, "rsa", reveal: true)
-                #expect(revealed.status == .created)
-                #expect(
-                    try Self.json(revealed)["payment"]?["data"]?["applicationPrimaryAccountNumber"]?.stringValue == Self.secrets("rsa")[0])
+            // reveal: the payment data in full, but never kept with an Idempotency-Key's answer.
+            let kept = try await Self.pay(client, "rsa", reveal: true, key: UUID().uuidString)
+            #expect(try Self.refusal(kept) == "400 payment-reveal-refused")
+            let revealed = try await Self.pay(client, "rsa", reveal: true)
+            #expect(revealed.status == .created)
+            #expect(
+                try Self.json(revealed)["payment"]?["data"]?["applicationPrimaryAccountNumber"]?.stringValue == Self.secrets("rsa")[0])
 
-                // A token that does not decrypt names the key hashes; one that does not verify is refused before anything.
-                let foreign = try await Self.pay(client, "wrong-hash")
-                #expect(try Self.refusal(foreign) == "422 payment-undecryptable")
-                let foreignMessage = try APIErrorTests.error(foreign)["message"]?.stringValue ?? ""
-                #expect(foreignMessage.contains("you hold keys with hashes"))
-                let tampered = try await Self.pay(client, "tamper-data")
-                #expect(try Self.refusal(tampered) == "422 payment-token-unverified")
-                #expect(try await Self.passCount(store) == 2)
-            }
+            // A token that does not decrypt names the key hashes; one that does not verify is refused before anything.
+            let foreign = try await Self.pay(client, "wrong-hash")
+            #expect(try Self.refusal(foreign) == "422 payment-undecryptable")
+            let foreignMessage = try APIErrorTests.error(foreign)["message"]?.stringValue ?? ""
+            #expect(foreignMessage.contains("you hold keys with hashes"))
+            let tampered = try await Self.pay(client, "tamper-data")
+            #expect(try Self.refusal(tampered) == "422 payment-token-unverified")
+            #expect(try await Self.passCount(store) == 2)
         }
         for secret in try Self.secrets("ec") { #expect(!log.text.contains(secret), "a log line holds payment data") }
         #expect(log.text.contains("payment approved and pass issued"))
@@ -226,41 +236,38 @@ import Testing
         let declined = try #require(try Self.manifest("ec-2")["transactionId"]?.stringValue)
         let processor = try await Processor(clock: clock, declining: [declined])
         defer { processor.standIn.shutdown() }
-        try await withStore(kind, clock: clock) { store in
-            let core = try Self.core(store: store, clock: clock, processor: processor, log: log)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
-                let paid = try await Self.pay(client, "ec")
-                #expect(paid.status == .created)
-                let payment = try Self.json(paid)["payment"]
-                #expect(payment?["processed"]?.boolValue == true)
-                let transaction = try #require(payment?["transactionId"]?.stringValue)
-                #expect(payment?["reference"]?.stringValue == "auth-\(transaction.prefix(8))")
-                let asked = try #require(processor.standIn.received.first)
-                #expect(asked.headers["idempotency-key"] == transaction)
-                #expect(asked.json["payment"]?["applicationPrimaryAccountNumber"]?.stringValue == (try Self.secrets("ec")[0]))
-                #expect(asked.json["template"]?.stringValue == "Loyalty")
+        try await Self.withService(kind, clock: clock, processor: processor, log: log) { store, core, client in
+            let paid = try await Self.pay(client, "ec")
+            #expect(paid.status == .created)
+            let payment = try Self.json(paid)["payment"]
+            #expect(payment?["processed"]?.boolValue == true)
+            let transaction = try #require(payment?["transactionId"]?.stringValue)
+            #expect(payment?["reference"]?.stringValue == "auth-\(transaction.prefix(8))")
+            let asked = try #require(processor.standIn.received.first)
+            #expect(asked.headers["idempotency-key"] == transaction)
+            #expect(asked.json["payment"]?["applicationPrimaryAccountNumber"]?.stringValue == (try Self.secrets("ec")[0]))
+            #expect(asked.json["template"]?.stringValue == "Loyalty")
 
-                let refused = try await Self.pay(client, "ec-2")
-                #expect(try Self.refusal(refused) == "402 payment-declined")
-                let reason = try APIErrorTests.error(refused)["message"]?.stringValue ?? ""
-                #expect(reason.contains("insufficient funds"))
-                #expect(try await Self.passCount(store) == 1, "a declined payment issues nothing")
-                let again = try await Self.pay(client, "ec-2")
-                #expect(try Self.refusal(again) == "409 payment-replayed")
-                #expect(processor.standIn.received.count == 2, "a declined token is not sent to the processor again")
-                #expect(try await store.payment(transactionId: declined)?.state == .declined)
+            let refused = try await Self.pay(client, "ec-2")
+            #expect(try Self.refusal(refused) == "402 payment-declined")
+            let reason = try APIErrorTests.error(refused)["message"]?.stringValue ?? ""
+            #expect(reason.contains("insufficient funds"))
+            #expect(try await Self.passCount(store) == 1, "a declined payment issues nothing")
+            let again = try await Self.pay(client, "ec-2")
+            #expect(try Self.refusal(again) == "409 payment-replayed")
+            #expect(processor.standIn.received.count == 2, "a declined token is not sent to the processor again")
+            #expect(try await store.payment(transactionId: declined)?.state == .declined)
 
-                // The processor fails once: 502, nothing issued; the same request again asks again and issues.
-                processor.failing.count.withLock { $0 = 1 }
-                let failed = try await Self.pay(client, "rsa")
-                #expect(try Self.refusal(failed) == "502 payment-processor-failed")
-                #expect(try await Self.passCount(store) == 1)
-                let retried = try await Self.pay(client, "rsa")
-                #expect(retried.status == .created)
-                #expect(try await Self.passCount(store) == 2)
-                #expect(processor.standIn.received.count == 4)
-                #expect(Set(processor.standIn.received.suffix(2).map { $0.headers["idempotency-key"] }).count == 1)
-            }
+            // The processor fails once: 502, nothing issued; the same request again asks again and issues.
+            processor.failing.count.withLock { $0 = 1 }
+            let failed = try await Self.pay(client, "rsa")
+            #expect(try Self.refusal(failed) == "502 payment-processor-failed")
+            #expect(try await Self.passCount(store) == 1)
+            let retried = try await Self.pay(client, "rsa")
+            #expect(retried.status == .created)
+            #expect(try await Self.passCount(store) == 2)
+            #expect(processor.standIn.received.count == 4)
+            #expect(Set(processor.standIn.received.suffix(2).map { $0.headers["idempotency-key"] }).count == 1)
         }
         for token in ["ec", "ec-2", "rsa"] {
             for secret in try Self.secrets(token) { #expect(!log.text.contains(secret), "a log line holds payment data of \(token)") }
@@ -271,17 +278,45 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func twoRequestsRacingWithOneTokenIssueOnePass(_ kind: StoreKind) async throws {
         let clock = ManualClock(date: ApplePayVectors.verifyAt)
-        try await withStore(kind, clock: clock) { store in
-            let core = try Self.core(store: store, clock: clock, log: LogCapture())
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
-                async let first = Self.pay(client, "ec-whole-appdata")
-                async let second = Self.pay(client, "ec-whole-appdata")
-                let answers = try await [first, second]
-                #expect(answers.map(\.status.code).sorted() == [201, 409])
-                let loser = try #require(answers.first { $0.status == .conflict })
-                #expect(["payment-in-progress", "payment-replayed"].contains(try Self.code(loser)))
-                #expect(try await Self.passCount(store) == 1)
+        try await Self.withService(kind, clock: clock) { store, core, client in
+            async let first = Self.pay(client, "ec-whole-appdata")
+            async let second = Self.pay(client, "ec-whole-appdata")
+            let answers = try await [first, second]
+            #expect(answers.map(\.status.code).sorted() == [201, 409])
+            let loser = try #require(answers.first { $0.status == .conflict })
+            #expect(["payment-in-progress", "payment-replayed"].contains(try Self.code(loser)))
+            #expect(try await Self.passCount(store) == 1)
+        }
+    }
+
+    /// Payments declined or issued are kept as long as events (90 days by default), then pruned with them; one still to
+    /// carry on stays. A replay of a pruned payment's token is refused as an old token.
+    @Test(arguments: StoreKind.allCases)
+    func finishedPaymentsArePrunedWithTheEventsAndAReplayIsStillRefused(_ kind: StoreKind) async throws {
+        let clock = ManualClock(date: ApplePayVectors.verifyAt)
+        try await Self.withService(kind, clock: clock) { store, core, client in
+            #expect(try await Self.pay(client, "ec").status == .created)
+            let issued = try #require(try Self.manifest("ec")["transactionId"]?.stringValue)
+            var claims: [String: String] = [:]
+            for transaction in ["declined-1", "received-1"] {
+                guard
+                    case .claimed(let claim, _) = try await store.claimPayment(
+                        transactionId: transaction, requestHash: "h", staleBefore: clock.date)
+                else { throw PaymentTestFailure("the claim of \(transaction) was refused") }
+                claims[transaction] = claim
             }
+            try await store.decidePayment(
+                transactionId: "declined-1", claim: claims["declined-1"] ?? "", approved: false, outcome: "no")
+            clock.advance(by: .seconds(89 * 86_400))
+            _ = try await core.eventPruner.prune()
+            #expect(try await store.payment(transactionId: issued)?.state == .issued, "kept for the events' retention")
+            clock.advance(by: .seconds(2 * 86_400))
+            _ = try await core.eventPruner.prune()
+            #expect(try await store.payment(transactionId: issued) == nil)
+            #expect(try await store.payment(transactionId: "declined-1") == nil)
+            #expect(try await store.payment(transactionId: "received-1")?.state == .received, "a payment to carry on stays")
+            #expect(try Self.refusal(try await Self.pay(client, "ec")) == "422 payment-token-expired")
+            #expect(try await Self.passCount(store) == 1)
         }
     }
 

@@ -8,8 +8,9 @@ import ServiceLifecycle
 /// so the statistics still count them, a day at a time. In the same round, per-pass images that no stored pass names
 /// any more and that were last stored over an hour before are deleted (`PassStore.pruneImages(storedBefore:)`): an
 /// image replaced by a PATCH or a bulk update's line leaves the database within about two hours; and the answers kept
-/// for `Idempotency-Key`s over a day old are forgotten (``IdempotencyService/retention``). Several nodes may prune at
-/// once: the store lets one at a time.
+/// for `Idempotency-Key`s over a day old are forgotten (``IdempotencyService/retention``), and the payments declined or
+/// issued before the events' retention (a replay of their tokens is refused as an old token). Several nodes may prune
+/// at once: the store lets one at a time.
 package struct EventPruner: Service {
     let store: any PassStore
     let retention: Duration
@@ -26,6 +27,7 @@ package struct EventPruner: Service {
         let images = try await store.pruneImages(storedBefore: now.addingTimeInterval(-3600))
         if images > 0 { logger.info("images no pass names any more deleted", metadata: ["images": "\(images)"]) }
         _ = try await store.pruneIdempotencyKeys(claimedBefore: now.addingTimeInterval(-IdempotencyService.retention))
+        _ = try await store.prunePayments(finishedBefore: now.addingTimeInterval(-seconds))
         return events
     }
 
