@@ -89,7 +89,9 @@ package struct ServeSettings: Sendable {
         help: "Longest text value of a pass's data a bulk change takes; a longer one fails its line.")
     package let eventsRetention = ServeSetting.duration(
         "events-retention", example: "90d", atLeast: (.seconds(86_400), "a day"), default: .value("90d"),
-        help: "How long single events (issues, installs, removals, fetches…) are kept; older ones become daily counts, kept for ever.")
+        help:
+            "How long single events (issues, installs, removals, fetches…) are kept; older ones become daily counts, kept for ever. Payments declined or issued are kept as long."
+    )
     package let webhooksAllowHTTP = ServeSetting.switch(
         "webhooks-allow-http", default: false,
         help: "Accept http webhook receivers (tests, a receiver beside the service); otherwise https only.")
