@@ -98,8 +98,7 @@ struct CertsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The PKCS#12 bundle to import.", valueName: "file.p12"))
         var p12: String
 
-        @Option(help: ArgumentHelp("Environment variable holding the bundle's password.", valueName: "VAR"))
-        var passphraseEnv: String?
+        @OptionGroup var secret: PassphraseOptions
 
         @Option(help: ArgumentHelp("Folder to write into.", valueName: "dir"))
         var certificates: String = "Certificates"
@@ -108,14 +107,7 @@ struct CertsCommand: AsyncParsableCommand {
         var force = false
 
         func run() async throws {
-            var password: String?
-            if let name = passphraseEnv {
-                guard let value = ProcessInfo.processInfo.environment[name] else {
-                    throw ValidationError("--passphrase-env \(name): the environment variable \(name) is not set")
-                }
-                password = value
-            }
-            let bundle = try PKCS12Bundle(contentsOf: p12, password: password)
+            let bundle = try PKCS12Bundle(contentsOf: p12, password: try secret.passphrase())
             let wwdr = bundle.chain.first { $0.issued(bundle.certificate) } ?? AppleCertificates.issuer(of: bundle.certificate)?.certificate
             try FileManager.default.createDirectory(atPath: certificates, withIntermediateDirectories: true)
             let targets = ["signer.pem", "signer.key"] + (wwdr == nil ? [] : ["wwdr.pem"])

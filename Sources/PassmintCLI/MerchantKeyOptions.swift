@@ -18,6 +18,9 @@ struct MerchantKeyOptions: ParsableArguments {
     )
     var keys: [String] = []
 
+    /// The keys' password when they are encrypted (one for all of them).
+    @OptionGroup var secret: PassphraseOptions
+
     func validate() throws {
         guard !certificates.isEmpty else { throw ValidationError("give --merchant-cert FILE --merchant-key FILE (one pair per key held)") }
         guard certificates.count == keys.count else {
@@ -36,8 +39,9 @@ struct MerchantKeyOptions: ParsableArguments {
 
     /// Each pair, in order, as a merchant key or the reason it is not one.
     func load() -> [(certificate: String, key: String, result: Result<MerchantKey, any Error>)] {
-        zip(certificates, keys).map { certificate, key in
-            (certificate, key, Result { try MerchantKey(certificatePath: certificate, keyPath: key) })
+        let passphrase = Result { try secret.passphrase() }
+        return zip(certificates, keys).map { certificate, key in
+            (certificate, key, Result { try MerchantKey(certificatePath: certificate, keyPath: key, passphrase: try passphrase.get()) })
         }
     }
 }

@@ -30,14 +30,7 @@ struct SigningOptions: ParsableArguments {
             "Apple WWDR intermediate certificate that issued the signer (e.g. Certificates/apple/AppleWWDRCAG4.pem).", valueName: "file"))
     var wwdr: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Environment variable holding the password of the key or the .p12 (never given on the command line).",
-            valueName: "VAR"))
-    var passphraseEnv: String?
-
-    @Option(help: ArgumentHelp("File whose first line is the password of the key or the .p12.", valueName: "file"))
-    var passphraseFile: String?
+    @OptionGroup var secret: PassphraseOptions
 
     func validate() throws {
         if p12 != nil && (signerCert != nil || signerKey != nil) {
@@ -46,26 +39,9 @@ struct SigningOptions: ParsableArguments {
         if (signerCert == nil) != (signerKey == nil) {
             throw ValidationError("--signer-cert and --signer-key go together")
         }
-        if passphraseEnv != nil && passphraseFile != nil {
-            throw ValidationError("use either --passphrase-env or --passphrase-file, not both")
-        }
     }
 
-    func passphrase() throws -> String? {
-        if let name = passphraseEnv {
-            guard let value = ProcessInfo.processInfo.environment[name] else {
-                throw ValidationError("--passphrase-env \(name): the environment variable \(name) is not set")
-            }
-            return value
-        }
-        if let path = passphraseFile {
-            // Its first line, as a file saved on Windows (CRLF, a byte order mark) holds it too.
-            let bytes = try FileIO.readText(path, what: "passphrase file", maximumBytes: 64 << 10)
-            return String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
-                ?? ""
-        }
-        return nil
-    }
+    func passphrase() throws -> String? { try secret.passphrase() }
 
     private func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 

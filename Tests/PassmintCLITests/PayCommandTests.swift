@@ -86,6 +86,35 @@ import Testing
         #expect(later.status == 1 && later.stdout.contains("NOT valid at 2028-01-01T00:00:00Z"))
     }
 
+    /// An encrypted merchant key (made here with openssl): its password from --passphrase-file or --passphrase-env; without
+    /// it the error says how to give it.
+    @Test func anEncryptedMerchantKeyDecryptsWithItsPassphrase() throws {
+        let vectors = try TestEnvironment.applePayVectors()
+        let folder = TestEnvironment.temporaryFolder("pay-encrypted")
+        let encrypted = folder.appendingPathComponent("merchant-ec-key.enc.pem").path
+        let made = try TestEnvironment.run(
+            "/usr/bin/openssl",
+            [
+                "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", vectors.path("merchant-ec-key.pem"), "-out", encrypted, "-passout",
+                "pass:pw-1",
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        try "pw-1\n".write(to: folder.appendingPathComponent("pw"), atomically: true, encoding: .utf8)
+        let base = [
+            "pay", "decrypt", vectors.tokenPath("ec"), "--at", Self.at, "--test-only-root", vectors.path("root.pem"), "--merchant-cert",
+            vectors.path("merchant-ec.pem"), "--merchant-key", encrypted,
+        ]
+        let fromFile = try passmint(base + ["--passphrase-file", folder.appendingPathComponent("pw").path])
+        #expect(fromFile.status == 0 && fromFile.stdout.contains(String(Self.pan.suffix(4))), "\(fromFile.stdout)\(fromFile.stderr)")
+        let fromVariable = try TestEnvironment.run(
+            CreateCommandTests.binary, base + ["--passphrase-env", "MERCHANT_KEY_PW"], environment: ["MERCHANT_KEY_PW": "pw-1"],
+            in: TestEnvironment.repositoryRoot)
+        #expect(fromVariable.status == 0, "\(fromVariable.stdout)\(fromVariable.stderr)")
+        let without = try passmint(base)
+        #expect(
+            without.status != 0 && without.stderr.contains("is encrypted: give its passphrase with --passphrase-env"), "\(without.stderr)")
+    }
+
     @Test func benchPrintsTokensPerSecondBesideTheRawCeilingOfEachToken() throws {
         let vectors = try TestEnvironment.applePayVectors()
         let arguments =

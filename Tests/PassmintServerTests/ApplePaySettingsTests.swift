@@ -55,6 +55,30 @@ import Testing
         #expect(fromFile.applePay?.decryptor.merchantKeys.map(\.publicKeyHash) == expected)
     }
 
+    /// An encrypted merchant key (made here with openssl) is read with PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE (or
+    /// its _FILE); without it, or with a wrong one, the start is refused naming the variable or the key.
+    @Test func anEncryptedKeyIsReadWithItsPassphrase() async throws {
+        let ec = try Self.path("merchant-ec")
+        let folder = TestEnvironment.temporaryFolder("apple-pay-encrypted")
+        let encrypted = folder.appendingPathComponent("merchant-ec-key.enc.pem").path
+        let made = try TestEnvironment.run(
+            "/usr/bin/openssl",
+            ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", ec + "-key.pem", "-out", encrypted, "-passout", "pass:merchant-pw"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let pair = ["--apple-pay-merchant-cert", ec + ".pem", "--apple-pay-merchant-key", encrypted]
+        let expected = try MerchantKey(certificatePath: ec + ".pem", keyPath: ec + "-key.pem").publicKeyHash
+        let read = try await ServerConfigurationTests.read(
+            ["--public-url", Self.url] + pair, ["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE": "merchant-pw"])
+        #expect(read.applePay?.decryptor.merchantKeys.map(\.publicKeyHash) == [expected])
+        let secret = folder.appendingPathComponent("passphrase")
+        try "merchant-pw\n".write(to: secret, atomically: true, encoding: .utf8)
+        let fromFile = try await ServerConfigurationTests.read(
+            ["--public-url", Self.url] + pair, try SecretFiles.expand(["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE_FILE": secret.path]))
+        #expect(fromFile.applePay?.decryptor.merchantKeys.map(\.publicKeyHash) == [expected])
+        #expect(await Self.refusal(pair).contains("the key is encrypted: set PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"))
+        #expect(await Self.refusal(pair, ["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE": "wrong"]).contains(encrypted))
+    }
+
     @Test func whatCannotBeUsedIsRefusedAtStartNamingIt() async throws {
         let (ec, ec2, noID) = (try Self.path("merchant-ec"), try Self.path("merchant-ec-2"), try Self.path("merchant-no-id"))
         let cert = "--apple-pay-merchant-cert"

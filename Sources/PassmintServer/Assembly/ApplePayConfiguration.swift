@@ -9,6 +9,8 @@ public import PassmintPay
 public struct ApplePayConfiguration: Sendable {
     /// The variable holding the secret the processor's requests are signed with (never a flag: `ps` would show it).
     public static let processorSecretVariable = "PASSMINT_APPLE_PAY_PROCESSOR_SECRET"
+    /// The variable holding the password of encrypted merchant keys (one for all of them; never a flag).
+    public static let merchantKeyPassphraseVariable = "PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"
 
     /// Verifies and decrypts tokens with the merchant keys held (several while certificates rotate).
     public var decryptor: PaymentTokenDecryptor
@@ -67,12 +69,18 @@ public struct ApplePayConfiguration: Sendable {
                     + "\(keyItems.count) key(s): give one key for each certificate, in the same order")
         }
         var merchantKeys: [MerchantKey] = []
+        let passphrase = environment[merchantKeyPassphraseVariable]
         for (index, (certificate, key)) in zip(certificateItems, keyItems).enumerated() {
             let pair = "Apple Pay merchant pair \(index + 1) (\(certificate.name), \(key.name))"
+            if passphrase == nil, String(decoding: key.bytes, as: UTF8.self).contains("ENCRYPTED") {
+                throw ConfigurationError(
+                    "\(pair): the key is encrypted: set \(merchantKeyPassphraseVariable) (or \(merchantKeyPassphraseVariable)_FILE) "
+                        + "to its password")
+            }
             do {
                 let key = try MerchantKey(
                     certificate: try Certificate(bytes: certificate.bytes, source: certificate.name),
-                    privateKey: try PrivateKey(pemBytes: key.bytes, passphrase: nil, source: key.name))
+                    privateKey: try PrivateKey(pemBytes: key.bytes, passphrase: passphrase, source: key.name))
                 guard key.keyMatchesCertificate else {
                     throw ConfigurationError(
                         "\(pair): the key is not the certificate's (publicKeyHash \(key.publicKeyHash)): pair each certificate with "

@@ -2,7 +2,7 @@ extension ServeSettings {
     /// The `PASSMINT_*` variables Passmint reads besides the settings': secrets, and what other commands share.
     static let otherVariables: Set<String> = [
         "PASSMINT_API_KEY", "PASSMINT_LINK_SECRET", "PASSMINT_CERTIFICATES", "PASSMINT_CHROMIUM", "PASSMINT_METRICS_TOKEN",
-        ApplePayConfiguration.processorSecretVariable,
+        ApplePayConfiguration.processorSecretVariable, ApplePayConfiguration.merchantKeyPassphraseVariable,
     ]
 
     /// The `PASSMINT_*` variables in `environment` that Passmint does not read (a typo that would otherwise go
