@@ -16,7 +16,7 @@ struct BenchCommand: AsyncParsableCommand {
             passes are issued from the template through the same code as `passmint batch` (JSON Lines rows, report, \
             durable output) into --out-dir (into one archive with --out-archive), and the batch's rate is printed \
             with its ratio to each limit, with peak RSS and the time of each step of one pass on one thread. Rows are the \
-            template's sample data (<template>.json next to the folder) with a new serial number each. With --orders N \
+            template's sample data (--data, else <template>.json next to the folder) with a new serial number each. With --orders N \
             and --order-certificates, N Wallet orders of --order-template are built in memory on --jobs threads, then \
             N passes the same way, and both rates are printed.
             """
@@ -25,6 +25,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Passes to issue.") var passes = 20_000
     @Option(help: "Threads for signing and for the batch (default: the number of cores).") var jobs: Int?
     @Option(help: ArgumentHelp("Template folder.", valueName: "dir")) var template = "PassTemplates/Loyalty.pass"
+    @Option(help: ArgumentHelp("Sample data of the rows (default: <template>.json beside the folder).", valueName: "file.json"))
+    var data: String?
     @Option(help: ArgumentHelp("Seconds to measure the raw signing speed (half before, half after the batch).", valueName: "s"))
     var signSeconds = 3.0
     @Option(help: ArgumentHelp("Seconds to measure the file-creation rate.", valueName: "s")) var fileSeconds = 2.0
@@ -54,7 +56,8 @@ struct BenchCommand: AsyncParsableCommand {
         let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let template = try PassTemplate(folder: template)
         let samplePath =
-            String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
+            data
+            ?? String(self.template.hasSuffix("/") ? self.template.dropLast() : Substring(self.template))
             .replacingOccurrences(of: ".pass", with: "", options: .backwards) + ".json"
         let sample = try JSONParser.value(try TemplateFolder.file(samplePath, kind: .json, what: "sample data")).objectValue ?? JSONObject()
         let builder = PassBuilder(identities: try signing.loadIdentities())

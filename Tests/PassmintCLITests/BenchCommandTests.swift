@@ -54,6 +54,36 @@ import Testing
         #expect(figures["output"] == "into one archive")
     }
 
+    /// Any template with any data: the heaviest shipped template (the poster event ticket, with its artwork) with data of
+    /// its own, its passes the size its images make them.
+    @Test func takesAnyTemplateAndItsData() throws {
+        let chain = try TestEnvironment.devChain()
+        let folder = TestEnvironment.temporaryFolder("bench-template")
+        let sample = try JSONParser.value(try FileIO.read("PassTemplates/PosterEventTicket.json", what: "sample"))
+        var data = try #require(sample.objectValue)
+        data["serialNumber"] = "BENCH-DATA"
+        let path = folder.appendingPathComponent("data.json").path
+        try FileIO.writeAtomically(JSONWriter.data(.object(data)), to: path)
+        func bench(_ template: String, _ more: [String] = []) throws -> JSONValue {
+            let result = try TestEnvironment.run(
+                CreateCommandTests.binary,
+                [
+                    "bench", "--passes", "10", "--sign-seconds", "0.2", "--file-seconds", "0.2", "--openssl-seconds", "1", "--json",
+                    "--certificates", chain.path, "--out-dir", folder.path, "--template", template,
+                ] + more, in: TestEnvironment.repositoryRoot)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try JSONParser.value(Array(result.stdout.utf8))
+        }
+        let poster = try bench("PassTemplates/PosterEventTicket.pass", ["--data", path])
+        let loyalty = try bench("PassTemplates/Loyalty.pass")
+        #expect(poster["passes"] == 10 && poster["failed"] == 0)
+        let (heavy, light) = (
+            poster["bytesPerPass"]?.numberValue.flatMap { Int($0.text) } ?? 0,
+            loyalty["bytesPerPass"]?.numberValue.flatMap { Int($0.text) } ?? 0
+        )
+        #expect(heavy > light && light > 0, "\(heavy) bytes against \(light)")
+    }
+
     @Test func fileCreationSpeedLeavesNothingBehind() throws {
         let folder = TestEnvironment.temporaryFolder("file-speed")
         let rate = try FileCreationSpeed.filesPerSecond(folder: folder.path, bytes: 10_000, threads: 2, seconds: 0.2)
