@@ -7,18 +7,17 @@
 # object updates per second are measured until the Google outbox is empty (GET /metrics), every object patched
 # once and nothing owed. Figures are printed beside the ceiling, with the ratio.
 #   scripts/bench-google.sh [PASSES, default 5000]
-# BENCH_CONFIGURATION=debug builds both in debug (say so beside the figures); PASSMINT_BIN=path measures that
-# passmint instead of building one. Extra options go in GOOGLE_BENCH_OPTIONS, e.g. "--stand-in-threads 8".
+# BENCH_CONFIGURATION=debug builds both in debug (say so beside the figures). PASSMINT_BENCH_BIN=<passmint binary>
+# measures another build (e.g. an older commit's, for before/after figures) with this checkout's driver and stand-in.
+# Extra options go in GOOGLE_BENCH_OPTIONS, e.g. "--stand-in-threads 8".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 passes=${1:-5000}
 config=${BENCH_CONFIGURATION:-release}
 swift build -c "$config" --product PassmintGoogleBench >/dev/null
 bin_path=$(swift build -c "$config" --show-bin-path)
-if [ -z "${PASSMINT_BIN:-}" ]; then
-    swift build -c "$config" --product passmint >/dev/null
-    PASSMINT_BIN=$bin_path/passmint
-fi
+bin=${PASSMINT_BENCH_BIN:-$bin_path/passmint}
+[ -n "${PASSMINT_BENCH_BIN:-}" ] || swift build -c "$config" --product passmint >/dev/null
 read -r -a extra <<<"${GOOGLE_BENCH_OPTIONS:-}"
-echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), bench $config build, passmint $PASSMINT_BIN"
-"$bin_path/PassmintGoogleBench" --binary "$PASSMINT_BIN" --passes "$passes" "${extra[@]}"
+echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), bench $config build, passmint $bin"
+"$bin_path/PassmintGoogleBench" --binary "$bin" --passes "$passes" "${extra[@]}"

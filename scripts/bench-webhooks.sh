@@ -4,12 +4,13 @@
 # registered), then `passmint serve` starts and delivers it to nginx answering 204 and logging each request's time.
 # The ceiling: wrk POSTing bodies of the same size to the same nginx, with as many connections as a delivery round.
 #   scripts/bench-webhooks.sh [rows, default 20000]
+# PASSMINT_BENCH_BIN=<passmint binary> measures another build (e.g. an older commit's, for before/after figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${1:-20000}
 command -v wrk >/dev/null && command -v nginx >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk nginx-light >/dev/null; }
-swift build -c release --product passmint >/dev/null
-bin=.build/release/passmint
+bin=${PASSMINT_BENCH_BIN:-.build/release/passmint}
+[ -n "${PASSMINT_BENCH_BIN:-}" ] || swift build -c release --product passmint >/dev/null
 chain=Certificates/dev
 [ -f "$chain/signer.pem" ] || Certificates/make-dev-chain.sh >/dev/null
 
