@@ -2,7 +2,7 @@ import Foundation
 
 /// A thread of its own for the bulk changes (``UpdateJobService``): a job's work (parsing lines, rendering and
 /// checking thousands of passes) runs here, with every task it starts, and never on Swift's cooperative pool, which
-/// answers devices and `/health` (two threads on a small machine). Started on first use; it waits idle between jobs.
+/// answers devices and `/health` (two threads on a small machine). Started on first use; it ends after a while idle.
 final class JobThread: TaskExecutor, @unchecked Sendable {
     // @unchecked: `queue` and `started` are touched only under `condition`.
     private let condition = NSCondition()
@@ -36,10 +36,20 @@ final class JobThread: TaskExecutor, @unchecked Sendable {
     /// Whether the caller runs on this executor's thread.
     var isCurrent: Bool { Thread.current.name == name }
 
+    /// How long the thread waits idle before it ends (the next job starts another): a stopped service leaves no thread
+    /// behind (a test process makes hundreds of services; seen: 236 idle job threads, and the suite hung).
+    static let idleEnd: TimeInterval = 10
+
     private func loop() {
         while true {
             condition.lock()
-            while queue.isEmpty { condition.wait() }
+            while queue.isEmpty {
+                if !condition.wait(until: Date().addingTimeInterval(Self.idleEnd)) && queue.isEmpty {
+                    started = false
+                    condition.unlock()
+                    return
+                }
+            }
             let batch = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()

@@ -19,6 +19,10 @@ package final class StoreReachability: Service, Sendable {
     package let timeout: Duration
     private struct State {
         var since: Date?
+        /// Probes started, and the latest one whose finding was recorded: a probe that finishes after a later one
+        /// (a slow answer from before a cut) is stale and recorded nothing.
+        var started: UInt64 = 0
+        var recorded: UInt64 = 0
     }
     private let state = Mutex(State())
 
@@ -38,13 +42,23 @@ package final class StoreReachability: Service, Sendable {
     /// full: the query is `SELECT 1`, nothing of a caller's). True when it answered.
     @discardableResult
     package func probe() async -> Bool {
+        let ticket = state.withLock { state -> UInt64 in
+            state.started += 1
+            return state.started
+        }
         let failure = await Self.within(timeout) { [store] in try await store.ping() }
         // Slow is not down: only a refusal (refused, reset, a server shutting down) marks the store out of reach;
         // no answer in time, a connect that timed out, changes nothing (a loaded machine must not turn into 503s).
         if let failure, !refused(failure) { return isReachable }
         let reachable = failure == nil
-        // The store records it (failing its calls at once while out, fresh connections when back); once per change.
-        guard store.reachabilityChanged(reachable: reachable) else { return reachable }
+        // The store records it (failing its calls at once while out, fresh connections when back); once per change,
+        // and never a finding older than one recorded (the every-second probe's answer from just before a cut).
+        let changed = state.withLock { state -> Bool in
+            guard ticket > state.recorded else { return false }
+            state.recorded = ticket
+            return store.reachabilityChanged(reachable: reachable)
+        }
+        guard changed else { return reachable }
         let now = clock()
         let lasted = state.withLock { state -> TimeInterval in
             defer { state.since = now }
