@@ -8,11 +8,11 @@ import Synchronization
 package enum ShutdownWait {
     /// Runs `work` in a task of its own and returns its result. At graceful shutdown `onShutdown` runs; when
     /// `abandon()` then holds, the work is cancelled and the wait ends at once with nil, the work left to end on its
-    /// own. Otherwise the wait goes on until the work ends (it sees the shutdown itself). Cancelling the caller cancels
-    /// the work and ends the wait with nil.
+    /// own. Otherwise the wait goes on until the work ends (it sees the shutdown itself), or with `grace`, at most that
+    /// long before it is abandoned the same way. Cancelling the caller cancels the work and ends the wait with nil.
     package static func result<T: Sendable>(
-        abandoningAtShutdown abandon: @escaping @Sendable () -> Bool = { true }, onShutdown: @escaping @Sendable () -> Void = {},
-        _ work: @escaping @Sendable () async throws -> T
+        abandoningAtShutdown abandon: @escaping @Sendable () -> Bool = { true }, grace: Duration? = nil,
+        onShutdown: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
         typealias Waiter = CheckedContinuation<Result<T, any Error>?, Never>
         /// The waiter, until the work or the shutdown resumes it; `ended` once either came (before the waiter too).
@@ -39,7 +39,15 @@ package enum ShutdownWait {
                 }
             } onGracefulShutdown: {
                 onShutdown()
-                guard abandon() else { return }
+                guard abandon() else {
+                    guard let grace else { return }
+                    Task {
+                        try? await Task.sleep(for: grace)
+                        task.cancel()
+                        finish(nil)
+                    }
+                    return
+                }
                 task.cancel()
                 finish(nil)
             }

@@ -19,11 +19,16 @@ import Foundation
             result.patchRate = try await run.patches(count: options.patches)
             result.signingRate = options.patches > 0 ? try run.signingCeiling() : 0
         } catch {
-            run.stop()  // no service left running behind a failed run
+            try? run.stop()  // no service left running behind a failed run
             FileHandle.standardError.write(Data("campaign failed: \(error)\n".utf8))
             exit(1)
         }
-        run.stop()
+        do {
+            try run.stop()
+        } catch {
+            FileHandle.standardError.write(Data("campaign failed: \(error)\n".utf8))
+            exit(1)
+        }
         result.print(options: options, ceilings: ceilings, seedRate: run.seedRate)
         if result.lost > 0 || !result.refused.isEmpty { exit(1) }
     }

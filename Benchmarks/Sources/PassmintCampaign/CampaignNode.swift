@@ -59,9 +59,16 @@ final class CampaignNode: @unchecked Sendable {
         return nil
     }
 
-    func stop() {
+    /// SIGTERM, and the node's exit; a node that has not stopped two minutes later is killed and named (a node that
+    /// never stops would otherwise hold the run, and the test suite, for good).
+    func stop() throws {
         if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline { usleep(100_000) }
+        guard process.isRunning else { return process.waitUntilExit() }
+        Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        throw CampaignError("a node did not stop within 120 s of SIGTERM (killed); its log ends:\n\(output.suffix(2000))")
     }
 
     /// SIGKILL: nothing flushed, nothing finished.

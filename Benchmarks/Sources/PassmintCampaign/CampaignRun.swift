@@ -54,7 +54,7 @@ final class CampaignRun: @unchecked Sendable {
         do {
             for index in 0..<options.nodes { nodes.append(try startNode(index)) }
         } catch {
-            stop()
+            try? stop()
             throw error
         }
     }
@@ -73,9 +73,15 @@ final class CampaignRun: @unchecked Sendable {
         return node
     }
 
-    func stop() {
-        for node in nodes { node.stop() }
+    /// Stops every node (each is asked, whatever another did) and the stand-in; the first node that would not stop
+    /// is the error.
+    func stop() throws {
+        var failure: (any Error)?
+        for node in nodes {
+            do { try node.stop() } catch { failure = failure ?? error }
+        }
         apns.shutdown()
+        if let failure { throw failure }
     }
 
     /// Records every pass with `passmint batch --register --no-files` (lazy issuing), then registers its device.

@@ -157,10 +157,15 @@ package final class UpdateJobService: Service, Sendable {
                 // long chunk never delays a renewal.
                 group.addTask { await self.tend() }
                 if let sync { group.addTask { await sync.follow() } }
-                await withTaskExecutorPreference(thread) {
-                    for await id in pending {
-                        guard !Task.isShuttingDownGracefully else { break }
-                        await execute(id)
+                // A stop waits for the chunk in flight, for at most a lease: a store call a dropped connection holds
+                // may never return (seen: a node whose lease another node took over never stopped), and the job goes
+                // on from its last saved chunk wherever it is taken over.
+                _ = try? await ShutdownWait.result(abandoningAtShutdown: { false }, grace: lease) { [self] in
+                    await withTaskExecutorPreference(thread) {
+                        for await id in pending {
+                            guard !Task.isShuttingDownGracefully else { break }
+                            await execute(id)
+                        }
                     }
                 }
                 group.cancelAll()

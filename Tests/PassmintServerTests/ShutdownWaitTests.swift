@@ -1,0 +1,51 @@
+import PassmintStore
+import ServiceLifecycleTestKit
+import Synchronization
+import Testing
+
+/// A stopping node's wait for background work (``ShutdownWait``): work that never returns nor answers cancellation (a
+/// store call a dropped connection holds) is abandoned at once, or `grace` after the shutdown; work that ends in time
+/// gives its result.
+@Suite struct ShutdownWaitTests {
+    /// Work that resumes only when the test lets it (it ignores cancellation, as such a store call does).
+    final class Gate: Sendable {
+        private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        func pass() async { await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } } }
+        var isWaiting: Bool { waiting.withLock { $0 != nil } }
+        func open() { waiting.withLock { $0.take() }?.resume() }
+    }
+
+    @Test func workThatNeverEndsIsAbandonedAfterTheGrace() async throws {
+        let gate = Gate()
+        try await testGracefulShutdown { trigger in
+            let waiting = Task {
+                try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .milliseconds(50)) {
+                    await gate.pass()
+                    return 1
+                }
+            }
+            trigger.triggerGracefulShutdown()
+            let value = try await waiting.value
+            #expect(value == nil, "abandoned: the wait ended without the work")
+        }
+        gate.open()
+    }
+
+    @Test func workThatEndsWithinTheGraceGivesItsResult() async throws {
+        let gate = Gate()
+        try await testGracefulShutdown { trigger in
+            let waiting = Task {
+                try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .seconds(600)) {
+                    await gate.pass()
+                    return 7
+                }
+            }
+            trigger.triggerGracefulShutdown()
+            // The work ends after the shutdown, well within its grace: its result is waited for.
+            while !gate.isWaiting { await Task.yield() }
+            gate.open()
+            let value = try await waiting.value
+            #expect(value == 7)
+        }
+    }
+}
