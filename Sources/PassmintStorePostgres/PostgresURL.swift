@@ -33,8 +33,7 @@ public struct PostgresURL: Sendable {
     public let sslRootCertificate: String?
     /// What TLS the client speaks: nil when `sslmode=disable` or over a Unix socket.
     let tls: TLSConfiguration?
-    /// How long one connection may take to connect, and the first query at start-up may wait (`connect_timeout`, whole
-    /// seconds as libpq reads them; 10 s).
+    /// How long the first query at start-up may wait (`connect_timeout`, whole seconds as libpq reads them; 10 s).
     let connectTimeout: Duration
 
     /// Reads `url`; throws naming the option that is wrong (an unknown `sslmode`, an unreadable `sslrootcert`).
@@ -116,23 +115,17 @@ public struct PostgresURL: Sendable {
     }
 
     /// The client's configuration (before its pool options).
-    /// The pool's configuration; each connection it opens may take `connect_timeout` to connect, as libpq's does (the
-    /// pool's own default, 10 s, made a loaded machine's connections fail and back off past the start-up window).
     var clientConfiguration: PostgresClient.Configuration {
-        var configuration: PostgresClient.Configuration
         if let socketDirectory {
-            configuration = .init(
+            return .init(
                 unixSocketPath: socketDirectory + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
-        } else {
-            let mode: PostgresClient.Configuration.TLS =
-                switch (sslMode, tls) {
-                case (_, nil): .disable
-                case (.prefer, let tls?): .prefer(tls)
-                case (_, let tls?): .require(tls)
-                }
-            configuration = .init(host: host, port: port, username: user, password: password, database: database, tls: mode)
         }
-        configuration.options.connectTimeout = connectTimeout
-        return configuration
+        let mode: PostgresClient.Configuration.TLS =
+            switch (sslMode, tls) {
+            case (_, nil): .disable
+            case (.prefer, let tls?): .prefer(tls)
+            case (_, let tls?): .require(tls)
+            }
+        return .init(host: host, port: port, username: user, password: password, database: database, tls: mode)
     }
 }

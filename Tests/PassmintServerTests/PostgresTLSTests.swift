@@ -2,11 +2,10 @@ import Foundation
 import Logging
 import PassmintServer
 import PassmintStore
+import PassmintStorePostgres
 import PassmintTestSupport
 import PostgresNIO
 import Testing
-
-@testable import PassmintStorePostgres
 
 /// TLS to PostgreSQL as a managed service asks for it: the URL's `sslmode` and `sslrootcert`, as libpq reads them.
 /// The test server (scripts/postgres-test-server.sh) has TLS on, and the suite's URL asks for `verify-full`.
@@ -43,18 +42,6 @@ import Testing
             #expect(error.message.contains("sslmode=verify_full"), "\(error.message)")
             #expect(error.message.contains("verify-full"), "says which modes there are: \(error.message)")
         }
-    }
-
-    /// `connect_timeout` bounds each connection the pool opens, as libpq's does, not only the first query at start-up.
-    @Test func connectTimeoutBoundsEveryConnectionOfThePool() throws {
-        let given = try PostgresURL("postgres://passmint@db.example:5432/passmint?sslmode=disable&connect_timeout=45")
-        #expect(given.clientConfiguration.options.connectTimeout == .seconds(45))
-        #expect(given.endpoint.connectTimeout == .seconds(45))
-        let overSocket = try PostgresURL("postgres://passmint@localhost/passmint?host=/run/postgresql&connect_timeout=3")
-        #expect(overSocket.clientConfiguration.options.connectTimeout == .seconds(3))
-        #expect(
-            try PostgresURL("postgres://passmint@db.example/passmint?sslmode=disable").clientConfiguration.options.connectTimeout
-                == .seconds(10))
     }
 
     @Test func aMissingRootCertificateIsRefusedNamingTheOption() throws {
