@@ -11,7 +11,8 @@ struct BenchCommand: AsyncParsableCommand {
             The limits: 1. the key's raw signing rate on --jobs threads (signing contexts set up once, as pass signing \
             does), measured before and after the batch and averaged, and `openssl speed` for the same algorithm and key \
             size on --jobs processes when the openssl command exists; 2. the output folder's file-creation rate on --jobs \
-            threads (create, write a buffer of the pass's size, start writeback, rename; the sync at the end counted); \
+            threads (create, write a buffer of the pass's size, start writeback, rename; the sync at the end counted), \
+            measured before and after the batch and averaged; \
             3. because signing and writing share the cores, the combined limit 1 / (1/signing + 1/files). Then --passes \
             passes are issued from the template through the same code as `passmint batch` (JSON Lines rows, report, \
             durable output) into --out-dir (into one archive with --out-archive), and the batch's rate is printed \
@@ -29,7 +30,8 @@ struct BenchCommand: AsyncParsableCommand {
     var data: String?
     @Option(help: ArgumentHelp("Seconds to measure the raw signing speed (half before, half after the batch).", valueName: "s"))
     var signSeconds = 3.0
-    @Option(help: ArgumentHelp("Seconds to measure the file-creation rate.", valueName: "s")) var fileSeconds = 2.0
+    @Option(help: ArgumentHelp("Seconds to measure the file-creation rate (half before, half after the batch).", valueName: "s"))
+    var fileSeconds = 2.0
     @Option(help: ArgumentHelp("Seconds `openssl speed` runs (whole seconds).", valueName: "s")) var opensslSeconds = 2
     @Flag(help: "Keep the output and print its path.") var keep = false
     @Option(
@@ -73,7 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
         // The limits, then the batch, then the signing rate again: this machine's speed drifts.
         let rawBefore = SigningSpeed.measure(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
         let openssl = OpenSSLSpeed.signaturesPerSecond(key: identity.privateKey, jobs: jobs, seconds: opensslSeconds)
-        let fileRate = try FileCreationSpeed.filesPerSecond(folder: folder, bytes: passSize, threads: jobs, seconds: fileSeconds)
+        let filesBefore = try FileCreationSpeed.filesPerSecond(folder: folder, bytes: passSize, threads: jobs, seconds: fileSeconds / 2)
         let phases = try PhaseProfile.measure(template: template, sample: sample, builder: builder, folder: folder, iterations: 300)
 
         var options = BatchOptions(outputFolder: folder + "/out", jobs: jobs)
@@ -83,6 +85,7 @@ struct BenchCommand: AsyncParsableCommand {
         let result = try await runner.run(try BatchInput(path: rows))
         let cpu = Self.cpuSeconds() - cpuBefore
         let rawAfter = SigningSpeed.measure(key: identity.privateKey, threads: jobs, seconds: signSeconds / 2)
+        let filesAfter = try FileCreationSpeed.filesPerSecond(folder: folder, bytes: passSize, threads: jobs, seconds: fileSeconds / 2)
         var orderFigures: BenchOrders.Figures?
         if orders > 0 {
             guard let orderCertificates else { throw ValidationError("--orders needs --order-certificates <dir>") }  // see validate()
@@ -103,7 +106,9 @@ struct BenchCommand: AsyncParsableCommand {
 
         let figures = Figures(
             jobs: jobs, rawBefore: rawBefore.perSecond, rawAfter: rawAfter.perSecond,
-            cpuPerSignature: (rawBefore.cpuSecondsPerSignature + rawAfter.cpuSecondsPerSignature) / 2, openssl: openssl, fileRate: fileRate,
+            cpuPerSignature: (rawBefore.cpuSecondsPerSignature + rawAfter.cpuSecondsPerSignature) / 2, openssl: openssl,
+            filesBefore: filesBefore,
+            filesAfter: filesAfter,
             fileSystem: Self.fileSystemName(folder), result: result, cpuPerPass: result.issued > 0 ? cpu / Double(result.issued) : 0,
             peakMB: Self.peakRSSMegabytes(), bytesPerPass: result.issued > 0 ? result.bytes / result.issued : 0, phases: phases,
             sink: outArchive ? "into one archive" : "into files", orders: orderFigures)
@@ -190,7 +195,8 @@ struct Figures {
     /// CPU seconds of one raw signature.
     var cpuPerSignature: Double
     var openssl: (algorithm: String, rate: Double)?
-    var fileRate: Double
+    var filesBefore: Double
+    var filesAfter: Double
     var fileSystem: String
     var result: BatchProgress
     var cpuPerPass: Double
@@ -203,6 +209,7 @@ struct Figures {
     var orders: BenchOrders.Figures?
 
     var raw: Double { (rawBefore + rawAfter) / 2 }
+    var fileRate: Double { (filesBefore + filesAfter) / 2 }
     /// The faster of the two signing figures: the key's speed.
     var signing: Double { max(raw, openssl?.rate ?? 0) }
     /// Signing and writing share the cores: one pass costs a signature and a file.
@@ -222,7 +229,9 @@ struct Figures {
         } else {
             print("  openssl speed      not measured (no openssl command, or no speed test for this key)")
         }
-        print("  file creation      \(Int(fileRate)) files/s of \(bytesPerPass) bytes (\(fileSystem), \(jobs) threads, synced)")
+        print(
+            "  file creation      \(Int(fileRate)) files/s of \(bytesPerPass) bytes (\(fileSystem), \(jobs) threads, synced; \(Int(filesBefore)) before, \(Int(filesAfter)) after the batch)"
+        )
         print("  combined           \(Int(combined)) passes/s = 1 / (1/\(Int(signing)) + 1/\(Int(fileRate)))")
         let seconds = String(format: "%.2f", result.elapsed)
         print("batch               \(result.issued) passes in \(seconds) s \(sink), durable, \(result.failed) failed")
@@ -248,7 +257,9 @@ struct Figures {
         var object: JSONObject = [
             "jobs": .number(JSONNumber(jobs)), "passes": .number(JSONNumber(result.issued)), "failed": .number(JSONNumber(result.failed)),
             "fileSystem": .string(fileSystem), "output": .string(sink),
-            "rawSignaturesPerSecond": number(raw, 10), "filesPerSecond": number(fileRate, 10), "combinedLimit": number(combined, 10),
+            "rawSignaturesPerSecond": number(raw, 10), "filesPerSecond": number(fileRate, 10),
+            "filesPerSecondBefore": number(filesBefore, 10), "filesPerSecondAfter": number(filesAfter, 10),
+            "combinedLimit": number(combined, 10),
             "passesPerSecond": number(rate, 10), "ratioToSigning": number(rate / signing, 1000),
             "ratioToCombined": number(rate / combined, 1000),
             "cpuMicrosecondsPerPass": number(cpuPerPass * 1e6), "cpuMicrosecondsPerSignature": number(cpuPerSignature * 1e6),

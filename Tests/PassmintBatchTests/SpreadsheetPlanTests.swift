@@ -59,6 +59,19 @@ import Testing
         #expect(throws: PassmintError.self) { try SpreadsheetFormat(locale: nil, dateFormat: nil, timeZone: "Mars/Olympus") }
     }
 
+    @Test func anISODateWithItsZoneIsKeptAsWrittenAndNothingElseIs() {
+        for kept in ["2023-05-17T08:30Z", "2023-05-17T08:30:00+02:00", "2023-05-17T08:30:00.125-05:30", "2023-05-17T08:30:00.5Z"] {
+            #expect(DatePattern.isISOWithZone(kept), "\(kept)")
+        }
+        for other in [
+            "2023-05-17", "2023-05-17T08:30", "2023-05-17T08:30:00", "2023-05-17 08:30Z", "2023-05-17T08:30:00.Z",
+            "2023-05-17T08:30:00+0200", "2023-05-17T08:30:00+02:00 ", "23-05-17T08:30Z", "2023-5-17T08:30Z", "2023-05-17T08:30:0Z",
+            "２０２３-05-17T08:30Z", "",
+        ] {
+            #expect(!DatePattern.isISOWithZone(other), "\(other)")
+        }
+    }
+
     @Test func aValueThatIsNotWhatTheCardShowsNamesRowColumnAndValue() throws {
         let template = try PassTemplate(folder: BatchRunnerTests.loyalty)
         #expect(template.placeholderKinds["memberSince"] == .date && template.placeholderKinds["points"] == .number)

@@ -20,6 +20,9 @@ import Testing
         #expect(figures["passes"] == 40)
         #expect(number("rawSignaturesPerSecond") > 0)
         #expect(number("filesPerSecond") > 0)
+        // The file rate is the mean of the rates before and after the batch, as the signing rate is.
+        #expect(number("filesPerSecondBefore") > 0 && number("filesPerSecondAfter") > 0)
+        #expect(abs(number("filesPerSecond") - (number("filesPerSecondBefore") + number("filesPerSecondAfter")) / 2) <= 0.2)
         #expect(figures["opensslAlgorithm"] == "rsa2048", "the openssl command is installed here, and the key is RSA-2048")
         #expect(number("opensslSpeed") > 0)
         // The combined limit and the ratios are what the figures next to them say.
