@@ -158,6 +158,9 @@ let package = Package(
                 "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
                 "PassmintGoogle", "PassmintPay",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTP/1 pipeline with the service's handlers before the conversion to HTTPTypes (ServiceHTTPChannel).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 // The hash of a request sent with an Idempotency-Key (streamed: uploads are large).
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

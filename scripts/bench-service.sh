@@ -18,6 +18,7 @@ port=18080
 nginx_port=18081
 export PASSMINT_API_KEY="bench-api-key-0123456789"
 cleanup() {
+    [ -n "${busy_pid:-}" ] && kill "$busy_pid" 2>/dev/null || true
     [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
     [ -n "${router_pid:-}" ] && kill "$router_pid" 2>/dev/null && wait "$router_pid" 2>/dev/null || true
     [ -n "${postgres_pid:-}" ] && kill "$postgres_pid" 2>/dev/null && wait "$postgres_pid" 2>/dev/null || true
@@ -85,9 +86,21 @@ def pct(p):
 errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
 print(f"| {sys.argv[1]} | {float(rps):,.0f} | {pct(50):.2f} | {pct(99):.2f} | {errors.group(1) if errors else 0} |")
 requests = re.search(r"(\d+) requests in", text).group(1)
-open("$work/last", "w").write(f"{float(rps)} {pct(50)} {requests}\n")
+open("$work/last", "w").write(f"{float(rps)} {pct(50)} {requests} {pct(99)}\n")
 PY
 }
+# Keeps a row's requests/s and p99 under a name, for the ratios printed at the end.
+keep() { read -r rps _ _ p99 <"$work/last"; echo "$1 $rps $p99" >>"$work/figures"; }
+# The raw signing rate of the service's key on every core, as `passmint bench` measures it (SigningSpeed: the same
+# signing set-up as a pass's, one thread per core); the issuing rows are compared with it.
+raw_signing() {
+    "$bin" bench --passes 100 --json --certificates Certificates/dev --sign-seconds 4 --file-seconds 0.2 --openssl-seconds 1 |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["rawSignaturesPerSecond"])'
+}
+# One process keeping one core busy for the loaded rows (a machine shared with other work).
+busy_pid=""
+busy() { yes >/dev/null & busy_pid=$!; }
+idle() { if [ -n "$busy_pid" ]; then kill "$busy_pid"; wait "$busy_pid" 2>/dev/null || true; fi; busy_pid=""; }
 
 # CPU ticks (1/100 s) of a process, and of PostgreSQL's (the postmaster and its children).
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -104,7 +117,7 @@ costed() {
     before_node=$(ticks "$postgres_pid")
     before_postgres=$(postgres_ticks)
     run "$@"
-    read -r _ _ requests <"$work/last"
+    read -r _ _ requests _ <"$work/last"
     echo "|   (CPU per 1,000 requests: passmint $((($(ticks "$postgres_pid") - before_node) * 10000 / requests)) ms, PostgreSQL $((($(postgres_ticks) - before_postgres) * 10000 / requests)) ms) | | | | |"
 }
 
@@ -112,10 +125,22 @@ echo "wrk -t2 -c$connections -d${seconds}s on $(nproc) cores ($(date -u +%Y-%m-%
 echo
 echo "| endpoint | requests/s | p50 ms | p99 ms | non-2xx/3xx |"
 echo "|---|---|---|---|---|"
-run "nginx, 1 KB static file (ceiling)" "http://127.0.0.1:$nginx_port/small.txt"
-run "passmint GET /health (its HTTP stack alone)" "http://127.0.0.1:$port/health"
-run "serial-number poll (200)" "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
-run "latest pass, 304" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $last_modified" "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial"
+# The device rows, quiet and then loaded (one core busy with another process), each beside nginx in the same state.
+device_rows() {
+    local label=$1
+    run "nginx, 1 KB static file (ceiling)$label" "http://127.0.0.1:$nginx_port/small.txt"
+    keep "nginx$label"
+    run "passmint GET /health (its HTTP stack alone)$label" "http://127.0.0.1:$port/health"
+    run "serial-number poll (200)$label" "http://127.0.0.1:$port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example"
+    keep "poll$label"
+    run "latest pass, 304$label" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $last_modified" \
+        "http://127.0.0.1:$port/wallet/v1/passes/pass.dev.passmint.example/$serial"
+    keep "304$label"
+}
+device_rows ""
+busy
+device_rows ", loaded"
+idle
 # Many devices and passes, each answered from its own cache entry.
 since=$(scripts/bench-seed.py $port 2000 "$token")
 export PASSMINT_BENCH_SINCE=$since
@@ -138,8 +163,11 @@ run "serial-number poll, --no-fast-path (router)" "http://127.0.0.1:$router_port
 run "latest pass 304, --no-fast-path (router)" -H "Authorization: ApplePass $token" -H "If-Modified-Since: $router_last_modified" "http://127.0.0.1:$router_port/wallet/v1/passes/pass.dev.passmint.example/$serial"
 run "registration (durable write), every device on one pass" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
 PASSMINT_BENCH_SPREAD_COUNT=2000 run "registration (durable write), 2,000 passes at random" -s scripts/wrk/register.lua "http://127.0.0.1:$port"
+raw_before=$(raw_signing)
 run "on-demand issuing, POST /api/v1/passes" -s scripts/wrk/issue.lua "http://127.0.0.1:$port"
 read -r peak _ < "$work/last"
+raw_after=$(raw_signing)
+echo "|   (raw signing, same key, $(nproc) threads, before and after: $(python3 -c "print(f'{$raw_before:,.0f} and {$raw_after:,.0f}/s')")) | | | | |"
 # The peak run leaves tens of MB of written pages for the kernel to flush: let that finish before measuring latency.
 sync
 sleep 3
@@ -190,6 +218,23 @@ if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$wo
 else
     echo "(PostgreSQL rows skipped: $(tail -n 1 "$work/postgres.log"))"
 fi
+
+# The targets' ratios, each against its ceiling measured in the same run.
+echo
+echo "| ratio, same run | quiet | loaded (one core busy) |"
+echo "|---|---|---|"
+python3 - "$work/figures" "$peak" "$raw_before" "$raw_after" <<'PY'
+import sys
+figures = {name: (float(rps), float(p99)) for name, rps, p99 in (line.rsplit(" ", 2) for line in open(sys.argv[1]).read().splitlines())}
+def cell(row, suffix):
+    rps, p99 = figures[row + suffix]
+    nginx_rps, nginx_p99 = figures["nginx" + suffix]
+    return f"{rps / nginx_rps:.2f} × nginx, p99 {p99 / nginx_p99:.2f} × nginx's"
+for row, name in (("poll", "serial-number poll"), ("304", "latest pass, 304")):
+    print(f"| {name} | {cell(row, '')} | {cell(row, ', loaded')} |")
+peak, raw = float(sys.argv[2]), (float(sys.argv[3]) + float(sys.argv[4])) / 2
+print(f"| on-demand issuing (peak) | {peak / raw:.2f} × the raw signing rate ({peak:,.0f} / {raw:,.0f}) | |")
+PY
 
 # Memory of each server process after its runs: resident now and at its peak (the kernel's VmRSS and VmHWM).
 echo

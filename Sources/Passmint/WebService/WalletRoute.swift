@@ -55,7 +55,7 @@ public enum WalletRoute: String, Sendable, CaseIterable {
     /// The values of the template's parameters, in its order, when `parts` (the path after `v1/` split at `/`) has
     /// this route's shape for `kind`; nil otherwise. Values are not decoded.
     public func parameters(_ kind: WalletWebService.Kind, in parts: [Substring]) -> [Substring]? {
-        let template = template(kind).split(separator: "/")
+        guard let template = (kind == .order ? Self.orderSegments : Self.passSegments)[self] else { return nil }
         guard parts.count == template.count else { return nil }
         var values: [Substring] = []
         for (segment, part) in zip(template, parts) {
@@ -67,6 +67,10 @@ public enum WalletRoute: String, Sendable, CaseIterable {
         }
         return values
     }
+
+    /// Each route's template split at `/` once (devices call ``parameters(_:in:)`` on every poll).
+    private static let passSegments = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.template(.pass).split(separator: "/")) })
+    private static let orderSegments = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.template(.order).split(separator: "/")) })
 
     /// `text` with every byte but the unreserved characters of RFC 3986 (letters, digits, `-._~`) percent-encoded:
     /// safe in a path segment and in a query value (`+`, `:`, `&`, `=` and spaces encoded).

@@ -71,11 +71,9 @@ public func buildApplication(
     let connections = ConnectionRegistry(limits: limits, uncapped: configuration.trustedProxies, logger: logger)
     var app = Application(
         router: buildRouter(core: core),
-        server: .http1(
-            configuration: .init(
-                additionalChannelHandlers: [ConnectionGuard(registry: connections)]
-                    + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : []),
-                idleTimeout: .init(configuration.connections.idleTimeout))),
+        server: ServiceHTTPChannel.server(idleTimeout: configuration.connections.idleTimeout) {
+            [ConnectionGuard(registry: connections)] + (fastPath ? [DeviceFastPath(reads: reads, pathPrefix: prefix)] : [])
+        },
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "passmint"),
         services: services + [core.pushQueue, core.jobs, core.eventPruner, core.webhookDeliverer, core.reachability]
             + (core.googleUpdates.map { [$0 as any Service] } ?? []),

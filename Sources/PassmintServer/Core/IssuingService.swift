@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+package import NIOCore
 package import Passmint
 package import PassmintStore
 
@@ -19,7 +20,8 @@ package struct IssuingService: Sendable {
     package struct Issued: Sendable {
         package var pass: StoredPass
         package var data: JSONObject
-        package var archive: [UInt8]
+        /// The buffer the signed-pass cache keeps: an answer sends it as it is (no copy of the archive per request).
+        package var archive: ByteBuffer
     }
 
     /// Issues a pass; the serial number comes from the data (or is generated), the token too.
@@ -52,8 +54,7 @@ package struct IssuingService: Sendable {
         let stored = try await insert([new.pass], images: new.images, payment: payment)[0]  // images with the pass naming them
         let built = try await signing
         // The pass does not depend on its tag: the bytes built before the insert are this tag's latest pass.
-        signedPasses.remember(built.archive, for: stored)
-        return Issued(pass: stored, data: new.data, archive: built.archive)
+        return Issued(pass: stored, data: new.data, archive: signedPasses.remember(built.archive, for: stored))
     }
 
     /// Issues a Wallet order of `template` with `data`; its `orderIdentifier` comes from the data (or is generated), its
@@ -77,9 +78,9 @@ package struct IssuingService: Sendable {
         var built = try renderer.order(draft, data: values)  // data that does not make a valid order is never stored
         let stored = try await insert([draft], images: [])[0]
         if stored.updatedAt != draft.updatedAt { built = try renderer.order(stored, data: values) }
-        signedPasses.remember(built.archive, for: stored)
+        let archive = signedPasses.remember(built.archive, for: stored)
         logger.info("order issued", metadata: ["orderTypeIdentifier": "\(type)", "orderIdentifier": "\(id)"])
-        return Issued(pass: stored, data: values, archive: built.archive)
+        return Issued(pass: stored, data: values, archive: archive)
     }
 
     /// One pass of a multi-ticket order.
@@ -129,8 +130,9 @@ package struct IssuingService: Sendable {
         }
         let passes = built.map(\.pass)
         let stored = try await insert(passes, images: images.values.sorted { $0.sha256 < $1.sha256 })
-        for (pass, item) in zip(stored, built) { signedPasses.remember(item.archive, for: pass) }
-        return IssuedBundle(bundle: bundle, passes: zip(stored, built).map { Issued(pass: $0, data: $1.data, archive: $1.archive) })
+        return IssuedBundle(
+            bundle: bundle,
+            passes: zip(stored, built).map { Issued(pass: $0, data: $1.data, archive: signedPasses.remember($1.archive, for: $0)) })
     }
 
     /// A new pass from a template and data, rendered and checked but not stored: the serial number comes from the

@@ -1,6 +1,5 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import Synchronization
 
 /// One connection's part of the ``ConnectionRegistry``: it registers the connection (closing it when the service is
@@ -11,10 +10,10 @@ import Synchronization
 /// its head (a body trickled in a byte at a time). A request costs a few stores of a timestamp; one timer per
 /// connection checks them.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let registry: ConnectionRegistry
     private var connection: ConnectionState?

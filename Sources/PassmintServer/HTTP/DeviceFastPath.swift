@@ -1,22 +1,24 @@
 import Foundation
 import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
 import Passmint
-import Synchronization
 
 /// Answers the two requests devices repeat most — the serial-number poll and the 304 of the latest-pass endpoint —
 /// on the connection's event loop, straight from the service's read cache, when the answer is cached at the store's
-/// current generation. Everything else (a cache miss, a 401, a pass to send, odd paths or queries, `Connection: close`)
-/// goes on to the router unchanged, which answers exactly as it would have (``DeviceAnswers`` is shared).
+/// current generation. Everything else (a cache miss, a 401, a pass to send, odd paths or queries, `Connection: close`,
+/// a field it reads given twice) goes on to the router unchanged, which answers exactly as it would have
+/// (``DeviceAnswers`` is shared).
 ///
+/// It sits before the conversion to HTTPTypes (``ServiceHTTPChannel``): it reads NIO's request head (its path and
+/// fields as the decoder gave them, matched byte by byte) and writes a response head the encoder takes as it is.
 /// It answers only when no request of the connection is with the router, so responses keep the order of
 /// pipelined requests.
 final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let reads: DeviceReadCache
     /// `<prefix>/v1/`.
@@ -40,7 +42,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 answered = true
                 reads.countFastPathAnswer(poll: head.status != .notModified)
                 context.write(wrapOutboundOut(.head(head)), promise: nil)
-                if let body, request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+                if let body, request.method != .HEAD { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
                 context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
                 return
             }
@@ -63,30 +65,27 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The response when it can be given from memory; nil to let the router answer.
-    private func answer(_ request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
-        guard request.method == .get || request.method == .head, let target = request.path, target.hasPrefix(root) else { return nil }
-        if let connection = request.headerFields[.connection]?.lowercased(),
-            connection.contains("close") || connection.contains("upgrade")
-        {
-            return nil  // the router closes or upgrades the connection
-        }
-        var path = target.dropFirst(root.count)
+    private func answer(_ request: HTTPRequestHead) -> (HTTPResponseHead, ByteBuffer?)? {
+        guard request.method == .GET || request.method == .HEAD, request.uri.utf8.starts(with: root.utf8),
+            let fields = Fields(request.headers), !fields.closesOrUpgrades
+        else { return nil }  // the router closes or upgrades the connection, or answers what is unusual
+        var path = Substring(request.uri).utf8.dropFirst(root.utf8.count)
         var query: Substring?
-        if let mark = path.firstIndex(of: "?") {
-            query = path[path.index(after: mark)...]
+        if let mark = path.firstIndex(of: UInt8(ascii: "?")) {
+            query = Substring(path[path.index(after: mark)...])
             path = path[..<mark]
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring($0) }
         if let values = WalletRoute.poll.parameters(.pass, in: parts) {
             return poll(device: values[0], type: values[1], query: query)
         }
         if query == nil, let values = WalletRoute.latest.parameters(.pass, in: parts) {
-            return notModified(type: values[0], serial: values[1], request: request)
+            return notModified(type: values[0], serial: values[1], fields: fields)
         }
         return nil
     }
 
-    private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponse, ByteBuffer?)? {
+    private func poll(device: Substring, type: Substring, query: Substring?) -> (HTTPResponseHead, ByteBuffer?)? {
         // An order type's list (`orderIdentifiers`) is answered by the router (AppleWebServiceRoutes).
         guard PathComponent.isValid(device), PathComponent.isValid(type), WalletWebService.Kind(typeIdentifier: type) == .pass else {
             return nil
@@ -94,44 +93,77 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         var sinceText: Substring?
         if let query, !query.isEmpty {
             let name = WalletWebService.Kind.pass.sinceParameter + "="
-            guard query.hasPrefix(name) else { return nil }
-            sinceText = query.dropFirst(name.count)
+            guard query.utf8.starts(with: name.utf8) else { return nil }
+            sinceText = Substring(query.utf8.dropFirst(name.utf8.count))
         }
         guard case .success(let since) = UpdateTag.since(sinceText),
             let result = reads.cachedUpdatedSerials(device: String(device), passTypeIdentifier: String(type), since: since)
         else { return nil }
         let list = DeviceAnswers.list(result)
-        var fields = standardFields()
         guard !list.identifiers.isEmpty else {
-            fields[.contentLength] = "0"
-            return (HTTPResponse(status: .init(code: WalletWebService.Status.noChanges), headerFields: fields), nil)
+            return (response(.init(statusCode: WalletWebService.Status.noChanges), [(.contentLength, "0")]), nil)
         }
         let body = ByteBuffer(bytes: list.bytes)
-        fields[.contentType] = "application/json"
-        fields[.contentLength] = String(body.readableBytes)
-        return (HTTPResponse(status: .init(code: WalletWebService.Status.updated), headerFields: fields), body)
+        let fields: [(HTTPField.Name, String)] = [(.contentType, "application/json"), (.contentLength, String(body.readableBytes))]
+        return (response(.init(statusCode: WalletWebService.Status.updated), fields), body)
     }
 
-    private func notModified(type: Substring, serial: Substring, request: HTTPRequest) -> (HTTPResponse, ByteBuffer?)? {
+    private func notModified(type: Substring, serial: Substring, fields: Fields) -> (HTTPResponseHead, ByteBuffer?)? {
         guard PathComponent.isValid(type), PathComponent.isValid(serial),
             let cached = reads.cachedDevicePass(passTypeIdentifier: String(type), serialNumber: String(serial)),
-            DeviceAnswers.authorizes(request.headerFields[.authorization], cached.view), let view = cached.view,
-            DeviceAnswers.notModified(view, ifModifiedSince: request.headerFields[.ifModifiedSince])
+            DeviceAnswers.authorizes(fields.authorization, cached.view), let view = cached.view,
+            DeviceAnswers.notModified(view, ifModifiedSince: fields.ifModifiedSince)
         else { return nil }
-        var fields = standardFields()
-        fields[.lastModified] = view.lastModified  // and no Content-Length: a 304 may carry only the 200's (RFC 9110 §8.6)
-        return (HTTPResponse(status: .notModified, headerFields: fields), nil)
+        // No Content-Length: a 304 may carry only the 200's (RFC 9110 §8.6).
+        return (response(.notModified, [(.lastModified, view.lastModified)]), nil)
     }
 
-    /// `Date` (computed once a second per connection), `Server` and `X-Content-Type-Options` (``NoSniffMiddleware``),
-    /// as the router's responses carry.
-    private func standardFields() -> HTTPFields {
+    /// A response head with `Date` (computed once a second per connection), `Server` and `X-Content-Type-Options`
+    /// (``NoSniffMiddleware``), as the router's responses carry, then `fields`; names spelled as the router's
+    /// responses reach the encoder.
+    private func response(_ status: HTTPResponseStatus, _ fields: [(HTTPField.Name, String)]) -> HTTPResponseHead {
         let now = Date()
         let second = Int64(now.timeIntervalSince1970)
         if second != dateSecond {
             dateSecond = second
             dateText = HTTPDate.string(now)
         }
-        return [.date: dateText, .server: "passmint", NoSniffMiddleware<ServiceRequestContext>.name: "nosniff"]
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(3 + fields.count)
+        headers.add(name: HTTPField.Name.date.rawName, value: dateText)
+        headers.add(name: HTTPField.Name.server.rawName, value: "passmint")
+        headers.add(name: NoSniffMiddleware<ServiceRequestContext>.name.rawName, value: "nosniff")
+        for (name, value) in fields { headers.add(name: name.rawName, value: value) }
+        return HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+    }
+
+    /// The request fields the fast path reads, found in one pass over the head; nil when one of them is given more
+    /// than once (the router reads such a request as a whole).
+    struct Fields {
+        var authorization: String?
+        var ifModifiedSince: String?
+        /// `Connection` names `close` or `upgrade`.
+        var closesOrUpgrades = false
+
+        init?(_ headers: HTTPHeaders) {
+            for (name, value) in headers {
+                if Self.named(name, "authorization") {
+                    guard authorization == nil else { return nil }
+                    authorization = value
+                } else if Self.named(name, "if-modified-since") {
+                    guard ifModifiedSince == nil else { return nil }
+                    ifModifiedSince = value
+                } else if Self.named(name, "connection") {
+                    let lowered = value.lowercased()
+                    closesOrUpgrades = closesOrUpgrades || lowered.contains("close") || lowered.contains("upgrade")
+                }
+            }
+        }
+
+        /// `name` equals `lowercased` (letters and `-`) ignoring ASCII case, without making a new string.
+        static func named(_ name: String, _ lowercased: StaticString) -> Bool {
+            let expected = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
+            return name.utf8.count == expected.count && zip(name.utf8, expected).allSatisfy { $0 | 0x20 == $1 }
+        }
     }
 }
