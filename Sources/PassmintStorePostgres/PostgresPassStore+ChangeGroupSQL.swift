@@ -40,8 +40,9 @@ extension PostgresPassStore {
     /// devices, coalesced per pair, and a patch to each Google object they have. Answers the devices registered for
     /// each pass of `locked` (written or not), each pass's in device order, read in the same statement.
     ///
-    /// The push rows are upserted in (token, pass type) order and before the Google rows (the Google insert waits for
-    /// them through its `count`), the Google rows in key order; the passes' rows were locked by ``lockPasses(_:_:_:)``.
+    /// The push rows are upserted in (token, pass type) byte order (as the push queue's settlement locks them, whatever
+    /// the database's collation) and before the Google rows (the Google insert waits for them through its `count`), the
+    /// Google rows in key order; the passes' rows were locked by ``lockPasses(_:_:_:)``.
     static func writeGroup(
         _ connection: PostgresConnection, _ versions: [StoredPass], events: [PassEvent], locked: [PassKey], _ logger: Logger, now: Date
     ) async throws -> [PassKey: [DeviceRegistration]] {
@@ -75,8 +76,8 @@ extension PostgresPassStore {
                 ON r.pass_type_id = k.t AND r.serial_number = k.s
             ), pushes AS (
                 INSERT INTO push_outbox (push_token, pass_type_id, generation, due_at, lease_until, attempts, enqueued_at)
-                SELECT DISTINCT push_token, pass_type_id, 1, \(time)::int8, 0, 0, \(time)::int8 FROM found WHERE w
-                ORDER BY push_token, pass_type_id
+                SELECT k, t, 1, \(time), 0, 0, \(time) FROM (SELECT DISTINCT push_token AS k, pass_type_id AS t FROM found WHERE w) AS d
+                ORDER BY k COLLATE "C", t COLLATE "C"
                 ON CONFLICT (push_token, pass_type_id)
                 DO UPDATE SET generation = push_outbox.generation + 1, due_at = excluded.due_at, attempts = 0
                 RETURNING 1
