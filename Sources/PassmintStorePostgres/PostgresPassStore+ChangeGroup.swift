@@ -4,10 +4,11 @@ public import PassmintStore
 import PostgresNIO
 
 /// The group commit of pass changes on PostgreSQL. Changes asked for at once on one node are written together: one
-/// transaction, one tag (see `nextTag`), one `NOTIFY` and one WAL flush for all of them. Each still writes what it
-/// owes as it would alone, in that transaction: its version, its images, its `updated` event (and the webhook
+/// transaction, one tag (see `nextTag`), one notification and one WAL flush for all of them, in four round trips
+/// (`BEGIN`, the lock, the write, `COMMIT`; one more per image stored) whatever the group's size. Each still writes
+/// what it owes as it would alone, in that transaction: its version, its images, its `updated` event (and the webhook
 /// deliveries its trigger owes), a push to each of its devices and its Google patch. A change refused (`.stale`) or
-/// naming no pass leaves the others as they are.
+/// naming no pass leaves the others as they are. A change written alone is a group of one.
 extension PostgresPassStore {
     public func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange? {
         let key = PassKey(passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber)
@@ -42,9 +43,7 @@ extension PostgresPassStore {
         var results: [Result<PassChange?, any Error>] = []
         for request in requests {
             do {
-                let (type, serial) = (request.key.passTypeIdentifier, request.key.serialNumber)
-                results.append(
-                    .success(try await changeAlone(passTypeIdentifier: type, serialNumber: serial, request.edit, basedOn: request.basedOn)))
+                results += try await changeTogether([request])
             } catch {
                 results.append(.failure(error))
             }
@@ -55,15 +54,15 @@ extension PostgresPassStore {
     /// One transaction for `requests`, applied in their order (a pass changed twice sees its first change).
     private func changeTogether(_ requests: [PostgresChangeQueue.Request]) async throws -> [Result<PassChange?, any Error>] {
         try await write { connection in
-            var current = try await Self.lockPasses(connection, Set(requests.map(\.key)), logger)
-            let tag = try await Self.nextTag(connection, logger)
+            let (found, tag) = try await Self.lockPasses(connection, Set(requests.map(\.key)), logger)
+            var current = found
             let now = clock()
             var outcomes: [Result<(pass: StoredPass, changed: Bool)?, any Error>] = []
             var written: [PassKey: StoredPass] = [:]
             var events: [PassEvent] = []
             var images: [String: StoredImage] = [:]
             for request in requests {
-                guard let pass = current[request.key] else {
+                guard let pass = current[request.key], let tag else {
                     outcomes.append(.success(nil))
                     continue
                 }
@@ -84,14 +83,10 @@ extension PostgresPassStore {
                     outcomes.append(.failure(error))
                 }
             }
+            guard !current.isEmpty else { return requests.map { _ in .success(nil) } }
             try await self.storeImages(connection, Array(images.values), logger)  // in the transaction of the passes that name them
-            try await Self.writeVersions(connection, Array(written.values), logger)
-            try await Self.insertEvents(connection, events, logger)
-            let registrations = try await Self.registrations(connection, Array(current.keys), logger)
-            let owed = written.keys.flatMap { key in (registrations[key] ?? []).map { (token: $0.pushToken, type: key.passTypeIdentifier) }
-            }
-            try await Self.owePushes(connection, owed, logger, now: now)
-            try await Self.oweGoogleUpdates(connection, Array(written.keys), logger, now: now)
+            let registrations = try await Self.writeGroup(
+                connection, Array(written.values), events: events, locked: Array(current.keys), logger, now: now)
             return outcomes.map { outcome in
                 outcome.map { found in
                     found.map { found in

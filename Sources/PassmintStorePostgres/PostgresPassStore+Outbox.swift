@@ -9,22 +9,6 @@ import PostgresNIO
 extension PostgresPassStore {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
-    /// Owes every distinct token a push for the pass type, in the caller's transaction.
-    static func owePushes(
-        _ connection: PostgresConnection, tokens: [String], passTypeIdentifier: String, _ logger: Logger, now: Date = Date()
-    ) async throws {
-        let unique = Set(tokens).sorted()
-        guard !unique.isEmpty else { return }
-        let time = milliseconds(now)
-        try await connection.query(
-            """
-            INSERT INTO push_outbox (push_token, pass_type_id, generation, due_at, lease_until, attempts, enqueued_at)
-            SELECT t, \(passTypeIdentifier), 1, \(time), 0, 0, \(time) FROM UNNEST(\(unique)::text[]) AS t
-            ON CONFLICT (push_token, pass_type_id)
-            DO UPDATE SET generation = push_outbox.generation + 1, due_at = excluded.due_at, attempts = 0
-            """, logger: logger)
-    }
-
     public func claimPushes(limit: Int, lease: Duration) async throws -> [Owed<PushTarget>] {
         try await claimRows(of: .applePush, limit: limit, lease: lease) { PushTarget(pushToken: $0, passTypeIdentifier: $1) }
     }

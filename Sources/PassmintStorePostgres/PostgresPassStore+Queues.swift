@@ -22,12 +22,13 @@ extension PostgresPassStore {
         }
     }
 
-    /// Runs a claim in a write that notifies no other node; `claim` gets the time and the end of a lease taken now,
-    /// in milliseconds.
+    /// Runs a claim, one statement committing on its own (no `BEGIN` and `COMMIT` round trips: a statement is atomic
+    /// alone), that notifies no other node; `claim` gets the time and the end of a lease taken now, in milliseconds.
     func claiming<T: Sendable>(
         lease: Duration, _ claim: (PostgresConnection, _ now: Int64, _ until: Int64) async throws -> T
     ) async throws -> T {
-        try await write(notify: false) { connection in
+        defer { changeFeed.noteCommit(passes: false) }
+        return try await clients.withConnection { connection in
             let now = Self.milliseconds(clock())
             return try await claim(connection, now, now + lease.milliseconds)
         }

@@ -17,7 +17,12 @@ extension PostgresPassStore {
         let rows = try await connection.query(
             "SELECT pg_current_xact_id()::text::int8 + value FROM counters WHERE name = 'tag_base'", logger: logger)
         for try await value in rows.decode(Int64.self) { return value }
-        throw PassStoreError(.database, "the tag_base counter is missing: run the migrations (migration 9)")
+        throw tagBaseMissing
+    }
+
+    /// A tag asked for where the counter the tags start from is not.
+    static var tagBaseMissing: PassStoreError {
+        PassStoreError(.database, "the tag_base counter is missing: run the migrations (migration 9)")
     }
 
     /// An expression for a query's select list: the highest tag no transaction of this database can still commit

@@ -70,20 +70,15 @@ public final class PostgresPassStore: PassStore {
     /// Returns once ``changeGeneration`` differs from `previous`, or the task is cancelled.
     public func changed(since previous: UInt64?) async { await changeFeed.changed(since: previous) }
 
-    /// A write transaction; this node's generation moves before it returns. With `notify` (every change to a pass)
-    /// it notifies the other nodes on commit. Registrations do not notify: `NOTIFY` serializes the commits that send
-    /// it (a database-wide lock held through the WAL flush), which halved registrations/s, and the other nodes see
-    /// them through the WAL position their change feed polls instead.
+    /// A write transaction; this node's generation moves before it returns, and its pass generation too with `notify`
+    /// (a write to the `passes` table). The other nodes hear of a write to `passes` from the table's statement trigger
+    /// (migration 13), which notifies on commit: no statement of its own. Nothing else notifies: `NOTIFY` serializes
+    /// the commits that send it (a database-wide lock held through the WAL flush), which halved registrations/s, and
+    /// the other nodes see other commits through the WAL position their change feed polls instead.
     func write<T: Sendable>(notify: Bool = true, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         defer { changeFeed.noteCommit(passes: notify) }
         do {
-            return try await clients.withTransaction(logger: logger) { connection in
-                let value = try await body(connection)
-                if notify {
-                    try await connection.query(PostgresQuery(unsafeSQL: "NOTIFY \(PostgresChangeFeed.channel)"), logger: logger)
-                }
-                return value
-            }
+            return try await clients.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError {
             // The store's own refusals (a stale version, a serial that exists) reach the caller as they are: the
             // transaction was rolled back, or its connection dropped, and nothing of it was committed either way.
@@ -233,39 +228,6 @@ public final class PostgresPassStore: PassStore {
         let statement = SelectPassStatement(passType: passTypeIdentifier, serial: serialNumber)
         for try await row in try await clients.execute(statement, logger: logger) { return PostgresSchema.pass(row) }
         return nil
-    }
-
-    /// One change in a transaction of its own (see ``change(passTypeIdentifier:serialNumber:_:basedOn:)``).
-    func changeAlone(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange? {
-        try await write { connection in
-            let locked = try await Self.selectPass(connection, passTypeIdentifier, serialNumber, forUpdate: true, logger)
-            guard let current = locked else { return nil }
-            var pass = current
-            let edited = try edit.applied(to: current, basedOn: basedOn, now: clock())
-            if let edited {
-                try await self.storeImages(connection, edit.images, logger)  // in the transaction of the pass that names them
-                pass = edited.nextVersion(tag: try await Self.nextTag(connection, logger), now: clock())
-                let updatedAt = Int64(pass.updatedAt.timeIntervalSince1970)
-                try await connection.query(
-                    """
-                    UPDATE passes SET data = \(pass.dataJSON), voided = \(pass.voided), personalization = \(pass.personalizationJSON),
-                    update_tag = \(pass.updateTag), updated_at = \(updatedAt), erased_at = \(pass.erasedAt.map(PassEvent.milliseconds)),
-                    template_version = \(pass.templateVersion)
-                    WHERE pass_type_id = \(passTypeIdentifier) AND serial_number = \(serialNumber)
-                    """, logger: logger)
-                let updated = PassEvent(
-                    kind: .updated, passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, template: pass.template,
-                    at: clock())
-                try await Self.insertEvents(connection, [updated], logger)
-            }
-            let registrations = try await Self.registrations(connection, passTypeIdentifier, serialNumber, logger)
-            if edited != nil {
-                try await Self.owePushes(
-                    connection, tokens: registrations.map(\.pushToken), passTypeIdentifier: passTypeIdentifier, logger, now: clock())
-                try await Self.oweGoogleUpdate(connection, passTypeIdentifier, serialNumber, logger, now: clock())
-            }
-            return PassChange(pass: pass, changed: edited != nil, registrations: registrations)
-        }
     }
 
     public func register(
