@@ -23,8 +23,9 @@ package final class GoogleUpdateQueue: Service, Sendable {
     private let counts = Mutex(GoogleUpdateStatistics())
 
     package init(
-        store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, lease: Duration = .seconds(60),
-        idlePoll: Duration = .milliseconds(500), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 2,
+        lease: Duration = .seconds(60), idlePoll: Duration = .milliseconds(500), ready: StoreReadiness? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.google = google
@@ -32,7 +33,9 @@ package final class GoogleUpdateQueue: Service, Sendable {
         self.batchSize = batchSize
         self.lease = lease
         self.clock = clock
-        loop = QueueLoop(name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
+        loop = QueueLoop(
+            name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store,
+            concurrentRounds: concurrentRounds)
     }
 
     /// What became of every update claimed since the service started, counted (`GET /metrics`).
