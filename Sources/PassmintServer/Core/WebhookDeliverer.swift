@@ -27,7 +27,7 @@ package final class WebhookDeliverer: Service, Sendable {
     private let clients = WebhookClients()
 
     package init(
-        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 4,
+        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 2,
         idlePoll: Duration = .seconds(1), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
