@@ -217,4 +217,47 @@ import Testing
             #expect(receiver.connections == 1, "one connection for the three rounds")
         }
     }
+
+    /// Rounds that overlap (several claimed while others are on the wire) deliver every event once, and a pass's
+    /// events in the order they happened: a pass's next event is not claimed while its earlier one is out, by a
+    /// round of this node as by another node.
+    @Test(arguments: StoreKind.allCases)
+    func overlappingRoundsKeepEachPassInOrder(_ kind: StoreKind) async throws {
+        let clock = ManualClock()
+        let receiver = try await Self.receiver(clock)
+        defer { receiver.shutdown() }
+        try await withStore(kind, clock: clock) { store in
+            let core = try Self.core(store, clock)
+            let webhook = try await core.webhooks.create(url: receiver.url, events: ["issued", "updated"], secret: Self.secret)
+            var serials: [String] = []
+            for _ in 0..<6 {
+                let serial = unique("O")
+                _ = try await store.insert(Self.storedPass(serial))
+                serials.append(serial)
+            }
+            for points in 1...3 {
+                for serial in serials {
+                    _ = try await store.update(
+                        passTypeIdentifier: ServiceHarness.passType, serialNumber: serial, dataJSON: #"{"points":\#(points)}"#,
+                        voided: false)
+                }
+            }
+            let deliverer = WebhookDeliverer(
+                store: store, policy: Self.policy(), logger: Logger(label: "test.webhooks"), batchSize: 2, concurrentRounds: 4,
+                idlePoll: .milliseconds(20), clock: clock.today)
+            let running = Task { try await deliverer.run() }
+            #expect(await eventually { receiver.acknowledged.count == serials.count * 4 })
+            #expect(try await eventually { try await store.outboxStatus(.webhook).depth == 0 }, "every delivery settled")
+            running.cancel()
+            try await running.value
+            #expect(receiver.duplicates == 0 && receiver.received.allSatisfy { $0.status == 200 })
+            // In the store's order (its ids, the order the events happened in) for each pass.
+            let owed = try await store.webhookDeliveries(webhookId: webhook.id, limit: 100, before: nil).reversed()
+            for serial in serials {
+                let happened = owed.filter { $0.event.serialNumber == serial }.map(\.eventId)
+                let arrived = receiver.received.filter { $0.json["serialNumber"]?.stringValue == serial }.map(\.eventId)
+                #expect(happened.count == 4 && arrived == happened, "\(serial): \(arrived) against \(happened)")
+            }
+        }
+    }
 }

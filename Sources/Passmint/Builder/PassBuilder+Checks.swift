@@ -3,50 +3,67 @@ import Foundation
 /// What ``PassBuilder/prepare(_:)`` and ``PassBuilder/check(_:)`` run: the stamp, rendering, lint and the identity.
 extension PassBuilder {
     func prepare(_ input: PassInput, writesJSON: Bool) throws(PassmintError) -> PreparedPass {
-        let stamp = input.stamp
-        let images = input.images
-        switch input.content {
-        case .template(let template, let data):
-            try refuseErrors(template.diagnostics, source: template.folder)
-            let values = stamp.stamped(data: data)
-            var rendered: JSONObject
-            let renderedFiles: [PassFile]
-            do throws(PassmintError) {
-                rendered = try template.render(data: values)
-                renderedFiles = try template.renderFiles(data: values)
-            } catch {
-                throw template.namingEveryMissingValue(error, data: values)
-            }
-            stamp.stamp(&rendered)
-            if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { rendered[$0] != nil }) }
-            var prepared = try prepare(
-                passJSON: rendered, files: images.applied(to: renderedFiles), source: template.folder + "/pass.json", checkFiles: false,
-                writesJSON: writesJSON, lintMemo: template.lintMemo, template: template)
-            let identity = try identities.identity(for: prepared.passTypeIdentifier)
-            prepared.warnings = relevant(template.diagnostics, identity: identity) + prepared.warnings
+        let rendered = try rendered(input)
+        let template = rendered.template
+        var prepared = try prepare(
+            rendered, writesJSON: writesJSON, lintMemo: template?.lintMemo, checkFiles: template == nil)
+        if let template {
+            prepared.warnings = relevant(template.diagnostics, identity: rendered.identity) + prepared.warnings
             prepared.archivePrefix = template.archivePrefix
-            return prepared
-        case .passJSON(var stamped, let files, let source):
-            stamp.stamp(&stamped)
-            if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { stamped[$0] != nil }) }
-            return try prepare(
-                passJSON: stamped, files: images.applied(to: files), source: source, checkFiles: true, writesJSON: writesJSON)
         }
+        return prepared
     }
 
-    /// `template`: the template the pass was made from, whose placeholders findings are traced to.
-    private func prepare(
-        passJSON: JSONObject, files: [PassFile], source: String, checkFiles: Bool, writesJSON: Bool, lintMemo: LintMemoSlot? = nil,
-        template: PassTemplate? = nil
-    ) throws(PassmintError) -> PreparedPass {
-        var json = passJSON
+    /// A pass rendered, before its checks: `pass.json` stamped (its type and team from the certificate where it
+    /// names none), its files with the pass's images, and the identity that signs it.
+    struct Rendered {
+        var passJSON: JSONObject
+        var files: [PassFile]
+        var source: String
+        /// The template it was made from, whose placeholders findings are traced to.
+        var template: PassTemplate?
+        var identity: SigningIdentity
+    }
+
+    /// Renders and stamps the pass (a template whose own diagnostics hold errors is refused first).
+    func rendered(_ input: PassInput) throws(PassmintError) -> Rendered {
+        let stamp = input.stamp
+        let images = input.images
+        var json: JSONObject
+        let files: [PassFile]
+        let source: String
+        var template: PassTemplate?
+        switch input.content {
+        case .template(let made, let data):
+            try refuseErrors(made.diagnostics, source: made.folder)
+            let values = stamp.stamped(data: data)
+            let renderedFiles: [PassFile]
+            do throws(PassmintError) {
+                json = try made.render(data: values)
+                renderedFiles = try made.renderFiles(data: values)
+            } catch {
+                throw made.namingEveryMissingValue(error, data: values)
+            }
+            (files, source, template) = (renderedFiles, made.folder + "/pass.json", made)
+        case .passJSON(let stamped, let passFiles, let passSource):
+            (json, files, source) = (stamped, passFiles, passSource)
+        }
+        stamp.stamp(&json)
+        if !images.isEmpty { try images.check(style: PassJSONValidator.styleKeys.first { json[$0] != nil }) }
         let identity = try chooseIdentity(for: json, source: source)
         if json["passTypeIdentifier"] == nil, let uid = identity.certificate.userID { json["passTypeIdentifier"] = .string(uid) }
         if json["teamIdentifier"] == nil, let ou = identity.certificate.organizationalUnit { json["teamIdentifier"] = .string(ou) }
+        return Rendered(passJSON: json, files: images.applied(to: files), source: source, template: template, identity: identity)
+    }
 
+    /// Lints and checks a rendered pass. `checkFiles`: lint its files too (a pass not made from a template).
+    private func prepare(
+        _ rendered: Rendered, writesJSON: Bool, lintMemo: LintMemoSlot?, checkFiles: Bool
+    ) throws(PassmintError) -> PreparedPass {
+        let (json, files, source, identity) = (rendered.passJSON, rendered.files, rendered.source, rendered.identity)
         var diagnostics = lintMemo?.lint(json, options: options.lint) ?? PassLinter.lintJSON(json, options: options.lint)
         if checkFiles { diagnostics += PassLinter.lintFiles(files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }, pass: json) }
-        try refuseErrors(diagnostics, source: source, template: template)
+        try refuseErrors(diagnostics, source: source, template: rendered.template)
         let passTypeIdentifier = json["passTypeIdentifier"]!.stringValue!
         let teamIdentifier = json["teamIdentifier"]!.stringValue!
         let serialNumber = json["serialNumber"]!.stringValue!

@@ -5,7 +5,8 @@ public import Foundation
 /// the template's files, compressed once.
 ///
 /// Three verbs: ``check(_:)`` makes every check, ``prepare(_:)`` every check and the `pass.json` bytes,
-/// ``sign(_:)-(PreparedPass)`` the manifest, signature and archive (``sign(_:)-(PassInput)`` does both).
+/// ``sign(_:)-(PreparedPass)`` the manifest, signature and archive (``sign(_:)-(PassInput)`` does both); and
+/// ``render(_:)`` the rendered `pass.json` without the checks, for a pass checked before.
 ///
 /// ```swift
 /// let identity = try SigningIdentity(certificatePath: "Certificates/signer.pem", keyPath: "Certificates/signer.key",
@@ -50,6 +51,14 @@ public struct PassBuilder: SigningBuilder {
     /// 4 GiB). A service can store a pass while it is being signed, knowing it will build.
     public func prepare(_ input: PassInput) throws(PassmintError) -> PreparedPass {
         try prepare(input, writesJSON: true)
+    }
+
+    /// The pass's `pass.json` object and files as ``prepare(_:)`` makes them (rendered and stamped, its type and team
+    /// from the certificate where it names none), without linting them: for a pass that was checked when it was
+    /// stored, shown another way (a Google Wallet object).
+    public func render(_ input: PassInput) throws(PassmintError) -> (passJSON: JSONObject, files: [PassFile]) {
+        let rendered = try rendered(input)
+        return (rendered.passJSON, rendered.files)
     }
 
     /// Every check of ``prepare(_:)``, without writing `pass.json`: what lazy issuing runs on each row it records.

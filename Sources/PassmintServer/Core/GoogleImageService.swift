@@ -65,7 +65,7 @@ package struct GoogleImageService: Sendable {
     /// The PNG a pass address names, from the pass as it renders now.
     package func passImage(passTypeIdentifier: String, serialNumber: String, sha1: String) async throws -> [UInt8] {
         let pass = try await store.existing(.pass, passTypeIdentifier, serialNumber)
-        guard let bytes = Self.png(in: try await renderer.prepare(pass).files, sha1: sha1) else { throw ServiceFailure.notFound }
+        guard let bytes = Self.png(in: try await renderer.render(pass).files, sha1: sha1) else { throw ServiceFailure.notFound }
         return bytes
     }
 

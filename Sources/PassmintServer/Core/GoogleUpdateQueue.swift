@@ -7,7 +7,7 @@ import Synchronization
 
 /// Patches the Google Wallet objects the store owes (``Outbox/googleObject``), in the background, like ``PushQueue``: a
 /// change commits the patch it owes in its own transaction and answers at once; this drains the queue. Each round
-/// claims a batch (leased, so several nodes share one PostgreSQL queue), reads each pass's latest version, sends it
+/// claims a batch (leased, so several nodes share one PostgreSQL queue), reads the batch's passes at once, sends each
 /// (``GoogleWalletService/send(_:)``) and settles the batch in one write: done rows leave the queue unless a newer
 /// change owes them again, failures come back after a back-off. What a killed process held comes back when its lease
 /// ends, so no acknowledged change is left unsent.
@@ -23,8 +23,9 @@ package final class GoogleUpdateQueue: Service, Sendable {
     private let counts = Mutex(GoogleUpdateStatistics())
 
     package init(
-        store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, lease: Duration = .seconds(60),
-        idlePoll: Duration = .milliseconds(500), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        store: any PassStore, google: GoogleWalletService, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 2,
+        lease: Duration = .seconds(60), idlePoll: Duration = .milliseconds(500), ready: StoreReadiness? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.google = google
@@ -32,7 +33,9 @@ package final class GoogleUpdateQueue: Service, Sendable {
         self.batchSize = batchSize
         self.lease = lease
         self.clock = clock
-        loop = QueueLoop(name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
+        loop = QueueLoop(
+            name: "the Google update queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store,
+            concurrentRounds: concurrentRounds)
     }
 
     /// What became of every update claimed since the service started, counted (`GET /metrics`).
@@ -55,15 +58,14 @@ package final class GoogleUpdateQueue: Service, Sendable {
         let claimed = try await store.claimGoogleUpdates(limit: batchSize, lease: lease)
         guard !claimed.isEmpty else { return 0 }
         var settlement = OutboxSettlement<PassKey>()
+        let passes = try await store.passes(claimed.map(\.item))  // the round's passes in one read
         await withTaskGroup(of: (Owed<PassKey>, Result<GoogleWalletClient.Outcome, any Error>).self) { group in
             for update in claimed {
-                group.addTask { [store, google] in
+                let pass = passes[update.item]
+                group.addTask { [google] in
                     do {
                         // A pass that no longer exists has nothing to send.
-                        guard
-                            let pass = try await store.pass(
-                                passTypeIdentifier: update.passTypeIdentifier, serialNumber: update.serialNumber)
-                        else { return (update, .success(.unchanged)) }
+                        guard let pass else { return (update, .success(.unchanged)) }
                         return (update, .success(try await google.send(pass)))
                     } catch {
                         return (update, .failure(error))

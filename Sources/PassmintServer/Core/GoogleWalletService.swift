@@ -92,20 +92,17 @@ package final class GoogleWalletService: Sendable {
     /// The pass as the service renders it, mapped to a Google class and object, its images at the service's addresses
     /// (``GoogleImageService``).
     func map(_ pass: StoredPass) async throws(GoogleWalletError) -> GoogleMapping.Mapped {
-        let prepared: PreparedPass
+        let rendered: (passJSON: JSONObject, files: [PassFile])
         do {
-            prepared = try await renderer.prepare(pass)
+            rendered = try await renderer.render(pass)  // checked when its change committed: not linted again
         } catch {
             throw GoogleWalletError(
                 .refused, "pass \(pass.serialNumber) cannot be rendered for Google Wallet: \(error.message ?? "it cannot be built")")
         }
-        guard let json = (try? JSONParser.value(prepared.passJSON))?.objectValue else {
-            throw GoogleWalletError(.refused, "pass \(pass.serialNumber): its pass.json is not a JSON object")
-        }
-        let files = prepared.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }
+        let files = rendered.files.map { PassContents.File(path: $0.path, bytes: $0.bytes) }
         var options = mapping.options
-        options.imageURL = await images.addresses(of: pass, files: prepared.files)
-        return try GoogleMapping(options: options).map(pass: json, files: files, templateName: pass.template)
+        options.imageURL = await images.addresses(of: pass, files: rendered.files)
+        return try GoogleMapping(options: options).map(pass: rendered.passJSON, files: files, templateName: pass.template)
     }
 
     /// Upserts `body` unless it is what was last sent for `id`; what Google did, nil when it was not sent.

@@ -45,12 +45,25 @@ package struct PassRenderer: Sendable {
     /// Renders and checks a pass without signing it: throws what building it would throw. `data` is the pass's data
     /// when the caller has it parsed already; otherwise `StoredPass.dataJSON` is parsed.
     func prepare(_ pass: StoredPass, data: JSONObject? = nil) async throws(ServiceFailure) -> PreparedPass {
+        try await rendering(pass, data: data) { builder, input throws(PassmintError) in try builder.prepare(input) }
+    }
+
+    /// The pass's `pass.json` object and files as ``prepare(_:data:)`` makes them, without linting them again: a stored
+    /// pass was checked when the change that stored it committed. For showing it another way (Google Wallet).
+    func render(_ pass: StoredPass) async throws(ServiceFailure) -> (passJSON: JSONObject, files: [PassFile]) {
+        try await rendering(pass) { builder, input throws(PassmintError) in try builder.render(input) }
+    }
+
+    /// `work` on the pass's input, on `CPUWork`'s threads, timed as `render`.
+    private func rendering<T: Sendable>(
+        _ pass: StoredPass, data: JSONObject? = nil, _ work: @escaping @Sendable (PassBuilder, PassInput) throws(PassmintError) -> T
+    ) async throws(ServiceFailure) -> T {
         let start = ContinuousClock.now
         let input = try await self.input(pass, data: data)
         defer { metrics?.time("render", ContinuousClock.now - start) }
         return try await CPUWork.run { () throws(ServiceFailure) in
             do throws(PassmintError) {
-                return try builder.prepare(input)
+                return try work(builder, input)
             } catch {
                 throw .building(error, redacted)
             }

@@ -26,8 +26,9 @@ package final class PushQueue: Service, Sendable {
     private let counts = Mutex(PushStatistics())
 
     package init(
-        store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, lease: Duration = .seconds(60),
-        idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        store: any PassStore, sender: any PushSender, logger: Logger, batchSize: Int = 500, concurrentRounds: Int = 1,
+        lease: Duration = .seconds(60), idlePoll: Duration = .milliseconds(250), ready: StoreReadiness? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.clock = clock
         self.store = store
@@ -35,7 +36,8 @@ package final class PushQueue: Service, Sendable {
         self.logger = logger
         self.batchSize = batchSize
         self.lease = lease
-        loop = QueueLoop(name: "the push queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
+        loop = QueueLoop(
+            name: "the push queue", logger: logger, idlePoll: idlePoll, ready: ready, store: store, concurrentRounds: concurrentRounds)
     }
 
     /// Every push outcome since the service started, counted (`GET /api/v1/stats`).

@@ -2,10 +2,12 @@ import Logging
 import PassmintStore
 import ServiceLifecycle
 
-/// The loop the background queues share (``PushQueue``, ``GoogleUpdateQueue``, ``WebhookDeliverer``): once the store is migrated, one round
-/// after another while rounds find work, and between idle rounds a wait until a change of this node's rings the
-/// doorbell or `idlePoll` passes (for other nodes' changes). A round that cannot reach the store is logged and tried
-/// again a second later.
+/// The loop the background queues share (``PushQueue``, ``GoogleUpdateQueue``, ``WebhookDeliverer``): once the store is
+/// migrated, rounds while they find work, up to `concurrentRounds` of them at once (while one round's batch is on the
+/// wire the next is claimed: the claim leases its rows, so two rounds never hold the same row, and keeps a pass's
+/// order as it does for two nodes); between idle rounds a wait until a change of this node's rings the doorbell or
+/// `idlePoll` passes (for other nodes' changes). A round that cannot reach the store is logged and tried again a
+/// second later.
 struct QueueLoop: Sendable {
     /// The queue as the log names it ("the push queue").
     let name: String
@@ -15,6 +17,8 @@ struct QueueLoop: Sendable {
     let ready: StoreReadiness?
     /// The store the rounds work on: whether it answers (``PassStore/isReachable``) decides how a shutdown ends.
     let store: any PassStore
+    /// How many rounds may run at once while rounds find work (one when idle).
+    var concurrentRounds = 1
     let doorbell = Doorbell()
 
     /// Runs `round` until graceful shutdown, and with `lastRound` once more after it. A shutdown while the store is
@@ -26,13 +30,35 @@ struct QueueLoop: Sendable {
         let reachable: @Sendable () -> Bool = { [store] in store.isReachable }
         // A shutdown while the store is out of reach does not wait for the round (``ShutdownWait``): it may be held by
         // a dropped connection for good.
-        let loop: @Sendable () async -> Void = {
-            while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                if await logged(round) == 0 { await doorbell.wait(timeout: idlePoll) }
-            }
-        }
+        let loop: @Sendable () async -> Void = { await rounds(round) }
         let ended: Void? = try? await ShutdownWait.result(abandoningAtShutdown: { !reachable() }, onShutdown: { doorbell.ring() }, loop)
         if ended != nil, lastRound, reachable() { _ = await logged(round) }
+    }
+
+    /// Rounds until graceful shutdown: one, then while rounds find work up to ``concurrentRounds`` at once (each that
+    /// found work is followed by as many as fit); when the last running round finds none, a wait for the doorbell.
+    /// Returns once the rounds running at shutdown have ended.
+    private func rounds(_ round: @escaping @Sendable () async throws -> Int) async {
+        func stopping() -> Bool { Task.isShuttingDownGracefully || Task.isCancelled }
+        await withTaskGroup(of: Int.self) { group in
+            var running = 0
+            while !stopping() {
+                if running == 0 {
+                    group.addTask { await logged(round) }
+                    running += 1
+                }
+                guard let found = await group.next() else { return }
+                running -= 1
+                if found > 0 {
+                    while running < concurrentRounds && !stopping() {
+                        group.addTask { await logged(round) }
+                        running += 1
+                    }
+                } else if running == 0 {
+                    await doorbell.wait(timeout: idlePoll)
+                }
+            }
+        }
     }
 
     private func logged(_ round: @Sendable () async throws -> Int) async -> Int {

@@ -19,7 +19,7 @@ package final class WebhookDeliverer: Service, Sendable {
     let policy: WebhookPolicy
     let logger: Logger
     let batchSize: Int
-    /// Rounds one after another while they find deliveries, and every `idlePoll` when they do not.
+    /// Rounds while they find deliveries, up to `concurrentRounds` at once, and every `idlePoll` when they do not.
     let loop: QueueLoop
     /// The time signatures and retries are computed from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
@@ -27,14 +27,16 @@ package final class WebhookDeliverer: Service, Sendable {
     private let clients = WebhookClients()
 
     package init(
-        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, idlePoll: Duration = .seconds(1),
-        ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
+        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 2,
+        idlePoll: Duration = .seconds(1), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.policy = policy
         self.logger = logger
         self.batchSize = batchSize
-        loop = QueueLoop(name: "the webhook deliverer", logger: logger, idlePoll: idlePoll, ready: ready, store: store)
+        loop = QueueLoop(
+            name: "the webhook deliverer", logger: logger, idlePoll: idlePoll, ready: ready, store: store,
+            concurrentRounds: concurrentRounds)
         self.clock = clock
     }
 
@@ -52,12 +54,18 @@ package final class WebhookDeliverer: Service, Sendable {
     package func round() async throws -> Int {
         let claimed = try await store.claimWebhookDeliveries(limit: batchSize, lease: policy.lease)
         guard !claimed.isEmpty else { return 0 }
-        let (addresses, refusals) = await Self.connections(to: Set(claimed.map(\.url)), policy: policy)
+        let urls = Set(claimed.map(\.url))
+        let (addresses, refusals) = await Self.connections(to: urls, policy: policy)
+        // Each receiver's client looked up once a round, not once a delivery.
+        var receivers: [String: HTTPClient] = [:]
+        for url in urls {
+            guard let host = try? WebhookAddress.parse(url, policy: policy).host, let address = addresses[host] else { continue }
+            receivers[url] = clients.client(host: host, address: address)
+        }
         let outcomes = await withTaskGroup(of: (Owed<WebhookDelivery>, String?).self) { group in
             for delivery in claimed {
                 let refusal = refusals[delivery.url]
-                let host = try? WebhookAddress.parse(delivery.url, policy: policy).host
-                let client = host.flatMap { host in addresses[host].flatMap { clients.client(host: host, address: $0) } }
+                let client = receivers[delivery.url]
                 group.addTask {
                     if let refusal { return (delivery, refusal) }
                     guard let client else { return (delivery, "the deliverer is shutting down") }
