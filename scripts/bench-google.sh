@@ -8,16 +8,22 @@
 # once and nothing owed. Figures are printed beside the ceiling, with the ratio.
 #   scripts/bench-google.sh [PASSES, default 5000]
 # BENCH_CONFIGURATION=debug builds both in debug (say so beside the figures). PASSMINT_BENCH_BIN=<passmint binary>
-# measures another build (e.g. an older commit's, for before/after figures) with this checkout's driver and stand-in.
+# measures another build (e.g. an older commit's, for before/after figures) with this checkout's driver and stand-in;
+# PASSMINT_GOOGLE_BENCH_BIN=<PassmintGoogleBench binary> takes a driver built elsewhere, with the passmint beside it
+# unless PASSMINT_BENCH_BIN says otherwise (nothing is built then).
 # Extra options go in GOOGLE_BENCH_OPTIONS, e.g. "--stand-in-threads 8".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 passes=${1:-5000}
 config=${BENCH_CONFIGURATION:-release}
-swift build -c "$config" --product PassmintGoogleBench >/dev/null
-bin_path=$(swift build -c "$config" --show-bin-path)
-bin=${PASSMINT_BENCH_BIN:-$bin_path/passmint}
-[ -n "${PASSMINT_BENCH_BIN:-}" ] || swift build -c "$config" --product passmint >/dev/null
+if [ -n "${PASSMINT_GOOGLE_BENCH_BIN:-}" ]; then
+    driver=$PASSMINT_GOOGLE_BENCH_BIN
+else
+    swift build -c "$config" --product PassmintGoogleBench >/dev/null
+    driver=$(swift build -c "$config" --show-bin-path)/PassmintGoogleBench
+fi
+bin=${PASSMINT_BENCH_BIN:-$(dirname "$driver")/passmint}
+[ -n "${PASSMINT_BENCH_BIN:-}${PASSMINT_GOOGLE_BENCH_BIN:-}" ] || swift build -c "$config" --product passmint >/dev/null
 read -r -a extra <<<"${GOOGLE_BENCH_OPTIONS:-}"
 echo "== machine: $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), bench $config build, passmint $bin"
-"$bin_path/PassmintGoogleBench" --binary "$bin" --passes "$passes" "${extra[@]}"
+"$driver" --binary "$bin" --passes "$passes" "${extra[@]}"
