@@ -196,8 +196,10 @@ import Testing
         }
     }
 
-    /// Round after round to one receiver, the deliverer keeps its client and the connection it opened: the receiver
-    /// accepts one connection for three rounds (a client made and shut down each round opened one a round).
+    /// Round after round to one receiver, the deliverer keeps its client and the connections it opened: the receiver
+    /// accepts fewer connections than rounds (a client made and shut down each round opened one a round, three here).
+    /// Usually one; AsyncHTTPClient may open a second when a round starts before the first connection is back in its
+    /// pool (seen once in a whole-suite run).
     @Test(arguments: StoreKind.allCases)
     func roundsReuseTheReceiversConnection(_ kind: StoreKind) async throws {
         let clock = ManualClock()
@@ -214,7 +216,7 @@ import Testing
             for _ in 0..<3 { #expect(try await deliverer.round() == 1) }
             await deliverer.shutdown()
             #expect(receiver.acknowledged.count == 3)
-            #expect(receiver.connections == 1, "one connection for the three rounds")
+            #expect(receiver.connections < 3, "the client and its connection are kept across the three rounds")
         }
     }
 
