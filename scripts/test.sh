@@ -12,10 +12,11 @@ export TMPDIR=$run_tmp
 pg_dir="$run_tmp/passmint-postgres"
 trap 'scripts/postgres-test-server.sh stop "$pg_dir"; rm -rf "$run_tmp"' EXIT
 pg_port=${PASSMINT_TEST_POSTGRES_PORT:-0}  # 0: the server takes a free port, and the URL printed names it
-# connect_timeout=60: with a few hundred connections opening at once under the whole suite's load, a connection can
+# connect_timeout=180: with a few hundred connections opening at once under the whole suite's load, a connection can
 # wait longer than the default 10 s (seen in CI: every PostgreSQL test of one moment failed to connect; 30 s was once
-# not enough either, with a second whole suite running on the same two cores).
-PASSMINT_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")&connect_timeout=60"
+# not enough, with a second whole suite running on the same two cores, and 60 s once on an idle machine, when the
+# suite's own peak held its push rounds for 13-40 s and its log silent for 22 s).
+PASSMINT_TEST_POSTGRES_URL="$(scripts/postgres-test-server.sh start "$pg_dir" "$pg_port")&connect_timeout=180"
 export PASSMINT_TEST_POSTGRES_URL
 # Every suite runs here: one needing PostgreSQL or Chromium, which a plain `swift test` skips when they are missing,
 # fails instead (TestEnvironment.requiresAll).
