@@ -29,7 +29,9 @@ for target in "${targets[@]}"; do
     cp Fuzz/Corpus/"$target"/* "$work/$target/"
     log="$work/$target.log"
     set +e
-    TMPDIR="$work" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$build/debug/fuzz-$target" "$work/$target" \
+    # SWIFT_BACKTRACE=enable=no: a Swift trap reaches libFuzzer (which names it and keeps the input) instead of Swift's
+    # own crash handler, which AddressSanitizer reports as a bug of its own (stack-buffer-underflow in memserver_read).
+    SWIFT_BACKTRACE=enable=no TMPDIR="$work" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$build/debug/fuzz-$target" "$work/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$build/artifacts/$target/" >"$log" 2>&1
     code=$?
@@ -44,7 +46,12 @@ for target in "${targets[@]}"; do
     printf '%-16s %12s %10s %8s %8s %8s %8s\n' "$target" "$runs" "$speed" "$edges" "$features" "$corpus" "$crashes"
     if [ "$code" -ne 0 ]; then
         echo "fuzz: $target stopped with status $code; what it found:" >&2
-        grep -E 'ERROR|Fatal|SUMMARY|panic|crash-|timeout-|oom-|leak-' "$log" | head -20 >&2
+        grep -E 'ERROR|Fatal|SUMMARY|panic|crash-|timeout-|oom-|leak-|#[0-9]+ 0x' "$log" | head -40 >&2
+        # The input itself, so that a failure seen only in CI (its folder is gone) can be reproduced anywhere:
+        #   base64 -d > input && .build-fuzz/debug/fuzz-<target> input
+        for found in "$build/artifacts/$target"/*; do
+            [ -f "$found" ] && [ "$(stat -c %s "$found")" -le 65536 ] && { echo "fuzz: $(basename "$found"), base64:" >&2; base64 -w 0 "$found" >&2; echo >&2; }
+        done
         status=1
     fi
 done

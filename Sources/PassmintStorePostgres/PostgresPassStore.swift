@@ -155,10 +155,12 @@ public final class PostgresPassStore: PassStore {
         if let endpoint {
             // Reaching the server (TLS as the URL asks) is bounded, the migrations themselves are not (an index on a
             // large table takes long).
-            try await endpoint.withinConnectTimeout {
+            try await endpoint.withinConnectTimeout { step in
+                step.now("connecting to check TLS and the login")
                 try await url?.checkTLS(logger: logger)
                 // The pool itself, not the store's calls: a start-up waits for the server (up to connect_timeout)
                 // even while the probe finds it out of reach.
+                step.now("waiting for a first answer, SELECT 1")
                 _ = try await clients.current.query("SELECT 1", logger: logger)
             }
         } else {

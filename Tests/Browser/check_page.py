@@ -214,6 +214,10 @@ def main():
     parser.add_argument("--user-agent")
     parser.add_argument("--accept-language")
     arguments = parser.parse_args()
+    # One browser at a time on this machine: the test suite asks for pages from many tests at once, and several Chromiums
+    # beside the suite's services and databases starved them all on two cores. The lock goes with the process.
+    lock = open(os.path.join(tempfile.gettempdir(), "passmint-check-page.lock"), "a")
+    fcntl.flock(lock, fcntl.LOCK_EX)
     try:
         report = check(arguments.url, arguments.width, arguments.height, arguments.mobile, arguments.element, arguments.screenshot,
                        arguments.scale, arguments.fields, arguments.user_agent, arguments.accept_language)

@@ -83,7 +83,8 @@ import Testing
             "\(waiting.output)")
         #expect(
             server.output.contains(
-                "cannot reach PostgreSQL at 127.0.0.1:\(port) within 2 s: is the server running there, and are the host and port of the database URL right?"
+                "cannot reach PostgreSQL at 127.0.0.1:\(port) within 2 s (still waiting for a first answer, SELECT 1): is the server "
+                    + "running there, and are the host and port of the database URL right?"
             ), "\(server.output)")
     }
 
