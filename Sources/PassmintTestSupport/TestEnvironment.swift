@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Paths and helpers shared by Passmint's test suites: the repository root, the fixtures in `Tests/Fixtures`, development
 /// certificate chains made by `Certificates/make-dev-chain.sh`, temporary folders and subprocesses.
@@ -90,7 +89,7 @@ public enum TestEnvironment {
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
-    private static let chains = Mutex<[String: URL]>([:])
+    private static let chains = MadeOnce<URL>()
 
     /// A development chain (root, WWDR-like intermediate, Pass Type ID leaf) made once per process and set of
     /// options by `Certificates/make-dev-chain.sh`. Files: root.pem, wwdr.pem, signer.pem, signer.key,
@@ -99,8 +98,7 @@ public enum TestEnvironment {
         uid: String = "pass.dev.passmint.example", team: String = "DEVTEAM123", expired: Bool = false, nfc: Bool = false
     ) throws -> URL {
         let key = "\(uid)|\(team)|\(expired)|\(nfc)"
-        return try chains.withLock { cache in
-            if let url = cache[key] { return url }
+        return try chains.value(key) {
             let folder = temporaryFolder("chain")
             var arguments = ["--out", folder.path, "--uid", uid, "--team", team, "--force"]
             if expired { arguments.append("--expired") }
@@ -109,12 +107,11 @@ public enum TestEnvironment {
             guard result.status == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "make-dev-chain.sh failed: \(result.stderr)"])
             }
-            cache[key] = folder
             return folder
         }
     }
 
-    private static let typeFolders = Mutex<[String: URL]>([:])
+    private static let typeFolders = MadeOnce<URL>()
 
     /// A certificates folder with one sub-folder per pass type identifier (`<folder>/<uid>/signer.pem`, `signer.key`,
     /// `wwdr.pem`, …), every certificate issued by the same development root and WWDR-like intermediate, as Apple
@@ -122,8 +119,7 @@ public enum TestEnvironment {
     /// set of identifiers.
     public static func passTypeFolders(uids: [String], team: String = "DEVTEAM123") throws -> URL {
         let key = uids.joined(separator: "|") + "|" + team
-        return try typeFolders.withLock { cache in
-            if let url = cache[key] { return url }
+        return try typeFolders.value(key) {
             let issuer = try devChain(uid: uids[0], team: team)
             let folder = temporaryFolder("certificates")
             for uid in uids {
@@ -136,12 +132,11 @@ public enum TestEnvironment {
                 }
             }
             try FileManager.default.copyItem(at: issuer.appendingPathComponent("root.pem"), to: folder.appendingPathComponent("root.pem"))
-            cache[key] = folder
             return folder
         }
     }
 
-    private static let postgres = Mutex<String?>(nil)
+    private static let postgres = MadeOnce<String>()
 
     /// A new, empty database on the test PostgreSQL server, for a test that must not share tables with the others
     /// running beside it (the push queue: every service drains the whole queue of its database).
@@ -162,16 +157,14 @@ public enum TestEnvironment {
     /// server and sets it), otherwise a server this process starts once with `scripts/postgres-test-server.sh`.
     public static func postgresURL() throws -> String {
         if let url = ProcessInfo.processInfo.environment["PASSMINT_TEST_POSTGRES_URL"], !url.isEmpty { return url }
-        return try postgres.withLock { url in
-            if let url { return url }
+        return try postgres.value("") {
             let result = try run(
                 repositoryRoot.appendingPathComponent("scripts/postgres-test-server.sh").path,
                 ["start", FileManager.default.temporaryDirectory.appendingPathComponent("passmint-postgres-tests").path, "0"])
             guard result.status == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot start PostgreSQL: \(result.stderr)"])
             }
-            url = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            return url!
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 
