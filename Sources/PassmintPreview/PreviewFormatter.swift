@@ -77,10 +77,20 @@ struct PreviewFormatter: Sendable {
         let timeStyle = dayOnly ? .none : timeStyle
         let formatter = DateFormatter()
         formatter.locale = locale
+        var date = date
         if dayOnly {
             formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        } else if ignoresTimeZone || timeStyle == .none, let offset = Self.offset(of: source) {
+            if let zone = Self.formattableZone(offset) {
+                formatter.timeZone = zone
+            } else {
+                // An offset no zone has (beyond ±14:00, which Foundation's formatter cannot take): the time as written,
+                // shown as UTC's clock shifted by it.
+                formatter.timeZone = TimeZone(secondsFromGMT: 0)
+                date += Double(offset)
+            }
         } else {
-            formatter.timeZone = ignoresTimeZone || timeStyle == .none ? (Self.offset(of: source) ?? timeZone) : timeZone
+            formatter.timeZone = timeZone
         }
         formatter.dateStyle = Self.style(dateStyle)
         formatter.timeStyle = Self.style(timeStyle)
@@ -118,14 +128,20 @@ struct PreviewFormatter: Sendable {
         return (words[language] ?? words["en"]!)[days + 1]
     }
 
-    /// The time zone of a W3C date's designator (`Z`, `+02:00`, `-0800`), nil when it has none.
-    static func offset(of text: String) -> TimeZone? {
-        if text.hasSuffix("Z") || text.hasSuffix("z") { return TimeZone(secondsFromGMT: 0) }
+    /// The zone of a UTC offset in seconds when Foundation's date formatter can take it: from −14:00 to +14:00, the
+    /// offsets zones have (it stops the process on +15:00, which W3C dates allow).
+    static func formattableZone(_ offset: Int) -> TimeZone? {
+        abs(offset) <= 14 * 3600 ? TimeZone(secondsFromGMT: offset) : nil
+    }
+
+    /// The UTC offset in seconds of a W3C date's designator (`Z`, `+02:00`, `-0800`), nil when it has none.
+    static func offset(of text: String) -> Int? {
+        if text.hasSuffix("Z") || text.hasSuffix("z") { return 0 }
         let tail = text.suffix(6)
         guard let sign = tail.first(where: { $0 == "+" || $0 == "-" }), let signIndex = tail.lastIndex(of: sign) else { return nil }
         let digits = tail[tail.index(after: signIndex)...].filter(\.isNumber)
         guard digits.count == 4, let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)) else { return nil }
-        return TimeZone(secondsFromGMT: (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     static func style(_ style: DateStyle) -> DateFormatter.Style {

@@ -56,6 +56,24 @@ import Testing
         #expect(value(["key": "d", "value": "2026-02-30", "dateStyle": "PKDateStyleMedium"], viewer) == "2026-02-30", "not a day")
     }
 
+    /// W3C dates allow offsets no zone has (up to ±23:59); Foundation's date formatter stopped the process on one
+    /// beyond ±14:00 (found by the preview's fuzz target). The time is shown as written.
+    @Test func anOffsetBeyondEveryZoneShowsTheTimeAsWritten() {
+        for (text, shown) in [
+            ("2026-12-27T13:40:00+15:00", "Dec 27, 2026 at 1:40"), ("2026-12-27T23:10:00-23:59", "Dec 27, 2026 at 11:10"),
+        ] {
+            let field: JSONObject = [
+                "key": "d", "value": .string(text), "dateStyle": "PKDateStyleMedium", "timeStyle": "PKDateStyleShort",
+                "ignoresTimeZone": true,
+            ]
+            #expect(value(field).hasPrefix(shown), "\(text): \(value(field))")
+            var day = field
+            day["timeStyle"] = "PKDateStyleNone"
+            day["ignoresTimeZone"] = false
+            #expect(value(day) == "Dec 27, 2026", "\(text) without its time")
+        }
+    }
+
     @Test func timesAreShownInTheViewersZoneAcrossMidnight() {
         let newYork = PreviewFormatter(language: "en", timeZone: TimeZone(identifier: "America/New_York")!, now: Self.now)
         let field: JSONObject = [
