@@ -119,15 +119,17 @@ struct PreviewCommand: AsyncParsableCommand {
     /// dates are written in), else nil (this machine's).
     func viewerTimeZone() throws -> TimeZone? {
         if let timeZone {
-            guard let zone = TimeZone(identifier: timeZone) else {
-                throw ValidationError("--time-zone \(timeZone) is not a time zone identifier; use one such as Europe/Paris or UTC")
+            guard let zone = FormattableTimeZone.named(timeZone) else {
+                throw ValidationError(
+                    "--time-zone \(timeZone) is not a time zone identifier within ±14:00 of UTC; use one such as Europe/Paris or UTC")
             }
             return zone
         }
         guard let file = try ProjectFile.load(project), let name = file.timeZone else { return nil }
-        guard let zone = TimeZone(identifier: name) else {
+        guard let zone = FormattableTimeZone.named(name) else {
             throw ValidationError(
-                "project file \(file.path): \"timeZone\" \(name) is not a time zone identifier; use one such as Europe/Paris or UTC")
+                "project file \(file.path): \"timeZone\" \(name) is not a time zone identifier within ±14:00 of UTC; use one such as "
+                    + "Europe/Paris or UTC")
         }
         return zone
     }

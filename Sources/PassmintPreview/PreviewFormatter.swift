@@ -81,7 +81,7 @@ struct PreviewFormatter: Sendable {
         if dayOnly {
             formatter.timeZone = TimeZone(secondsFromGMT: 0)
         } else if ignoresTimeZone || timeStyle == .none, let offset = Self.offset(of: source) {
-            if let zone = Self.formattableZone(offset) {
+            if let zone = FormattableTimeZone.offset(offset) {
                 formatter.timeZone = zone
             } else {
                 // An offset no zone has (beyond ±14:00, which Foundation's formatter cannot take): the time as written,
@@ -126,12 +126,6 @@ struct PreviewFormatter: Sendable {
         guard (-1...1).contains(days) else { return nil }
         let language = locale.identifier.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) ?? "en"
         return (words[language] ?? words["en"]!)[days + 1]
-    }
-
-    /// The zone of a UTC offset in seconds when Foundation's date formatter can take it: from −14:00 to +14:00, the
-    /// offsets zones have (it stops the process on +15:00, which W3C dates allow).
-    static func formattableZone(_ offset: Int) -> TimeZone? {
-        abs(offset) <= 14 * 3600 ? TimeZone(secondsFromGMT: offset) : nil
     }
 
     /// The UTC offset in seconds of a W3C date's designator (`Z`, `+02:00`, `-0800`), nil when it has none.

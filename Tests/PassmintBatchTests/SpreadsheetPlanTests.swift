@@ -57,6 +57,10 @@ import Testing
         #expect(american.date("05/17/2023") == "2023-05-17T00:00:00+00:00")
         #expect(american.number("1,234.5")?.doubleValue == 1234.5)
         #expect(throws: PassmintError.self) { try SpreadsheetFormat(locale: nil, dateFormat: nil, timeZone: "Mars/Olympus") }
+        // Foundation reads GMT+15, but its date formatter stops the process on a zone beyond ±14:00.
+        #expect(throws: PassmintError.self) { try SpreadsheetFormat(locale: nil, dateFormat: "dd.MM.yyyy", timeZone: "GMT+15") }
+        let kiribati = try SpreadsheetFormat(locale: nil, dateFormat: "dd.MM.yyyy", timeZone: "GMT+14")
+        #expect(kiribati.date("17.05.2023") == "2023-05-17T00:00:00+14:00")
     }
 
     @Test func anISODateWithItsZoneIsKeptAsWrittenAndNothingElseIs() {

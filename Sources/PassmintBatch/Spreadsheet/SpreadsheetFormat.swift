@@ -59,9 +59,10 @@ public struct SpreadsheetFormat: Sendable {
             falseWords = []
         }
         if let timeZone {
-            guard let zone = TimeZone(identifier: timeZone) else {
+            guard let zone = FormattableTimeZone.named(timeZone) else {
                 throw PassmintError(
-                    .invalidData, "--time-zone \(timeZone) is not a time zone: give an IANA name, e.g. Europe/Berlin, or UTC")
+                    .invalidData,
+                    "--time-zone \(timeZone) is not a time zone within ±14:00 of UTC: give an IANA name, e.g. Europe/Berlin, or UTC")
             }
             self.timeZone = zone
         } else {
