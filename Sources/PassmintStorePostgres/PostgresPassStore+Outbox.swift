@@ -14,8 +14,11 @@ extension PostgresPassStore {
     }
 
     /// Settles a whole round in one transaction (``settleRows(_:of:_:key:)``); gone tokens lose their registrations,
-    /// devices and what they are owed.
+    /// devices and what they are owed. A round whose every push was delivered settles in one statement
+    /// (``SettleDeliveredPushesStatement``).
     public func settlePushes(_ settlement: OutboxSettlement<PushTarget>) async throws {
+        guard !settlement.rows.isEmpty else { return }
+        if settlement.rows.allSatisfy({ $0.outcome == .done }) { return try await settleDelivered(settlement) }
         try await write(notify: false) { connection in
             try await settleRows(connection, of: .applePush, settlement) { ($0.pushToken, $0.passTypeIdentifier) }
             let retry = settlement.retry.map(\.owed)
@@ -44,6 +47,17 @@ extension PostgresPassStore {
                     ON CONFLICT (push_token, pass_type_id) DO UPDATE SET result = excluded.result, at = excluded.at
                     """, logger: logger)
             }
+        }
+    }
+
+    /// A round of delivered pushes settled in one statement that commits on its own and notifies no other node.
+    private func settleDelivered(_ settlement: OutboxSettlement<PushTarget>) async throws {
+        let statement = SettleDeliveredPushesStatement(
+            delivered: settlement.done, results: settlement.rows.compactMap { row in row.note.map { (row.owed, $0) } },
+            now: Self.milliseconds(clock()))
+        defer { changeFeed.noteCommit(passes: false) }
+        try await clients.withConnection { connection in
+            for try await _ in try await connection.execute(statement, logger: logger) {}
         }
     }
 

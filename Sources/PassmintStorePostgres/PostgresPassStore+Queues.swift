@@ -8,14 +8,16 @@ import PostgresNIO
 /// transaction of a few set-based statements (arrays through `UNNEST`), whatever its size.
 extension PostgresPassStore {
     /// Whether `outbox` holds a row due and unclaimed now: the look a worker takes before it claims, with a read (a
-    /// write makes this node's cached device answers stale, and an idle worker looks several times a second).
+    /// write makes this node's cached device answers stale, and an idle worker looks several times a second). It walks
+    /// the `due_at` index (the order asks for it): a queue that churns holds many dead rows until it is vacuumed, and a
+    /// sequential scan (which the planner picked for the bare `LIMIT 1`) read them all, hundreds of pages a look.
     func hasDue(_ outbox: Outbox) async throws -> Bool {
         try await client.withConnection { connection in
             let now = Self.milliseconds(clock())
             let rows = try await connection.query(
                 """
                 SELECT 1 FROM \(unescaped: outbox.table) WHERE \(unescaped: outbox.owed) AND due_at <= \(now) AND lease_until <= \(now)
-                LIMIT 1
+                ORDER BY due_at LIMIT 1
                 """, logger: logger)
             for try await _ in rows { return true }
             return false
@@ -42,12 +44,14 @@ extension PostgresPassStore {
         guard try await hasDue(outbox) else { return [] }
         let (table, key0, key1) = (outbox.table, outbox.keys.0, outbox.keys.1)
         return try await claiming(lease: lease) { connection, now, until in
+            // The rows taken are found again by their place (`ctid`, one TID scan), not by a join on the keys: the
+            // planner joined by scanning the whole table, which a churning queue fills with dead rows until vacuumed.
+            // A row a change rewrote after this statement began is locked but not found again: it stays due.
             let rows = try await connection.query(
                 """
-                UPDATE \(unescaped: table) o SET lease_until = \(until) FROM (
-                    SELECT \(unescaped: key0), \(unescaped: key1) FROM \(unescaped: table) WHERE due_at <= \(now) AND lease_until <= \(now)
-                    ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED) c
-                WHERE o.\(unescaped: key0) = c.\(unescaped: key0) AND o.\(unescaped: key1) = c.\(unescaped: key1)
+                UPDATE \(unescaped: table) o SET lease_until = \(until) WHERE o.ctid = ANY(ARRAY(
+                    SELECT ctid FROM \(unescaped: table) WHERE due_at <= \(now) AND lease_until <= \(now)
+                    ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED))
                 RETURNING o.\(unescaped: key0), o.\(unescaped: key1), o.generation, o.attempts, o.enqueued_at
                 """, logger: logger)
             var claimed: [Owed<Item>] = []

@@ -81,15 +81,35 @@ import Testing
         }
     }
 
+    /// A delivered round settling on one node while another node's change owes the same device again: whichever
+    /// commits first, the newer change stays owed and free to claim (the settlement deletes a row only at the
+    /// generation its push covered, as it finds the row once it holds it).
+    @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func aSettlementRacingAChangeLeavesTheChangeOwed() async throws {
+        try await withTwoNodes { stores in
+            let tokens = (0..<8).map { _ in pushToken() }
+            var serials: [String] = []
+            for token in tokens { serials.append(try await pass(stores[0], registeredTo: [token])) }
+            for round in 0..<40 {
+                for serial in serials { try await change(stores[0], serial, points: 2 * round) }
+                let claimed = try await stores[1].claimPushes(limit: 100, lease: .seconds(60))
+                #expect(Set(claimed.map(\.pushToken)) == Set(tokens))
+                // Each pass changed again while the round settles as delivered, on the other node.
+                try await withThrowingTaskGroup(of: Void.self) { race in
+                    race.addTask { try await stores[1].settlePushes(OutboxSettlement(claimed, .done)) }
+                    for serial in serials { race.addTask { try await change(stores[0], serial, points: 2 * round + 1) } }
+                    try await race.waitForAll()
+                }
+                let owed = try await stores[1].claimPushes(limit: 100, lease: .seconds(60))
+                #expect(Set(owed.map(\.pushToken)) == Set(tokens), "round \(round): every newer change still owed")
+                try await stores[0].settlePushes(OutboxSettlement(owed, .done))
+                #expect(try await stores[0].outboxStatus(.applePush).depth == 0, "round \(round): settled rows leave the queue")
+            }
+        }
+    }
+
     /// Two nodes claim from one PostgreSQL queue at once: every push goes to exactly one of them.
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func twoNodesClaimDisjointPushes() async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
-        let logger = Logger(label: "test.outbox")
-        let clients = try [PostgresPassStore.client(url: url, logger: logger), PostgresPassStore.client(url: url, logger: logger)]
-        let stores = clients.map { PostgresPassStore(client: $0, logger: logger) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for client in clients { group.addTask { await client.run() } }
-            try await stores[0].migrate()
+        try await withTwoNodes { stores in
             var tokens: Set<String> = []
             for _ in 0..<300 {
                 let token = pushToken()
@@ -111,6 +131,19 @@ import Testing
             }
             let all = claims.flatMap { $0 }.map(\.pushToken)
             #expect(all.count == 300 && Set(all) == tokens, "each push claimed once: \(claims.map(\.count))")
+        }
+    }
+
+    /// Two stores on one fresh PostgreSQL database, each with its own client (two nodes), migrated.
+    func withTwoNodes(_ body: ([PostgresPassStore]) async throws -> Void) async throws {
+        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let logger = Logger(label: "test.outbox")
+        let clients = try [PostgresPassStore.client(url: url, logger: logger), PostgresPassStore.client(url: url, logger: logger)]
+        let stores = clients.map { PostgresPassStore(client: $0, logger: logger) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in clients { group.addTask { await client.run() } }
+            try await stores[0].migrate()
+            try await body(stores)
             group.cancelAll()
         }
     }

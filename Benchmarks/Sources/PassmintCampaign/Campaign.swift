@@ -32,6 +32,12 @@ import Foundation
         result.print(options: options, ceilings: ceilings, seedRate: run.seedRate)
         if result.lost > 0 || !result.refused.isEmpty { exit(1) }
     }
+
+    /// A phase's start or end on standard error (`campaign phase: update started`), for a profiler to start and stop
+    /// on (e.g. `perf record` over the update alone).
+    static func phase(_ name: String) {
+        FileHandle.standardError.write(Data("campaign phase: \(name) \(Date().timeIntervalSince1970)\n".utf8))
+    }
 }
 
 struct CampaignOptions {

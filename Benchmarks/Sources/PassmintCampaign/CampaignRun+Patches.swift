@@ -19,6 +19,8 @@ extension CampaignRun {
         let nodes = nodes
         let apiKey = apiKey
         let start = ContinuousClock.now
+        Campaign.phase("patches started")
+        defer { Campaign.phase("patches ended") }
         do {
             try await forEachConcurrently(0..<count, width: 64) { index in
                 let serial = all[Int.random(in: 0..<all.count)]

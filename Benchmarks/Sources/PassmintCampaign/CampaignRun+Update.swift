@@ -40,6 +40,7 @@ extension CampaignRun {
         let response = try await http.execute(request, timeout: .seconds(300))
         let answer = try JSONParser.value(Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
         guard response.status == .accepted, let id = answer["id"]?.stringValue else { throw CampaignError("the upload answered \(answer)") }
+        Campaign.phase("update started")
 
         var committed: ContinuousClock.Instant?
         var drained: ContinuousClock.Instant?
@@ -61,7 +62,10 @@ extension CampaignRun {
                 killed = true
                 continue
             }
-            if committed == nil, job["state"]?.stringValue == "finished" { committed = .now }
+            if committed == nil, job["state"]?.stringValue == "finished" {
+                committed = .now
+                Campaign.phase("update committed")
+            }
             if committed != nil, job["pushQueue"]?["owed"]?.numberValue?.intValue == 0, apns.inFlight == 0 { drained = .now }
         }
         let received = apns.received
