@@ -53,15 +53,21 @@ final class DestinationPool: @unchecked Sendable {
                 waiting.removeFirst()
                 continue
             }
-            let open = connections.filter { !$0.closing }
-            let idle = open.first { $0.inFlight == 0 }
-            let room = connections.count + connecting < configuration.connectionsPerDestination
-            if idle == nil, room, connecting < waiting.count {
+            var idle: PipelinedConnection?
+            var least: PipelinedConnection?
+            for connection in connections where !connection.closing {
+                let load = connection.inFlight
+                if load == 0 {
+                    idle = connection
+                    break
+                }
+                if load < configuration.pipelineDepth, load < least?.inFlight ?? .max { least = connection }
+            }
+            if idle == nil, connections.count + connecting < configuration.connectionsPerDestination, connecting < waiting.count {
                 connect()
                 continue
             }
-            guard let connection = idle ?? open.filter({ $0.inFlight < configuration.pipelineDepth }).min(by: { $0.inFlight < $1.inFlight })
-            else { break }
+            guard let connection = idle ?? least else { break }
             waiting.removeFirst()
             connection.write(request)
             if !written.contains(where: { $0 === connection }) { written.append(connection) }

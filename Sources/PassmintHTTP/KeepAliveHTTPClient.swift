@@ -68,13 +68,11 @@ package final class KeepAliveHTTPClient: Sendable {
 
     package struct Response: Sendable {
         package var status: Int
-        package var headers: [(name: String, value: String)]
+        package var headers: HTTPHeaders
         package var body: [UInt8]
 
         /// The first value of the header `name` (any case).
-        package func header(_ name: String) -> String? {
-            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-        }
+        package func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
     private struct State {

@@ -107,7 +107,7 @@ final class PipelinedConnection: ChannelInboundHandler, @unchecked Sendable {
             }
             request.succeed(
                 KeepAliveHTTPClient.Response(
-                    status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) }, body: Array(body.readableBytesView)))
+                    status: Int(head.status.code), headers: head.headers, body: Array(body.readableBytesView)))
             if closeAnnounced {
                 close()
             } else {

@@ -11,8 +11,9 @@ import ServiceLifecycle
 /// signed with `Passmint-Signature` (`WebhookSignature`) and carrying `Passmint-Event-Id`, and settles the batch in
 /// one write: a 2xx is done, anything else is retried with a back-off until ``WebhookPolicy/retryWindow`` has passed.
 /// Delivery is at least once: receivers dedupe by the event id. Its HTTP client lives as long as it does: a round's
-/// deliveries go out at once, up to 4 keep-alive connections to each receiver's checked address, pipelined (up to 32
-/// on a connection), and those connections carry the next rounds. A delivery whose answer was not read (the
+/// deliveries go out at once, up to 8 keep-alive connections to each receiver's checked address, pipelined (up to 32
+/// on a connection), and those connections carry the next rounds. Four rounds run at once while there is work: a
+/// round waits mostly on its two commits (claim, settle), which the store's group commit shares between rounds. A delivery whose answer was not read (the
 /// connection closed first) is not done: it is tried again like a failure.
 package final class WebhookDeliverer: Service, Sendable {
     let store: any PassStore
@@ -26,10 +27,10 @@ package final class WebhookDeliverer: Service, Sendable {
     /// Kept across rounds, so connections to receivers are reused; redirects are not followed, an answer's body is
     /// read up to 64 KiB.
     private let client = KeepAliveHTTPClient(
-        configuration: .init(connectionsPerDestination: 4, pipelineDepth: 32, maxBodyBytes: 64 * 1024))
+        configuration: .init(connectionsPerDestination: 8, pipelineDepth: 32, maxBodyBytes: 64 * 1024))
 
     package init(
-        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 2,
+        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 4,
         idlePoll: Duration = .seconds(1), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
