@@ -2,14 +2,18 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 
-/// One destination's connections and the requests waiting for one, all on one event loop (nothing here is touched
-/// from another thread: every entry point hops to ``loop`` first).
+/// One loop's share of a destination's connections and the requests waiting for one, all on that event loop (nothing
+/// here but ``outstanding`` is touched from another thread: every entry point hops to ``loop`` first).
 final class DestinationPool: @unchecked Sendable {
     let destination: Destination
+    /// Its ``KeepAliveHTTPClient/Configuration/connectionsPerDestination`` is this sub-pool's share.
     let configuration: KeepAliveHTTPClient.Configuration
     let tls: NIOSSLContext?
     let loop: any EventLoop
+    /// Requests given to this pool and not yet answered (kept by the client, which picks the least busy sub-pool).
+    let outstanding = Atomic<Int>(0)
 
     private var connections: [PipelinedConnection] = []
     private var connecting = 0

@@ -7,8 +7,10 @@ import Synchronization
 
 /// The service's one outbound HTTP/1.1 client (webhook deliveries, payments handed to a processor, Google Wallet): a
 /// small pool of keep-alive connections per destination (scheme, host, port and the address connected to), kept for
-/// the client's life, each destination's pool and connections on one event loop. A batch of requests goes to its
-/// loop in one hop and out in one flush per connection; on a connection up to
+/// the client's life, spread over the event loop group's loops: each loop holds a sub-pool with its share of
+/// ``Configuration/connectionsPerDestination``, and each request goes to the sub-pool with the fewest requests
+/// outstanding (ties to the first, so requests one after another keep to one connection). A batch of requests goes
+/// to each loop in one hop and out in one flush per connection; on a connection up to
 /// ``Configuration/pipelineDepth`` requests are written before the first answer is read (HTTP/1.1 pipelining; answers
 /// are matched strictly in order). Redirects are not followed: a 3xx is an answer like any other. https verifies the
 /// server's certificate and name (SNI) with ``Configuration/tls``.
@@ -76,7 +78,7 @@ package final class KeepAliveHTTPClient: Sendable {
     }
 
     private struct State {
-        var pools: [Destination: DestinationPool] = [:]
+        var pools: [Destination: [DestinationPool]] = [:]
         var tls: Result<NIOSSLContext, KeepAliveHTTPError>?
         var shutDown = false
     }
@@ -100,7 +102,7 @@ package final class KeepAliveHTTPClient: Sendable {
     package func execute(_ requests: [Request], timeout: Duration) async -> [Result<Response, KeepAliveHTTPError>] {
         var results = [Result<Response, KeepAliveHTTPError>?](repeating: nil, count: requests.count)
         var targets: [String: Target] = [:]
-        var batches: [Destination: (pool: DestinationPool, indices: [Int], parts: [RequestParts])] = [:]
+        var batches: [ObjectIdentifier: (pool: DestinationPool, indices: [Int], parts: [RequestParts])] = [:]
         for (index, request) in requests.enumerated() {
             do throws(KeepAliveHTTPError) {
                 let key = request.address.map { "\($0) \(request.url)" } ?? request.url
@@ -111,18 +113,32 @@ package final class KeepAliveHTTPClient: Sendable {
                     target = try Target(url: request.url, address: request.address)
                     targets[key] = target
                 }
-                let pool = try self.pool(for: target.destination)
-                batches[target.destination, default: (pool, [], [])].indices.append(index)
-                batches[target.destination]?.parts.append(RequestParts(request, target: target))
+                let pools = try self.pools(for: target.destination)
+                // The sub-pool with the fewest requests outstanding, counting those this call gave it already.
+                var pool = pools[0]
+                var least = Int.max
+                for candidate in pools {
+                    let load = candidate.outstanding.load(ordering: .relaxed) + (batches[ObjectIdentifier(candidate)]?.indices.count ?? 0)
+                    if load < least {
+                        pool = candidate
+                        least = load
+                    }
+                }
+                batches[ObjectIdentifier(pool), default: (pool, [], [])].indices.append(index)
+                batches[ObjectIdentifier(pool)]?.parts.append(RequestParts(request, target: target))
             } catch {
                 results[index] = .failure(error)
             }
         }
         let deadline = NIODeadline.now() + TimeAmount(timeout)
-        let sent = batches.values.map { batch in (batch.indices, batch.pool.send(batch.parts, deadline: deadline, timeout: timeout)) }
-        for (indices, answers) in sent {
+        let sent = batches.values.map { batch in
+            batch.pool.outstanding.add(batch.indices.count, ordering: .relaxed)
+            return (batch.pool, batch.indices, batch.pool.send(batch.parts, deadline: deadline, timeout: timeout))
+        }
+        for (pool, indices, answers) in sent {
             // The batch's future never fails: each request's failure is its own result.
             let answers = (try? await answers.get()) ?? []
+            pool.outstanding.subtract(indices.count, ordering: .relaxed)
             for (index, answer) in zip(indices, answers) { results[index] = answer }
         }
         return results.map { $0 ?? .failure(KeepAliveHTTPError(.shutDown, "the HTTP client lost a request")) }
@@ -134,20 +150,21 @@ package final class KeepAliveHTTPClient: Sendable {
         let pools = state.withLock { state in
             state.shutDown = true
             defer { state.pools = [:] }
-            return Array(state.pools.values)
+            return state.pools.values.flatMap { $0 }
         }
         for pool in pools { await pool.close() }
     }
 
     deinit {
         // Never shut down (a test's rounds): the connections close now rather than at their idle timeout.
-        for pool in state.withLock({ Array($0.pools.values) }) { pool.closeSoon() }
+        for pool in state.withLock({ $0.pools.values.flatMap { $0 } }) { pool.closeSoon() }
     }
 
-    private func pool(for destination: Destination) throws(KeepAliveHTTPError) -> DestinationPool {
+    /// The destination's sub-pools, one a loop (at most one a connection), made on first use.
+    private func pools(for destination: Destination) throws(KeepAliveHTTPError) -> [DestinationPool] {
         try state.withLock { state throws(KeepAliveHTTPError) in
             guard !state.shutDown else { throw KeepAliveHTTPError(.shutDown, "the HTTP client is shut down") }
-            if let pool = state.pools[destination] { return pool }
+            if let pools = state.pools[destination] { return pools }
             var context: NIOSSLContext?
             if destination.tls {
                 if state.tls == nil {
@@ -159,9 +176,19 @@ package final class KeepAliveHTTPClient: Sendable {
                 }
                 context = try state.tls?.get()
             }
-            let pool = DestinationPool(destination: destination, configuration: configuration, tls: context, loop: group.next())
-            state.pools[destination] = pool
-            return pool
+            let loops = Array(group.makeIterator())
+            let count = min(loops.count, configuration.connectionsPerDestination)
+            // Each destination starts at another loop, so that destinations with one connection spread too.
+            let first = state.pools.count
+            let pools = (0..<count).map { index in
+                let total = configuration.connectionsPerDestination
+                var share = configuration
+                share.connectionsPerDestination = total / count + (index < total % count ? 1 : 0)
+                return DestinationPool(
+                    destination: destination, configuration: share, tls: context, loop: loops[(first + index) % loops.count])
+            }
+            state.pools[destination] = pools
+            return pools
         }
     }
 }
