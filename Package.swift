@@ -140,14 +140,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The service's outbound HTTP/1.1 client (keep-alive pools, pipelining): webhooks, payments, Google Wallet.
+        .target(
+            name: "PassmintHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PassmintGoogle",
             dependencies: [
-                "Passmint",
+                "Passmint", "PassmintHTTP",
                 // Verifies Google's save/delete callbacks (ECDSA P-256).
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
@@ -156,7 +166,7 @@ let package = Package(
             name: "PassmintServer",
             dependencies: [
                 "Passmint", "PassmintPreview", "PassmintBatch", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
-                "PassmintGoogle", "PassmintPay",
+                "PassmintGoogle", "PassmintPay", "PassmintHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1 pipeline with the service's handlers before the conversion to HTTPTypes (ServiceHTTPChannel).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -271,13 +281,24 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PassmintHTTPTests",
+            dependencies: [
+                "PassmintHTTP", "PassmintTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PassmintPayTests",
             dependencies: ["Passmint", "PassmintPay", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PassmintGoogleTests",
-            dependencies: ["Passmint", "PassmintGoogle", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintGoogle", "PassmintHTTP", "PassmintTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 public import Foundation
 import Passmint
+import PassmintHTTP
 
 /// OAuth 2.0 access tokens for a service account (RFC 7523 JWT bearer grant): an RS256 assertion with the Wallet
 /// scope is exchanged at the key file's token endpoint, and the token is kept until a minute before it expires.

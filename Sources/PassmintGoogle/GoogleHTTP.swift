@@ -1,42 +1,32 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import NIOHTTP1
+import PassmintHTTP
 
-/// One HTTP exchange with Google, over AsyncHTTPClient. A failure below HTTP (no connection, a timeout) is an
-/// ``GoogleWalletError/Code/unavailable`` error, which the client retries like a 503.
+/// One HTTP exchange with Google, over the service's ``KeepAliveHTTPClient``: up to 8 keep-alive connections to each
+/// Google host (the token endpoint, `walletobjects`), requests concurrent over them, none pipelined. A failure below
+/// HTTP (no connection, a timeout, an answer over 8 MiB) is an ``GoogleWalletError/Code/unavailable`` error, which the
+/// client retries like a 503. Redirects are not followed.
 public final class GoogleHTTP: Sendable {
-    struct Response: Sendable {
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
-        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name }?.1 }
-    }
+    typealias Response = KeepAliveHTTPClient.Response
 
-    private let client: HTTPClient
+    private let client: KeepAliveHTTPClient
     private let timeout: Duration
 
     public init(timeout: Duration = .seconds(30)) {
-        client = HTTPClient(eventLoopGroupProvider: .singleton)
+        client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 8, maxBodyBytes: 8 << 20))
         self.timeout = timeout
     }
 
     func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]?) async throws(GoogleWalletError) -> Response {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = HTTPMethod(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let request = KeepAliveHTTPClient.Request(
+            HTTPMethod(rawValue: method), url.absoluteString, headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
         do {
-            let response = try await client.execute(request, timeout: .init(timeout))
-            let bytes = try await response.body.collect(upTo: 8 << 20)
-            return Response(
-                status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                body: Array(bytes.readableBytesView))
+            return try await client.execute(request, timeout: timeout)
         } catch {
             throw GoogleWalletError(.unavailable, "cannot reach \(url.host ?? url.absoluteString): \(error)")
         }
     }
 
     /// Closes the connections.
-    public func shutdown() async throws { try await client.shutdown() }
+    public func shutdown() async throws { await client.shutdown() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintHTTP
 
 extension GoogleWalletClient {
     /// Sends one API request with a bearer token, retrying 429 and 5xx (from the API or the token endpoint) and an

@@ -1,5 +1,6 @@
 public import Foundation
 public import Passmint
+import PassmintHTTP
 
 /// Keeps classes and objects in Google Wallet (`walletobjects/v1`) equal to what Passmint makes: a class or object
 /// is inserted when Google does not have it, patched when what Google has differs, and left alone otherwise. 404 and

@@ -1,5 +1,6 @@
 import Foundation
 import Passmint
+import PassmintHTTP
 import PassmintTestSupport
 import Testing
 

@@ -1,10 +1,8 @@
-import AsyncHTTPClient
 import Foundation
 import HTTPTypes
-import NIOCore
-import NIOHTTP1
 import NIOSSL
 import Passmint
+import PassmintHTTP
 import PassmintPay
 
 /// Hands a decrypted payment to the configured processor (`--apple-pay-processor-url`) and reads its decision. The
@@ -20,7 +18,7 @@ final class PaymentProcessorClient: Sendable {
 
     private let processor: ApplePayConfiguration.Processor
     private let timeout: Duration
-    private let client: HTTPClient
+    private let client: KeepAliveHTTPClient
     private let clock: @Sendable () -> Date
 
     init(processor: ApplePayConfiguration.Processor, timeout: Duration, clock: @escaping @Sendable () -> Date) {
@@ -29,8 +27,7 @@ final class PaymentProcessorClient: Sendable {
         self.clock = clock
         var tls = TLSConfiguration.makeClientConfiguration()
         if !processor.trustRoots.isEmpty { tls.additionalTrustRoots = [.certificates(processor.trustRoots)] }
-        let configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 4, maxBodyBytes: 64 * 1024, tls: tls))
     }
 
     /// The request's body: the transaction id, the template bought, and the payment data in full (the processor needs
@@ -50,17 +47,17 @@ final class PaymentProcessorClient: Sendable {
         let request = SignedPost.request(
             url: processor.url.absoluteString, body: body, secret: processor.secret, at: clock(), userAgent: "passmint-payments",
             headers: [("Idempotency-Key", payment.transactionId)])
-        let status: UInt
-        let answer: ByteBuffer
+        let status: Int
+        let answer: [UInt8]
         do {
             let response = try await client.execute(request, timeout: .seconds(timeout.components.seconds))
-            status = response.status.code
-            answer = try await response.body.collect(upTo: 64 * 1024)
+            status = response.status
+            answer = response.body
         } catch {
             throw Self.failed("could not be reached within \(timeout): \(error)")
         }
         guard (200..<300).contains(status) else { throw Self.failed("answered HTTP \(status)") }
-        guard let object = (try? JSONParser.value(Array(answer.readableBytesView)))?.objectValue,
+        guard let object = (try? JSONParser.value(answer))?.objectValue,
             let approved = object["approved"]?.boolValue
         else {
             throw Self.failed("answered \(status) without {\"approved\": true|false}")
@@ -76,10 +73,5 @@ final class PaymentProcessorClient: Sendable {
             code: "payment-processor-failed")
     }
 
-    func shutdown() async { try? await client.shutdown() }
-
-    deinit {
-        let client = client
-        Task { try? await client.shutdown() }
-    }
+    func shutdown() async { await client.shutdown() }
 }

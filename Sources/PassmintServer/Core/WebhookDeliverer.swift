@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 package import Foundation
 package import Logging
-import NIOCore
-import NIOHTTP1
 import Passmint
+import PassmintHTTP
 package import PassmintStore
 import ServiceLifecycle
 
@@ -12,8 +10,11 @@ import ServiceLifecycle
 /// node held goes out again when its lease ends), checks each receiver's address again, POSTs each event as JSON
 /// signed with `Passmint-Signature` (`WebhookSignature`) and carrying `Passmint-Event-Id`, and settles the batch in
 /// one write: a 2xx is done, anything else is retried with a back-off until ``WebhookPolicy/retryWindow`` has passed.
-/// Delivery is at least once: receivers dedupe by the event id. Its HTTP clients live as long as it does
-/// (``WebhookClients``), so a receiver's connections are reused from round to round.
+/// Delivery is at least once: receivers dedupe by the event id. Its HTTP client lives as long as it does: a round's
+/// deliveries go out at once, up to 8 keep-alive connections to each receiver's checked address, pipelined (up to 32
+/// on a connection), and those connections carry the next rounds. Four rounds run at once while there is work: a
+/// round waits mostly on its two commits (claim, settle), which the store's group commit shares between rounds. A delivery whose answer was not read (the
+/// connection closed first) is not done: it is tried again like a failure.
 package final class WebhookDeliverer: Service, Sendable {
     let store: any PassStore
     let policy: WebhookPolicy
@@ -23,11 +24,13 @@ package final class WebhookDeliverer: Service, Sendable {
     let loop: QueueLoop
     /// The time signatures and retries are computed from: the wall clock, or a test's (with the store's).
     let clock: @Sendable () -> Date
-    /// Kept across rounds, so connections to receivers are reused.
-    private let clients = WebhookClients()
+    /// Kept across rounds, so connections to receivers are reused; redirects are not followed, an answer's body is
+    /// read up to 64 KiB.
+    private let client = KeepAliveHTTPClient(
+        configuration: .init(connectionsPerDestination: 8, pipelineDepth: 32, maxBodyBytes: 64 * 1024))
 
     package init(
-        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 2,
+        store: any PassStore, policy: WebhookPolicy, logger: Logger, batchSize: Int = 100, concurrentRounds: Int = 4,
         idlePoll: Duration = .seconds(1), ready: StoreReadiness? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
@@ -47,7 +50,7 @@ package final class WebhookDeliverer: Service, Sendable {
     }
 
     /// Closes the connections to the receivers (at the end of ``run()``; a test that only calls rounds may call it).
-    package func shutdown() async { await clients.shutdown() }
+    package func shutdown() async { await client.shutdown() }
 
     /// Claims, delivers and settles one batch; the number claimed.
     @discardableResult
@@ -56,24 +59,28 @@ package final class WebhookDeliverer: Service, Sendable {
         guard !claimed.isEmpty else { return 0 }
         let urls = Set(claimed.map(\.url))
         let (addresses, refusals) = await Self.connections(to: urls, policy: policy)
-        // Each receiver's client looked up once a round, not once a delivery.
-        var receivers: [String: HTTPClient] = [:]
+        // Each receiver's address looked up once a round, not once a delivery; the round's deliveries sent at once.
+        var receivers: [String: String] = [:]
         for url in urls {
             guard let host = try? WebhookAddress.parse(url, policy: policy).host, let address = addresses[host] else { continue }
-            receivers[url] = clients.client(host: host, address: address)
+            receivers[url] = address
         }
-        let outcomes = await withTaskGroup(of: (Owed<WebhookDelivery>, String?).self) { group in
-            for delivery in claimed {
-                let refusal = refusals[delivery.url]
-                let client = receivers[delivery.url]
-                group.addTask {
-                    if let refusal { return (delivery, refusal) }
-                    guard let client else { return (delivery, "the deliverer is shutting down") }
-                    return (delivery, await self.deliver(delivery.item, client: client))
-                }
+        var outcomes: [(Owed<WebhookDelivery>, String?)] = []
+        var sent: [Owed<WebhookDelivery>] = []
+        var requests: [KeepAliveHTTPClient.Request] = []
+        let at = clock()
+        for delivery in claimed {
+            if let refusal = refusals[delivery.url] {
+                outcomes.append((delivery, refusal))
+            } else if let address = receivers[delivery.url] {
+                sent.append(delivery)
+                requests.append(Self.request(delivery.item, at: at, address: address))
+            } else {
+                outcomes.append((delivery, "the receiver's address could not be checked"))
             }
-            return await group.reduce(into: []) { $0.append($1) }
         }
+        let answers = await client.execute(requests, timeout: .seconds(policy.timeout.components.seconds))
+        for (delivery, answer) in zip(sent, answers) { outcomes.append((delivery, Self.failure(answer))) }
         let now = clock()
         var settlement = OutboxSettlement<WebhookDelivery>()
         for (delivery, failure) in outcomes {
@@ -137,18 +144,22 @@ package final class WebhookDeliverer: Service, Sendable {
         return Array(JSONWriter.string(.object(object), style: .compact).utf8)
     }
 
-    /// POSTs one delivery; nil when the receiver answered 2xx, else why not.
-    private func deliver(_ delivery: WebhookDelivery, client: HTTPClient) async -> String? {
-        let body = Self.body(delivery)
-        let request = SignedPost.request(
-            url: delivery.url, body: body, secret: delivery.secret, at: clock(), userAgent: "passmint-webhooks",
-            headers: [("Passmint-Event-Id", delivery.eventId)])
-        do {
-            let response = try await client.execute(request, timeout: .seconds(policy.timeout.components.seconds))
-            _ = try? await response.body.collect(upTo: 64 * 1024)
-            return (200..<300).contains(response.status.code) ? nil : "the receiver answered HTTP \(response.status.code)"
-        } catch {
-            return "the receiver could not be reached: \(error)"
+    /// The signed POST of one delivery, to the receiver's checked address.
+    static func request(_ delivery: WebhookDelivery, at time: Date, address: String) -> KeepAliveHTTPClient.Request {
+        SignedPost.request(
+            url: delivery.url, body: body(delivery), secret: delivery.secret, at: time, userAgent: "passmint-webhooks",
+            headers: [("Passmint-Event-Id", delivery.eventId)], address: address)
+    }
+
+    /// Nil when the receiver answered 2xx (its body, read up to 64 KiB, does not matter: a larger one still counts),
+    /// else why the delivery failed.
+    static func failure(_ answer: Result<KeepAliveHTTPClient.Response, KeepAliveHTTPError>) -> String? {
+        let status: Int
+        switch answer {
+        case .success(let response): status = response.status
+        case .failure(let error) where error.code == .bodyTooLarge && error.status != nil: status = error.status ?? 0
+        case .failure(let error): return "the receiver could not be reached: \(error)"
         }
+        return (200..<300).contains(status) ? nil : "the receiver answered HTTP \(status)"
     }
 }

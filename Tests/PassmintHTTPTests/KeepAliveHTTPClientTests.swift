@@ -1,0 +1,143 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import PassmintHTTP
+import PassmintTestSupport
+import Testing
+
+/// The outbound client against real servers on loopback (port 0): connections kept and counted at the server,
+/// pipelined answers matched in order, a connection that closes mid-pipeline, `Connection: close`, a timeout, a body
+/// over the limit, and TLS verified against a test CA.
+@Suite struct KeepAliveHTTPClientTests {
+    static func get(_ url: String, _ paths: [String]) -> [KeepAliveHTTPClient.Request] {
+        paths.map { KeepAliveHTTPClient.Request(.GET, url + $0) }
+    }
+
+    @Test func sequentialRequestsReuseOneConnection() async throws {
+        let server = try await ScriptedHTTPServer { _, _ in .answer() }
+        let client = KeepAliveHTTPClient()
+        for index in 0..<5 {
+            let response = try await client.execute(
+                .init(.POST, server.url + "/r\(index)?q=1", body: Array("{}".utf8)), timeout: .seconds(30))
+            #expect(response.status == 200 && response.body == Array("/r\(index)?q=1".utf8))
+        }
+        #expect(server.connections == 1, "each request after the first went on the kept connection")
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func pipelinedAnswersMatchTheirRequestsInOrder() async throws {
+        let server = try await ScriptedHTTPServer { _, _ in .answer() }
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 2, pipelineDepth: 16))
+        let paths = (0..<40).map { "/p\($0)" }
+        let results = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
+        #expect(results.map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } } == paths)
+        #expect(server.connections <= 2)
+        // A second batch goes out on the same connections.
+        let again = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
+        #expect(again.allSatisfy { (try? $0.get().status) == 200 })
+        #expect(server.connections <= 2)
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    /// The server answers two of six pipelined requests and closes: the two are answered, the four fail as not
+    /// answered (never reported answered), and the next request opens a new connection.
+    @Test func aConnectionClosingMidPipelineFailsOnlyTheUnanswered() async throws {
+        let server = try await ScriptedHTTPServer { $1 == "/m2" ? .closeWithoutAnswer : .answer() }
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, pipelineDepth: 8))
+        let paths = (0..<6).map { "/m\($0)" }
+        let results = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
+        #expect(results.prefix(2).map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } } == ["/m0", "/m1"])
+        for result in results.dropFirst(2) {
+            #expect(throws: KeepAliveHTTPError.self) { try result.get() }
+            if case .failure(let error) = result { #expect(error.code == .closedBeforeAnswer, "\(error)") }
+        }
+        #expect(server.answered.map(\.path) == ["/m0", "/m1"])
+        let next = try await client.execute(.init(.GET, server.url + "/after"), timeout: .seconds(30))
+        #expect(next.status == 200 && server.connections == 2)
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    /// `Connection: close` on the second answer: the requests written behind it were not acted on and go out again
+    /// on a new connection, each answered exactly once.
+    @Test func connectionCloseSendsTheRequestsBehindItAgain() async throws {
+        let server = try await ScriptedHTTPServer { $1 == "/c1" ? .answerAndClose : .answer() }
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, pipelineDepth: 8))
+        let paths = (0..<6).map { "/c\($0)" }
+        let results = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
+        #expect(results.map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } } == paths)
+        let answered = server.answered
+        #expect(answered.map(\.path).sorted() == paths.sorted(), "each answered once")
+        #expect(answered.prefix(2).allSatisfy { $0.connection == 1 } && answered.dropFirst(2).allSatisfy { $0.connection == 2 })
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    /// A server that never answers: the request fails as timed out, and the connection holding it is not used again.
+    /// (A first request opens the connection, so that the one timed out is surely written on it.)
+    @Test func aRequestNotAnsweredInTimeFails() async throws {
+        let server = try await ScriptedHTTPServer { $1 == "/slow" ? .withhold : .answer() }
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1))
+        #expect(try await client.execute(.init(.GET, server.url + "/first"), timeout: .seconds(30)).status == 200)
+        await #expect {
+            _ = try await client.execute(.init(.GET, server.url + "/slow"), timeout: .milliseconds(200))
+        } throws: { ($0 as? KeepAliveHTTPError)?.code == .timedOut }
+        let next = try await client.execute(.init(.GET, server.url + "/next"), timeout: .seconds(30))
+        #expect(next.status == 200 && server.connections == 2)
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aBodyOverTheLimitFailsWithItsStatus() async throws {
+        let server = try await ScriptedHTTPServer { $1 == "/big" ? .answer(status: 201, bodyBytes: 4096) : .answer() }
+        let client = KeepAliveHTTPClient(configuration: .init(maxBodyBytes: 1024))
+        await #expect {
+            _ = try await client.execute(.init(.GET, server.url + "/big"), timeout: .seconds(30))
+        } throws: { ($0 as? KeepAliveHTTPError)?.code == .bodyTooLarge && ($0 as? KeepAliveHTTPError)?.status == 201 }
+        #expect(try await client.execute(.init(.GET, server.url + "/small"), timeout: .seconds(30)).body == Array("/small".utf8))
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func aRefusedPortFailsToConnect() async throws {
+        let refusing = try RefusingPort()
+        let client = KeepAliveHTTPClient()
+        await #expect {
+            _ = try await client.execute(.init(.GET, "http://127.0.0.1:\(refusing.port)/x"), timeout: .seconds(30))
+        } throws: { ($0 as? KeepAliveHTTPError)?.code == .connect }
+        await client.shutdown()
+    }
+
+    /// https with certificate verification: trusted through the test's CA, refused without it; the answer read over
+    /// a kept connection.
+    @Test func tlsIsVerifiedAgainstTheGivenRoots() async throws {
+        let folder = TestEnvironment.temporaryFolder("keepalive-tls")
+        let standIn = try await Self.offPool { Result { try TLSStandIn(folder: folder) { _ in .init(200, #"{"ok":true}"#) } } }.get()
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.additionalTrustRoots = [.file(standIn.certificateFile)]
+        let trusting = KeepAliveHTTPClient(configuration: .init(tls: tls))
+        for _ in 0..<2 {
+            let response = try await trusting.execute(.init(.POST, standIn.url + "/pay", body: Array("{}".utf8)), timeout: .seconds(30))
+            #expect(response.status == 200 && response.body == Array(#"{"ok":true}"#.utf8))
+        }
+        #expect(standIn.received.map(\.path) == ["/pay", "/pay"])
+        let untrusting = KeepAliveHTTPClient()
+        await #expect {
+            _ = try await untrusting.execute(.init(.GET, standIn.url + "/pay"), timeout: .seconds(30))
+        } throws: { ($0 as? KeepAliveHTTPError)?.code == .connect }
+        #expect(standIn.received.count == 2, "nothing reached the server over an unverified connection")
+        await trusting.shutdown()
+        await untrusting.shutdown()
+        standIn.shutdown()
+    }
+
+    /// Blocking set-up (binding a stand-in) off Swift's cooperative pool.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+}
