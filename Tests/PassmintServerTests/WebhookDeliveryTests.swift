@@ -197,8 +197,9 @@ import Testing
     }
 
     /// Round after round to one receiver, the deliverer keeps its client and the connections it opened: the receiver
-    /// accepts one connection for the three rounds (a client made and shut down each round opened one a round): a
-    /// round's answer is read before the round ends, so its connection is idle in the pool when the next round sends.
+    /// accepts fewer connections than rounds (a client made and shut down each round opened one a round). Not exactly
+    /// one: the client spreads a destination over the event loops, and a round may start before the previous one's
+    /// request is counted answered on its loop, so it takes the other loop's connection (seen in a fresh-clone CI run).
     @Test(arguments: StoreKind.allCases)
     func roundsReuseTheReceiversConnection(_ kind: StoreKind) async throws {
         let clock = ManualClock()
@@ -215,7 +216,7 @@ import Testing
             for _ in 0..<3 { #expect(try await deliverer.round() == 1) }
             await deliverer.shutdown()
             #expect(receiver.acknowledged.count == 3)
-            #expect(receiver.connections == 1, "the client and its connection are kept across the three rounds")
+            #expect(receiver.connections < 3, "the client and its connections are kept across the three rounds")
         }
     }
 
