@@ -38,7 +38,8 @@ scripts/check-deploy.sh
 scripts/check-openapi.sh document Sources/PassmintServer/Resources/openapi.json
 export PASSMINT_TEST_API_EXCHANGES="$run_tmp/api-exchanges.jsonl"
 # A failed run shows what the PostgreSQL server refused (a connection limit, a lock), which the tests only see as waiting.
-swift test || {
+# A hang fails the run after 12 minutes without a test finishing, naming the tests that never finished.
+scripts/watch-tests.sh 12 swift test || {
     echo "the PostgreSQL server's complaints during the run:" >&2
     grep -E "FATAL|PANIC" "$pg_dir/server.log" | sed -E 's/^[^ ]+ [^ ]+ [^ ]+ [^ ]+ //' | sort | uniq -c | sort -rn | head -20 >&2 || true
     exit 1

@@ -14,29 +14,14 @@ package enum ShutdownWait {
         abandoningAtShutdown abandon: @escaping @Sendable () -> Bool = { true }, grace: Duration? = nil,
         onShutdown: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
-        typealias Waiter = CheckedContinuation<Result<T, any Error>?, Never>
-        /// The waiter, until the work or the shutdown resumes it; `ended` once either came (before the waiter too).
-        let state = Mutex<(waiter: Waiter?, ended: Result<T, any Error>??)>((nil, nil))
-        let finish = { @Sendable (result: Result<T, any Error>?) in
-            state.withLock { state -> Waiter? in
-                guard state.ended == nil else { return nil }
-                state.ended = .some(result)
-                return state.waiter.take()
-            }?.resume(returning: result)
-        }
+        let race = Race<T>()
         // A task of its own (it keeps the caller's graceful-shutdown signal): the wait below can end without it.
         let task = Task {
-            do { finish(.success(try await work())) } catch { finish(.failure(error)) }
+            do { race.finish(.success(try await work())) } catch { race.finish(.failure(error)) }
         }
         let result = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await withCheckedContinuation { (waiter: Waiter) in
-                    let ended = state.withLock { state -> Result<T, any Error>?? in
-                        if state.ended == nil { state.waiter = waiter }
-                        return state.ended
-                    }
-                    if let ended { waiter.resume(returning: ended) }
-                }
+                await race.wait()
             } onGracefulShutdown: {
                 onShutdown()
                 guard abandon() else {
@@ -44,19 +29,64 @@ package enum ShutdownWait {
                     Task {
                         try? await Task.sleep(for: grace)
                         task.cancel()
-                        finish(nil)
+                        race.finish(nil)
                     }
                     return
                 }
                 task.cancel()
-                finish(nil)
+                race.finish(nil)
             }
         } onCancel: {
             // Cancelled (a service group stopping at once, e.g. the server could not bind): the work, a task of its
             // own, is not cancelled with the caller, so cancel it and end the wait.
             task.cancel()
-            finish(nil)
+            race.finish(nil)
         }
         return try result?.get()
+    }
+
+    /// Waits for `work` (a task of its own) at most `limit`, whether or not the caller is shutting down or cancelled
+    /// (the last wait of a stop: its clients closing): nil when the limit came first, the work left to end on its own.
+    package static func atMost(_ limit: Duration, _ work: @escaping @Sendable () async -> Void) async -> Void? {
+        let race = Race<Void>()
+        Task {
+            await work()
+            race.finish(.success(()))
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            race.finish(nil)
+        }
+        let result = await race.wait()
+        timer.cancel()
+        return try? result?.get()
+    }
+}
+
+/// The first of several outcomes to come: a work's result, or nil (a shutdown, a cancellation or a time limit came
+/// first). ``wait()`` returns it, however early or late it came.
+private final class Race<T: Sendable>: Sendable {
+    typealias Waiter = CheckedContinuation<Result<T, any Error>?, Never>
+    /// The waiter, until an outcome resumes it; `ended` once one came (before the waiter too).
+    private let state = Mutex<(waiter: Waiter?, ended: Result<T, any Error>??)>((nil, nil))
+
+    /// Records the outcome, unless one came before.
+    func finish(_ result: Result<T, any Error>?) {
+        state.withLock { state -> Waiter? in
+            guard state.ended == nil else { return nil }
+            state.ended = .some(result)
+            return state.waiter.take()
+        }?.resume(returning: result)
+    }
+
+    /// The first outcome.
+    func wait() async -> Result<T, any Error>? {
+        await withCheckedContinuation { (waiter: Waiter) in
+            let ended = state.withLock { state -> Result<T, any Error>?? in
+                if state.ended == nil { state.waiter = waiter }
+                return state.ended
+            }
+            if let ended { waiter.resume(returning: ended) }
+        }
     }
 }

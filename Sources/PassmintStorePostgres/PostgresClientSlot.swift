@@ -87,6 +87,13 @@ public final class PostgresClientSlot: Service, Sendable {
             return state.running
         }
         for task in running { task.cancel() }
-        for task in running { await task.value }
+        // A client ends once its connections are closed; a stop does not wait for one for ever (a request an outage's
+        // dropped connection holds may never be failed), at most ``closingWait``.
+        if await ShutdownWait.atMost(Self.closingWait, { for task in running { await task.value } }) == nil {
+            logger.warning("PostgreSQL connections still open \(Self.closingWait) after the stop; not waiting for them any longer")
+        }
     }
+
+    /// How long a stop waits for its clients to close their connections.
+    static let closingWait: Duration = .seconds(10)
 }

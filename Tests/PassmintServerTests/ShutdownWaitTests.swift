@@ -48,4 +48,21 @@ import Testing
             #expect(value == 7)
         }
     }
+
+    /// The last wait of a stop (its clients closing): at most its limit, even when the caller is cancelled.
+    @Test func atMostEndsAtTheLimitForWorkThatNeverEnds() async {
+        let gate = Gate()
+        let waiting = Task { await ShutdownWait.atMost(.milliseconds(50)) { await gate.pass() } }
+        waiting.cancel()
+        #expect(await waiting.value == nil, "the limit came first")
+        gate.open()
+    }
+
+    @Test func atMostGivesWorkThatEndsItsTime() async {
+        let gate = Gate()
+        let waiting = Task { await ShutdownWait.atMost(.seconds(600)) { await gate.pass() } }
+        while !gate.isWaiting { await Task.yield() }
+        gate.open()
+        #expect(await waiting.value != nil, "the work ended first")
+    }
 }
