@@ -34,9 +34,12 @@ final class CampaignNode: @unchecked Sendable {
     }
 
     func waitUntilHealthy() -> Bool {
-        guard let port = listeningPort() else { return false }
+        // A deadline, not a count of tries: a debug build starting beside the whole test suite on two cores has
+        // taken over a minute (its start lints every template and migrates the store).
+        let deadline = Date().addingTimeInterval(Self.startLimit)
+        guard let port = listeningPort(before: deadline) else { return false }
         self.port = port
-        for _ in 0..<600 {
+        while Date() < deadline {
             if (try? TestEnvironment.run("curl", ["-sf", "--max-time", "5", base + "/health"]))?.stdout == "ok\n" { return true }
             if !process.isRunning { return false }
             Thread.sleep(forTimeInterval: 0.05)
@@ -44,9 +47,13 @@ final class CampaignNode: @unchecked Sendable {
         return false
     }
 
-    /// The port of the `listening on http://127.0.0.1:PORT` line, once the log has it; nil when the process ends first.
-    private func listeningPort() -> Int? {
-        for _ in 0..<1200 {
+    /// How long a node may take to answer `/health` after it was started.
+    static let startLimit: TimeInterval = 300
+
+    /// The port of the `listening on http://127.0.0.1:PORT` line, once the log has it; nil when the process ends first
+    /// or the deadline passes.
+    private func listeningPort(before deadline: Date) -> Int? {
+        while Date() < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on http://") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })

@@ -69,7 +69,10 @@ final class CampaignRun: @unchecked Sendable {
         ]
         if let authKey { arguments += ["--apns-key", authKey.path, "--apns-key-id", Self.keyIdentifier, "--apns-team-id", Self.team] }
         let node = try CampaignNode(binary: options.binary, arguments: arguments, apiKey: apiKey, folder: folder)
-        guard node.waitUntilHealthy() else { throw CampaignError("node \(index) did not start: \(node.output)") }
+        guard node.waitUntilHealthy() else {
+            throw CampaignError(
+                "node \(index) did not answer /health within \(Int(CampaignNode.startLimit)) s of its start (or it exited): \(node.output)")
+        }
         return node
     }
 

@@ -154,9 +154,13 @@ package final class UpdateJobService: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 // Leases (and the jobs whose lease lapsed) and template versions beside the jobs, off their thread: a
-                // long chunk never delays a renewal.
-                group.addTask { await self.tend() }
-                if let sync { group.addTask { await sync.follow() } }
+                // long chunk never delays a renewal. They go on through the shutdown's wait for the chunk (the lease
+                // must not lapse under it), and the group's end does not wait for them: a store call an outage's
+                // dropped connection holds may never return.
+                group.addTask { _ = try? await ShutdownWait.result(abandoningAtShutdown: { false }) { await self.tend() } }
+                if let sync {
+                    group.addTask { _ = try? await ShutdownWait.result(abandoningAtShutdown: { false }) { await sync.follow() } }
+                }
                 // A stop waits for the chunk in flight, for at most a lease: a store call a dropped connection holds
                 // may never return (seen: a node whose lease another node took over never stopped), and the job goes
                 // on from its last saved chunk wherever it is taken over.
