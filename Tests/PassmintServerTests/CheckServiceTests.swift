@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import Passmint
 import PassmintServer
+import PassmintStore
 import PassmintTestSupport
 import Testing
 
@@ -16,6 +17,14 @@ import Testing
     /// (called at the local port, over http) and the port.
     static func withIssuedPass(
         _ kind: StoreKind, rewards: Bool = false, _ body: @Sendable (ServiceCheckTarget, _ port: Int) async throws -> Void
+    ) async throws {
+        try await withIssuedPass(kind, rewards: rewards) { target, port, _, _ in try await body(target, port) }
+    }
+
+    /// ``withIssuedPass(_:rewards:_:)`` with the service's core and store too.
+    static func withIssuedPass(
+        _ kind: StoreKind, rewards: Bool = false,
+        _ body: @Sendable (ServiceCheckTarget, _ port: Int, ServiceCore, any PassStore) async throws -> Void
     ) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
@@ -31,7 +40,7 @@ import Testing
                 let target = ServiceCheckTarget(
                     kind: .pass, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: ServiceHarness.passType,
                     identifier: serial, documentURL: ServiceHarness.publicURL, personalizes: rewards)
-                try await body(target, port)
+                try await body(target, port, service, store)
             }
         }
     }
@@ -135,6 +144,34 @@ import Testing
                 contentsOf: TestEnvironment.devChain(team: "ROOTCHECK1").appendingPathComponent("root.pem").path)
             let untrusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, root: other)).run()
             #expect(untrusted.failedIDs == ["latest.verifies"], "\(Self.describe(untrusted))")
+        }
+    }
+
+    /// `serve --self-check` (``ServiceSelfCheck``) leaves no trace: its calls carry the service's ``SelfCheckMark``, so
+    /// its registration, download and log message write no event (nothing for the statistics or webhooks) and keep no
+    /// device log, and no registration is left. The same checks without the mark, or with a guessed one, are counted
+    /// like any device's (SQLite and PostgreSQL).
+    @Test(arguments: StoreKind.allCases) func theSelfCheckLeavesNoTrace(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind) { target, port, service, store in
+            func events() async throws -> [PassEventKind] {
+                try await store.events(from: Date(timeIntervalSince1970: 0), to: Date().addingTimeInterval(3600), limit: 10_000)
+                    .filter { $0.serialNumber == target.identifier }.map(\.kind)
+            }
+            let key = PassKey(passTypeIdentifier: target.typeIdentifier, serialNumber: target.identifier)
+            let selfCheck = ServiceSelfCheck(
+                pass: key, configuration: service.configuration, store: store, mark: service.selfCheckMark, logger: .init(label: "self"))
+            let report = try #require(await selfCheck.run(port: port))
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            #expect(report.results.contains { $0.id == "unregister.poll" && $0.status == .passed })
+            #expect(try await events() == [.issued], "the self-check's registration, download and leaving are not events")
+            #expect(try await store.registrations(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber).isEmpty)
+            #expect(service.deviceLogs.recent.isEmpty, "\(service.deviceLogs.recent)")
+            // A device's calls, and calls with a guessed mark, count: the same checks make events and keep the log.
+            let guessed = [(SelfCheckMark.headerName.canonicalName, String(repeating: "0", count: service.selfCheckMark.secret.count))]
+            let device = await ServiceChecker(target: target, options: .init(allowHTTP: true, headers: guessed)).run()
+            #expect(device.failedIDs.isEmpty, "\(Self.describe(device))")
+            #expect(try await events() == [.issued, .installed, .fetched, .unregistered, .removed])
+            #expect(service.deviceLogs.recent.count == 1)
         }
     }
 

@@ -19,7 +19,8 @@ package struct ServiceChecker: Sendable {
         var report = ServiceCheckReport(target: target)
         guard checkAddress(&report) else { return report }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        var run = ServiceCheckRun(client: DeviceClient(http: http, target: target), target: target, options: options, report: report)
+        var run = ServiceCheckRun(
+            client: DeviceClient(http: http, target: target, marks: options.headers), target: target, options: options, report: report)
         await run.all()
         try? await http.shutdown()
         return run.report
