@@ -188,44 +188,100 @@ import Testing
 /// The checker against deliberately broken stand-ins (``BrokenWebService``, plain http on port 0, so with
 /// `--allow-http`): each breakage is found, and named by exactly the checks that should find it.
 @Suite struct CheckServiceBreakageTests {
-    static func report(_ breakage: BrokenWebService.Breakage, personalizes: Bool = false) async throws -> ServiceCheckReport {
+    /// The checker's report on a stand-in with `breakage` (`change`: with a change command, `POST /change` of the stand-in).
+    static func report(_ breakage: BrokenWebService.Breakage, personalizes: Bool = false, change: Bool = false) async throws
+        -> ServiceCheckReport
+    {
         let service = try BrokenWebService(breakage)
         return try await Application(router: service.router()).test(.live) { client in
-            let target = service.target(port: try #require(client.port), personalizes: personalizes)
-            return await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+            let port = try #require(client.port)
+            let target = service.target(port: port, personalizes: personalizes)
+            let command = change ? BrokenWebService.changeCommand(port: port) : nil
+            return await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command)).run()
         }
     }
 
-    static func failures(_ breakage: BrokenWebService.Breakage) async throws -> Set<String> {
-        try await report(breakage).failedIDs
+    static func failures(_ breakage: BrokenWebService.Breakage, change: Bool = false) async throws -> Set<String> {
+        try await report(breakage, change: change).failedIDs
     }
 
     @Test func theStandInFollowingTheProtocolPassesEveryCheck() async throws {
         #expect(try await Self.failures([]) == [])
     }
 
-    @Test func okInsteadOfCreated() async throws {
-        #expect(try await Self.failures(.okForCreated) == ["register.created"])
+    /// Each breakage, and the one check that must name it.
+    static let breakages: [(BrokenWebService.Breakage, String)] = [
+        (.okForCreated, "register.created"), (.createdAgain, "register.again"), (.acceptsMissingPushToken, "register.no-push-token"),
+        (.okForNoContent, "poll.no-content"), (.unknownDeviceNotFound, "poll.unknown-device"), (.ignoresType, "poll.wrong-type"),
+        (.ignoresTag, "poll.since"), (.numericTag, "poll.list"), (.neverNotModified, "latest.not-modified"),
+        (.wrongContentType, "latest.content-type"), (.noLogEndpoint, "log.accepts"), (.noContentForUnregister, "unregister.ok"),
+        (.keepsUnregistered, "unregister.poll"), (.unregisterUnknownNotFound, "unregister.again"),
+    ]
+
+    /// 200 instead of 201, 200 with an empty list instead of 204, never 304, every pass for any tag, lastUpdated a
+    /// number, and the rest of ``breakages``: each is found by exactly its check, and no other check fails.
+    @Test(arguments: breakages) func eachBreakageIsNamedByItsCheck(_ breakage: BrokenWebService.Breakage, _ check: String) async throws {
+        let report = try await Self.report(breakage)
+        #expect(report.failedIDs == [check], "\(CheckServiceTests.describe(report))")
+        // The result names what was sent, what came back and the fix.
+        let failed = try #require(report.results.first { $0.status == .failed })
+        #expect(!failed.sent.isEmpty && !failed.received.isEmpty && !failed.fix.isEmpty, "\(failed.lines)")
     }
 
-    @Test func okInsteadOfNoContent() async throws {
-        #expect(try await Self.failures(.okForNoContent) == ["poll.no-content"])
-    }
-
-    @Test func neverNotModified() async throws {
-        #expect(try await Self.failures(.neverNotModified) == ["latest.not-modified"])
-    }
-
-    @Test func everyPassListedForAnyTag() async throws {
-        #expect(try await Self.failures(.ignoresTag) == ["poll.since"])
-    }
-
+    /// A service that accepts any token everywhere fails both rules about a wrong token; one that accepts it at one
+    /// route only fails that route's rule.
     @Test func aWrongTokenAccepted() async throws {
         #expect(try await Self.failures(.acceptsWrongToken) == ["register.unauthorized", "latest.unauthorized"])
+        #expect(try await Self.failures(.registersWithWrongToken) == ["register.unauthorized"])
+        #expect(try await Self.failures(.sendsWithWrongToken) == ["latest.unauthorized"])
     }
 
-    @Test func lastUpdatedAsANumber() async throws {
-        #expect(try await Self.failures(.numericTag) == ["poll.list"])
+    /// 401 for a wrong token, but the registration stored anyway: the refused device's poll lists the pass.
+    @Test func aRefusedRegistrationStored() async throws {
+        let report = try await Self.report(.storesRefused)
+        #expect(report.failedIDs == ["register.unauthorized"], "\(CheckServiceTests.describe(report))")
+        #expect(report.results.contains { $0.id == "register.unauthorized" && $0.detail.contains("was made anyway") })
+    }
+
+    /// Without Last-Modified the 304 cannot be asked: `latest.not-modified` is skipped, not failed.
+    @Test func noLastModified() async throws {
+        let report = try await Self.report(.noLastModified)
+        #expect(report.failedIDs == ["latest.last-modified"], "\(CheckServiceTests.describe(report))")
+        #expect(report.results.contains { $0.id == "latest.not-modified" && $0.status == .skipped })
+    }
+
+    @Test func theLatestVersionWithAnotherWebServiceURL() async throws {
+        let report = try await Self.report(.otherWebServiceURL)
+        #expect(report.failedIDs == ["latest.same-document"], "\(CheckServiceTests.describe(report))")
+        #expect(report.results.contains { $0.id == "latest.same-document" && $0.detail.hasSuffix("differs in webServiceURL") })
+    }
+
+    /// With a change command: the stand-in that gives a changed pass a new tag and a later Last-Modified passes; one
+    /// that keeps the tag fails exactly `change.poll`, one that keeps Last-Modified exactly `change.latest`.
+    @Test func afterAChange() async throws {
+        let report = try await Self.report([], change: true)
+        #expect(report.failedIDs.isEmpty, "\(CheckServiceTests.describe(report))")
+        let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
+        #expect(passed.isSuperset(of: ["change.command", "change.poll", "change.latest"]), "\(passed)")
+        #expect(try await Self.failures(.changeKeepsTag, change: true) == ["change.poll"])
+        #expect(try await Self.failures(.changeKeepsLastModified, change: true) == ["change.latest"])
+    }
+
+    /// The rules judged before anything is called: a webServiceURL ending in `/v1`, a token under 16 characters.
+    @Test func theAddressAndTheToken() async throws {
+        let target = ServiceCheckTarget(
+            kind: .pass, serviceURL: "https://passes.example.test/wallet/v1/", token: "0123456789abcde", typeIdentifier: "pass.x",
+            identifier: "1")
+        var report = ServiceCheckReport(target: target)
+        #expect(ServiceChecker(target: target).checkAddress(&report))
+        #expect(report.failedIDs == ["url.no-version", "token.length"], "\(report.results.map(\.lines))")
+        var fine = target
+        fine.serviceURL = "https://passes.example.test/wallet"
+        fine.documentURL = fine.serviceURL
+        fine.token = "0123456789abcdef"
+        var passing = ServiceCheckReport(target: fine)
+        #expect(ServiceChecker(target: fine).checkAddress(&passing))
+        #expect(passing.failedIDs.isEmpty && passing.results.count == 3, "\(passing.results.map(\.lines))")
     }
 
     /// A tag with `+`, `:` and spaces is sent percent-encoded: a service that decodes it passes `poll.tag-encoding`; one

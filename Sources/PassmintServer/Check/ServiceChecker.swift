@@ -28,7 +28,7 @@ package struct ServiceChecker: Sendable {
 
     /// `url.https`, `url.no-version` (of the document's URL and, when it differs, the one called), `token.length`: false
     /// when the service must not be called (http without ``ServiceCheckOptions/allowHTTP``, or no URL at all).
-    func checkAddress(_ report: inout ServiceCheckReport) -> Bool {
+    package func checkAddress(_ report: inout ServiceCheckReport) -> Bool {
         var callable = true
         for url in options.loopback ? [target.documentURL] : Set([target.documentURL, target.serviceURL]).sorted() {
             let lower = url.lowercased()
