@@ -81,7 +81,8 @@ struct AppleWebServiceRoutes {
         // A device's download of a pass is a `fetched` event; the self-check's is not.
         let counted = kind == .pass && !core.selfCheckMark.marks(request.headers)
         let bytes = try await counted ? core.downloads.deviceFetch(view.pass) : core.downloads.latestPass(view.pass)
-        return RouteSupport.bytes(bytes, type: kind.mimeType, headers: [.lastModified: view.lastModified])
+        return RouteSupport.bytes(
+            bytes, type: kind.mimeType, headers: [.lastModified: view.lastModified], status: .init(code: WalletWebService.Status.latest))
     }
 
     /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
@@ -105,7 +106,8 @@ struct AppleWebServiceRoutes {
         }
         let personalized = try await core.personalization.personalize(
             passTypeIdentifier: type, serialNumber: serial, token: token, info: info)
-        return RouteSupport.bytes(personalized.signature, type: "application/octet-stream")
+        return RouteSupport.bytes(
+            personalized.signature, type: "application/octet-stream", status: .init(code: WalletWebService.Status.personalized))
     }
 
     private func log(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
