@@ -318,9 +318,17 @@ import Testing
                 #expect(issued.status == .created, "\(String(buffer: issued.body))")
                 let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
                 let port = try #require(client.port)
-                let target = ServiceCheckTarget(
-                    kind: .order, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: OrderHarness.type,
-                    identifier: id, documentURL: ServiceHarness.publicURL)
+                // The target as `passmint check-service shipment.order` reads it from the order the service sends.
+                let latest = try await client.execute(
+                    uri: "/wallet/v1/orders/\(OrderHarness.type)/\(id)", method: .get, headers: [.authorization: "AppleOrder \(token)"])
+                #expect(latest.status == .ok)
+                var target = try ServiceCheckTarget(document: Array(latest.body.readableBytesView), source: "\(id).order")
+                #expect(
+                    target
+                        == ServiceCheckTarget(
+                            kind: .order, serviceURL: ServiceHarness.publicURL, token: token, typeIdentifier: OrderHarness.type,
+                            identifier: id))
+                target.serviceURL = "http://127.0.0.1:\(port)/wallet"
                 let command =
                     "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
                     + "--data '{\"data\":{\"carrier\":\"UPS\"}}' http://127.0.0.1:\(port)/api/v1/orders/\(OrderHarness.type)/\(id)"
