@@ -304,7 +304,7 @@ let package = Package(
         .testTarget(
             name: "PassmintCLITests",
             dependencies: [
-                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintStore",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintStore", "PassmintServer",
                 // The commands, to check their parsing in-process (the executable's module, testable).
                 "PassmintCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

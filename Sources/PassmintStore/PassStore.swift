@@ -58,13 +58,18 @@ public protocol PassStore: WebhookStore, IdempotencyStore, PaymentStore, JobStor
     /// pass does not exist.
     func change(passTypeIdentifier: String, serialNumber: String, _ edit: PassEdit, basedOn: Int64?) async throws -> PassChange?
 
-    /// Registers a device (storing or updating its push token) for a pass.
+    /// Registers a device (storing or updating its push token) for a pass. `recordsEvents` false: the registration
+    /// writes no event (`installed`, `registered`) and does not count as the pass's install (`serve --self-check`'s own
+    /// device, which must leave no trace in the statistics).
     func register(
-        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, recordsEvents: Bool
     ) async throws -> RegistrationResult
 
     /// Removes a registration, and the device when it has none left. True when a registration was removed.
-    func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool
+    /// `recordsEvents` false: no `unregistered` event for it (the pair of a registration made without events).
+    func unregister(
+        deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, recordsEvents: Bool
+    ) async throws -> Bool
 
     /// Passes of a type this device registered for that changed after `updatedSince` (all when nil).
     func updatedSerials(deviceLibraryIdentifier: String, passTypeIdentifier: String, updatedSince: Int64?) async throws -> UpdatedSerials
@@ -146,6 +151,22 @@ public protocol PassStore: WebhookStore, IdempotencyStore, PaymentStore, JobStor
 
 extension PassStore {
     public var changeGeneration: UInt64? { nil }
+
+    /// Registers a device for a pass, with its events (every device but the self-check's).
+    public func register(
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
+    ) async throws -> RegistrationResult {
+        try await register(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, pushToken: pushToken, passTypeIdentifier: passTypeIdentifier,
+            serialNumber: serialNumber, recordsEvents: true)
+    }
+
+    /// Removes a registration, with its events.
+    public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
+        try await unregister(
+            deviceLibraryIdentifier: deviceLibraryIdentifier, passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber,
+            recordsEvents: true)
+    }
 
     public var passGeneration: UInt64? { changeGeneration }
 

@@ -131,7 +131,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
     }
 
     public func register(
-        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, recordsEvents: Bool
     ) async throws -> RegistrationResult {
         // The hash (an HMAC) is made here rather than on the writer's thread, which every write waits for.
         let hash = deviceHasher.hash(deviceLibraryIdentifier)
@@ -145,6 +145,7 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
                 "INSERT OR IGNORE INTO registrations (device_library_id, pass_type_id, serial_number) VALUES (?, ?, ?)",
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
             guard db.changes > 0 else { return .alreadyRegistered }
+            guard recordsEvents else { return .created }
             try Self.recordRegistration(
                 db, passTypeIdentifier, serialNumber, device: deviceLibraryIdentifier, at: self.clock(),
                 deviceHash: try hash ?? self.deviceHash(db, deviceLibraryIdentifier))
@@ -152,13 +153,15 @@ public final class SQLitePassStore: PassStore, @unchecked Sendable {
         }
     }
 
-    public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
+    public func unregister(
+        deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, recordsEvents: Bool
+    ) async throws -> Bool {
         try await writer.write { db in
             try db.query(
                 "DELETE FROM registrations WHERE device_library_id = ? AND pass_type_id = ? AND serial_number = ?",
                 [.text(deviceLibraryIdentifier), .text(passTypeIdentifier), .text(serialNumber)])
             let removed = db.changes > 0
-            if removed {
+            if removed && recordsEvents {
                 let hash = try self.deviceHash(db, deviceLibraryIdentifier)
                 try Self.insertPassEvent(db, .unregistered, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)
                 try Self.recordRemovalIfLast(db, passTypeIdentifier, serialNumber, at: self.clock(), deviceHash: hash)

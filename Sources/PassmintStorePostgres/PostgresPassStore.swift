@@ -233,7 +233,7 @@ public final class PostgresPassStore: PassStore {
     }
 
     public func register(
-        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String
+        deviceLibraryIdentifier: String, pushToken: String, passTypeIdentifier: String, serialNumber: String, recordsEvents: Bool
     ) async throws -> RegistrationResult {
         // Devices register far more often than anything else is written, so this is one prepared statement. No NOTIFY
         // (see `write`).
@@ -241,13 +241,15 @@ public final class PostgresPassStore: PassStore {
         defer { changeFeed.noteCommit(passes: false) }
         let statement = RegisterDeviceStatement(
             device: deviceLibraryIdentifier, pushToken: pushToken, passType: passTypeIdentifier, serial: serialNumber,
-            at: PassEvent.milliseconds(clock()), deviceHash: hash)
+            at: PassEvent.milliseconds(clock()), deviceHash: hash, recordsEvents: recordsEvents)
         var created = false
         for try await count in try await clients.execute(statement, logger: logger) { created = count > 0 }
         return created ? .created : .alreadyRegistered
     }
 
-    public func unregister(deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String) async throws -> Bool {
+    public func unregister(
+        deviceLibraryIdentifier: String, passTypeIdentifier: String, serialNumber: String, recordsEvents: Bool
+    ) async throws -> Bool {
         let hash = try await deviceHash(deviceLibraryIdentifier)
         return try await write(notify: false) { connection in
             try await Self.lockPasses(connection, [(passTypeIdentifier, serialNumber)], logger)
@@ -259,8 +261,11 @@ public final class PostgresPassStore: PassStore {
             var removed = false
             for try await _ in rows.decode(Int.self) { removed = true }
             if removed {
+                // Without events (a registration that never counted as an install): no `unregistered`, but the pass's
+                // install mark goes when no device is left, with `removed` when a device that did count left meanwhile.
                 try await Self.recordLeaving(
-                    connection, [(passTypeIdentifier, serialNumber, hash)], kind: .unregistered, at: clock(), logger)
+                    connection, [(passTypeIdentifier, serialNumber, recordsEvents ? hash : "")], kind: recordsEvents ? .unregistered : nil,
+                    at: clock(), logger)
             }
             try await connection.query(
                 """

@@ -18,16 +18,16 @@ struct RegisterDeviceStatement: PostgresPreparedStatement {
             INSERT INTO registrations (device_library_id, pass_type_id, serial_number) SELECT $1, $3, $4 FROM locked
             ON CONFLICT DO NOTHING RETURNING 1),
         marked AS (
-            INSERT INTO pass_installs (pass_type_id, serial_number) SELECT $3, $4 FROM registration
+            INSERT INTO pass_installs (pass_type_id, serial_number) SELECT $3, $4 FROM registration WHERE $7
             ON CONFLICT DO NOTHING RETURNING 1),
         recorded AS (
             INSERT INTO pass_events (kind, pass_type_id, serial_number, template, at, device_hash)
             SELECT CASE WHEN EXISTS (SELECT 1 FROM marked) THEN 'installed' ELSE 'registered' END, p.pass_type_id, p.serial_number,
                 p.template, $5, $6
-            FROM registration, passes p WHERE p.pass_type_id = $3 AND p.serial_number = $4)
+            FROM registration, passes p WHERE p.pass_type_id = $3 AND p.serial_number = $4 AND $7)
         SELECT count(*) FROM registration
         """
-    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .int8, .text]
+    static let bindingDataTypes: [PostgresDataType] = [.text, .text, .text, .text, .int8, .text, .bool]
     typealias Row = Int64
 
     var device: String
@@ -37,15 +37,18 @@ struct RegisterDeviceStatement: PostgresPreparedStatement {
     /// When (milliseconds since 1970), and the device's hash, for the event.
     var at: Int64
     var deviceHash: String
+    /// False: the registration writes no event and no install mark (``PassStore/register(deviceLibraryIdentifier:pushToken:passTypeIdentifier:serialNumber:recordsEvents:)``).
+    var recordsEvents: Bool
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
+        var bindings = PostgresBindings(capacity: 7)
         bindings.append(device)
         bindings.append(pushToken)
         bindings.append(passType)
         bindings.append(serial)
         bindings.append(at)
         bindings.append(deviceHash)
+        bindings.append(recordsEvents)
         return bindings
     }
 

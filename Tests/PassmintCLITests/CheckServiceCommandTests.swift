@@ -1,4 +1,6 @@
 import ArgumentParser
+import Passmint
+import PassmintServer
 import Testing
 
 @testable import PassmintCLI
@@ -20,6 +22,21 @@ import Testing
         #expect(refusal(["member.pkpass", "--service-url", "https://staging.example.com/wallet"]) == "accepted")
         #expect(refusal(["member.pkpass", "--repeat", "0"]).contains("--repeat 0: give a number from 1 to 10000"))
         #expect(refusal(["member.pkpass", "--second", "other.pkpass"]).contains("--second needs --change-command"))
+    }
+
+    /// Without a document, the options are the target: a pass, or an order with the order options.
+    @Test func theOptionsMakeTheTarget() throws {
+        let url = "https://passes.example.com/wallet"
+        let given: [([String], WalletWebService.Kind, String, String)] = [
+            (["--pass-type-id", "pass.com.example", "--serial", "S1"], .pass, "pass.com.example", "S1"),
+            (["--order-type-id", "order.com.example", "--order-id", "O1"], .order, "order.com.example", "O1"),
+        ]
+        for (arguments, kind, type, identifier) in given {
+            let target = try CheckServiceCommand.parse(["--service-url", url, "--token", "0123456789abcdef"] + arguments).target()
+            let expected = ServiceCheckTarget(
+                kind: kind, serviceURL: url, token: "0123456789abcdef", typeIdentifier: type, identifier: identifier)
+            #expect(target == expected, "\(arguments)")
+        }
     }
 
     @Test func aMissingOptionIsNamed() throws {

@@ -58,7 +58,8 @@ import Testing
     }
 
     /// The binary against a running service: a downloaded pass checked at the local port exits 0; `--json` is one
-    /// object with every check; `--repeat 3` prints each read-only call's p50 and p99.
+    /// object with every check, and the exit status is 1 when a check fails (http without `--allow-http`); `--repeat 3`
+    /// prints each read-only call's p50 and p99.
     @Test func theBinaryChecksARunningService() throws {
         let folder = TestEnvironment.temporaryFolder("check-service-binary")
         let (server, apns) = try Self.serve(folder, publicURL: "https://passes.example.test/wallet")
@@ -80,6 +81,14 @@ import Testing
         #expect(report["passed"] == true && report["identifier"] == "CHECK-1", "\(json.stdout)")
         let checks = report["checks"]?.arrayValue ?? []
         #expect(checks.contains { $0["id"] == "latest.verifies" && $0["status"] == "passed" }, "\(json.stdout)")
+        // A failing check: exit status 1, and `passed` false with the failed check in the JSON.
+        let refused = try TestEnvironment.run(CreateCommandTests.binary, Array(arguments.dropLast()) + ["--json"])
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        let refusedReport = try JSONParser.value(Array(refused.stdout.utf8))
+        #expect(refusedReport["passed"] == false, "\(refused.stdout)")
+        #expect(
+            (refusedReport["checks"]?.arrayValue ?? []).contains { $0["id"] == "url.https" && $0["status"] == "failed" },
+            "\(refused.stdout)")
         let timed = try TestEnvironment.run(CreateCommandTests.binary, arguments + ["--repeat", "3"])
         #expect(timed.status == 0, "\(timed.stdout)\(timed.stderr)")
         // The 304 is asked only by the repeated call (the poll is also asked by other checks).

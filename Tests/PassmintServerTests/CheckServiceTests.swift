@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import Passmint
 import PassmintServer
+import PassmintStore
 import PassmintTestSupport
 import Testing
 
@@ -16,6 +17,14 @@ import Testing
     /// (called at the local port, over http) and the port.
     static func withIssuedPass(
         _ kind: StoreKind, rewards: Bool = false, _ body: @Sendable (ServiceCheckTarget, _ port: Int) async throws -> Void
+    ) async throws {
+        try await withIssuedPass(kind, rewards: rewards) { target, port, _, _ in try await body(target, port) }
+    }
+
+    /// ``withIssuedPass(_:rewards:_:)`` with the service's core and store too.
+    static func withIssuedPass(
+        _ kind: StoreKind, rewards: Bool = false,
+        _ body: @Sendable (ServiceCheckTarget, _ port: Int, ServiceCore, any PassStore) async throws -> Void
     ) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
@@ -31,7 +40,7 @@ import Testing
                 let target = ServiceCheckTarget(
                     kind: .pass, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: ServiceHarness.passType,
                     identifier: serial, documentURL: ServiceHarness.publicURL, personalizes: rewards)
-                try await body(target, port)
+                try await body(target, port, service, store)
             }
         }
     }
@@ -138,6 +147,34 @@ import Testing
         }
     }
 
+    /// `serve --self-check` (``ServiceSelfCheck``) leaves no trace: its calls carry the service's ``SelfCheckMark``, so
+    /// its registration, download and log message write no event (nothing for the statistics or webhooks) and keep no
+    /// device log, and no registration is left. The same checks without the mark, or with a guessed one, are counted
+    /// like any device's (SQLite and PostgreSQL).
+    @Test(arguments: StoreKind.allCases) func theSelfCheckLeavesNoTrace(_ kind: StoreKind) async throws {
+        try await Self.withIssuedPass(kind) { target, port, service, store in
+            func events() async throws -> [PassEventKind] {
+                try await store.events(from: Date(timeIntervalSince1970: 0), to: Date().addingTimeInterval(3600), limit: 10_000)
+                    .filter { $0.serialNumber == target.identifier }.map(\.kind)
+            }
+            let key = PassKey(passTypeIdentifier: target.typeIdentifier, serialNumber: target.identifier)
+            let selfCheck = ServiceSelfCheck(
+                pass: key, configuration: service.configuration, store: store, mark: service.selfCheckMark, logger: .init(label: "self"))
+            let report = try #require(await selfCheck.run(port: port))
+            #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
+            #expect(report.results.contains { $0.id == "unregister.poll" && $0.status == .passed })
+            #expect(try await events() == [.issued], "the self-check's registration, download and leaving are not events")
+            #expect(try await store.registrations(passTypeIdentifier: key.passTypeIdentifier, serialNumber: key.serialNumber).isEmpty)
+            #expect(service.deviceLogs.recent.isEmpty, "\(service.deviceLogs.recent)")
+            // A device's calls, and calls with a guessed mark, count: the same checks make events and keep the log.
+            let guessed = [(SelfCheckMark.headerName.canonicalName, String(repeating: "0", count: service.selfCheckMark.secret.count))]
+            let device = await ServiceChecker(target: target, options: .init(allowHTTP: true, headers: guessed)).run()
+            #expect(device.failedIDs.isEmpty, "\(Self.describe(device))")
+            #expect(try await events() == [.issued, .installed, .fetched, .unregistered, .removed])
+            #expect(service.deviceLogs.recent.count == 1)
+        }
+    }
+
     @Test func anHTTPServiceFailsTheHTTPSRuleWithoutAllowHTTP() async throws {
         try await Self.withIssuedPass(.sqlite) { target, _ in
             let report = await ServiceChecker(target: target).run()
@@ -151,44 +188,100 @@ import Testing
 /// The checker against deliberately broken stand-ins (``BrokenWebService``, plain http on port 0, so with
 /// `--allow-http`): each breakage is found, and named by exactly the checks that should find it.
 @Suite struct CheckServiceBreakageTests {
-    static func report(_ breakage: BrokenWebService.Breakage, personalizes: Bool = false) async throws -> ServiceCheckReport {
+    /// The checker's report on a stand-in with `breakage` (`change`: with a change command, `POST /change` of the stand-in).
+    static func report(_ breakage: BrokenWebService.Breakage, personalizes: Bool = false, change: Bool = false) async throws
+        -> ServiceCheckReport
+    {
         let service = try BrokenWebService(breakage)
         return try await Application(router: service.router()).test(.live) { client in
-            let target = service.target(port: try #require(client.port), personalizes: personalizes)
-            return await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+            let port = try #require(client.port)
+            let target = service.target(port: port, personalizes: personalizes)
+            let command = change ? BrokenWebService.changeCommand(port: port) : nil
+            return await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command)).run()
         }
     }
 
-    static func failures(_ breakage: BrokenWebService.Breakage) async throws -> Set<String> {
-        try await report(breakage).failedIDs
+    static func failures(_ breakage: BrokenWebService.Breakage, change: Bool = false) async throws -> Set<String> {
+        try await report(breakage, change: change).failedIDs
     }
 
     @Test func theStandInFollowingTheProtocolPassesEveryCheck() async throws {
         #expect(try await Self.failures([]) == [])
     }
 
-    @Test func okInsteadOfCreated() async throws {
-        #expect(try await Self.failures(.okForCreated) == ["register.created"])
+    /// Each breakage, and the one check that must name it.
+    static let breakages: [(BrokenWebService.Breakage, String)] = [
+        (.okForCreated, "register.created"), (.createdAgain, "register.again"), (.acceptsMissingPushToken, "register.no-push-token"),
+        (.okForNoContent, "poll.no-content"), (.unknownDeviceNotFound, "poll.unknown-device"), (.ignoresType, "poll.wrong-type"),
+        (.ignoresTag, "poll.since"), (.numericTag, "poll.list"), (.neverNotModified, "latest.not-modified"),
+        (.wrongContentType, "latest.content-type"), (.noLogEndpoint, "log.accepts"), (.noContentForUnregister, "unregister.ok"),
+        (.keepsUnregistered, "unregister.poll"), (.unregisterUnknownNotFound, "unregister.again"),
+    ]
+
+    /// 200 instead of 201, 200 with an empty list instead of 204, never 304, every pass for any tag, lastUpdated a
+    /// number, and the rest of ``breakages``: each is found by exactly its check, and no other check fails.
+    @Test(arguments: breakages) func eachBreakageIsNamedByItsCheck(_ breakage: BrokenWebService.Breakage, _ check: String) async throws {
+        let report = try await Self.report(breakage)
+        #expect(report.failedIDs == [check], "\(CheckServiceTests.describe(report))")
+        // The result names what was sent, what came back and the fix.
+        let failed = try #require(report.results.first { $0.status == .failed })
+        #expect(!failed.sent.isEmpty && !failed.received.isEmpty && !failed.fix.isEmpty, "\(failed.lines)")
     }
 
-    @Test func okInsteadOfNoContent() async throws {
-        #expect(try await Self.failures(.okForNoContent) == ["poll.no-content"])
-    }
-
-    @Test func neverNotModified() async throws {
-        #expect(try await Self.failures(.neverNotModified) == ["latest.not-modified"])
-    }
-
-    @Test func everyPassListedForAnyTag() async throws {
-        #expect(try await Self.failures(.ignoresTag) == ["poll.since"])
-    }
-
+    /// A service that accepts any token everywhere fails both rules about a wrong token; one that accepts it at one
+    /// route only fails that route's rule.
     @Test func aWrongTokenAccepted() async throws {
         #expect(try await Self.failures(.acceptsWrongToken) == ["register.unauthorized", "latest.unauthorized"])
+        #expect(try await Self.failures(.registersWithWrongToken) == ["register.unauthorized"])
+        #expect(try await Self.failures(.sendsWithWrongToken) == ["latest.unauthorized"])
     }
 
-    @Test func lastUpdatedAsANumber() async throws {
-        #expect(try await Self.failures(.numericTag) == ["poll.list"])
+    /// 401 for a wrong token, but the registration stored anyway: the refused device's poll lists the pass.
+    @Test func aRefusedRegistrationStored() async throws {
+        let report = try await Self.report(.storesRefused)
+        #expect(report.failedIDs == ["register.unauthorized"], "\(CheckServiceTests.describe(report))")
+        #expect(report.results.contains { $0.id == "register.unauthorized" && $0.detail.contains("was made anyway") })
+    }
+
+    /// Without Last-Modified the 304 cannot be asked: `latest.not-modified` is skipped, not failed.
+    @Test func noLastModified() async throws {
+        let report = try await Self.report(.noLastModified)
+        #expect(report.failedIDs == ["latest.last-modified"], "\(CheckServiceTests.describe(report))")
+        #expect(report.results.contains { $0.id == "latest.not-modified" && $0.status == .skipped })
+    }
+
+    @Test func theLatestVersionWithAnotherWebServiceURL() async throws {
+        let report = try await Self.report(.otherWebServiceURL)
+        #expect(report.failedIDs == ["latest.same-document"], "\(CheckServiceTests.describe(report))")
+        #expect(report.results.contains { $0.id == "latest.same-document" && $0.detail.hasSuffix("differs in webServiceURL") })
+    }
+
+    /// With a change command: the stand-in that gives a changed pass a new tag and a later Last-Modified passes; one
+    /// that keeps the tag fails exactly `change.poll`, one that keeps Last-Modified exactly `change.latest`.
+    @Test func afterAChange() async throws {
+        let report = try await Self.report([], change: true)
+        #expect(report.failedIDs.isEmpty, "\(CheckServiceTests.describe(report))")
+        let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
+        #expect(passed.isSuperset(of: ["change.command", "change.poll", "change.latest"]), "\(passed)")
+        #expect(try await Self.failures(.changeKeepsTag, change: true) == ["change.poll"])
+        #expect(try await Self.failures(.changeKeepsLastModified, change: true) == ["change.latest"])
+    }
+
+    /// The rules judged before anything is called: a webServiceURL ending in `/v1`, a token under 16 characters.
+    @Test func theAddressAndTheToken() async throws {
+        let target = ServiceCheckTarget(
+            kind: .pass, serviceURL: "https://passes.example.test/wallet/v1/", token: "0123456789abcde", typeIdentifier: "pass.x",
+            identifier: "1")
+        var report = ServiceCheckReport(target: target)
+        #expect(ServiceChecker(target: target).checkAddress(&report))
+        #expect(report.failedIDs == ["url.no-version", "token.length"], "\(report.results.map(\.lines))")
+        var fine = target
+        fine.serviceURL = "https://passes.example.test/wallet"
+        fine.documentURL = fine.serviceURL
+        fine.token = "0123456789abcdef"
+        var passing = ServiceCheckReport(target: fine)
+        #expect(ServiceChecker(target: fine).checkAddress(&passing))
+        #expect(passing.failedIDs.isEmpty && passing.results.count == 3, "\(passing.results.map(\.lines))")
     }
 
     /// A tag with `+`, `:` and spaces is sent percent-encoded: a service that decodes it passes `poll.tag-encoding`; one
@@ -225,9 +318,17 @@ import Testing
                 #expect(issued.status == .created, "\(String(buffer: issued.body))")
                 let token = try #require(try JSONParser.value(Array(issued.body.readableBytesView))["authenticationToken"]?.stringValue)
                 let port = try #require(client.port)
-                let target = ServiceCheckTarget(
-                    kind: .order, serviceURL: "http://127.0.0.1:\(port)/wallet", token: token, typeIdentifier: OrderHarness.type,
-                    identifier: id, documentURL: ServiceHarness.publicURL)
+                // The target as `passmint check-service shipment.order` reads it from the order the service sends.
+                let latest = try await client.execute(
+                    uri: "/wallet/v1/orders/\(OrderHarness.type)/\(id)", method: .get, headers: [.authorization: "AppleOrder \(token)"])
+                #expect(latest.status == .ok)
+                var target = try ServiceCheckTarget(document: Array(latest.body.readableBytesView), source: "\(id).order")
+                #expect(
+                    target
+                        == ServiceCheckTarget(
+                            kind: .order, serviceURL: ServiceHarness.publicURL, token: token, typeIdentifier: OrderHarness.type,
+                            identifier: id))
+                target.serviceURL = "http://127.0.0.1:\(port)/wallet"
                 let command =
                     "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
                     + "--data '{\"data\":{\"carrier\":\"UPS\"}}' http://127.0.0.1:\(port)/api/v1/orders/\(OrderHarness.type)/\(id)"

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Passmint
 import PassmintServer
+import PassmintStore
 import Testing
 
 /// The service's configuration, read from the command line and the environment in one place.
@@ -24,6 +25,9 @@ import Testing
         #expect(defaults.pathPrefix == "/wallet")
         #expect(defaults.apns.endpoint.absoluteString == "https://api.push.apple.com" && !defaults.allowHTTP)
         #expect(defaults.apns.connections == 2)
+        #expect(defaults.selfCheck == nil, "no self-check unless asked")
+        let selfCheck = try await read(["--public-url", "https://passes.example.test/wallet", "--self-check", "pass.com.example/check-1"])
+        #expect(selfCheck.selfCheck == PassKey(passTypeIdentifier: "pass.com.example", serialNumber: "check-1"))
 
         let environment = [
             "PASSMINT_PUBLIC_URL": "https://env.example.test", "PASSMINT_HOST": "0.0.0.0", "PASSMINT_PORT": "9000",

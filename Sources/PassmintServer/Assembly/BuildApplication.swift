@@ -43,7 +43,7 @@ public func buildApplication(
     let services = opened.services + [opened.changeFeed].compactMap { $0 } + [shutdown]
     // --self-check runs beside the server once it listens: never before, and nothing waits for it.
     let selfCheck = configuration.selfCheck.map {
-        ServiceSelfCheck(pass: $0, configuration: configuration, store: opened.store, logger: logger)
+        ServiceSelfCheck(pass: $0, configuration: configuration, store: opened.store, mark: core.selfCheckMark, logger: logger)
     }
     return buildApplication(core: core, services: services, logger: logger) { port in
         await onListening(port)

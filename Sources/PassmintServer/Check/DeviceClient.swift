@@ -39,9 +39,12 @@ struct DeviceClient: Sendable {
     /// `{webServiceURL}/v1/`.
     let root: String
     let kind: WalletWebService.Kind
+    /// Sent with every call, left out of ``DeviceExchange/sent`` (``ServiceCheckOptions/headers``).
+    let marks: [(name: String, value: String)]
 
-    init(http: HTTPClient, target: ServiceCheckTarget) {
+    init(http: HTTPClient, target: ServiceCheckTarget, marks: [(name: String, value: String)] = []) {
         self.http = http
+        self.marks = marks
         var base = target.serviceURL
         while base.hasSuffix("/") { base.removeLast() }
         root = base + "/" + WalletWebService.version + "/"
@@ -61,6 +64,7 @@ struct DeviceClient: Sendable {
             request.headers.add(name: "Authorization", value: header)
             sent += " (Authorization: \(Self.redacted(header)))"
         }
+        for (name, value) in marks { request.headers.add(name: name, value: value) }
         for (name, value) in extra {
             request.headers.add(name: name, value: value)
             sent += " (\(name): \(value))"

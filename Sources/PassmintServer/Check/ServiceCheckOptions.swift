@@ -17,10 +17,13 @@ package struct ServiceCheckOptions: Sendable {
     /// The service is called at its own loopback address (`serve --self-check`): only the document's `webServiceURL`
     /// is judged by `url.*`, not the http address called.
     package var loopback = false
+    /// Headers every call carries besides the protocol's, not shown in what a result says was sent: `serve
+    /// --self-check` marks its own calls with ``SelfCheckMark``, so that they leave no trace in the statistics.
+    package var headers: [(name: String, value: String)] = []
 
     package init(
         allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, second: ServiceCheckTarget? = nil,
-        root: Certificate? = nil, loopback: Bool = false
+        root: Certificate? = nil, loopback: Bool = false, headers: [(name: String, value: String)] = []
     ) {
         self.allowHTTP = allowHTTP
         self.repeatCount = repeatCount
@@ -28,5 +31,6 @@ package struct ServiceCheckOptions: Sendable {
         self.second = second
         self.root = root
         self.loopback = loopback
+        self.headers = headers
     }
 }

@@ -19,7 +19,8 @@ package struct ServiceChecker: Sendable {
         var report = ServiceCheckReport(target: target)
         guard checkAddress(&report) else { return report }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        var run = ServiceCheckRun(client: DeviceClient(http: http, target: target), target: target, options: options, report: report)
+        var run = ServiceCheckRun(
+            client: DeviceClient(http: http, target: target, marks: options.headers), target: target, options: options, report: report)
         await run.all()
         try? await http.shutdown()
         return run.report
@@ -27,7 +28,7 @@ package struct ServiceChecker: Sendable {
 
     /// `url.https`, `url.no-version` (of the document's URL and, when it differs, the one called), `token.length`: false
     /// when the service must not be called (http without ``ServiceCheckOptions/allowHTTP``, or no URL at all).
-    func checkAddress(_ report: inout ServiceCheckReport) -> Bool {
+    package func checkAddress(_ report: inout ServiceCheckReport) -> Bool {
         var callable = true
         for url in options.loopback ? [target.documentURL] : Set([target.documentURL, target.serviceURL]).sorted() {
             let lower = url.lowercased()

@@ -20,6 +20,8 @@ public struct ServiceCore: Sendable {
     package let previews: PreviewService
     package let sharing: SharingService
     package let deviceLogs: DeviceLogBook
+    /// Marks `serve --self-check`'s own requests, which leave no trace in the events, statistics and device logs.
+    package let selfCheckMark = SelfCheckMark()
     /// Delivers the pushes changes owe, in the background (run it as a service: ``buildApplication(core:services:logger:onListening:)`` does).
     package let pushQueue: PushQueue
     /// Opens once the store is migrated (``buildApplication(core:services:logger:onListening:)`` opens it before the server

@@ -41,7 +41,8 @@ struct AppleWebServiceRoutes {
         _ = try await authorized(request, WalletWebService.Kind(typeIdentifier: type), type: type, serial: serial)
         let pushToken = try await RouteSupport.pushToken(request, limit: bodyLimit)
         let result = try await core.registrations.register(
-            device: device, pushToken: pushToken, passTypeIdentifier: type, serialNumber: serial)
+            device: device, pushToken: pushToken, passTypeIdentifier: type, serialNumber: serial,
+            counted: !core.selfCheckMark.marks(request.headers))
         return Response(status: RouteSupport.status(of: result))
     }
 
@@ -60,7 +61,8 @@ struct AppleWebServiceRoutes {
         let type = try RouteSupport.component(WalletRoute.Parameter.type, context)
         let serial = try RouteSupport.component(WalletRoute.Parameter.serial, context)
         _ = try await authorized(request, WalletWebService.Kind(typeIdentifier: type), type: type, serial: serial)
-        try await core.registrations.unregister(device: device, passTypeIdentifier: type, serialNumber: serial)
+        try await core.registrations.unregister(
+            device: device, passTypeIdentifier: type, serialNumber: serial, counted: !core.selfCheckMark.marks(request.headers))
         return Response(status: .init(code: WalletWebService.Status.unregistered))
     }
 
@@ -76,8 +78,11 @@ struct AppleWebServiceRoutes {
             response.headers[.contentLength] = nil
             return response
         }
-        let bytes = try await kind == .pass ? core.downloads.deviceFetch(view.pass) : core.downloads.latestPass(view.pass)
-        return RouteSupport.bytes(bytes, type: kind.mimeType, headers: [.lastModified: view.lastModified])
+        // A device's download of a pass is a `fetched` event; the self-check's is not.
+        let counted = kind == .pass && !core.selfCheckMark.marks(request.headers)
+        let bytes = try await counted ? core.downloads.deviceFetch(view.pass) : core.downloads.latestPass(view.pass)
+        return RouteSupport.bytes(
+            bytes, type: kind.mimeType, headers: [.lastModified: view.lastModified], status: .init(code: WalletWebService.Status.latest))
     }
 
     /// Rewards enrollment (Apple's “Return a Personalized Pass”; the Passmint article “The update web service
@@ -101,7 +106,8 @@ struct AppleWebServiceRoutes {
         }
         let personalized = try await core.personalization.personalize(
             passTypeIdentifier: type, serialNumber: serial, token: token, info: info)
-        return RouteSupport.bytes(personalized.signature, type: "application/octet-stream")
+        return RouteSupport.bytes(
+            personalized.signature, type: "application/octet-stream", status: .init(code: WalletWebService.Status.personalized))
     }
 
     private func log(_ request: Request, _ context: ServiceRequestContext) async throws -> Response {
@@ -113,7 +119,8 @@ struct AppleWebServiceRoutes {
         }
         let client = ClientAddress.resolve(
             peer: context.clientAddress, headers: request.headers, trusted: core.configuration.trustedProxies)
-        core.deviceLogs.record(body.logs, client: client)
+        // The self-check's message is its own, not a device's: not kept for the operator.
+        if !core.selfCheckMark.marks(request.headers) { core.deviceLogs.record(body.logs, client: client) }
         return Response(status: .init(code: WalletWebService.Status.logged))
     }
 }

@@ -115,7 +115,7 @@ final class DeviceFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             DeviceAnswers.notModified(view, ifModifiedSince: fields.ifModifiedSince)
         else { return nil }
         // No Content-Length: a 304 may carry only the 200's (RFC 9110 §8.6).
-        return (response(.notModified, [(.lastModified, view.lastModified)]), nil)
+        return (response(.init(statusCode: WalletWebService.Status.notModified), [(.lastModified, view.lastModified)]), nil)
     }
 
     /// A response head with `Date` (computed once a second per connection), `Server` and `X-Content-Type-Options`

@@ -168,8 +168,8 @@ package struct ServeSettings: Sendable {
         "self-check", example: "pass.com.example.member/self-check",
         help: """
             Once listening, check the service as a device would (the checks of passmint check-service) with this pass, over \
-            loopback, and log each failing check and a summary; off when not given. The pass must be issued already; its \
-            registrations are recorded as events of that pass (statistics, webhooks): name one kept for the check.
+            loopback, and log each failing check and a summary; off when not given. The pass must be issued already (best one \
+            kept for the check); the check's calls leave no events, statistics, webhooks or device logs.
             """)
     package let logFormat = ServeSetting.choice(
         "log-format", among: ["text", "json"], default: "text",
