@@ -4,7 +4,8 @@ public import Passmint
 /// Checks a token's signature exactly as Apple describes: the leaf (OID 1.2.840.113635.100.6.29) and the
 /// intermediate (1.2.840.113635.100.6.2.14) are in the signature, they chain to Apple Root CA - G3 at the verification
 /// time, the leaf signed `ephemeralPublicKey`/`wrappedKey` ‖ `data` ‖ `transactionId` ‖ `applicationData`, and the CMS
-/// signing time lies within ``signingTimeWindow`` of the verification time. Immutable; share one.
+/// signing time lies within ``signingTimeWindow`` of the verification time. Immutable but for the chains it remembers
+/// having checked (``VerifiedChains``): share one.
 public struct PaymentSignatureVerifier: Sendable {
     /// The OID that marks Apple Pay's signing (leaf) certificate.
     public static let leafOID = "1.2.840.113635.100.6.29"
@@ -21,6 +22,11 @@ public struct PaymentSignatureVerifier: Sendable {
     public let root: Certificate
     /// How far the signing time may lie from the verification time, before or after.
     public let signingTimeWindow: Duration
+    /// The chains checked to ``root`` before, so that each token does not verify the same certificates again.
+    private let verifiedChains = VerifiedChains()
+
+    /// How many signing chains (leaf and intermediate) this verifier remembers having checked to its root.
+    package var rememberedChainCount: Int { verifiedChains.count }
 
     /// Trusts the shipped Apple Root CA - G3, after checking its pinned fingerprint.
     public init(signingTimeWindow: Duration = defaultSigningTimeWindow) throws(PaymentTokenError) {
@@ -63,26 +69,38 @@ public struct PaymentSignatureVerifier: Sendable {
             throw PaymentTokenError(.invalidSignature, "paymentData.signature has \(inspection.signerCount) signers; Apple's has one")
         }
         let certificates = (inspection.signer.map { [$0] } ?? []) + inspection.otherCertificates
-        let names = certificates.isEmpty ? "none" : certificates.map { $0.commonName ?? $0.subject }.joined(separator: "; ")
+        /// The certificates the signature carries, for an error (not worked out for a token that verifies).
+        func names() -> String { certificates.isEmpty ? "none" : certificates.map { $0.commonName ?? $0.subject }.joined(separator: "; ") }
         guard let leaf = certificates.first(where: { $0.extensionValue(oid: Self.leafOID) != nil }) else {
             throw PaymentTokenError(
                 .missingCertificate,
-                "the signature carries no leaf certificate with Apple Pay's marker OID \(Self.leafOID) (its certificates: \(names)): the token was not signed by Apple Pay"
+                "the signature carries no leaf certificate with Apple Pay's marker OID \(Self.leafOID) (its certificates: \(names())): the token was not signed by Apple Pay"
             )
         }
         guard let intermediate = certificates.first(where: { $0.extensionValue(oid: Self.intermediateOID) != nil }) else {
             throw PaymentTokenError(
                 .missingCertificate,
-                "the signature carries no intermediate certificate with OID \(Self.intermediateOID) (Apple Application Integration CA - G3; its certificates: \(names)): the token was not signed by Apple Pay"
+                "the signature carries no intermediate certificate with OID \(Self.intermediateOID) (Apple Application Integration CA - G3; its certificates: \(names())): the token was not signed by Apple Pay"
             )
         }
-        guard let signer = inspection.signer, signer.derBytes == leaf.derBytes else {
+        let leafDER = leaf.derBytes
+        guard let signer = inspection.signer, signer.derBytes == leafDER else {
             throw PaymentTokenError(
                 .missingCertificate,
                 "the signature was made by \(inspection.signer.map { $0.commonName ?? $0.subject } ?? "a certificate it does not carry"), not by the leaf with OID \(Self.leafOID)"
             )
         }
-        try checkChain(leaf: leaf, intermediate: intermediate, at: time)
+        guard inspection.digestAlgorithm == "SHA256" else {
+            throw PaymentTokenError(
+                .invalidSignature,
+                "the signature's digest algorithm is \(inspection.digestAlgorithm), not SHA-256 as Apple Pay's: the token was not signed by Apple Pay"
+            )
+        }
+        let chain = VerifiedChains.Chain(leaf: leafDER, intermediate: intermediate.derBytes)
+        if !verifiedChains.covers(chain, at: time) {
+            try checkChain(leaf: leaf, intermediate: intermediate, at: time)
+            verifiedChains.remember(chain, leaf: leaf, intermediate: intermediate, root: root)
+        }
         guard inspection.verifies else {
             throw PaymentTokenError(
                 .signatureMismatch,
@@ -98,7 +116,6 @@ public struct PaymentSignatureVerifier: Sendable {
 
     private func checkChain(leaf: Certificate, intermediate: Certificate, at time: Date) throws(PaymentTokenError) {
         let rootName = root.commonName ?? root.subject
-        let at = RFC3339Date.string(from: time)
         guard intermediate.issued(leaf) else {
             throw PaymentTokenError(
                 .untrustedChain,
@@ -114,7 +131,7 @@ public struct PaymentSignatureVerifier: Sendable {
         if let reason = PassSignature.verifyChain(leaf: leaf, intermediates: [intermediate], root: root, at: time) {
             throw PaymentTokenError(
                 .untrustedChain,
-                "the signing certificates do not chain to \(rootName) at \(at): \(reason) (give the time the token was received with the verification time)"
+                "the signing certificates do not chain to \(rootName) at \(RFC3339Date.string(from: time)): \(reason) (give the time the token was received with the verification time)"
             )
         }
     }

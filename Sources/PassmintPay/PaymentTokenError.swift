@@ -10,7 +10,7 @@ public struct PaymentTokenError: CodedError, Equatable {
 
         /// The token's JSON is malformed: a key is missing, of the wrong type, or not base64/hex.
         public static let invalidToken = Code("invalid-token")
-        /// `signature` is not a CMS SignedData Passmint can check (unreadable, several signers, no signing time).
+        /// `signature` is not a CMS SignedData Passmint can check (unreadable, several signers, a digest other than SHA-256, no signing time).
         public static let invalidSignature = Code("invalid-signature")
         /// The signature lacks Apple's leaf (OID 1.2.840.113635.100.6.29) or intermediate (1.2.840.113635.100.6.2.14).
         public static let missingCertificate = Code("missing-certificate")

@@ -74,31 +74,39 @@ def integer(value):
     return der(0x02, raw)
 
 
-def cms_detached(content, signer_cert, signer_key, certificates, signing_time):
+# Per digest: its OID, hashlib's name, cryptography's hash, ecdsa-with-… and …WithRSAEncryption OIDs.
+DIGESTS = {
+    "sha256": ("2.16.840.1.101.3.4.2.1", "sha256", hashes.SHA256, "1.2.840.10045.4.3.2", "1.2.840.113549.1.1.11"),
+    "sha384": ("2.16.840.1.101.3.4.2.2", "sha384", hashes.SHA384, "1.2.840.10045.4.3.3", "1.2.840.113549.1.1.12"),
+}
+
+
+def cms_detached(content, signer_cert, signer_key, certificates, signing_time, digest="sha256"):
     """A DER ContentInfo/SignedData over `content` (detached), signed attributes with the signing time."""
-    sha256 = seq(oid("2.16.840.1.101.3.4.2.1"))
+    digest_oid, hashlib_name, hash_class, ecdsa_oid, rsa_oid = DIGESTS[digest]
+    digest_algorithm = seq(oid(digest_oid))
     attributes = [
         seq(oid("1.2.840.113549.1.9.3"), set_of(oid("1.2.840.113549.1.7.1"))),  # contentType: data
         seq(oid("1.2.840.113549.1.9.5"), set_of(der(0x17, signing_time.strftime("%y%m%d%H%M%SZ").encode()))),
-        seq(oid("1.2.840.113549.1.9.4"), set_of(der(0x04, hashlib.sha256(content).digest()))),  # messageDigest
+        seq(oid("1.2.840.113549.1.9.4"), set_of(der(0x04, hashlib.new(hashlib_name, content).digest()))),  # messageDigest
     ]
     signed_attributes = set_of(*attributes)
     if isinstance(signer_key, ec.EllipticCurvePrivateKey):
-        signature = signer_key.sign(signed_attributes, ec.ECDSA(hashes.SHA256()))
-        algorithm = seq(oid("1.2.840.10045.4.3.2"))
+        signature = signer_key.sign(signed_attributes, ec.ECDSA(hash_class()))
+        algorithm = seq(oid(ecdsa_oid))
     else:
-        signature = signer_key.sign(signed_attributes, padding.PKCS1v15(), hashes.SHA256())
-        algorithm = seq(oid("1.2.840.113549.1.1.11"))
+        signature = signer_key.sign(signed_attributes, padding.PKCS1v15(), hash_class())
+        algorithm = seq(oid(rsa_oid))
     signer_info = seq(
         integer(1),
         seq(signer_cert.issuer.public_bytes(), integer(signer_cert.serial_number)),
-        sha256,
+        digest_algorithm,
         b"\xa0" + signed_attributes[1:],  # [0] IMPLICIT SET OF Attribute
         algorithm,
         der(0x04, signature),
     )
     certs = der(0xA0, b"".join(c.public_bytes(serialization.Encoding.DER) for c in certificates))
-    signed_data = seq(integer(1), set_of(sha256), seq(oid("1.2.840.113549.1.7.1")), certs, set_of(signer_info))
+    signed_data = seq(integer(1), set_of(digest_algorithm), seq(oid("1.2.840.113549.1.7.1")), certs, set_of(signer_info))
     return seq(oid("1.2.840.113549.1.7.2"), der(0xA0, signed_data))
 
 
@@ -202,6 +210,8 @@ def main(out):
     intermediate = certificate(intermediate_name, intermediate_key, root_name, root_key, ca=True, markers=[INTERMEDIATE_OID])
     leaf_key = ec.generate_private_key(ec.SECP256R1())
     leaf = certificate(name("ecc-smp-broker-sign_UC4-TEST"), leaf_key, intermediate_name, intermediate_key, ca=False, markers=[LEAF_OID])
+    rsa_leaf_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    rsa_leaf = certificate(name("rsa-smp-broker-sign-TEST"), rsa_leaf_key, intermediate_name, intermediate_key, ca=False, markers=[LEAF_OID])
     plain_leaf_key = ec.generate_private_key(ec.SECP256R1())
     plain_leaf = certificate(name("leaf-without-marker"), plain_leaf_key, intermediate_name, intermediate_key, ca=False)
     foreign_intermediate_key = ec.generate_private_key(ec.SECP256R1())
@@ -270,6 +280,7 @@ def main(out):
         whole=False,
         tamper=None,
         mgf1=hashes.SHA256,
+        digest="sha256",
         what="",
     ):
         cert, key = merchants[merchant]
@@ -279,7 +290,7 @@ def main(out):
         app_data = hashlib.sha256(application_data.encode()).digest() if application_data else b""
         signed = key_bytes + data + transaction + app_data
         certificates = chain if chain is not None else [signer[0], intermediate]
-        signature = cms_detached(signed, signer[0], signer[1], certificates, signed_at)
+        signature = cms_detached(signed, signer[0], signer[1], certificates, signed_at, digest)
         public_key_hash = base64.b64encode(hashlib.sha256(spki(cert.public_key())).digest()).decode()
         signed_transaction = transaction  # the manifest records what was signed, before any tampering
         if tamper == "data":
@@ -330,6 +341,7 @@ def main(out):
     token("rsa", "merchant-rsa", three_d_secure, what="RSA_v1, paymentData alone")
     token("rsa-appdata-emv", "merchant-rsa", emv, application_data="order-2077", what="RSA_v1, applicationData, EMV")
     token("rsa-mgf1-sha1", "merchant-rsa", three_d_secure, mgf1=hashes.SHA1, what="RSA_v1 wrapped with MGF1-SHA-1")
+    token("rsa-signer", "merchant-rsa", emv, signer=(rsa_leaf, rsa_leaf_key), what="RSA_v1 signed by an RSA leaf (RSA, SHA-256)")
     token("tamper-data", "merchant-ec", three_d_secure, tamper="data", what="a flipped byte of data")
     token("tamper-ephemeral", "merchant-ec", three_d_secure, tamper="ephemeral", what="a flipped byte of the ephemeral key")
     token("tamper-transaction", "merchant-ec", three_d_secure, tamper="transaction", what="a flipped byte of transactionId")
@@ -339,6 +351,7 @@ def main(out):
         "leaf-without-oid", "merchant-ec", three_d_secure, signer=(plain_leaf, plain_leaf_key), chain=[plain_leaf, intermediate],
         what="a leaf without the marker OID",
     )
+    token("sha384-digest", "merchant-ec", three_d_secure, digest="sha384", what="signed with SHA-384 instead of SHA-256")
     token("old-signing-time", "merchant-ec", three_d_secure, signed_at=OLD_SIGNED_AT, what="signed in 2021")
     token(
         "foreign-root", "merchant-ec", three_d_secure, signer=(foreign_leaf, foreign_leaf_key), chain=[foreign_leaf, foreign_intermediate],

@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["ec", "ec-whole-appdata", "ec-2", "rsa", "rsa-appdata-emv", "rsa-mgf1-sha1", "ec-merchant-token"])
+    @Test(arguments: ["ec", "ec-whole-appdata", "ec-2", "rsa", "rsa-appdata-emv", "rsa-mgf1-sha1", "rsa-signer", "ec-merchant-token"])
     func aTokenMadeIndependentlyVerifiesAndDecrypts(_ name: String) throws {
         let payment = try Self.decrypt(name)
         let expected = try Self.expected(name)
@@ -131,6 +131,7 @@ import Testing
             "rsa", keys: ["merchant-ec"], .noMatchingKey,
             ["this RSA_v1 token needs an RSA payment processing key", "you hold only EC keys: \(hold)"])
         try check("foreign-root", .untrustedChain, ["was not issued by Passmint Test Root CA - G3"])
+        try check("sha384-digest", .invalidSignature, ["the signature's digest algorithm is SHA384, not SHA-256"])
         #expect(Set(messages.values).count == messages.count, "two tampered tokens failed alike: \(messages)")
     }
 
@@ -159,6 +160,41 @@ import Testing
         } catch {
             #expect(error.code == .untrustedChain && error.message.contains("certificate has expired"), "\(error)")
         }
+    }
+
+    /// A chain checked once is remembered with its certificates' validity: the next token it signed is not checked
+    /// against the root again, but a time outside that validity, or another chain, is still refused.
+    @Test func aCheckedChainIsRememberedOnlyWithinItsCertificatesValidity() throws {
+        let root = try Certificate(contentsOf: try Self.vectors().path("root.pem"))
+        let verifier = PaymentSignatureVerifier(testOnlyRoot: root, signingTimeWindow: .seconds(400 * 86_400 * 365))
+        let decryptor = try PaymentTokenDecryptor(
+            merchantKeys: [try Self.key("merchant-ec"), try Self.key("merchant-rsa")], verifier: verifier)
+        #expect(verifier.rememberedChainCount == 0)
+        for name in ["ec", "ec-whole-appdata", "rsa"] {
+            _ = try decryptor.decrypt(json: try Self.vectors().token(name), at: ApplePayVectors.verifyAt)
+        }
+        #expect(verifier.rememberedChainCount == 1, "three tokens, one signing chain")
+        _ = try decryptor.decrypt(json: try Self.vectors().token("rsa-signer"), at: ApplePayVectors.verifyAt)
+        #expect(verifier.rememberedChainCount == 2)
+        let ec = try Self.vectors().token("ec")
+        for (time, reason) in [(2_100_000_000.0, "certificate has expired"), (1_500_000_000.0, "certificate is not yet valid")] {
+            do {
+                _ = try decryptor.decrypt(json: ec, at: Date(timeIntervalSince1970: time))
+                Issue.record("a remembered chain verified at \(time), outside its certificates' validity")
+            } catch {
+                #expect(error.code == .untrustedChain && error.message.contains(reason), "\(error)")
+            }
+        }
+        for (name, code) in [("foreign-root", PaymentTokenError.Code.untrustedChain), ("tamper-data", .signatureMismatch)] {
+            let token = try Self.vectors().token(name)
+            do {
+                _ = try decryptor.decrypt(json: token, at: ApplePayVectors.verifyAt)
+                Issue.record("\(name) verified after a good chain was remembered")
+            } catch {
+                #expect(error.code == code, "\(name): \(error)")
+            }
+        }
+        #expect(verifier.rememberedChainCount == 2, "a chain that failed is not remembered")
     }
 
     @Test func theShippedRootIsAppleRootCAG3PinnedByFingerprint() throws {

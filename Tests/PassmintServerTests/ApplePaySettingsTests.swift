@@ -76,7 +76,9 @@ import Testing
             ["--public-url", Self.url] + pair, try SecretFiles.expand(["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE_FILE": secret.path]))
         #expect(fromFile.applePay?.decryptor.merchantKeys.map(\.publicKeyHash) == [expected])
         #expect(await Self.refusal(pair).contains("the key is encrypted: set PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"))
-        #expect(await Self.refusal(pair, ["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE": "wrong"]).contains(encrypted))
+        #expect(
+            await Self.refusal(pair, ["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE": "wrong"]).contains(
+                "the encrypted key of \(encrypted) does not open with the password in PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"))
     }
 
     @Test func whatCannotBeUsedIsRefusedAtStartNamingIt() async throws {
@@ -128,7 +130,7 @@ import Testing
         #expect(
             await Self.refusal(["--apple-pay-merchant-identity", mixedPath]).contains("the private key is not the key of its certificate"))
         let certificateOnly = folder.appendingPathComponent("identity.crt").path
-        #expect(await Self.refusal(["--apple-pay-merchant-identity", certificateOnly]).contains("holds no unencrypted PEM private key"))
+        #expect(await Self.refusal(["--apple-pay-merchant-identity", certificateOnly]).contains("holds no PEM private key"))
         let noIDPath = folder.appendingPathComponent("no-id.pem").path
         let noIDKey = folder.appendingPathComponent("no-id.key").path
         try await ConnectionLimitsTests.offPool {
@@ -142,5 +144,32 @@ import Testing
         try (try String(contentsOfFile: noIDPath, encoding: .utf8) + (try String(contentsOfFile: noIDKey, encoding: .utf8)))
             .write(toFile: noIDPath, atomically: true, encoding: .utf8)
         #expect(await Self.refusal(["--apple-pay-merchant-identity", noIDPath]).contains("carries no merchant identifier (UID)"))
+    }
+
+    /// A Merchant Identity whose key is encrypted (made here with openssl) is read with the merchant keys' password,
+    /// PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE (or its _FILE); without it, or with a wrong one, the start is refused
+    /// naming the variable or the file.
+    @Test func anEncryptedMerchantIdentityKeyIsReadWithTheMerchantKeysPassphrase() async throws {
+        let certificates = try await MerchantSessionTests.Certificates.make()
+        let path = try await certificates.encryptedIdentity(passphrase: "identity-pw")
+        let flag = ["--apple-pay-merchant-identity", path]
+        let read = try await ServerConfigurationTests.read(
+            ["--public-url", Self.url] + flag, ["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE": "identity-pw"])
+        #expect(read.merchantIdentity?.merchantIdentifier == MerchantSessionTests.merchant)
+        let secret = certificates.folder.appendingPathComponent("identity-passphrase")
+        try "identity-pw\n".write(to: secret, atomically: true, encoding: .utf8)
+        let fromFile = try await ServerConfigurationTests.read(
+            ["--public-url", Self.url] + flag, try SecretFiles.expand(["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE_FILE": secret.path]))
+        #expect(fromFile.merchantIdentity?.merchantIdentifier == MerchantSessionTests.merchant)
+        let without = await Self.refusal(flag)
+        #expect(
+            without.contains("the Merchant Identity")
+                && without.contains("the key is encrypted: set PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"), "\(without)")
+        let wrong = await Self.refusal(flag, ["PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE": "wrong"])
+        #expect(
+            wrong.contains(
+                "the encrypted key of --apple-pay-merchant-identity \(path) does not open with the password in PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"
+            ),
+            "\(wrong)")
     }
 }

@@ -55,6 +55,27 @@ import Testing
             return Certificates(folder: folder)
         }
 
+        /// `identity.pem` with its key encrypted with `passphrase` (PKCS #8, AES-256-CBC, by openssl): its path.
+        func encryptedIdentity(passphrase: String) async throws -> String {
+            let folder = folder
+            return try await ConnectionLimitsTests.offPool {
+                Result {
+                    let path = { (file: String) in folder.appendingPathComponent(file).path }
+                    try Self.openssl([
+                        "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", path("identity.key"), "-out", path("identity.enc.key"),
+                        "-passout", "pass:\(passphrase)",
+                    ])
+                    let key = try String(contentsOfFile: path("identity.enc.key"), encoding: .utf8)
+                    guard key.contains("ENCRYPTED PRIVATE KEY") else {
+                        throw PaymentTestFailure("openssl did not encrypt the key: \(key.prefix(40))")
+                    }
+                    let pem = try String(contentsOfFile: path("identity.crt"), encoding: .utf8) + key
+                    try pem.write(toFile: path("identity.enc.pem"), atomically: true, encoding: .utf8)
+                    return path("identity.enc.pem")
+                }
+            }.get()
+        }
+
         static func openssl(_ arguments: [String]) throws {
             let result = try TestEnvironment.run("openssl", arguments)
             guard result.status == 0 else { throw PaymentTestFailure("openssl \(arguments[0]): \(result.stderr)") }
@@ -71,12 +92,12 @@ import Testing
         }.get()
     }
 
-    static func core(store: any PassStore, identity path: String, gateway: TLSStandIn?, timeout: Duration = .seconds(10)) throws
-        -> ServiceCore
-    {
+    static func core(
+        store: any PassStore, identity path: String, passphrase: String? = nil, gateway: TLSStandIn?, timeout: Duration = .seconds(10)
+    ) throws -> ServiceCore {
         var configuration = try ServiceHarness.configuration()
         var identity = try MerchantIdentityConfiguration(
-            pem: try String(contentsOfFile: path, encoding: .utf8), source: path, displayName: "Passmint Tickets",
+            pem: try String(contentsOfFile: path, encoding: .utf8), source: path, passphrase: passphrase, displayName: "Passmint Tickets",
             domain: "shop.example.test",
             timeout: timeout)
         if let gateway {
@@ -171,12 +192,21 @@ import Testing
                 #expect(
                     asked.clientSubject?.contains("UID=\(Self.merchant)") == true || asked.clientSubject?.contains(Self.merchant) == true)
             }
+            // The same identity with its key encrypted presents the same certificate.
+            let encrypted = try Self.core(
+                store: store, identity: try await certificates.encryptedIdentity(passphrase: "identity-pw"), passphrase: "identity-pw",
+                gateway: gateway)
+            try await buildApplication(core: encrypted, logger: .init(label: "test")).test(.router) { client in
+                let answered = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/startSession")
+                #expect(answered.status == .ok && String(buffer: answered.body) == Self.session)
+                #expect(gateway.received.count == 2 && gateway.received.last?.clientSubject?.contains(Self.merchant) == true)
+            }
             // A Merchant Identity the gateway's CA did not issue fails the handshake: nothing is answered, 502.
             let stranger = try Self.core(store: store, identity: certificates.stranger, gateway: gateway)
             try await buildApplication(core: stranger, logger: .init(label: "test")).test(.router) { client in
                 let refused = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/startSession")
                 #expect(try Self.code(refused) == "502 apple-pay-session-failed")
-                #expect(gateway.received.count == 1, "the stand-in answered no request without its client certificate")
+                #expect(gateway.received.count == 2, "the stand-in answered no request without its client certificate")
             }
         }
     }

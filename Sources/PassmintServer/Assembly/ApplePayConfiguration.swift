@@ -9,7 +9,8 @@ public import PassmintPay
 public struct ApplePayConfiguration: Sendable {
     /// The variable holding the secret the processor's requests are signed with (never a flag: `ps` would show it).
     public static let processorSecretVariable = "PASSMINT_APPLE_PAY_PROCESSOR_SECRET"
-    /// The variable holding the password of encrypted merchant keys (one for all of them; never a flag).
+    /// The variable holding the password of encrypted Apple Pay keys, the payment processing keys' and the Merchant
+    /// Identity's (one for all of them; never a flag).
     public static let merchantKeyPassphraseVariable = "PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE"
 
     /// Verifies and decrypts tokens with the merchant keys held (several while certificates rotate).
@@ -72,15 +73,10 @@ public struct ApplePayConfiguration: Sendable {
         let passphrase = environment[merchantKeyPassphraseVariable]
         for (index, (certificate, key)) in zip(certificateItems, keyItems).enumerated() {
             let pair = "Apple Pay merchant pair \(index + 1) (\(certificate.name), \(key.name))"
-            if passphrase == nil, String(decoding: key.bytes, as: UTF8.self).contains("ENCRYPTED") {
-                throw ConfigurationError(
-                    "\(pair): the key is encrypted: set \(merchantKeyPassphraseVariable) (or \(merchantKeyPassphraseVariable)_FILE) "
-                        + "to its password")
-            }
+            let privateKey = try privateKey(pem: key.bytes, source: key.name, passphrase: passphrase, of: pair)
             do {
                 let key = try MerchantKey(
-                    certificate: try Certificate(bytes: certificate.bytes, source: certificate.name),
-                    privateKey: try PrivateKey(pemBytes: key.bytes, passphrase: passphrase, source: key.name))
+                    certificate: try Certificate(bytes: certificate.bytes, source: certificate.name), privateKey: privateKey)
                 guard key.keyMatchesCertificate else {
                     throw ConfigurationError(
                         "\(pair): the key is not the certificate's (publicKeyHash \(key.publicKeyHash)): pair each certificate with "
@@ -130,6 +126,28 @@ public struct ApplePayConfiguration: Sendable {
             )
         }
         return configuration
+    }
+
+    /// The one way serve reads an Apple Pay private key from PEM (a payment processing key, or the Merchant Identity's
+    /// beside its certificate): decrypted with `passphrase`, the value of ``merchantKeyPassphraseVariable``, when it is
+    /// encrypted. Errors begin with `owner`, what the key belongs to.
+    static func privateKey(pem bytes: [UInt8], source: String, passphrase: String?, of owner: String) throws(ConfigurationError)
+        -> PrivateKey
+    {
+        let encrypted = String(decoding: bytes, as: UTF8.self).contains("ENCRYPTED")
+        if passphrase == nil, encrypted {
+            throw ConfigurationError(
+                "\(owner): the key is encrypted: set \(merchantKeyPassphraseVariable) (or \(merchantKeyPassphraseVariable)_FILE) "
+                    + "to its password")
+        }
+        do {
+            return try PrivateKey(pemBytes: bytes, passphrase: passphrase, source: source)
+        } catch {
+            guard encrypted else { throw ConfigurationError("\(owner): \(error.message)") }
+            throw ConfigurationError(
+                "\(owner): the encrypted key of \(source) does not open with the password in \(merchantKeyPassphraseVariable): "
+                    + "check that variable (or \(merchantKeyPassphraseVariable)_FILE)")
+        }
     }
 
     /// The PEM blocks of `kind` in a value holding PEM text (from a `_FILE` variable), or else the files of its

@@ -48,7 +48,7 @@ extension ServerConfiguration {
         self.init(publicURL: publicURL, identities: try identities())
         try readSettings(settings)
         applePay = try ApplePayConfiguration.read(settings, environment: environment)
-        merchantIdentity = try MerchantIdentityConfiguration.read(settings, publicURL: publicURL)
+        merchantIdentity = try MerchantIdentityConfiguration.read(settings, publicURL: publicURL, environment: environment)
         self.apiKey = apiKey
         self.linkSecret = linkSecret
         self.metricsToken = metricsToken

@@ -153,7 +153,8 @@ package struct ServeSettings: Sendable {
         "apple-pay-merchant-identity", "file",
         help: """
             The Apple Pay Merchant Identity certificate and its private key, in one PEM file: POST /pay/session then \
-            validates a web page's Apple Pay session with Apple (mutual TLS), for Apple's hosts only.
+            validates a web page's Apple Pay session with Apple (mutual TLS), for Apple's hosts only. An encrypted key is \
+            read with PASSMINT_APPLE_PAY_MERCHANT_KEY_PASSPHRASE, as the merchant keys are.
             """)
     package let applePayDisplayName = ServeSetting.text(
         "apple-pay-display-name", "name", default: .described("the merchant identifier"),
