@@ -115,7 +115,7 @@ import Testing
     /// a kept connection.
     @Test func tlsIsVerifiedAgainstTheGivenRoots() async throws {
         let folder = TestEnvironment.temporaryFolder("keepalive-tls")
-        let standIn = try await Self.offPool { Result { try TLSStandIn(folder: folder) { _ in .init(200, #"{"ok":true}"#) } } }.get()
+        let standIn = try await offPool { Result { try TLSStandIn(folder: folder) { _ in .init(200, #"{"ok":true}"#) } } }.get()
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.additionalTrustRoots = [.file(standIn.certificateFile)]
         let trusting = KeepAliveHTTPClient(configuration: .init(tls: tls))
@@ -132,12 +132,5 @@ import Testing
         await trusting.shutdown()
         await untrusting.shutdown()
         standIn.shutdown()
-    }
-
-    /// Blocking set-up (binding a stand-in) off Swift's cooperative pool.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
     }
 }

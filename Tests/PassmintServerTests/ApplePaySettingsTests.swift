@@ -61,9 +61,14 @@ import Testing
         let ec = try Self.path("merchant-ec")
         let folder = TestEnvironment.temporaryFolder("apple-pay-encrypted")
         let encrypted = folder.appendingPathComponent("merchant-ec-key.enc.pem").path
-        let made = try TestEnvironment.run(
-            "/usr/bin/openssl",
-            ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", ec + "-key.pem", "-out", encrypted, "-passout", "pass:merchant-pw"])
+        // openssl is waited for on a thread of its own, off the cooperative pool.
+        let made = try await offPool {
+            Result {
+                try TestEnvironment.run(
+                    "/usr/bin/openssl",
+                    ["pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", ec + "-key.pem", "-out", encrypted, "-passout", "pass:merchant-pw"])
+            }
+        }.get()
         #expect(made.status == 0, "\(made.stderr)")
         let pair = ["--apple-pay-merchant-cert", ec + ".pem", "--apple-pay-merchant-key", encrypted]
         let expected = try MerchantKey(certificatePath: ec + ".pem", keyPath: ec + "-key.pem").publicKeyHash
@@ -133,7 +138,7 @@ import Testing
         #expect(await Self.refusal(["--apple-pay-merchant-identity", certificateOnly]).contains("holds no PEM private key"))
         let noIDPath = folder.appendingPathComponent("no-id.pem").path
         let noIDKey = folder.appendingPathComponent("no-id.key").path
-        try await ConnectionLimitsTests.offPool {
+        try await offPool {
             Result {
                 try MerchantSessionTests.Certificates.openssl([
                     "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", noIDKey, "-out", noIDPath,

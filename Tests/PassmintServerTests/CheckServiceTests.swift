@@ -92,7 +92,7 @@ import Testing
             let body = TestEnvironment.temporaryFolder("check-second").appendingPathComponent("issue.json")
             try Data(try ServiceHarness.issueBody(serial: serial).readableBytesView).write(to: body)
             // Off the cooperative pool: curl waits for this process's own service, whose handlers need the pool.
-            let issued = try await ConnectionLimitsTests.offPool {
+            let issued = try await offPool {
                 Result {
                     try TestEnvironment.run(
                         "/bin/sh", ["-c", "curl -sS -f -X POST \(key) -H 'Accept: application/json' --data @\(body.path) \(base)"])

@@ -127,7 +127,7 @@ import Testing
     @Test func changesRacingOnTwoPostgresNodesAreAllKept() async throws {
         // Creating the database waits for psql: on a thread of its own, off the cooperative pool (blocking one of its
         // two threads there once held up every test waiting for PostgreSQL until their connect timeout ran out).
-        let url = try await ConnectionLimitsTests.offPool { Result { try StoreKind.postgres.databaseURL() } }.get()
+        let url = try await offPool { Result { try StoreKind.postgres.databaseURL() } }.get()
         try await openPassStore(url: url, logger: Logger(label: "test.node-a")).whileRunning { storeA in
             try await openPassStore(url: url, logger: Logger(label: "test.node-b")).whileRunning { storeB in
                 let nodes = [

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Passmint
 import PassmintStore
+import PassmintTestSupport
 import Synchronization
 import Testing
 
@@ -18,15 +19,8 @@ import Testing
 /// connections made /health time out; 3,000 slowloris connections were never closed), and a 401 costs the same work
 /// whether the serial exists or not (item 10).
 @Suite struct ConnectionLimitsTests {
-    /// A plain TCP connection to the service, for requests no HTTP client would send.
-    /// Runs blocking socket calls on a thread of their own: on the cooperative pool (2 threads on this machine) they
-    /// would starve the service's own request handlers.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
+    /// A plain TCP connection to the service, for requests no HTTP client would send (its blocking socket calls run
+    /// ``offPool(_:)``).
     final class RawConnection: @unchecked Sendable {
         let descriptor: Int32
 
@@ -55,7 +49,7 @@ import Testing
         func send(_ text: String) { _ = text.withCString { Glibc.send(descriptor, $0, strlen($0), Int32(MSG_NOSIGNAL)) } }
 
         /// Sends a GET of `path` and returns the status line of the answer ("" when none came within 10 s).
-        func get(_ path: String) async -> String { await ConnectionLimitsTests.offPool { self.getBlocking(path) } }
+        func get(_ path: String) async -> String { await offPool { self.getBlocking(path) } }
 
         /// Sends a POST of a JSON body to `path` and returns the status line of the answer.
         func post(_ path: String, json body: String) async -> String {
@@ -65,14 +59,14 @@ import Testing
         /// Sends `head` (a request line and header lines, each ending in CRLF) with a JSON body, and returns the status
         /// line of the answer.
         func post(head: String, json body: String) async -> String {
-            await ConnectionLimitsTests.offPool {
+            await offPool {
                 self.send(head + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n")
                 return self.getBlocking(nil, body: body)
             }
         }
 
         func closedByServer(within milliseconds: Int32) async -> Bool {
-            await ConnectionLimitsTests.offPool { self.closedByServerBlocking(within: milliseconds) }
+            await offPool { self.closedByServerBlocking(within: milliseconds) }
         }
 
         private func getBlocking(_ path: String?, body: String? = nil) -> String {

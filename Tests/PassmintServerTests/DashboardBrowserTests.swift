@@ -58,7 +58,7 @@ import Testing
                 let path = try #require(try JSONParser.value(Array(made.body.readableBytesView))["path"]?.stringValue)
                 #expect(try await client.execute(uri: "/dashboard", method: .get).status == .unauthorized, "no key, no cookie")
 
-                let page = try await ConnectionLimitsTests.offPool { Result { try Self.checkPage("http://127.0.0.1:\(port)\(path)") } }
+                let page = try await offPool { Result { try Self.checkPage("http://127.0.0.1:\(port)\(path)") } }
                     .get()
                 #expect(page["consoleErrors"] == [], "\(page["consoleErrors"] ?? .null)")
                 #expect(page["exceptions"] == [])

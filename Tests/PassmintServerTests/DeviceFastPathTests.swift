@@ -126,7 +126,7 @@ import Testing
     /// ``exchange(port:_:)`` on a thread of its own: a blocking `recv` on the cooperative pool could hold the thread
     /// the server needs to answer (the pool has one thread a core).
     static func exchangeOffPool(port: Int, _ text: String) async throws -> String {
-        try await ConnectionLimitsTests.offPool { Result { try exchange(port: port, text) } }.get()
+        try await offPool { Result { try exchange(port: port, text) } }.get()
     }
 
     static func exchange(port: Int, _ text: String) throws -> String {

@@ -12,7 +12,7 @@ import Testing
 
     /// Two stores on one database, as two nodes open it (SQLite: one file, two connections' worth of writers).
     func withTwoNodes(_ kind: StoreKind, _ body: @Sendable (any PassStore, any PassStore) async throws -> Void) async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+        let url = try await offPool { Result { try kind.databaseURL() } }.get()
         let first = try openPassStore(url: url, logger: Logger(label: "test.node-a"))
         try await first.whileRunning { a in
             let second = try openPassStore(url: url, logger: Logger(label: "test.node-b"))

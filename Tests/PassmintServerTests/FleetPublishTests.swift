@@ -42,7 +42,7 @@ import Testing
 
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func aTemplatePublishedThroughOneNodeIsServedByTheOther() async throws {
         let logger = Logger(label: "test.fleet")
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let url = try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let clientA = try PostgresPassStore.client(url: url, logger: logger)
         let clientB = try PostgresPassStore.client(url: url, logger: logger)
         let storeA = PostgresPassStore(client: clientA, logger: logger)

@@ -27,7 +27,7 @@ struct GoogleServeHarness: Sendable {
 
     /// Makes the account and starts the stand-in (both block: on a thread of their own).
     static func make() async throws -> GoogleServeHarness {
-        try await ConnectionLimitsTests.offPool {
+        try await offPool {
             Result {
                 let folder = TestEnvironment.temporaryFolder("google-serve")
                 let account = try TestServiceAccount(folder: folder)
@@ -123,7 +123,7 @@ struct GoogleServeHarness: Sendable {
     }
 
     func shutdown() async {
-        await ConnectionLimitsTests.offPool { [standIn] in standIn.shutdown() }
+        await offPool { [standIn] in standIn.shutdown() }
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -11,7 +11,7 @@ import Testing
 
     /// A real service account key file (made with openssl, on a thread of its own).
     static func keyFile() async throws -> URL {
-        try await ConnectionLimitsTests.offPool {
+        try await offPool {
             Result {
                 try TestServiceAccount(folder: TestEnvironment.temporaryFolder("google-settings"))
                     .writeKeyFile(tokenURI: "https://oauth2.example.test/token")

@@ -19,7 +19,7 @@ import Testing
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func aNodeStoppedGracefullyHandsItsJobOverAtOnceEveryLineOnce()
         async throws
     {
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let url = try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let clock = ManualClock()
         try await openPassStore(url: url, logger: Logger(label: "test.node-a"), clock: clock.today).whileRunning { storeA in
             try await openPassStore(url: url, logger: Logger(label: "test.node-b"), clock: clock.today).whileRunning { storeB in
@@ -69,7 +69,7 @@ import Testing
             try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in try upload.write(raw) }
             let id = try await nodeA.jobs.submit(upload).id
 
-            await ConnectionLimitsTests.offPool { gate.waitUntilHeld() }
+            await offPool { gate.waitUntilHeld() }
             await groupA.triggerGracefulShutdown()  // as SIGTERM does
             gate.open()
             #expect(await eventually { await nodeB.jobs.status(id)?.state == .finished }, "node B finished the job")

@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func workersRacingForAnAbandonedJobGetItOnceAndTheFormerHolderCannotSave(
         kind: StoreKind
     ) async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+        let url = try await offPool { Result { try kind.databaseURL() } }.get()
         let logger = Logger(label: "test.leases")
         try await openPassStore(url: url, logger: logger).whileRunning { first in
             try await openPassStore(url: url, logger: logger).whileRunning { second in
@@ -55,7 +55,7 @@ import Testing
     @Test(arguments: StoreKind.allCases) func blocksOfAnUploadWithNoJobGoALeaseLaterAndKeptPassesAreListedApart(
         kind: StoreKind
     ) async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+        let url = try await offPool { Result { try kind.databaseURL() } }.get()
         try await openPassStore(url: url, logger: Logger(label: "test.orphans")).whileRunning { store in
             struct Killed: Error {}
             var sent = 0

@@ -29,7 +29,7 @@ import Testing
 
         static func make() async throws -> Certificates {
             let folder = TestEnvironment.temporaryFolder("merchant-identity")
-            try await ConnectionLimitsTests.offPool {
+            try await offPool {
                 Result {
                     for (ca, name) in [("ca", "identity"), ("stranger-ca", "stranger")] {
                         let path = { (file: String) in folder.appendingPathComponent(file).path }
@@ -58,7 +58,7 @@ import Testing
         /// `identity.pem` with its key encrypted with `passphrase` (PKCS #8, AES-256-CBC, by openssl): its path.
         func encryptedIdentity(passphrase: String) async throws -> String {
             let folder = folder
-            return try await ConnectionLimitsTests.offPool {
+            return try await offPool {
                 Result {
                     let path = { (file: String) in folder.appendingPathComponent(file).path }
                     try Self.openssl([
@@ -87,7 +87,7 @@ import Testing
         -> TLSStandIn
     {
         let folder = TestEnvironment.temporaryFolder("gateway")
-        return try await ConnectionLimitsTests.offPool {
+        return try await offPool {
             Result { try TLSStandIn(folder: folder, clientCA: certificates.ca, answer: answer) }
         }.get()
     }

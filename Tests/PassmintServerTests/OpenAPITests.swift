@@ -22,7 +22,7 @@ import Testing
 
     /// Runs the checker off the cooperative pool.
     static func check(_ arguments: [String]) async throws -> TestEnvironment.ProcessResult {
-        try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.run(script, arguments) } }.get()
+        try await offPool { Result { try TestEnvironment.run(script, arguments) } }.get()
     }
 
     static func body(_ value: JSONValue) -> ByteBuffer { ByteBuffer(bytes: JSONWriter.data(value, style: .compact)) }

@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func anOrderItsDeviceAndRegistrationMoveToThePassesTables(_ kind: StoreKind) async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+        let url = try await offPool { Result { try kind.databaseURL() } }.get()
         let logger = Logger(label: "test.order-migration")
         switch kind {
         case .sqlite:

@@ -67,7 +67,7 @@ import Testing
             let whileAsked = whileAsked
             self.declining = declining
             let folder = TestEnvironment.temporaryFolder("processor")
-            standIn = try await ConnectionLimitsTests.offPool {
+            standIn = try await offPool {
                 Result {
                     try TLSStandIn(folder: folder) { request in
                         do {

@@ -18,7 +18,7 @@ import Testing
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func registrationsKeepPassRowsCachedAndPassWritesDropThem() async throws {
         let logger = Logger(label: "test.pass-generation")
         // A database of its own: another test's pass write would move the pass generation too.
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let url = try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let clientA = try PostgresPassStore.client(url: url, logger: logger)
         let clientB = try PostgresPassStore.client(url: url, logger: logger)
         let storeA = PostgresPassStore(client: clientA, logger: logger)

@@ -21,7 +21,7 @@ import Testing
 
     /// A new database on the test server; psql is waited for on a thread of its own, off the cooperative pool.
     static func freshURL() async throws -> String {
-        try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
     }
 
     /// Opens the store of `url` as the service does, and asks the server whether this connection is encrypted.

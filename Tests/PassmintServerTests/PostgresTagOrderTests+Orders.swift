@@ -25,7 +25,7 @@ extension PostgresTagOrderTests {
 
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests))
     func anOrderChangeCommittingLateWithAnEarlierTagReachesTheDevicesNextPoll() async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let url = try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let logger = Logger(label: "test.tag-order")
         let blocker = try PostgresPassStore.client(url: url, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

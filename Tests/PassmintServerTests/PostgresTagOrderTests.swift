@@ -30,7 +30,7 @@ import Testing
 
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests))
     func aChangeCommittingLateWithAnEarlierTagReachesTheDevicesNextPoll() async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let url = try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let logger = Logger(label: "test.tag-order")
         let blocker = try PostgresPassStore.client(url: url, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

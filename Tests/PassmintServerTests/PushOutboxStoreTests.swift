@@ -136,7 +136,7 @@ import Testing
 
     /// Two stores on one fresh PostgreSQL database, each with its own client (two nodes), migrated.
     func withTwoNodes(_ body: ([PostgresPassStore]) async throws -> Void) async throws {
-        let url = try await ConnectionLimitsTests.offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
+        let url = try await offPool { Result { try TestEnvironment.freshPostgresURL() } }.get()
         let logger = Logger(label: "test.outbox")
         let clients = try [PostgresPassStore.client(url: url, logger: logger), PostgresPassStore.client(url: url, logger: logger)]
         let stores = clients.map { PostgresPassStore(client: $0, logger: logger) }

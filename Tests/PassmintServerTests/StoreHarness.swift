@@ -30,7 +30,7 @@ func withStore<T: Sendable>(
     var now: @Sendable () -> Date = { Date() }
     if let clock { now = clock.today }
     // Creating a PostgreSQL database runs psql and waits for it: on a thread of its own, off the cooperative pool.
-    let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+    let url = try await offPool { Result { try kind.databaseURL() } }.get()
     let opened = try openPassStore(url: url, logger: Logger(label: "test.store"), clock: now)
     return try await opened.whileRunning { try await body($0) }
 }

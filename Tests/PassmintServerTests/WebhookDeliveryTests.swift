@@ -33,7 +33,7 @@ import Testing
     }
 
     static func receiver(_ clock: ManualClock) async throws -> WebhookReceiver {
-        try await ConnectionLimitsTests.offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }.get()
+        try await offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }.get()
     }
 
     static func subscribe(_ client: some TestClientProtocol, _ url: String, _ events: [String], secret: String? = secret)
@@ -155,7 +155,7 @@ import Testing
                 let made = try await Self.subscribe(client, receiver.url, ["issued"], secret: nil)
                 #expect(made["secret"]?.stringValue?.hasPrefix("whsec_") == true && made["secret"]?.stringValue?.count == 54)
                 let secret = try #require(made["secret"]?.stringValue)
-                let generated = try await ConnectionLimitsTests.offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }
+                let generated = try await offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }
                     .get()
                 defer { generated.shutdown() }
                 try await client.execute(

@@ -153,7 +153,7 @@ import Testing
         let clock = ManualClock()
         let receiver = try await WebhookDeliveryTests.receiver(clock)
         defer { receiver.shutdown() }
-        let url = try await ConnectionLimitsTests.offPool { Result { try kind.databaseURL() } }.get()
+        let url = try await offPool { Result { try kind.databaseURL() } }.get()
         let serials = (0..<5).map { _ in unique("R") }
         try await openPassStore(url: url, logger: Logger(label: "test.store"), clock: clock.today).whileRunning { store in
             let core = try WebhookDeliveryTests.core(store, clock)
