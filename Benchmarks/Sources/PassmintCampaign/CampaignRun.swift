@@ -70,6 +70,7 @@ final class CampaignRun: @unchecked Sendable {
         if let authKey { arguments += ["--apns-key", authKey.path, "--apns-key-id", Self.keyIdentifier, "--apns-team-id", Self.team] }
         let node = try CampaignNode(binary: options.binary, arguments: arguments, apiKey: apiKey, folder: folder)
         guard node.waitUntilHealthy() else {
+            try? node.stop()  // not yet among `nodes`: the run's stop would leave it running
             throw CampaignError(
                 "node \(index) did not answer /health within \(Int(CampaignNode.startLimit)) s of its start (or it exited): \(node.output)")
         }
