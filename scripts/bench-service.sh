@@ -14,8 +14,8 @@ bin=${PASSMINT_BENCH_BIN:-.build/release/passmint}
 
 work=$(mktemp -d)
 chmod 755 "$work"   # nginx's workers (another user) read the static file
-port=18080
-nginx_port=18081
+# Free ports only: each server binds port 0 and prints the port it took; nginx gets one the kernel just handed out.
+nginx_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 export PASSMINT_API_KEY="bench-api-key-0123456789"
 cleanup() {
     [ -n "${busy_pid:-}" ] && kill "$busy_pid" 2>/dev/null || true
@@ -27,18 +27,25 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# The port a server started with --port 0 listens on, read from its "listening on http://host:port" line ($1: its log).
+listening_port() {
+    for _ in $(seq 1 300); do
+        p=$(sed -n 's|^listening on http://.*:\([0-9]*\)$|\1|p' "$1" | head -n 1)
+        [ -n "$p" ] && curl -sf "http://127.0.0.1:$p/health" >/dev/null && { echo "$p"; return 0; }
+        sleep 0.1
+    done
+    echo "bench-service: the server did not start; its log ($1):" >&2; cat "$1" >&2; return 1
+}
 
-LOG_LEVEL=warning "$bin" serve --port $port --public-url https://passes.example.test/wallet --database-url "$work/bench.sqlite" \
+LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$work/bench.sqlite" \
     --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/server.log" 2>&1 &
 server_pid=$!
 # The same service with --no-fast-path: every request through Hummingbird's router (for comparison).
-router_port=18082
-LOG_LEVEL=warning "$bin" serve --port $router_port --public-url https://passes.example.test/wallet --database-url "$work/router.sqlite" \
+LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$work/router.sqlite" \
     --certificates Certificates/dev --apns-url https://127.0.0.1:9 --no-fast-path >"$work/router.log" 2>&1 &
 router_pid=$!
-for p in $port $router_port; do
-    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$p/health" >/dev/null && break; sleep 0.1; done
-done
+port=$(listening_port "$work/server.log")
+router_port=$(listening_port "$work/router.log")
 
 # nginx serving a 1 KB file: the ceiling for this machine.
 mkdir -p "$work/www" "$work/nginx"
@@ -201,11 +208,10 @@ pg_dir=$(mktemp -d /tmp/passmint-bench-pg.XXXXXX)
 chmod 755 "$pg_dir"
 pg_port=0  # the server binds a free port itself; the URL it prints names it
 if pg_url=$(scripts/postgres-test-server.sh start "$pg_dir/pg" "$pg_port" 2>"$work/postgres.log"); then
-    postgres_port=18083
-    LOG_LEVEL=warning "$bin" serve --port $postgres_port --public-url https://passes.example.test/wallet --database-url "$pg_url" \
+    LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$pg_url" \
         --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/postgres-server.log" 2>&1 &
     postgres_pid=$!
-    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$postgres_port/health" >/dev/null && break; sleep 0.1; done
+    postgres_port=$(listening_port "$work/postgres-server.log")
     curl -sf -X POST "http://127.0.0.1:$postgres_port/api/v1/passes" -H "Authorization: Bearer $PASSMINT_API_KEY" -H "Accept: application/json" \
         -H "Content-Type: application/json" -d "{\"template\":\"Loyalty\",\"data\":$(python3 -c 'import json, sys; d=json.load(open("PassTemplates/Loyalty.json")); d["serialNumber"]="BENCH-1"; d["authenticationToken"]=sys.argv[1]; print(json.dumps(d))' "$token")}" >/dev/null
     curl -sf -X POST "http://127.0.0.1:$postgres_port/wallet/v1/devices/benchdevice/registrations/pass.dev.passmint.example/$serial" \
