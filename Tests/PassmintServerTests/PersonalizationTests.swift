@@ -98,18 +98,24 @@ import Testing
                     #expect(response.status == .ok, "\(String(buffer: response.body))")
                     #expect(response.headers[.contentType] == "application/octet-stream")
                     let signature = Array(response.body.readableBytesView)
-                    let verified = try Self.opensslVerifies(signature: signature, content: Array(personalizationToken.utf8))
+                    let verified = try await onOwnThread {
+                        try Self.opensslVerifies(signature: signature, content: Array(personalizationToken.utf8))
+                    }
                     #expect(verified.status == 0, "\(verified.stderr)")
-                    let forged = try Self.opensslVerifies(signature: signature, content: Array((personalizationToken + "x").utf8))
+                    let forged = try await onOwnThread {
+                        try Self.opensslVerifies(signature: signature, content: Array((personalizationToken + "x").utf8))
+                    }
                     #expect(forged.status != 0, "the signature covers exactly the token")
                     let folder = TestEnvironment.temporaryFolder("personalize")
                     try Data(signature).write(to: folder.appendingPathComponent("signature.der"))
-                    let certificates = try TestEnvironment.run(
-                        "/usr/bin/env",
-                        [
-                            "openssl", "pkcs7", "-inform", "DER", "-in", folder.appendingPathComponent("signature.der").path,
-                            "-print_certs", "-noout",
-                        ])
+                    let certificates = try await onOwnThread {
+                        try TestEnvironment.run(
+                            "/usr/bin/env",
+                            [
+                                "openssl", "pkcs7", "-inform", "DER", "-in", folder.appendingPathComponent("signature.der").path,
+                                "-print_certs", "-noout",
+                            ])
+                    }
                     #expect(
                         certificates.stdout.contains("UID=\(type)") || certificates.stdout.contains("UID = \(type)"),
                         "signed with the pass certificate: \(certificates.stdout)")
