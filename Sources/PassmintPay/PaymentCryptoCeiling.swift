@@ -32,8 +32,8 @@ package final class PaymentCryptoCeiling: @unchecked Sendable {
         let symmetricKey: [UInt8]
         switch token.version {
         case .ecV1:
-            guard let ephemeral = token.header.ephemeralPublicKey,
-                let secret = PaymentCrypto.sharedSecret(privateKey: key.privateKey, peerDER: ephemeral)
+            guard let ephemeral = token.header.ephemeralKey,
+                let secret = PaymentCrypto.sharedSecret(privateKey: key.privateKey, peer: ephemeral)
             else { return false }
             symmetricKey = PaymentCrypto.derivedKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
         case .rsaV1:

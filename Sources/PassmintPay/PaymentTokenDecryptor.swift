@@ -63,8 +63,8 @@ public struct PaymentTokenDecryptor: Sendable {
         let symmetricKey: [UInt8]
         switch token.version {
         case .ecV1:
-            guard let ephemeral = token.header.ephemeralPublicKey,
-                let secret = PaymentCrypto.sharedSecret(privateKey: key.privateKey, peerDER: ephemeral)
+            guard let ephemeral = token.header.ephemeralKey,
+                let secret = PaymentCrypto.sharedSecret(privateKey: key.privateKey, peer: ephemeral)
             else {
                 throw PaymentTokenError(
                     .decryptionFailed,
