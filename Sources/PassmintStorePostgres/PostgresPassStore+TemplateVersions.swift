@@ -31,12 +31,9 @@ extension PostgresPassStore: TemplateVersionStore {
 
     public func adoptTemplateVersion(hash: String, name: String) async throws -> Int {
         try await write { connection in
-            let rows = try await connection.query(
+            return try await connection.rowCount(
                 "UPDATE passes SET template_version = \(hash) WHERE template = \(name) AND template_version IS NULL RETURNING 1",
                 logger: logger)
-            var count = 0
-            for try await _ in rows { count += 1 }
-            return count
         }
     }
 }

@@ -41,9 +41,7 @@ extension PostgresPassStore {
     public func removeWebhook(id: String) async throws -> Bool {
         try await write(notify: false) { connection in
             try await Self.lockWebhooks(connection, logger)
-            let rows = try await connection.query("DELETE FROM webhooks WHERE id = \(id) RETURNING 1", logger: logger)
-            var removed = false
-            for try await _ in rows { removed = true }
+            let removed = try await connection.rowCount("DELETE FROM webhooks WHERE id = \(id) RETURNING 1", logger: logger) > 0
             try await Self.switchWebhookTrigger(connection, logger)
             try await connection.query(
                 "DELETE FROM webhook_deliveries WHERE webhook_id = \(id) AND delivered_at IS NULL AND failed_at IS NULL", logger: logger)
