@@ -8,8 +8,8 @@ import PostgresNIO
 extension PostgresPassStore {
     public func claimIdempotencyKey(scope: String, key: String, staleBefore: Date) async throws -> IdempotencyClaim {
         let claim = UUID().uuidString
-        let now = Self.milliseconds(clock())
-        let stale = Self.milliseconds(staleBefore)
+        let now = PassEvent.milliseconds(clock())
+        let stale = PassEvent.milliseconds(staleBefore)
         return try await write(notify: false) { connection in
             let fresh =
                 try await connection.rowCount(
@@ -65,7 +65,7 @@ extension PostgresPassStore {
     public func pruneIdempotencyKeys(claimedBefore before: Date) async throws -> Int {
         try await write(notify: false) { connection in
             return try await connection.rowCount(
-                "DELETE FROM idempotency_keys WHERE claimed_at < \(Self.milliseconds(before)) RETURNING 1", logger: logger)
+                "DELETE FROM idempotency_keys WHERE claimed_at < \(PassEvent.milliseconds(before)) RETURNING 1", logger: logger)
         }
     }
 }

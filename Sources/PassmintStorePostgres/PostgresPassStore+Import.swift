@@ -53,7 +53,7 @@ extension PostgresPassStore {
     /// Stores images in the caller's transaction, in one order (by SHA-256) so that two transactions storing the same
     /// images never wait for each other crosswise.
     func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
-        let stamp = Self.milliseconds(clock())
+        let stamp = PassEvent.milliseconds(clock())
         for image in images.sorted(by: { $0.sha256 < $1.sha256 }) {
             try await connection.query(
                 """
@@ -69,7 +69,7 @@ extension PostgresPassStore {
         try await write(notify: false) { connection in
             return try await connection.rowCount(
                 """
-                DELETE FROM images WHERE stored_at < \(Self.milliseconds(storedBefore)) AND sha256 NOT IN (
+                DELETE FROM images WHERE stored_at < \(PassEvent.milliseconds(storedBefore)) AND sha256 NOT IN (
                     SELECT (regexp_matches(data, 'sha256:([0-9a-f]{64})', 'g'))[1] FROM passes WHERE data LIKE '%sha256:%')
                 RETURNING 1
                 """, logger: logger)

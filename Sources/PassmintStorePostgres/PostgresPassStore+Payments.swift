@@ -8,8 +8,8 @@ import PostgresNIO
 extension PostgresPassStore {
     public func claimPayment(transactionId: String, requestHash: String, staleBefore: Date) async throws -> PaymentClaim {
         let claim = UUID().uuidString
-        let now = Self.milliseconds(clock())
-        let stale = Self.milliseconds(staleBefore)
+        let now = PassEvent.milliseconds(clock())
+        let stale = PassEvent.milliseconds(staleBefore)
         return try await write(notify: false) { connection in
             let fresh =
                 try await connection.rowCount(
@@ -23,7 +23,7 @@ extension PostgresPassStore {
                     claim: claim,
                     PaymentRecord(
                         transactionId: transactionId, state: .received, requestHash: requestHash,
-                        receivedAt: Date(timeIntervalSince1970: Double(now) / 1000)))
+                        receivedAt: PassEvent.date(milliseconds: now)))
             }
             guard let (record, free) = try await Self.payment(connection, transactionId, staleBefore: stale, logger) else {
                 throw PassStoreError(.database, "the payment \(transactionId) vanished while it was claimed")
@@ -59,7 +59,7 @@ extension PostgresPassStore {
         try await write(notify: false) { connection in
             return try await connection.rowCount(
                 """
-                DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < \(Self.milliseconds(before)) RETURNING 1
+                DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < \(PassEvent.milliseconds(before)) RETURNING 1
                 """, logger: logger)
         }
     }
@@ -85,7 +85,7 @@ extension PostgresPassStore {
             let record = PaymentRecord(
                 transactionId: transactionId, state: PaymentRecord.State(rawValue: state) ?? .received, requestHash: hash,
                 outcome: outcome, pass: type.map { PassKey(passTypeIdentifier: $0, serialNumber: serial ?? "") },
-                receivedAt: Date(timeIntervalSince1970: Double(receivedAt) / 1000))
+                receivedAt: PassEvent.date(milliseconds: receivedAt))
             return (record, free)
         }
         return nil

@@ -5,7 +5,7 @@ import PostgresNIO
 /// pass names from here.
 extension PostgresPassStore: TemplateVersionStore {
     public func storeTemplateVersion(hash: String, name: String, content: String) async throws {
-        let now = Self.milliseconds(clock())
+        let now = PassEvent.milliseconds(clock())
         _ = try await write(notify: false) { connection in
             try await connection.query(
                 """

@@ -18,7 +18,7 @@ extension PostgresPassStore {
             _ = try await connection.query(
                 """
                 INSERT INTO webhooks (id, url, events, secret, created_at)
-                VALUES (\(webhook.id), \(webhook.url), \(webhook.storedEvents), \(webhook.secret), \(Self.milliseconds(webhook.createdAt)))
+                VALUES (\(webhook.id), \(webhook.url), \(webhook.storedEvents), \(webhook.secret), \(PassEvent.milliseconds(webhook.createdAt)))
                 """, logger: logger)
             try await Self.switchWebhookTrigger(connection, logger)
             return true
@@ -102,10 +102,10 @@ extension PostgresPassStore {
     /// time and error (none for the delivered).
     public func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws {
         try await write(notify: false) { connection in
-            let now = Self.milliseconds(clock())
+            let now = PassEvent.milliseconds(clock())
             let groups: [(column: String, rows: [(id: Int64, time: Int64)])] = [
                 ("delivered_at", settlement.done.map { ($0.id, now) }),
-                ("due_at", settlement.retry.map { ($0.owed.id, Self.milliseconds($0.at)) }),
+                ("due_at", settlement.retry.map { ($0.owed.id, PassEvent.milliseconds($0.at)) }),
                 ("failed_at", settlement.givenUp.map { ($0.id, now) }),
             ]
             let errors = Dictionary(settlement.rows.compactMap { row in row.note.map { (row.owed.id, $0) } }) { $1 }
