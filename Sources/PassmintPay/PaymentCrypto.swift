@@ -5,6 +5,22 @@ import Passmint
 /// The primitives of Apple Pay's encryption, with libcrypto: ECDH on P-256, the NIST SP 800-56A single-step KDF,
 /// RSA-OAEP, AES-GCM with a 16-byte zero IV. Each returns nil on failure (its caller says why).
 enum PaymentCrypto {
+    /// The token's AES key with the merchant `key`: EC_v1, ECDH with its ephemeral key and the KDF; RSA_v1, its wrapped key
+    /// unwrapped (RSA-OAEP with SHA-256, MGF1 with SHA-256, else SHA-1). Nil when that fails.
+    static func symmetricKey(_ token: PaymentToken, _ key: MerchantKey) -> [UInt8]? {
+        switch token.version {
+        case .ecV1:
+            guard let ephemeral = token.header.ephemeralKey, let secret = sharedSecret(privateKey: key.privateKey, peer: ephemeral) else {
+                return nil
+            }
+            return derivedKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
+        case .rsaV1:
+            guard let wrapped = token.header.wrappedKey else { return nil }
+            return unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: true)
+                ?? unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: false)
+        }
+    }
+
     /// The ECDH shared secret of `privateKey` and the ephemeral public key `peer`.
     static func sharedSecret(privateKey: PrivateKey, peer: EphemeralKey) -> [UInt8]? {
         defer { ERR_clear_error() }
