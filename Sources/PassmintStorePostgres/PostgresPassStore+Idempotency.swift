@@ -9,7 +9,6 @@ extension PostgresPassStore {
     public func claimIdempotencyKey(scope: String, key: String, staleBefore: Date) async throws -> IdempotencyClaim {
         let claim = UUID().uuidString
         let now = PassEvent.milliseconds(clock())
-        let stale = PassEvent.milliseconds(staleBefore)
         return try await write(notify: false) { connection in
             let fresh =
                 try await connection.rowCount(
@@ -30,7 +29,7 @@ extension PostgresPassStore {
                     found = .answered(
                         IdempotentAnswer(requestHash: hash ?? "", status: status, headers: headers ?? "", body: [UInt8](body ?? Data())))
                 } else {
-                    abandoned = claimedAt < stale
+                    abandoned = claimedAt < PassEvent.milliseconds(staleBefore)
                 }
             }
             guard abandoned else { return found }
