@@ -1,7 +1,7 @@
 public import Passmint
 
-/// A failure talking to Google Wallet or preparing what is sent to it. The message says what is wrong and what to
-/// do next; compare ``code``, not messages.
+/// A failure talking to Google Wallet, preparing what is sent to it, or verifying what it sends (a save/delete
+/// callback). The message says what is wrong and what to do next; compare ``code``, not messages.
 public struct GoogleWalletError: CodedError, Equatable {
     public enum Code: String, Sendable, CustomStringConvertible {
         /// The service account key file is missing, unreadable or not a service account key.
@@ -18,6 +18,11 @@ public struct GoogleWalletError: CodedError, Equatable {
         case linkTooLong = "link-too-long"
         /// The file of Google's callback signing keys is missing, unreadable or holds no usable key.
         case invalidCallbackKeys = "invalid-callback-keys"
+        /// A posted save/delete callback is not a callback message at all (the service answers 400).
+        case malformedCallback = "malformed-callback"
+        /// A callback message whose signatures, keys or times do not hold (the service answers 401). The message is
+        /// short and names what failed.
+        case unverifiedCallback = "unverified-callback"
 
         public var description: String { rawValue }
     }
@@ -33,4 +38,6 @@ public struct GoogleWalletError: CodedError, Equatable {
         self.status = status
     }
 
+    static func malformed(_ message: String) -> GoogleWalletError { GoogleWalletError(.malformedCallback, message) }
+    static func unverified(_ message: String) -> GoogleWalletError { GoogleWalletError(.unverifiedCallback, message) }
 }

@@ -5,19 +5,29 @@ import Passmint
 /// The primitives of Apple Pay's encryption, with libcrypto: ECDH on P-256, the NIST SP 800-56A single-step KDF,
 /// RSA-OAEP, AES-GCM with a 16-byte zero IV. Each returns nil on failure (its caller says why).
 enum PaymentCrypto {
-    /// The ECDH shared secret of `privateKey` and the public key in `peerDER` (a DER SubjectPublicKeyInfo).
-    static func sharedSecret(privateKey: PrivateKey, peerDER: [UInt8]) -> [UInt8]? {
-        defer { ERR_clear_error() }
-        let peer: OpaquePointer? = peerDER.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, buffer.count)
+    /// The token's AES key with the merchant `key`: EC_v1, ECDH with its ephemeral key and the KDF; RSA_v1, its wrapped key
+    /// unwrapped (RSA-OAEP with SHA-256, MGF1 with SHA-256, else SHA-1). Nil when that fails.
+    static func symmetricKey(_ token: PaymentToken, _ key: MerchantKey) -> [UInt8]? {
+        switch token.version {
+        case .ecV1:
+            guard let ephemeral = token.header.ephemeralKey, let secret = sharedSecret(privateKey: key.privateKey, peer: ephemeral) else {
+                return nil
+            }
+            return derivedKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
+        case .rsaV1:
+            guard let wrapped = token.header.wrappedKey else { return nil }
+            return unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: true)
+                ?? unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: false)
         }
-        guard let peer else { return nil }
-        defer { EVP_PKEY_free(peer) }
+    }
+
+    /// The ECDH shared secret of `privateKey` and the ephemeral public key `peer`.
+    static func sharedSecret(privateKey: PrivateKey, peer: EphemeralKey) -> [UInt8]? {
+        defer { ERR_clear_error() }
         guard let context = EVP_PKEY_CTX_new(privateKey.pointer, nil) else { return nil }
         defer { EVP_PKEY_CTX_free(context) }
         var length = 0
-        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer(context, peer) == 1,
+        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer(context, peer.pointer) == 1,
             EVP_PKEY_derive(context, nil, &length) == 1
         else { return nil }
         var secret = [UInt8](repeating: 0, count: length)

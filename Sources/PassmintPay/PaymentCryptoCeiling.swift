@@ -29,19 +29,7 @@ package final class PaymentCryptoCeiling: @unchecked Sendable {
 
     /// One operation; false when any step fails (a token that does not decrypt with its key).
     package func run() -> Bool {
-        let symmetricKey: [UInt8]
-        switch token.version {
-        case .ecV1:
-            guard let ephemeral = token.header.ephemeralPublicKey,
-                let secret = PaymentCrypto.sharedSecret(privateKey: key.privateKey, peerDER: ephemeral)
-            else { return false }
-            symmetricKey = PaymentCrypto.derivedKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
-        case .rsaV1:
-            guard let wrapped = token.header.wrappedKey,
-                let unwrapped = PaymentCrypto.unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: true)
-            else { return false }
-            symmetricKey = unwrapped
-        }
+        guard let symmetricKey = PaymentCrypto.symmetricKey(token, key) else { return false }
         return verify() && PaymentCrypto.open(token.data, key: symmetricKey) != nil
     }
 

@@ -92,13 +92,14 @@ extension PaymentToken {
                     .invalidToken, "\(path)header has a wrappedKey, which only RSA_v1 tokens have, but version is EC_v1")
             }
             let key = try headerReader.base64("ephemeralPublicKey")
-            guard PublicKeyInfo(der: key)?.isP256 == true else {
+            guard let decoded = EphemeralKey(p256DER: key) else {
                 throw PaymentTokenError(
                     .invalidToken,
                     "\(path)header.ephemeralPublicKey is not a P-256 public key (a DER SubjectPublicKeyInfo whose point is on the curve): the token was altered or truncated"
                 )
             }
             header.ephemeralPublicKey = key
+            header.parsedEphemeralKey = decoded
         case .rsaV1:
             guard headerObject["ephemeralPublicKey"] == nil else {
                 throw PaymentTokenError(

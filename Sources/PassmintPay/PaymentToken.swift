@@ -20,6 +20,8 @@ public struct PaymentToken: Sendable, Hashable {
     public struct Header: Sendable, Hashable {
         /// EC_v1: the ephemeral public key (DER SubjectPublicKeyInfo, P-256).
         public var ephemeralPublicKey: [UInt8]?
+        /// `ephemeralPublicKey` as the parse decoded it (see ``ephemeralKey``).
+        var parsedEphemeralKey: EphemeralKey?
         /// RSA_v1: the wrapped symmetric key.
         public var wrappedKey: [UInt8]?
         /// Base64 SHA-256 of the merchant public key's DER SubjectPublicKeyInfo: which merchant key the token is for.

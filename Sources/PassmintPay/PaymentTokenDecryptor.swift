@@ -60,26 +60,12 @@ public struct PaymentTokenDecryptor: Sendable {
     }
 
     private func open(_ token: PaymentToken, with key: MerchantKey) throws(PaymentTokenError) -> [UInt8] {
-        let symmetricKey: [UInt8]
-        switch token.version {
-        case .ecV1:
-            guard let ephemeral = token.header.ephemeralPublicKey,
-                let secret = PaymentCrypto.sharedSecret(privateKey: key.privateKey, peerDER: ephemeral)
-            else {
-                throw PaymentTokenError(
-                    .decryptionFailed,
-                    "cannot decrypt: ECDH of the key \(key.summary) with header.ephemeralPublicKey failed (is the key P-256?)")
-            }
-            symmetricKey = PaymentCrypto.derivedKey(sharedSecret: secret, merchantIdentifierHash: key.merchantIdentifierHash)
-        case .rsaV1:
-            guard let wrapped = token.header.wrappedKey,
-                let unwrapped = PaymentCrypto.unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: true)
-                    ?? PaymentCrypto.unwrap(wrapped, privateKey: key.privateKey, mgf1SHA256: false)
-            else {
-                throw PaymentTokenError(
-                    .decryptionFailed, "cannot decrypt: RSA-OAEP (SHA-256) cannot unwrap header.wrappedKey with the key \(key.summary)")
-            }
-            symmetricKey = unwrapped
+        guard let symmetricKey = PaymentCrypto.symmetricKey(token, key) else {
+            throw PaymentTokenError(
+                .decryptionFailed,
+                token.version == .ecV1
+                    ? "cannot decrypt: ECDH of the key \(key.summary) with header.ephemeralPublicKey failed (is the key P-256?)"
+                    : "cannot decrypt: RSA-OAEP (SHA-256) cannot unwrap header.wrappedKey with the key \(key.summary)")
         }
         guard let plaintext = PaymentCrypto.open(token.data, key: symmetricKey) else {
             throw PaymentTokenError(

@@ -53,7 +53,7 @@ public struct DeviceCounts: Sendable, Equatable {
 }
 
 extension PassEvent {
-    /// Milliseconds since 1970, as the stores keep times of events.
+    /// Milliseconds since 1970, as both stores keep every time (events, leases, jobs, payments…), and back.
     package static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     package static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
     /// A day in milliseconds: the resolution of the aggregates that outlive pruning.

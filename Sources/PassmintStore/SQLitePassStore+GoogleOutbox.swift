@@ -7,7 +7,7 @@ import Foundation
 extension SQLitePassStore {
     /// Owes the pass's Google object a patch when Google holds one, in the caller's transaction.
     static func oweGoogleUpdate(_ db: SQLiteConnection, _ type: String, _ serial: String, now: Date) throws {
-        let time = milliseconds(now)
+        let time = PassEvent.milliseconds(now)
         try db.query(
             """
             INSERT INTO google_outbox (pass_type_id, serial_number, generation, due_at, lease_until, attempts, enqueued_at)
@@ -51,7 +51,7 @@ extension SQLitePassStore {
                 WHERE g.pass_type_id = ? AND g.serial_number = ?
                 """, [.text(passTypeIdentifier), .text(serialNumber)]
             ) { row in
-                let due = row.integer(2) < 0 ? nil : Date(timeIntervalSince1970: Double(row.integer(2)) / 1000)
+                let due = row.integer(2) < 0 ? nil : PassEvent.date(milliseconds: row.integer(2))
                 state = GoogleObjectState(objectID: row.text(0), pending: due != nil, attempts: Int(row.integer(1)), dueAt: due)
             }
             return state

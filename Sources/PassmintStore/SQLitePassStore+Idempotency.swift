@@ -6,7 +6,7 @@ extension SQLitePassStore {
     public func claimIdempotencyKey(scope: String, key: String, staleBefore: Date) async throws -> IdempotencyClaim {
         let claim = UUID().uuidString
         return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             try db.query(
                 "INSERT INTO idempotency_keys (scope, key, claim, claimed_at) VALUES (?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING",
                 [.text(scope), .text(key), .text(claim), .integer(now)])
@@ -22,7 +22,7 @@ extension SQLitePassStore {
                         IdempotentAnswer(
                             requestHash: row.text(1) ?? "", status: Int(status), headers: row.text(2) ?? "", body: row.blob(3)))
                 } else {
-                    stale = row.integer(4) < Self.milliseconds(staleBefore)
+                    stale = row.integer(4) < PassEvent.milliseconds(staleBefore)
                 }
             }
             guard stale else { return found }
@@ -57,7 +57,7 @@ extension SQLitePassStore {
 
     public func pruneIdempotencyKeys(claimedBefore before: Date) async throws -> Int {
         try await writer.write { db in
-            try db.query("DELETE FROM idempotency_keys WHERE claimed_at < ?", [.integer(Self.milliseconds(before))])
+            try db.query("DELETE FROM idempotency_keys WHERE claimed_at < ?", [.integer(PassEvent.milliseconds(before))])
             return db.changes
         }
     }

@@ -40,7 +40,7 @@ extension SQLitePassStore {
     }
 
     func storeImages(_ db: SQLiteConnection, _ images: [StoredImage]) throws {
-        let now = Self.milliseconds(clock())
+        let now = PassEvent.milliseconds(clock())
         for image in images {
             // Stored again: the time moves, so a prune running beside this write (pruneImages) leaves it.
             try db.query(
@@ -52,7 +52,7 @@ extension SQLitePassStore {
     public func pruneImages(storedBefore: Date) async throws -> Int {
         try await writer.write { db in
             var candidates: Set<String> = []
-            try db.query("SELECT sha256 FROM images WHERE stored_at < ?", [.integer(Self.milliseconds(storedBefore))]) {
+            try db.query("SELECT sha256 FROM images WHERE stored_at < ?", [.integer(PassEvent.milliseconds(storedBefore))]) {
                 candidates.insert($0.text(0) ?? "")
             }
             guard !candidates.isEmpty else { return 0 }

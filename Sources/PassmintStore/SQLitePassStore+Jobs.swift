@@ -9,8 +9,8 @@ extension SQLitePassStore: JobStore {
     static func job(_ row: SQLiteConnection.Row) -> SharedJob {
         SharedJob(
             id: row.text(0) ?? "", kind: row.text(1) ?? "", running: row.integer(2) != 0, json: row.text(3) ?? "",
-            createdAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000),
-            finishedAt: row.optionalInteger(5).map { Date(timeIntervalSince1970: Double($0) / 1000) })
+            createdAt: PassEvent.date(milliseconds: row.integer(4)),
+            finishedAt: row.optionalInteger(5).map { PassEvent.date(milliseconds: $0) })
     }
 
     /// The upload's blocks are written a block a write (the writer is never held for a whole upload), the job last: a
@@ -23,7 +23,7 @@ extension SQLitePassStore: JobStore {
             try await writer.write { db in
                 try db.query(
                     "INSERT INTO update_job_uploads (job_id, position, bytes, written_at) VALUES (?, ?, ?, ?)",
-                    [.text(job.id), .integer(at), .blob(block), .integer(Self.milliseconds(self.clock()))])
+                    [.text(job.id), .integer(at), .blob(block), .integer(PassEvent.milliseconds(self.clock()))])
             }
             position += Int64(block.count)
             blocks += 1
@@ -35,7 +35,7 @@ extension SQLitePassStore: JobStore {
                 throw PassStoreError(
                     .database, "the upload of job \(job.id) was removed as it was written (its writer stalled a lease): send it again")
             }
-            let until = job.running ? Self.milliseconds(self.clock()) + lease.milliseconds : 0
+            let until = job.running ? PassEvent.milliseconds(self.clock()) + lease.milliseconds : 0
             try db.query(
                 """
                 INSERT INTO update_jobs (id, kind, running, state, owner, lease_until, created_at, finished_at)
@@ -43,17 +43,17 @@ extension SQLitePassStore: JobStore {
                 """,
                 [
                     .text(job.id), .text(job.kind), .integer(job.running ? 1 : 0), .text(job.json), .text(owner), .integer(until),
-                    .integer(Self.milliseconds(job.createdAt)), job.finishedAt.map { .integer(Self.milliseconds($0)) } ?? .null,
+                    .integer(PassEvent.milliseconds(job.createdAt)), job.finishedAt.map { .integer(PassEvent.milliseconds($0)) } ?? .null,
                 ])
         }
     }
 
     public func saveJob(_ job: SharedJob, owner: String?, lease: Duration) async throws -> Bool {
         try await writer.write { db in
-            let finished: SQLiteConnection.Value = job.finishedAt.map { .integer(Self.milliseconds($0)) } ?? .null
+            let finished: SQLiteConnection.Value = job.finishedAt.map { .integer(PassEvent.milliseconds($0)) } ?? .null
             let values: [SQLiteConnection.Value] = [.text(job.json), .integer(job.running ? 1 : 0), finished]
             if let owner {
-                let until = job.running ? Self.milliseconds(self.clock()) + lease.milliseconds : 0
+                let until = job.running ? PassEvent.milliseconds(self.clock()) + lease.milliseconds : 0
                 try db.query(
                     "UPDATE update_jobs SET state = ?, running = ?, finished_at = ?, lease_until = ? WHERE id = ? AND owner = ?",
                     values + [.integer(until), .text(job.id), .text(owner)])
@@ -66,7 +66,7 @@ extension SQLitePassStore: JobStore {
 
     public func renewJobLease(id: String, owner: String, lease: Duration) async throws -> Bool {
         try await writer.write { db in
-            let until = Self.milliseconds(self.clock()) + lease.milliseconds
+            let until = PassEvent.milliseconds(self.clock()) + lease.milliseconds
             try db.query(
                 "UPDATE update_jobs SET lease_until = ? WHERE id = ? AND owner = ? AND running", [.integer(until), .text(id), .text(owner)])
             return db.changes > 0
@@ -85,13 +85,13 @@ extension SQLitePassStore: JobStore {
             var any = false
             try db.query(
                 "SELECT 1 FROM update_jobs WHERE running AND kind = ? AND lease_until <= ? LIMIT 1",
-                [.text(kind), .integer(Self.milliseconds(clock()))]
+                [.text(kind), .integer(PassEvent.milliseconds(clock()))]
             ) { _ in any = true }
             return any
         }
         guard due else { return nil }
         return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             var claimed: SharedJob?
             try db.query(
                 """
@@ -141,7 +141,7 @@ extension SQLitePassStore: JobStore {
                     """
                     DELETE FROM update_job_uploads WHERE job_id IN (
                         SELECT id FROM update_jobs WHERE NOT running AND finished_at <= ?)
-                    """, [.integer(Self.milliseconds(endedBefore))])
+                    """, [.integer(PassEvent.milliseconds(endedBefore))])
             }
             if let abandonedFor {
                 try db.query(
@@ -149,7 +149,7 @@ extension SQLitePassStore: JobStore {
                     DELETE FROM update_job_uploads WHERE job_id IN (
                         SELECT job_id FROM update_job_uploads u WHERE NOT EXISTS (SELECT 1 FROM update_jobs j WHERE j.id = u.job_id)
                         GROUP BY job_id HAVING max(written_at) <= ?)
-                    """, [.integer(Self.milliseconds(self.clock()) - abandonedFor.milliseconds)])
+                    """, [.integer(PassEvent.milliseconds(self.clock()) - abandonedFor.milliseconds)])
             }
         }
     }

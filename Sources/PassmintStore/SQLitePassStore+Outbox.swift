@@ -4,11 +4,9 @@ import Foundation
 /// ``SQLitePassStore/change(passTypeIdentifier:serialNumber:_:basedOn:)`` in the change's transaction, and claimed and settled by the service's pusher. One process writes the file, so a
 /// claim is a lease only against a pusher that died holding it.
 extension SQLitePassStore {
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
     /// Owes every distinct token a push for the pass type, in the caller's transaction.
     static func owePushes(_ db: SQLiteConnection, tokens: [String], passTypeIdentifier: String, now: Date = Date()) throws {
-        let time = milliseconds(now)
+        let time = PassEvent.milliseconds(now)
         for token in Set(tokens).sorted() {
             try db.query(
                 """
@@ -49,7 +47,7 @@ extension SQLitePassStore {
                 try db.query("DELETE FROM devices WHERE push_token = ?", token)
                 try db.query("DELETE FROM push_outbox WHERE push_token = ?", token)
             }
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             for row in settlement.rows {
                 guard let result = row.note else { continue }
                 try db.query(

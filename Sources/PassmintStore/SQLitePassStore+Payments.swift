@@ -6,7 +6,7 @@ extension SQLitePassStore {
     public func claimPayment(transactionId: String, requestHash: String, staleBefore: Date) async throws -> PaymentClaim {
         let claim = UUID().uuidString
         return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             try db.query(
                 """
                 INSERT INTO payments (transaction_id, state, request_hash, claim, claimed_at, received_at)
@@ -17,12 +17,12 @@ extension SQLitePassStore {
                     claim: claim,
                     PaymentRecord(
                         transactionId: transactionId, state: .received, requestHash: requestHash,
-                        receivedAt: Date(timeIntervalSince1970: Double(now) / 1000)))
+                        receivedAt: PassEvent.date(milliseconds: now)))
             }
             var found: (record: PaymentRecord, free: Bool)?
             try db.query(
                 "SELECT \(Self.paymentColumns), claim IS NULL OR claimed_at < ? FROM payments WHERE transaction_id = ?",
-                [.integer(Self.milliseconds(staleBefore)), .text(transactionId)]
+                [.integer(PassEvent.milliseconds(staleBefore)), .text(transactionId)]
             ) { row in found = (Self.payment(row, transactionId), row.integer(6) != 0) }
             guard let found else { throw PassStoreError(.database, "the payment \(transactionId) vanished while it was claimed") }
             guard found.free, [.received, .approved].contains(found.record.state) else { return .held(found.record) }
@@ -67,7 +67,8 @@ extension SQLitePassStore {
     public func prunePayments(finishedBefore before: Date) async throws -> Int {
         try await writer.write { db in
             try db.query(
-                "DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < ?", [.integer(Self.milliseconds(before))])
+                "DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < ?", [.integer(PassEvent.milliseconds(before))]
+            )
             return db.changes
         }
     }
@@ -79,7 +80,7 @@ extension SQLitePassStore {
             transactionId: transactionId, state: PaymentRecord.State(rawValue: row.text(0) ?? "") ?? .received,
             requestHash: row.text(1) ?? "", outcome: row.text(2),
             pass: row.text(3).map { PassKey(passTypeIdentifier: $0, serialNumber: row.text(4) ?? "") },
-            receivedAt: Date(timeIntervalSince1970: Double(row.integer(5)) / 1000))
+            receivedAt: PassEvent.date(milliseconds: row.integer(5)))
     }
 
     /// Marks the payment issued for `pass`, inside the insert's transaction; throws when it is not approved under the claim.

@@ -9,7 +9,7 @@ extension SQLitePassStore {
     func hasDue(_ outbox: Outbox) throws -> Bool {
         try read { db in
             var found = false
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             let query = "SELECT 1 FROM \(outbox.table) WHERE \(outbox.owed) AND due_at <= ? AND lease_until <= ? LIMIT 1"
             try db.query(query, [.integer(now), .integer(now)]) { _ in found = true }
             return found
@@ -24,7 +24,7 @@ extension SQLitePassStore {
         guard try hasDue(outbox) else { return [] }
         let table = outbox.table
         return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             var claimed: [Owed<Item>] = []
             try db.query(
                 """
@@ -36,7 +36,7 @@ extension SQLitePassStore {
                 claimed.append(
                     Owed(
                         item(row.text(0) ?? "", row.text(1) ?? ""), generation: row.integer(2), attempts: Int(row.integer(3)),
-                        enqueuedAt: Date(timeIntervalSince1970: Double(row.integer(4)) / 1000)))
+                        enqueuedAt: PassEvent.date(milliseconds: row.integer(4))))
             }
             return claimed
         }
@@ -67,7 +67,7 @@ extension SQLitePassStore {
                 """
                 UPDATE \(table) SET due_at = ?, lease_until = 0, attempts = attempts + 1
                 WHERE \(keys.0) = ? AND \(keys.1) = ? AND generation = ?
-                """, [.integer(milliseconds(retryAt))] + values + [.integer(generation)])
+                """, [.integer(PassEvent.milliseconds(retryAt))] + values + [.integer(generation)])
         } else {
             try db.query("DELETE FROM \(table) WHERE \(keys.0) = ? AND \(keys.1) = ? AND generation = ?", values + [.integer(generation)])
         }
@@ -82,11 +82,11 @@ extension SQLitePassStore {
             var status = OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
             try db.query(
                 "SELECT COUNT(*), MIN(\(outbox.since)), COUNT(*) FILTER (WHERE due_at <= ?) FROM \(outbox.table) WHERE \(outbox.owed)",
-                [.integer(Self.milliseconds(self.clock()))]
+                [.integer(PassEvent.milliseconds(self.clock()))]
             ) { row in
                 status.depth = Int(row.integer(0))
                 status.due = Int(row.integer(2))
-                if status.depth > 0 { status.oldestEnqueuedAt = Date(timeIntervalSince1970: Double(row.integer(1)) / 1000) }
+                if status.depth > 0 { status.oldestEnqueuedAt = PassEvent.date(milliseconds: row.integer(1)) }
             }
             return status
         }

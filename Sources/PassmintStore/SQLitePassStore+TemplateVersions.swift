@@ -3,7 +3,7 @@ import Foundation
 /// Template versions by content hash on SQLite (`template_versions`, migration 16).
 extension SQLitePassStore: TemplateVersionStore {
     public func storeTemplateVersion(hash: String, name: String, content: String) async throws {
-        let now = Self.milliseconds(clock())
+        let now = PassEvent.milliseconds(clock())
         try await writer.write { db in
             try db.query(
                 "INSERT INTO template_versions (hash, name, content, stored_at) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",

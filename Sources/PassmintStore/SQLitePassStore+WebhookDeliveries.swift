@@ -35,7 +35,7 @@ extension SQLitePassStore {
                 UPDATE webhook_deliveries SET delivered_at = NULL, failed_at = NULL, due_at = ?, lease_until = 0, attempts = 0,
                     last_error = NULL
                 WHERE id = ? AND webhook_id = ? AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)
-                """, [.integer(Self.milliseconds(self.clock())), .integer(id), .text(webhookId)])
+                """, [.integer(PassEvent.milliseconds(self.clock())), .integer(id), .text(webhookId)])
             if db.changes > 0 { return .replayed }
             var owed = false
             try db.query("SELECT 1 FROM webhook_deliveries WHERE id = ? AND webhook_id = ?", [.integer(id), .text(webhookId)]) { _ in

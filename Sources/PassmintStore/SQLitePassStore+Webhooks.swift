@@ -12,7 +12,7 @@ extension SQLitePassStore {
                 "INSERT INTO webhooks (id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?)",
                 [
                     .text(webhook.id), .text(webhook.url), .text(webhook.storedEvents), .text(webhook.secret),
-                    .integer(Self.milliseconds(webhook.createdAt)),
+                    .integer(PassEvent.milliseconds(webhook.createdAt)),
                 ])
             return true
         }
@@ -43,7 +43,7 @@ extension SQLitePassStore {
     public func claimWebhookDeliveries(limit: Int, lease: Duration) async throws -> [Owed<WebhookDelivery>] {
         guard try hasDue(.webhook) else { return [] }
         return try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             let until = now + lease.milliseconds
             var receivers: [String: (url: String, secret: String)] = [:]
             try db.query("SELECT id, url, secret FROM webhooks") { receivers[$0.text(0) ?? ""] = ($0.text(1) ?? "", $0.text(2) ?? "") }
@@ -75,12 +75,12 @@ extension SQLitePassStore {
 
     public func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws {
         try await writer.write { db in
-            let now = Self.milliseconds(self.clock())
+            let now = PassEvent.milliseconds(self.clock())
             for row in settlement.rows {
                 let (column, time): (String, Int64) =
                     switch row.outcome {
                     case .done: ("delivered_at", now)
-                    case .retry(let at): ("due_at", Self.milliseconds(at))
+                    case .retry(let at): ("due_at", PassEvent.milliseconds(at))
                     case .givenUp: ("failed_at", now)
                     }
                 try db.query(

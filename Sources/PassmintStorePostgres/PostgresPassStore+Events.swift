@@ -139,9 +139,7 @@ extension PostgresPassStore {
                 ON CONFLICT (day, kind, pass_type_id, template) DO UPDATE SET count = event_days.count + excluded.count,
                     within_hour = event_days.within_hour + excluded.within_hour, within_day = event_days.within_day + excluded.within_day
                 """, logger: logger)
-            let rows = try await connection.query("DELETE FROM pass_events WHERE at < \(cut) RETURNING 1", logger: logger)
-            var deleted = 0
-            for try await _ in rows { deleted += 1 }
+            let deleted = try await connection.rowCount("DELETE FROM pass_events WHERE at < \(cut) RETURNING 1", logger: logger)
             // Settled webhook deliveries go with their events; owed ones stay until they are settled.
             try await connection.query(
                 "DELETE FROM webhook_deliveries WHERE at < \(cut) AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL)", logger: logger)

@@ -16,11 +16,10 @@ extension PostgresPassStore {
             }
             guard let key else { return .unknownObject }
             let at = PassEvent.milliseconds(callback.at)
-            let inserted = try await connection.query(
-                "INSERT INTO google_callbacks (nonce, at) VALUES (\(callback.nonce), \(at)) ON CONFLICT (nonce) DO NOTHING RETURNING 1",
-                logger: logger)
-            var fresh = false
-            for try await _ in inserted { fresh = true }
+            let fresh =
+                try await connection.rowCount(
+                    "INSERT INTO google_callbacks (nonce, at) VALUES (\(callback.nonce), \(at)) ON CONFLICT (nonce) DO NOTHING RETURNING 1",
+                    logger: logger) > 0
             guard fresh else { return .duplicate }
             let (type, serial) = (key.passTypeIdentifier, key.serialNumber)
             try await connection.query(

@@ -12,7 +12,7 @@ extension PostgresPassStore {
     static func oweGoogleUpdate(
         _ connection: PostgresConnection, _ type: String, _ serial: String, _ logger: Logger, now: Date
     ) async throws {
-        let time = milliseconds(now)
+        let time = PassEvent.milliseconds(now)
         try await connection.query(
             """
             INSERT INTO google_outbox (pass_type_id, serial_number, generation, due_at, lease_until, attempts, enqueued_at)
@@ -62,7 +62,7 @@ extension PostgresPassStore {
             WHERE g.pass_type_id = \(passTypeIdentifier) AND g.serial_number = \(serialNumber)
             """, logger: logger)
         for try await (objectID, attempts, dueAt) in rows.decode((String?, Int64, Int64?).self) {
-            let due = dueAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            let due = dueAt.map { PassEvent.date(milliseconds: $0) }
             return GoogleObjectState(objectID: objectID, pending: due != nil, attempts: Int(attempts), dueAt: due)
         }
         return nil

@@ -8,16 +8,14 @@ import PostgresNIO
 extension PostgresPassStore {
     public func claimIdempotencyKey(scope: String, key: String, staleBefore: Date) async throws -> IdempotencyClaim {
         let claim = UUID().uuidString
-        let now = Self.milliseconds(clock())
-        let stale = Self.milliseconds(staleBefore)
+        let now = PassEvent.milliseconds(clock())
         return try await write(notify: false) { connection in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO idempotency_keys (scope, key, claim, claimed_at) VALUES (\(scope), \(key), \(claim), \(now))
-                ON CONFLICT (scope, key) DO NOTHING RETURNING 1
-                """, logger: logger)
-            var fresh = false
-            for try await _ in inserted { fresh = true }
+            let fresh =
+                try await connection.rowCount(
+                    """
+                    INSERT INTO idempotency_keys (scope, key, claim, claimed_at) VALUES (\(scope), \(key), \(claim), \(now))
+                    ON CONFLICT (scope, key) DO NOTHING RETURNING 1
+                    """, logger: logger) > 0
             if fresh { return .claimed(claim: claim) }
             let rows = try await connection.query(
                 """
@@ -31,7 +29,7 @@ extension PostgresPassStore {
                     found = .answered(
                         IdempotentAnswer(requestHash: hash ?? "", status: status, headers: headers ?? "", body: [UInt8](body ?? Data())))
                 } else {
-                    abandoned = claimedAt < stale
+                    abandoned = claimedAt < PassEvent.milliseconds(staleBefore)
                 }
             }
             guard abandoned else { return found }
@@ -65,11 +63,8 @@ extension PostgresPassStore {
 
     public func pruneIdempotencyKeys(claimedBefore before: Date) async throws -> Int {
         try await write(notify: false) { connection in
-            let rows = try await connection.query(
-                "DELETE FROM idempotency_keys WHERE claimed_at < \(Self.milliseconds(before)) RETURNING 1", logger: logger)
-            var deleted = 0
-            for try await _ in rows { deleted += 1 }
-            return deleted
+            return try await connection.rowCount(
+                "DELETE FROM idempotency_keys WHERE claimed_at < \(PassEvent.milliseconds(before)) RETURNING 1", logger: logger)
         }
     }
 }

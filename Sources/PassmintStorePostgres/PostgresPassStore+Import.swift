@@ -53,7 +53,7 @@ extension PostgresPassStore {
     /// Stores images in the caller's transaction, in one order (by SHA-256) so that two transactions storing the same
     /// images never wait for each other crosswise.
     func storeImages(_ connection: PostgresConnection, _ images: [StoredImage], _ logger: Logger) async throws {
-        let stamp = Self.milliseconds(clock())
+        let stamp = PassEvent.milliseconds(clock())
         for image in images.sorted(by: { $0.sha256 < $1.sha256 }) {
             try await connection.query(
                 """
@@ -67,15 +67,12 @@ extension PostgresPassStore {
         // An image a change stores again while this runs gets a younger stored_at under a row lock: the DELETE waits
         // for that change, reads the row again and leaves it.
         try await write(notify: false) { connection in
-            let rows = try await connection.query(
+            return try await connection.rowCount(
                 """
-                DELETE FROM images WHERE stored_at < \(Self.milliseconds(storedBefore)) AND sha256 NOT IN (
+                DELETE FROM images WHERE stored_at < \(PassEvent.milliseconds(storedBefore)) AND sha256 NOT IN (
                     SELECT (regexp_matches(data, 'sha256:([0-9a-f]{64})', 'g'))[1] FROM passes WHERE data LIKE '%sha256:%')
                 RETURNING 1
                 """, logger: logger)
-            var deleted = 0
-            for try await _ in rows { deleted += 1 }
-            return deleted
         }
     }
 

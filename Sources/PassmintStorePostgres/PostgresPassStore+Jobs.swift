@@ -8,27 +8,27 @@ import PostgresNIO
 /// `FOR UPDATE SKIP LOCKED`, so two nodes never take over the same job at once. None of this changes a pass, so none of
 /// it moves the change feed's generation.
 extension PostgresPassStore: JobStore {
-    static func leaseEnd(_ now: Date, _ lease: Duration) -> Int64 { milliseconds(now) + lease.milliseconds }
+    static func leaseEnd(_ now: Date, _ lease: Duration) -> Int64 { PassEvent.milliseconds(now) + lease.milliseconds }
 
     typealias JobRow = (String, String, Bool, String, Int64, Int64?)
 
     static func job(_ row: JobRow) -> SharedJob {
         SharedJob(
-            id: row.0, kind: row.1, running: row.2, json: row.3, createdAt: Date(timeIntervalSince1970: Double(row.4) / 1000),
-            finishedAt: row.5.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+            id: row.0, kind: row.1, running: row.2, json: row.3, createdAt: PassEvent.date(milliseconds: row.4),
+            finishedAt: row.5.map { PassEvent.date(milliseconds: $0) })
     }
 
     static let jobColumns = "id, kind, running, state, created_at, finished_at"
 
     public func insertJob(_ job: SharedJob, owner: String, lease: Duration, nextBlock: (() throws -> [UInt8]?)?) async throws {
-        let (created, finished) = (Self.milliseconds(job.createdAt), job.finishedAt.map(Self.milliseconds))
+        let (created, finished) = (PassEvent.milliseconds(job.createdAt), job.finishedAt.map(PassEvent.milliseconds))
         try await clients.withTransaction(logger: logger) { connection in
             var position: Int64 = 0
             while let block = try nextBlock?() {
                 try await connection.query(
                     """
                     INSERT INTO update_job_uploads (job_id, position, bytes, written_at)
-                    VALUES (\(job.id), \(position), \(Data(block)), \(Self.milliseconds(clock())))
+                    VALUES (\(job.id), \(position), \(Data(block)), \(PassEvent.milliseconds(clock())))
                     """,
                     logger: logger)
                 position += Int64(block.count)
@@ -43,7 +43,7 @@ extension PostgresPassStore: JobStore {
     }
 
     public func saveJob(_ job: SharedJob, owner: String?, lease: Duration) async throws -> Bool {
-        let finished = job.finishedAt.map(Self.milliseconds)
+        let finished = job.finishedAt.map(PassEvent.milliseconds)
         let until = job.running ? Self.leaseEnd(clock(), lease) : 0
         let rows: PostgresRowSequence
         if let owner {
@@ -78,7 +78,7 @@ extension PostgresPassStore: JobStore {
 
     public func claimJob(kind: String, owner: String, lease: Duration) async throws -> SharedJob? {
         // Looked at first with a read: every node looks several times a lease.
-        let now = Self.milliseconds(clock())
+        let now = PassEvent.milliseconds(clock())
         let due = try await clients.query(
             "SELECT 1 FROM update_jobs WHERE running AND kind = \(kind) AND lease_until <= \(now) LIMIT 1", logger: logger)
         var any = false
@@ -130,7 +130,7 @@ extension PostgresPassStore: JobStore {
             try await clients.query("DELETE FROM update_job_uploads WHERE job_id = \(id)", logger: logger)
         }
         if let endedBefore {
-            let before = Self.milliseconds(endedBefore)
+            let before = PassEvent.milliseconds(endedBefore)
             try await clients.query(
                 """
                 DELETE FROM update_job_uploads u USING update_jobs j
@@ -138,7 +138,7 @@ extension PostgresPassStore: JobStore {
                 """, logger: logger)
         }
         if let abandonedFor {
-            let before = Self.milliseconds(clock()) - abandonedFor.milliseconds
+            let before = PassEvent.milliseconds(clock()) - abandonedFor.milliseconds
             try await clients.query(
                 """
                 DELETE FROM update_job_uploads WHERE job_id IN (

@@ -7,8 +7,6 @@ import PostgresNIO
 /// `FOR UPDATE SKIP LOCKED` and leases them, so two nodes never claim the same push, and a node that dies holding a
 /// lease loses it when the lease ends.
 extension PostgresPassStore {
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-
     public func claimPushes(limit: Int, lease: Duration) async throws -> [Owed<PushTarget>] {
         try await claimRows(of: .applePush, limit: limit, lease: lease) { PushTarget(pushToken: $0, passTypeIdentifier: $1) }
     }
@@ -38,7 +36,7 @@ extension PostgresPassStore {
             }
             let results = settlement.rows.compactMap { row in row.note.map { (push: row.owed, resultJSON: $0) } }
             if !results.isEmpty {
-                let now = Self.milliseconds(clock())
+                let now = PassEvent.milliseconds(clock())
                 try await connection.query(
                     """
                     INSERT INTO push_results (push_token, pass_type_id, result, at)
@@ -54,7 +52,7 @@ extension PostgresPassStore {
     private func settleDelivered(_ settlement: OutboxSettlement<PushTarget>) async throws {
         let statement = SettleDeliveredPushesStatement(
             delivered: settlement.done, results: settlement.rows.compactMap { row in row.note.map { (row.owed, $0) } },
-            now: Self.milliseconds(clock()))
+            now: PassEvent.milliseconds(clock()))
         defer { changeFeed.noteCommit(passes: false) }
         try await clients.withConnection { connection in
             for try await _ in try await connection.execute(statement, logger: logger) {}

@@ -8,23 +8,22 @@ import PostgresNIO
 extension PostgresPassStore {
     public func claimPayment(transactionId: String, requestHash: String, staleBefore: Date) async throws -> PaymentClaim {
         let claim = UUID().uuidString
-        let now = Self.milliseconds(clock())
-        let stale = Self.milliseconds(staleBefore)
+        let now = PassEvent.milliseconds(clock())
+        let stale = PassEvent.milliseconds(staleBefore)
         return try await write(notify: false) { connection in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO payments (transaction_id, state, request_hash, claim, claimed_at, received_at)
-                VALUES (\(transactionId), 'received', \(requestHash), \(claim), \(now), \(now))
-                ON CONFLICT (transaction_id) DO NOTHING RETURNING 1
-                """, logger: logger)
-            var fresh = false
-            for try await _ in inserted { fresh = true }
+            let fresh =
+                try await connection.rowCount(
+                    """
+                    INSERT INTO payments (transaction_id, state, request_hash, claim, claimed_at, received_at)
+                    VALUES (\(transactionId), 'received', \(requestHash), \(claim), \(now), \(now))
+                    ON CONFLICT (transaction_id) DO NOTHING RETURNING 1
+                    """, logger: logger) > 0
             if fresh {
                 return .claimed(
                     claim: claim,
                     PaymentRecord(
                         transactionId: transactionId, state: .received, requestHash: requestHash,
-                        receivedAt: Date(timeIntervalSince1970: Double(now) / 1000)))
+                        receivedAt: PassEvent.date(milliseconds: now)))
             }
             guard let (record, free) = try await Self.payment(connection, transactionId, staleBefore: stale, logger) else {
                 throw PassStoreError(.database, "the payment \(transactionId) vanished while it was claimed")
@@ -39,13 +38,12 @@ extension PostgresPassStore {
     public func decidePayment(transactionId: String, claim: String, approved: Bool, outcome: String?) async throws {
         let state = approved ? "approved" : "declined"
         try await write(notify: false) { connection in
-            let rows = try await connection.query(
-                """
-                UPDATE payments SET state = \(state), outcome = \(outcome)
-                WHERE transaction_id = \(transactionId) AND claim = \(claim) AND state = 'received' RETURNING 1
-                """, logger: logger)
-            var updated = false
-            for try await _ in rows { updated = true }
+            let updated =
+                try await connection.rowCount(
+                    """
+                    UPDATE payments SET state = \(state), outcome = \(outcome)
+                    WHERE transaction_id = \(transactionId) AND claim = \(claim) AND state = 'received' RETURNING 1
+                    """, logger: logger) > 0
             guard updated else { throw PassStoreError.lostPayment(PaymentSettlement(transactionId: transactionId, claim: claim)) }
         }
     }
@@ -59,13 +57,10 @@ extension PostgresPassStore {
 
     public func prunePayments(finishedBefore before: Date) async throws -> Int {
         try await write(notify: false) { connection in
-            let rows = try await connection.query(
+            return try await connection.rowCount(
                 """
-                DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < \(Self.milliseconds(before)) RETURNING 1
+                DELETE FROM payments WHERE state IN ('declined', 'issued') AND received_at < \(PassEvent.milliseconds(before)) RETURNING 1
                 """, logger: logger)
-            var deleted = 0
-            for try await _ in rows { deleted += 1 }
-            return deleted
         }
     }
 
@@ -90,7 +85,7 @@ extension PostgresPassStore {
             let record = PaymentRecord(
                 transactionId: transactionId, state: PaymentRecord.State(rawValue: state) ?? .received, requestHash: hash,
                 outcome: outcome, pass: type.map { PassKey(passTypeIdentifier: $0, serialNumber: serial ?? "") },
-                receivedAt: Date(timeIntervalSince1970: Double(receivedAt) / 1000))
+                receivedAt: PassEvent.date(milliseconds: receivedAt))
             return (record, free)
         }
         return nil
@@ -100,13 +95,12 @@ extension PostgresPassStore {
     static func markIssued(
         _ connection: PostgresConnection, _ payment: PaymentSettlement, pass: StoredPass, _ logger: Logger
     ) async throws {
-        let rows = try await connection.query(
-            """
-            UPDATE payments SET state = 'issued', pass_type_id = \(pass.passTypeIdentifier), serial_number = \(pass.serialNumber)
-            WHERE transaction_id = \(payment.transactionId) AND claim = \(payment.claim) AND state = 'approved' RETURNING 1
-            """, logger: logger)
-        var updated = false
-        for try await _ in rows { updated = true }
+        let updated =
+            try await connection.rowCount(
+                """
+                UPDATE payments SET state = 'issued', pass_type_id = \(pass.passTypeIdentifier), serial_number = \(pass.serialNumber)
+                WHERE transaction_id = \(payment.transactionId) AND claim = \(payment.claim) AND state = 'approved' RETURNING 1
+                """, logger: logger) > 0
         guard updated else { throw PassStoreError.lostPayment(payment) }
     }
 }

@@ -13,7 +13,7 @@ extension PostgresPassStore {
     /// sequential scan (which the planner picked for the bare `LIMIT 1`) read them all, hundreds of pages a look.
     func hasDue(_ outbox: Outbox) async throws -> Bool {
         try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
+            let now = PassEvent.milliseconds(clock())
             let rows = try await connection.query(
                 """
                 SELECT 1 FROM \(unescaped: outbox.table) WHERE \(unescaped: outbox.owed) AND due_at <= \(now) AND lease_until <= \(now)
@@ -31,7 +31,7 @@ extension PostgresPassStore {
     ) async throws -> T {
         defer { changeFeed.noteCommit(passes: false) }
         return try await clients.withConnection { connection in
-            let now = Self.milliseconds(clock())
+            let now = PassEvent.milliseconds(clock())
             return try await claim(connection, now, now + lease.milliseconds)
         }
     }
@@ -59,7 +59,7 @@ extension PostgresPassStore {
                 claimed.append(
                     Owed(
                         item(first, second), generation: generation, attempts: Int(attempts),
-                        enqueuedAt: Date(timeIntervalSince1970: Double(enqueued) / 1000)))
+                        enqueuedAt: PassEvent.date(milliseconds: enqueued)))
             }
             return claimed
         }
@@ -105,7 +105,7 @@ extension PostgresPassStore {
                 """
                 UPDATE \(unescaped: table) o SET due_at = d.due, lease_until = 0, attempts = o.attempts + 1
                 FROM UNNEST(\(retry.map(\.key.0))::text[], \(retry.map(\.key.1))::text[], \(retry.map(\.generation))::bigint[],
-                    \(retry.map { Self.milliseconds($0.at) })::bigint[]) AS d(a, b, g, due)
+                    \(retry.map { PassEvent.milliseconds($0.at) })::bigint[]) AS d(a, b, g, due)
                 WHERE o.\(unescaped: key0) = d.a AND o.\(unescaped: key1) = d.b AND o.generation = d.g
                 RETURNING o.\(unescaped: key0), o.\(unescaped: key1)
                 """, logger: logger)
@@ -126,7 +126,7 @@ extension PostgresPassStore {
     /// How many rows `outbox` owes, how many are due now, and since when the oldest is owed.
     public func outboxStatus(_ outbox: Outbox) async throws -> OutboxStatus {
         try await client.withConnection { connection in
-            let now = Self.milliseconds(clock())
+            let now = PassEvent.milliseconds(clock())
             let rows = try await connection.query(
                 """
                 SELECT COUNT(*), MIN(\(unescaped: outbox.since)), COUNT(*) FILTER (WHERE due_at <= \(now))
@@ -134,7 +134,7 @@ extension PostgresPassStore {
                 """, logger: logger)
             for try await (count, oldest, due) in rows.decode((Int64, Int64?, Int64).self) {
                 return OutboxStatus(
-                    depth: Int(count), due: Int(due), oldestEnqueuedAt: oldest.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+                    depth: Int(count), due: Int(due), oldestEnqueuedAt: oldest.map { PassEvent.date(milliseconds: $0) })
             }
             return OutboxStatus(depth: 0, due: 0, oldestEnqueuedAt: nil)
         }

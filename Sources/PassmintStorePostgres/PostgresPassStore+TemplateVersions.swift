@@ -5,7 +5,7 @@ import PostgresNIO
 /// pass names from here.
 extension PostgresPassStore: TemplateVersionStore {
     public func storeTemplateVersion(hash: String, name: String, content: String) async throws {
-        let now = Self.milliseconds(clock())
+        let now = PassEvent.milliseconds(clock())
         _ = try await write(notify: false) { connection in
             try await connection.query(
                 """
@@ -31,12 +31,9 @@ extension PostgresPassStore: TemplateVersionStore {
 
     public func adoptTemplateVersion(hash: String, name: String) async throws -> Int {
         try await write { connection in
-            let rows = try await connection.query(
+            return try await connection.rowCount(
                 "UPDATE passes SET template_version = \(hash) WHERE template = \(name) AND template_version IS NULL RETURNING 1",
                 logger: logger)
-            var count = 0
-            for try await _ in rows { count += 1 }
-            return count
         }
     }
 }

@@ -5,7 +5,7 @@ import PostgresNIO
 /// change feed's channel with the payload `template`, on which every node's feed calls its handler.
 extension PostgresPassStore: PublishedTemplateStore {
     public func recordPublishedTemplate(name: String, node: String, version: String) async throws -> Int64 {
-        let now = Self.milliseconds(clock())
+        let now = PassEvent.milliseconds(clock())
         return try await clients.withTransaction(logger: logger) { connection in
             let rows = try await connection.query(
                 """

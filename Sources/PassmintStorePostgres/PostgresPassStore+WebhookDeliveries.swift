@@ -30,7 +30,7 @@ extension PostgresPassStore {
 
     public func replayWebhookDelivery(webhookId: String, id: Int64) async throws -> WebhookReplay {
         try await write(notify: false) { connection in
-            let now = Self.milliseconds(clock())
+            let now = PassEvent.milliseconds(clock())
             let replayed = try await connection.query(
                 """
                 UPDATE webhook_deliveries SET delivered_at = NULL, failed_at = NULL, due_at = \(now), lease_until = 0, attempts = 0,

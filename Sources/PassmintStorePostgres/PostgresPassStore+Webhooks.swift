@@ -18,7 +18,7 @@ extension PostgresPassStore {
             _ = try await connection.query(
                 """
                 INSERT INTO webhooks (id, url, events, secret, created_at)
-                VALUES (\(webhook.id), \(webhook.url), \(webhook.storedEvents), \(webhook.secret), \(Self.milliseconds(webhook.createdAt)))
+                VALUES (\(webhook.id), \(webhook.url), \(webhook.storedEvents), \(webhook.secret), \(PassEvent.milliseconds(webhook.createdAt)))
                 """, logger: logger)
             try await Self.switchWebhookTrigger(connection, logger)
             return true
@@ -41,9 +41,7 @@ extension PostgresPassStore {
     public func removeWebhook(id: String) async throws -> Bool {
         try await write(notify: false) { connection in
             try await Self.lockWebhooks(connection, logger)
-            let rows = try await connection.query("DELETE FROM webhooks WHERE id = \(id) RETURNING 1", logger: logger)
-            var removed = false
-            for try await _ in rows { removed = true }
+            let removed = try await connection.rowCount("DELETE FROM webhooks WHERE id = \(id) RETURNING 1", logger: logger) > 0
             try await Self.switchWebhookTrigger(connection, logger)
             try await connection.query(
                 "DELETE FROM webhook_deliveries WHERE webhook_id = \(id) AND delivered_at IS NULL AND failed_at IS NULL", logger: logger)
@@ -104,10 +102,10 @@ extension PostgresPassStore {
     /// time and error (none for the delivered).
     public func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws {
         try await write(notify: false) { connection in
-            let now = Self.milliseconds(clock())
+            let now = PassEvent.milliseconds(clock())
             let groups: [(column: String, rows: [(id: Int64, time: Int64)])] = [
                 ("delivered_at", settlement.done.map { ($0.id, now) }),
-                ("due_at", settlement.retry.map { ($0.owed.id, Self.milliseconds($0.at)) }),
+                ("due_at", settlement.retry.map { ($0.owed.id, PassEvent.milliseconds($0.at)) }),
                 ("failed_at", settlement.givenUp.map { ($0.id, now) }),
             ]
             let errors = Dictionary(settlement.rows.compactMap { row in row.note.map { (row.owed.id, $0) } }) { $1 }

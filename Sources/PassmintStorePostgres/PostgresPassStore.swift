@@ -179,16 +179,15 @@ public final class PostgresPassStore: PassStore {
             for pass in passes {
                 let version = pass.firstVersion(tag: tag, now: clock())
                 let updatedAt = Int64(version.updatedAt.timeIntervalSince1970)
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO passes (
-                        pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, template_version)
-                    VALUES (\(version.passTypeIdentifier), \(version.serialNumber), \(version.authenticationToken), \(version.template),
-                            \(version.dataJSON), \(version.voided), \(version.updateTag), \(updatedAt), \(version.templateVersion))
-                    ON CONFLICT DO NOTHING RETURNING 1
-                    """, logger: logger)
-                var inserted = false
-                for try await _ in rows.decode(Int.self) { inserted = true }
+                let inserted =
+                    try await connection.rowCount(
+                        """
+                        INSERT INTO passes (
+                            pass_type_id, serial_number, authentication_token, template, data, voided, update_tag, updated_at, template_version)
+                        VALUES (\(version.passTypeIdentifier), \(version.serialNumber), \(version.authenticationToken), \(version.template),
+                                \(version.dataJSON), \(version.voided), \(version.updateTag), \(updatedAt), \(version.templateVersion))
+                        ON CONFLICT DO NOTHING RETURNING 1
+                        """, logger: logger) > 0
                 guard inserted else {
                     throw PassStoreError(
                         .duplicate, "a pass \(pass.passTypeIdentifier) / \(pass.serialNumber) already exists",
@@ -253,13 +252,12 @@ public final class PostgresPassStore: PassStore {
         let hash = try await deviceHash(deviceLibraryIdentifier)
         return try await write(notify: false) { connection in
             try await Self.lockPasses(connection, [(passTypeIdentifier, serialNumber)], logger)
-            let rows = try await connection.query(
-                """
-                DELETE FROM registrations WHERE device_library_id = \(deviceLibraryIdentifier) AND pass_type_id = \(passTypeIdentifier)
-                AND serial_number = \(serialNumber) RETURNING 1
-                """, logger: logger)
-            var removed = false
-            for try await _ in rows.decode(Int.self) { removed = true }
+            let removed =
+                try await connection.rowCount(
+                    """
+                    DELETE FROM registrations WHERE device_library_id = \(deviceLibraryIdentifier) AND pass_type_id = \(passTypeIdentifier)
+                    AND serial_number = \(serialNumber) RETURNING 1
+                    """, logger: logger) > 0
             if removed {
                 // Without events (a registration that never counted as an install): no `unregistered`, but the pass's
                 // install mark goes when no device is left, with `removed` when a device that did count left meanwhile.

@@ -85,7 +85,7 @@ struct WriteChangeGroupStatement: PostgresPreparedStatement {
         bindings.append(locked.map(\.passTypeIdentifier))
         bindings.append(locked.map(\.serialNumber))
         bindings.append(locked.map(written.contains))
-        bindings.append(PostgresPassStore.milliseconds(now))
+        bindings.append(PassEvent.milliseconds(now))
         let google = written.sorted()
         bindings.append(google.map(\.passTypeIdentifier))
         bindings.append(google.map(\.serialNumber))

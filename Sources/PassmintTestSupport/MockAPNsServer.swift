@@ -104,30 +104,11 @@ public final class MockAPNsServer: Sendable {
     /// `providerTokens`, clients authenticate with tokens and no client certificate is asked for. With `topic`, a push
     /// for another topic is refused (`TopicDisallowed`).
     public init(clientCA: URL, folder: URL, providerTokens: ProviderTokenVerifier? = nil, topic: String? = nil, threads: Int = 1) throws {
-        let key = folder.appendingPathComponent("apns-server.key").path
-        serverCertificateFile = folder.appendingPathComponent("apns-server.pem")
-        let certificate = serverCertificateFile.path
-        let result = try TestEnvironment.run(
-            "openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj",
-                "/CN=localhost",
-                "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-            ])
-        guard result.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
-        guard let loaded = try NIOSSLCertificate.fromPEMFile(certificate).first else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no certificate in \(certificate)"])
-        }
-        serverCertificate = loaded
-        var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: [.certificate(serverCertificate)], privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        let made = try ServerCertificate(folder: folder, name: "apns-server")
+        serverCertificate = made.certificate
+        serverCertificateFile = made.file
+        var tls = try made.serverConfiguration(clientCA: providerTokens == nil ? clientCA.path : nil)
         tls.applicationProtocols = ["h2"]
-        if providerTokens == nil {
-            tls.certificateVerification = .noHostnameVerification
-            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCA.path))
-        } else {
-            tls.certificateVerification = .none
-        }
         let context = try NIOSSLContext(configuration: tls)
 
         self.threads = max(1, threads)

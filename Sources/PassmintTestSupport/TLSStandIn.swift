@@ -7,7 +7,7 @@ public import Passmint
 import Synchronization
 
 /// An HTTPS (HTTP/1.1 over TLS) server on a free loopback port, for tests of the service's outgoing calls: the payment
-/// processor, Apple's merchant validation. Its certificate is made at start (`openssl`, for `127.0.0.1`; trust
+/// processor, Apple's merchant validation. Its certificate is made at start (``ServerCertificate``; trust
 /// ``certificateFile``). With `clientCA` it requires a client certificate issued by that CA: a client without one, or
 /// with another, fails the handshake and never reaches ``answer``. It keeps every request with the subject of the
 /// client certificate it came with.
@@ -56,22 +56,9 @@ public final class TLSStandIn: Sendable {
     public init(
         folder: URL, clientCA: String? = nil, answer: @escaping @Sendable (Received) -> Answer
     ) throws {
-        let key = folder.appendingPathComponent("standin-server.key").path
-        certificateFile = folder.appendingPathComponent("standin-server.pem").path
-        let made = try TestEnvironment.run(
-            "openssl",
-            [
-                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificateFile,
-                "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-            ])
-        guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
-        var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(certificateFile).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-        if let clientCA {
-            tls.certificateVerification = .noHostnameVerification
-            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(clientCA))
-        }
+        let made = try ServerCertificate(folder: folder, name: "standin-server")
+        certificateFile = made.file.path
+        let tls = try made.serverConfiguration(clientCA: clientCA)
         let context = try NIOSSLContext(configuration: tls)
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let recorded = recorded

@@ -49,14 +49,14 @@ import Testing
         let signer = GoogleCallbackSigner(intermediateExpiration: Self.now.addingTimeInterval(3600))
         let body = Array(try signer.body(Self.message(), recipientID: Self.issuer).utf8)
         let expired = GoogleCallbackVerifier(keys: try Self.keys(signer, rootExpiration: Self.now), recipientID: Self.issuer)
-        #expect(throws: GoogleCallbackError.self) { try expired.verify(body, now: Self.now) }
+        #expect(throws: GoogleWalletError.self) { try expired.verify(body, now: Self.now) }
         let foreign = GoogleCallbackSigner(intermediateExpiration: Self.now.addingTimeInterval(3600))
         let other = GoogleCallbackVerifier(keys: try Self.keys(foreign), recipientID: Self.issuer)
         do {
             _ = try other.verify(body, now: Self.now)
             Issue.record("a callback signed under another root verified")
         } catch {
-            #expect(error.code == .unverified && error.message.contains("root key"), "\(error)")
+            #expect(error.code == .unverifiedCallback && error.message.contains("root key"), "\(error)")
         }
     }
 

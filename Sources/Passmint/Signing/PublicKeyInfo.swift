@@ -11,6 +11,26 @@ public struct PublicKeyInfo: Sendable, Hashable {
 
     /// Parses DER bytes; nil when they are not a SubjectPublicKeyInfo.
     public init?(der: [UInt8]) {
+        guard let key = Self.decode(der: der) else { return nil }
+        defer { EVP_PKEY_free(key) }
+        self.init(key: key)
+    }
+
+    /// The facts of a decoded key.
+    package init(key: OpaquePointer) {
+        algorithm = EVP_PKEY_get0_type_name(key).map { String(cString: $0) } ?? "unknown"
+        var name = [CChar](repeating: 0, count: 80)
+        var length = 0
+        if EVP_PKEY_get_utf8_string_param(key, "group", &name, name.count, &length) == 1 {
+            curve = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        } else {
+            curve = nil
+        }
+        ERR_clear_error()
+    }
+
+    /// Decodes exactly one DER SubjectPublicKeyInfo into an `EVP_PKEY` the caller frees; nil when the bytes are not one.
+    package static func decode(der: [UInt8]) -> OpaquePointer? {
         ERR_clear_error()
         let key: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
@@ -22,20 +42,8 @@ public struct PublicKeyInfo: Sendable, Hashable {
             }
             return parsed
         }
-        guard let key else {
-            ERR_clear_error()
-            return nil
-        }
-        defer { EVP_PKEY_free(key) }
-        algorithm = EVP_PKEY_get0_type_name(key).map { String(cString: $0) } ?? "unknown"
-        var name = [CChar](repeating: 0, count: 80)
-        var length = 0
-        if EVP_PKEY_get_utf8_string_param(key, "group", &name, name.count, &length) == 1 {
-            curve = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        } else {
-            curve = nil
-        }
-        ERR_clear_error()
+        if key == nil { ERR_clear_error() }
+        return key
     }
 
     private static let cache = Mutex<[String: PublicKeyInfo?]>([:])

@@ -24,10 +24,11 @@ public struct GoogleCallbackVerifier: Sendable {
         self.recipientID = recipientID
     }
 
-    /// The callback in `body`, verified at `now`.
-    public func verify(_ body: [UInt8], now: Date) throws(GoogleCallbackError) -> GoogleCallback {
+    /// The callback in `body`, verified at `now`; throws ``GoogleWalletError/Code/malformedCallback`` or
+    /// ``GoogleWalletError/Code/unverifiedCallback``.
+    public func verify(_ body: [UInt8], now: Date) throws(GoogleWalletError) -> GoogleCallback {
         guard let message = (try? JSONParser.value(body))?.objectValue else { throw .malformed("the body is not a JSON object") }
-        func text(_ object: JSONObject, _ key: String, _ path: String) throws(GoogleCallbackError) -> String {
+        func text(_ object: JSONObject, _ key: String, _ path: String) throws(GoogleWalletError) -> String {
             guard let value = object[key]?.stringValue else { throw .malformed("\(path)\(key) is missing or not a string") }
             return value
         }
@@ -63,7 +64,7 @@ public struct GoogleCallbackVerifier: Sendable {
 
     /// The intermediate signing key, once one of its signatures verifies with a root key that has not expired and it
     /// has not expired itself.
-    func verifyIntermediate(signedKey: String, signatures: [JSONValue], now: Date) throws(GoogleCallbackError)
+    func verifyIntermediate(signedKey: String, signatures: [JSONValue], now: Date) throws(GoogleWalletError)
         -> P256.Signing.PublicKey
     {
         let signed = Self.lengthPrefixed([Self.senderID, Self.protocolVersion, signedKey])
@@ -94,11 +95,11 @@ public struct GoogleCallbackVerifier: Sendable {
     }
 
     /// The fields of the signed message.
-    static func callback(_ signedMessage: String) throws(GoogleCallbackError) -> GoogleCallback {
+    static func callback(_ signedMessage: String) throws(GoogleWalletError) -> GoogleCallback {
         guard let object = (try? JSONParser.value(Array(signedMessage.utf8)))?.objectValue else {
             throw .malformed("signedMessage is not a JSON object")
         }
-        func text(_ key: String) throws(GoogleCallbackError) -> String {
+        func text(_ key: String) throws(GoogleWalletError) -> String {
             guard let value = object[key]?.stringValue, !value.isEmpty else { throw .malformed("signedMessage.\(key) is missing or empty") }
             return value
         }
@@ -121,7 +122,7 @@ public struct GoogleCallbackVerifier: Sendable {
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    static func signature(_ base64: String, _ path: String) throws(GoogleCallbackError) -> P256.Signing.ECDSASignature {
+    static func signature(_ base64: String, _ path: String) throws(GoogleWalletError) -> P256.Signing.ECDSASignature {
         guard let der = Data(base64Encoded: base64), let signature = try? P256.Signing.ECDSASignature(derRepresentation: der) else {
             throw .malformed("\(path) is not a base64 DER ECDSA signature")
         }

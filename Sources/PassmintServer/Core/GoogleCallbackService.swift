@@ -38,16 +38,17 @@ package final class GoogleCallbackService: Sendable {
         let verifier = GoogleCallbackVerifier(keys: try keys(), recipientID: issuerID)
         // Verified one at a time on a queue of their own: a flood of posted callbacks (anyone can post) takes at most
         // one core, never the cooperative threads that answer devices.
-        let verified: Result<GoogleCallback, GoogleCallbackError> = await withCheckedContinuation { continuation in
+        let verified: Result<GoogleCallback, GoogleWalletError> = await withCheckedContinuation { continuation in
             Self.verifying.async {
-                continuation.resume(returning: Result { () throws(GoogleCallbackError) in try verifier.verify(body, now: now) })
+                continuation.resume(returning: Result { () throws(GoogleWalletError) in try verifier.verify(body, now: now) })
             }
         }
         let callback: GoogleCallback
         switch verified {
         case .success(let verifiedCallback): callback = verifiedCallback
         case .failure(let error):
-            throw ServiceFailure(error.code == .malformed ? .badRequest : .unauthorized, "Google callback refused: \(error.message)")
+            throw ServiceFailure(
+                error.code == .malformedCallback ? .badRequest : .unauthorized, "Google callback refused: \(error.message)")
         }
         let record = GoogleCallbackRecord(
             nonce: callback.nonce, objectID: callback.objectID, kind: callback.event == .save ? .googleSaved : .googleRemoved, at: now)
