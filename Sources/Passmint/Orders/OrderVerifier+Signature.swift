@@ -28,17 +28,7 @@ extension OrderVerifier {
         }
         report.add(PassVerifier.signerValidity(signer, signingTime: inspection.signingTime, now: now))
         report.add(signerIdentity(signer, order: order))
-        guard let root else {
-            report.add("chain", .skipped, "no --ca given")
-            return
-        }
-        if let failure = PassSignature.verifyChain(
-            leaf: signer, intermediates: inspection.otherCertificates, root: root, at: inspection.signingTime)
-        {
-            report.add("chain", .failed, "does not verify to \(root.commonName ?? "the root"): \(failure)")
-        } else {
-            report.add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
-        }
+        report.addChain(signer, inspection, root: root)
     }
 
     /// An Order Type ID certificate (UID `order.…`) for the order's `orderTypeIdentifier`, of the expected team.

@@ -23,4 +23,32 @@ extension VerificationReport {
             add("signing-time", .failed, "no signing-time attribute; Wallet requires one (never sign with -noattr)")
         }
     }
+
+    /// The `chain` check: the signer verifies to `root` at the signing time with the intermediates the signature
+    /// carries; only with one of `knownIntermediates` added, a warning. Skipped without a root.
+    mutating func addChain(
+        _ signer: Certificate, _ inspection: SignatureInspection, root: Certificate?, knownIntermediates: [Certificate] = []
+    ) {
+        guard let root else {
+            add("chain", .skipped, "no --ca given")
+            return
+        }
+        let time = inspection.signingTime
+        guard let failure = PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates, root: root, at: time)
+        else {
+            add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
+            return
+        }
+        if !knownIntermediates.isEmpty,
+            PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates + knownIntermediates, root: root, at: time)
+                == nil
+        {
+            add(
+                "chain", .warning,
+                "verifies to \(root.commonName ?? "the root") only with an intermediate the signature does not carry (\(failure))")
+        } else {
+            let moment = time.map { " at \(ISO8601DateFormatter().string(from: $0))" } ?? ""
+            add("chain", .failed, "does not verify to \(root.commonName ?? "the root")\(moment): \(failure)")
+        }
+    }
 }
