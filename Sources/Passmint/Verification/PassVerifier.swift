@@ -63,30 +63,8 @@ public struct PassVerifier: Sendable {
             report.add("manifest", .failed, manifestBytes == nil ? "no manifest.json" : "manifest.json is not a JSON object")
         }
 
-        // signature
-        guard let signatureBytes = files["signature"] else {
-            report.add("signature-format", .failed, "no signature file")
-            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
-            return report
-        }
-        guard let inspection = PassSignature.inspect(signatureBytes, content: manifestBytes ?? []) else {
-            report.add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData structure (PEM instead of DER? damaged?)")
-            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
-            return report
-        }
-        report.signature = inspection
-        guard inspection.contentType == "pkcs7-data" else {
-            report.add(
-                "signature-format", .failed,
-                "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data"
-            )
-            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
-            return report
-        }
-        report.addSignatureChecks(inspection)
-
-        // certificates
-        if let signer = inspection.signer {
+        // signature and certificates
+        if case (let inspection, let signer)? = report.inspectSignature(files["signature"], manifest: manifestBytes ?? []) {
             let issuers = inspection.otherCertificates.filter { PassSignature.issued($0, signer) }
             if let issuer = issuers.first {
                 report.add(
@@ -119,8 +97,6 @@ public struct PassVerifier: Sendable {
                 }
             }
             report.addChain(signer, inspection, root: root, knownIntermediates: knownIntermediates)
-        } else {
-            report.add("intermediate", .failed, "the signer's certificate is not in the signature")
         }
         if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
         return report

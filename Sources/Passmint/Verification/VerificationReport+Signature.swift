@@ -1,6 +1,34 @@
 import Foundation
 
 extension VerificationReport {
+    /// Reads the `signature` file over `manifest` and adds its checks (``addSignatureChecks(_:)``): the inspection and
+    /// the signer's certificate, or nil with the failed check when there is no signature, it is not CMS SignedData over
+    /// data, or it does not carry its signer's certificate. Passes and orders read their signatures alike.
+    mutating func inspectSignature(_ bytes: [UInt8]?, manifest: [UInt8]) -> (SignatureInspection, Certificate)? {
+        guard let bytes else {
+            add("signature-format", .failed, "no signature file")
+            return nil
+        }
+        guard let inspection = PassSignature.inspect(bytes, content: manifest) else {
+            add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData structure (PEM instead of DER? damaged?)")
+            return nil
+        }
+        signature = inspection
+        guard inspection.contentType == "pkcs7-data" else {
+            add(
+                "signature-format", .failed,
+                "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data"
+            )
+            return nil
+        }
+        addSignatureChecks(inspection)
+        guard let signer = inspection.signer else {
+            add("intermediate", .failed, "the signer's certificate is not in the signature")
+            return nil
+        }
+        return (inspection, signer)
+    }
+
     /// The checks of a detached PKCS #7 signature over `manifest.json` that passes and orders share: its format, that
     /// it is detached, that it verifies, and its signing time.
     mutating func addSignatureChecks(_ inspection: SignatureInspection) {
