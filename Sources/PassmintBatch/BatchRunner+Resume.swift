@@ -12,12 +12,8 @@ extension BatchRunner {
 
     /// The earlier run's pass of this row: a file in the output folder, or an entry of the archive being resumed.
     func earlierPass(at path: String, job: Job, kept: [String: BatchPassSink.KeptPass]) -> EarlierPass? {
-        if options.output == .folder {
-            guard let (result, type, json) = existingPass(at: path, job: job) else { return nil }
-            return EarlierPass(result: result, passTypeIdentifier: type, passJSON: json)
-        }
-        guard let pass = kept[job.fileName], let (result, type) = keptPass(pass, job: job) else { return nil }
-        return EarlierPass(result: result, passTypeIdentifier: type, passJSON: nil)
+        if options.output == .folder { return existingPass(at: path, job: job) }
+        return kept[job.fileName].flatMap { keptPass($0, job: job) }
     }
 
     /// True when the row's data makes another `pass.json` than the earlier pass's (`input` is stamped with the earlier

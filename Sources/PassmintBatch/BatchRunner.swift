@@ -300,18 +300,17 @@ public struct BatchRunner: Sendable {
     }
 
     /// A pass kept in the archive of an earlier run (its CRC checked when the archive was reopened), when it carries
-    /// this serial; with its pass type identifier.
-    func keptPass(_ pass: BatchPassSink.KeptPass, job: Job) -> (BatchResult, String)? {
+    /// this serial.
+    func keptPass(_ pass: BatchPassSink.KeptPass, job: Job) -> EarlierPass? {
         guard pass.serialNumber == job.serial else { return nil }
         let result = BatchResult(
             row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: pass.sha256,
             authenticationToken: pass.authenticationToken, error: "", bytes: 0)
-        return (result, pass.passTypeIdentifier)
+        return EarlierPass(result: result, passTypeIdentifier: pass.passTypeIdentifier, passJSON: nil)
     }
 
-    /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity; with
-    /// its pass type identifier.
-    func existingPass(at path: String, job: Job) -> (BatchResult, String, JSONValue)? {
+    /// A pass from an earlier run, when it exists, verifies, carries this serial and was signed by this identity.
+    func existingPass(at path: String, job: Job) -> EarlierPass? {
         guard FileManager.default.fileExists(atPath: path), let bytes = try? FileIO.read(path, what: "pass") else { return nil }
         let report = PassVerifier().verify(bytes, source: path, lint: false)
         guard report.isValid, let signer = report.signature?.signer,
@@ -323,7 +322,7 @@ public struct BatchRunner: Sendable {
         let result = BatchResult(
             row: job.row, serialNumber: job.serial, status: .existing, file: job.fileName, sha256: Digest.sha256Hex(bytes),
             authenticationToken: json["authenticationToken"]?.stringValue ?? "", error: "", bytes: 0)
-        return (result, json["passTypeIdentifier"]?.stringValue ?? "", json)
+        return EarlierPass(result: result, passTypeIdentifier: json["passTypeIdentifier"]?.stringValue ?? "", passJSON: json)
     }
 }
 

@@ -17,9 +17,9 @@ import Testing
     static func assemble(
         orderJSON: [UInt8], manifestJSON: [UInt8]? = nil, identity: SigningIdentity? = nil, files: [PassFile] = [item]
     ) throws -> [UInt8] {
-        let manifest = manifestJSON ?? OrderArchive.manifest(orderJSON: orderJSON, files: files)
+        let manifest = manifestJSON ?? OrderBuilder.manifest(orderJSON: orderJSON, files: files)
         let signature = try (identity ?? OrderBuilderTests.orderIdentity()).signDetached(manifest)
-        return try OrderArchive.make(files: files, orderJSON: orderJSON, manifest: manifest, signature: signature)
+        return try OrderBuilder.archive(files: files, orderJSON: orderJSON, manifest: manifest, signature: signature)
     }
 
     static func verifier() throws -> OrderVerifier {
@@ -76,11 +76,11 @@ import Testing
 
     @Test func aTamperedFileIsRejected() throws {
         let order = try Self.built()
-        let manifest = OrderArchive.manifest(orderJSON: order.orderJSON, files: [Self.item])
+        let manifest = OrderBuilder.manifest(orderJSON: order.orderJSON, files: [Self.item])
         let signature = try OrderBuilderTests.orderIdentity().signDetached(manifest)
         var tampered = order.orderJSON
         tampered[tampered.firstIndex(of: UInt8(ascii: "N"))!] = UInt8(ascii: "M")
-        let archive = try OrderArchive.make(files: [Self.item], orderJSON: tampered, manifest: manifest, signature: signature)
+        let archive = try OrderBuilder.archive(files: [Self.item], orderJSON: tampered, manifest: manifest, signature: signature)
         let report = try Self.verifier().verify(archive, source: "tampered.order")
         #expect(!report.isValid)
         #expect(report.check("manifest-hashes")?.status == .failed)

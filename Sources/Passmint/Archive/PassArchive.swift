@@ -50,30 +50,41 @@ package struct PassArchive: Sendable {
         }
     }
 
-    /// Assembles a pass: `files` (those `prefix` begins with are not copied), then `pass.json` and `manifest.json`
-    /// (deflated at ``jsonLevel`` when that makes them smaller) and the stored `signature`.
+    /// Assembles a pass or an order: `files` (those `prefix` begins with are not copied), then the document's JSON
+    /// (`pass.json` or `order.json`) and `manifest.json` (deflated at `level` when that makes them smaller) and the
+    /// stored `signature`.
     ///
-    /// - Throws: ``PassmintError/Code/archiveFailed`` when the pass needs ZIP64 (65,535 entries or 4 GiB).
-    static func make(prefix: ZipPrefix?, files: [PassFile], passJSON: [UInt8], manifest: [UInt8], signature: [UInt8])
-        throws(PassmintError) -> PassArchive
-    {
+    /// - Throws: ``PassmintError/Code/archiveFailed`` when the package needs ZIP64 (65,535 entries or 4 GiB).
+    static func make(
+        prefix: ZipPrefix? = nil, files: [PassFile], json: (name: String, bytes: [UInt8]), manifest: [UInt8], signature: [UInt8],
+        level: Int32 = jsonLevel
+    ) throws(PassmintError) -> PassArchive {
         let shared = prefix.flatMap { $0.begins(files) ? $0 : nil }
         let rest = files.dropFirst(shared?.files.count ?? 0)
-        var capacity = (shared?.central.count ?? 0) + passJSON.count + manifest.count + signature.count + 3 * 120 + 22
+        var capacity = (shared?.central.count ?? 0) + json.bytes.count + manifest.count + signature.count + 3 * 120 + 22
         for file in rest { capacity += file.compressed.compressedSize + 2 * file.path.utf8.count + 76 }
         var writer = ZipWriter(base: shared?.local.count ?? 0, count: shared?.files.count ?? 0, capacity: capacity)
         for file in rest { writer.add(file) }
-        writer.add(name: "pass.json", small: passJSON, level: jsonLevel)
-        writer.add(name: "manifest.json", small: manifest, level: jsonLevel)
+        writer.add(name: json.name, small: json.bytes, level: level)
+        writer.add(name: "manifest.json", small: manifest, level: level)
         let signatureCRC = signature.withUnsafeBufferPointer { UInt32(cpassmint_crc32($0.baseAddress, $0.count)) }
         signature.withUnsafeBytes {
             writer.add(name: "signature", method: UInt16(ZIP_CM_STORE), crc: signatureCRC, size: signature.count, data: $0)
         }
         guard writer.fitsWithoutZip64 else {
             throw PassmintError(
-                .archiveFailed, "the pass has \(writer.count) files or more than 4 GiB: too large for a ZIP archive Wallet reads")
+                .archiveFailed,
+                "the \(json.name.dropLast(5)) has \(writer.count) files or more than 4 GiB: too large for a ZIP archive Wallet reads")
         }
         return PassArchive(prefix: shared, tail: writer.finish(leadingCentral: shared?.central ?? []))
+    }
+
+    /// `manifest.json`: every file's path → the lowercase hex digest of its bytes (SHA-1 for a pass, SHA-256 for an
+    /// order), keys sorted.
+    static func manifest(_ hashes: [(path: String, hash: String)]) -> [UInt8] {
+        var object = JSONObject()
+        for (path, hash) in hashes.sorted(by: { $0.path < $1.path }) { object[path] = .string(hash) }
+        return JSONWriter.data(.object(object))
     }
 }
 

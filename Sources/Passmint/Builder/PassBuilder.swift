@@ -86,18 +86,14 @@ public struct PassBuilder: SigningBuilder {
         let manifest = Self.manifest(passJSON: prepared.passJSON, files: prepared.files)
         let signature = try identities.identity(for: prepared.passTypeIdentifier).signDetached(manifest)
         let archive = try PassArchive.make(
-            prefix: prepared.archivePrefix, files: prepared.files, passJSON: prepared.passJSON, manifest: manifest, signature: signature)
+            prefix: prepared.archivePrefix, files: prepared.files, json: ("pass.json", prepared.passJSON), manifest: manifest,
+            signature: signature)
         return (archive, manifest)
     }
 
     /// `manifest.json`: every file's path → lowercase hex SHA-1 of its bytes, keys sorted.
     static func manifest(passJSON: [UInt8], files: [PassFile]) -> [UInt8] {
-        var hashes = files.map { ($0.path, $0.sha1) }
-        hashes.append(("pass.json", Digest.sha1Hex(passJSON)))
-        hashes.sort { $0.0 < $1.0 }
-        var object = JSONObject()
-        for (path, hash) in hashes { object[path] = .string(hash) }
-        return JSONWriter.data(.object(object))
+        PassArchive.manifest(files.map { ($0.path, $0.sha1) } + [("pass.json", Digest.sha1Hex(passJSON))])
     }
 }
 

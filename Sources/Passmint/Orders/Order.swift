@@ -79,8 +79,6 @@ public struct Order: Codable, Sendable, Hashable {
         self.merchant = merchant
     }
 
-    /// ``createdAt`` as a date; nil when it is not RFC 3339.
-    public var createdDate: Date? { RFC3339Date.parse(createdAt) }
     /// ``updatedAt`` as a date; nil when it is not RFC 3339.
     public var updatedDate: Date? { RFC3339Date.parse(updatedAt) }
 

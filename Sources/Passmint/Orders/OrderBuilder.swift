@@ -85,9 +85,9 @@ public struct OrderBuilder: SigningBuilder {
             throw PassmintError(.invalidOrder, "\(source) is not a valid order:\n" + lines.joined(separator: "\n"))
         }
         let bytes = JSONWriter.data(.object(json))
-        let manifest = OrderArchive.manifest(orderJSON: bytes, files: files)
+        let manifest = Self.manifest(orderJSON: bytes, files: files)
         let signature = try identity.signDetached(manifest)
-        let archive = try OrderArchive.make(files: files, orderJSON: bytes, manifest: manifest, signature: signature)
+        let archive = try Self.archive(files: files, orderJSON: bytes, manifest: manifest, signature: signature)
         return BuiltOrder(
             archive: archive, orderJSON: bytes, manifest: manifest, signature: signature, orderTypeIdentifier: type,
             orderIdentifier: json["orderIdentifier"]?.stringValue ?? "", warnings: diagnostics.filter { $0.severity == .warning })
@@ -96,4 +96,15 @@ public struct OrderBuilder: SigningBuilder {
 
 extension OrderBuilder {
     public static var defaultOptions: Options { Options() }
+
+    /// `manifest.json` for an order: every file's path → lowercase hex SHA-256 of its bytes, keys sorted.
+    static func manifest(orderJSON: [UInt8], files: [PassFile]) -> [UInt8] {
+        PassArchive.manifest(files.map { ($0.path, Digest.sha256Hex($0.bytes)) } + [("order.json", Digest.sha256Hex(orderJSON))])
+    }
+
+    /// The `.order` package: a ZIP of the order's files, `order.json` and `manifest.json` (deflated at level 6) and the
+    /// stored `signature`.
+    static func archive(files: [PassFile], orderJSON: [UInt8], manifest: [UInt8], signature: [UInt8]) throws(PassmintError) -> [UInt8] {
+        try PassArchive.make(files: files, json: ("order.json", orderJSON), manifest: manifest, signature: signature, level: 6).bytes
+    }
 }

@@ -69,9 +69,9 @@ extension OrderCheck {
     /// An `https` URL; a finding otherwise.
     mutating func https(_ text: String?, at path: String) {
         guard let text else { return }
-        guard let url = URL(string: text), url.scheme?.lowercased() == "https", url.host?.isEmpty == false else {
+        let url = URL(string: text)
+        if url?.scheme?.lowercased() != "https" || url?.host?.isEmpty != false {
             error("order-url", path, "\"\(MessageText.cut(text))\" is not an https URL", fix: "use an https:// address")
-            return
         }
     }
 

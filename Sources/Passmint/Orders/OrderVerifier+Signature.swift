@@ -4,20 +4,7 @@ extension OrderVerifier {
     /// The detached signature over the manifest, its signing time, the intermediate, the signer (an Order Type ID
     /// certificate for this order's type and the expected team) and the chain.
     func checkSignature(_ bytes: [UInt8]?, manifest: [UInt8], order: JSONObject?, now: Date, report: inout VerificationReport) {
-        guard let bytes else {
-            report.add("signature-format", .failed, "no signature file")
-            return
-        }
-        guard let inspection = PassSignature.inspect(bytes, content: manifest), inspection.contentType == "pkcs7-data" else {
-            report.add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData over data (PEM instead of DER? damaged?)")
-            return
-        }
-        report.signature = inspection
-        report.addSignatureChecks(inspection)
-        guard let signer = inspection.signer else {
-            report.add("intermediate", .failed, "the signer's certificate is not in the signature")
-            return
-        }
+        guard case (let inspection, let signer)? = report.inspectSignature(bytes, manifest: manifest) else { return }
         if inspection.otherCertificates.contains(where: { PassSignature.issued($0, signer) }) {
             report.add("intermediate", .passed, "carries the WWDR intermediate that issued the signer")
         } else {
@@ -28,17 +15,7 @@ extension OrderVerifier {
         }
         report.add(PassVerifier.signerValidity(signer, signingTime: inspection.signingTime, now: now))
         report.add(signerIdentity(signer, order: order))
-        guard let root else {
-            report.add("chain", .skipped, "no --ca given")
-            return
-        }
-        if let failure = PassSignature.verifyChain(
-            leaf: signer, intermediates: inspection.otherCertificates, root: root, at: inspection.signingTime)
-        {
-            report.add("chain", .failed, "does not verify to \(root.commonName ?? "the root"): \(failure)")
-        } else {
-            report.add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
-        }
+        report.addChain(signer, inspection, root: root)
     }
 
     /// An Order Type ID certificate (UID `order.…`) for the order's `orderTypeIdentifier`, of the expected team.

@@ -48,11 +48,8 @@ public struct OrderVerifier: Sendable {
         if let order {
             let contents = files.filter { !["order.json", "manifest.json", "signature"].contains($0.key) }
                 .map { PassContents.File(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path }
-            report.lint =
-                OrderLinter.lint(json: order, files: contents) + (previous.map { OrderLinter.lint(json: order, previous: $0) } ?? [])
-            let errors = report.lint.filter { $0.severity == .error }.count
-            let warnings = report.lint.count - errors
-            report.add("lint", errors > 0 ? .failed : (warnings > 0 ? .warning : .passed), "\(errors) error(s), \(warnings) warning(s)")
+            report.addLint(
+                OrderLinter.lint(json: order, files: contents) + (previous.map { OrderLinter.lint(json: order, previous: $0) } ?? []))
         }
         return report
     }
@@ -63,20 +60,7 @@ public struct OrderVerifier: Sendable {
             report.add("manifest", .failed, bytes == nil ? "no manifest.json" : "manifest.json is not a JSON object")
             return
         }
-        let content = files.keys.filter { $0 != "manifest.json" && $0 != "signature" }.sorted()
-        let listed = Set(manifest.keys)
-        var problems: [String] = []
-        let unlisted = content.filter { !listed.contains($0) }
-        let missing = manifest.keys.filter { files[$0] == nil }.sorted()
-        if listed.contains("manifest.json") || listed.contains("signature") {
-            problems.append("the manifest lists itself or the signature")
-        }
-        if !unlisted.isEmpty { problems.append("files not in the manifest: \(unlisted.joined(separator: ", "))") }
-        if !missing.isEmpty { problems.append("manifest entries with no file: \(missing.joined(separator: ", "))") }
-        report.add(
-            "manifest", problems.isEmpty ? .passed : .failed,
-            problems.isEmpty ? "lists every file (\(listed.count)) except manifest.json and signature" : problems.joined(separator: "; "))
-
+        report.addManifestListing(manifest, files: files)
         let values = manifest.map { ($0.key, $0.value.stringValue ?? "") }
         let sha1 = values.filter { $0.1.utf8.count == 40 }.map(\.0)
         let other = values.filter {
@@ -95,10 +79,6 @@ public struct OrderVerifier: Sendable {
         } else {
             report.add("manifest-algorithm", .passed, "SHA-256 (64 lowercase hex digits) for every file")
         }
-        let mismatched = content.filter { listed.contains($0) && manifest[$0]?.stringValue != Digest.sha256Hex(files[$0]!) }
-        report.add(
-            "manifest-hashes", mismatched.isEmpty ? .passed : .failed,
-            mismatched.isEmpty
-                ? "every SHA-256 matches" : "SHA-256 differs for \(mismatched.joined(separator: ", ")): the file changed after signing")
+        report.addManifestHashes(manifest, files: files, algorithm: "SHA-256") { $0 == Digest.sha256Hex($1) }
     }
 }

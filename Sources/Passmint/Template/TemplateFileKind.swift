@@ -22,12 +22,6 @@ package enum TemplateFileKind: Sendable, Equatable {
         var noun: String { self == .pass ? "a pass" : "an order" }
     }
 
-    /// The largest image file a template or a batch cell may hold: far above any image Wallet shows (a @3x strip is
-    /// about 1 MB at most), far below what would hurt a batch or the service.
-    package static let maximumImageBytes = PassImages.maximumFileBytes
-    /// The largest JSON or `.strings` file: room for a `strings.json` of 100,000 keys in two languages.
-    package static let maximumTextBytes = 16 << 20
-
     /// The kind of the file at `path` (relative to the folder, `fr.lproj/logo.png`) in a template of `package`.
     package init(path: String, in package: Package) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
@@ -50,11 +44,13 @@ package enum TemplateFileKind: Sendable, Equatable {
         }
     }
 
-    /// The largest file of this kind Passmint reads.
+    /// The largest file of this kind Passmint reads: for an image, far above any image Wallet shows (a @3x strip is
+    /// about 1 MB at most), far below what would hurt a batch or the service; for a JSON or `.strings` file, room for a
+    /// `strings.json` of 100,000 keys in two languages.
     package var maximumBytes: Int {
         switch self {
-        case .image: Self.maximumImageBytes
-        case .json, .strings: Self.maximumTextBytes
+        case .image: PassImages.maximumFileBytes
+        case .json, .strings: FileIO.maximumTextBytes
         case .unknown: 0
         }
     }

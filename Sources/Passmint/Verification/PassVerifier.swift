@@ -56,62 +56,15 @@ public struct PassVerifier: Sendable {
         }
 
         // manifest.json
-        let content = files.keys.filter { $0 != "manifest.json" && $0 != "signature" }.sorted()
         if let manifest {
-            let listed = Set(manifest.keys)
-            let unlisted = content.filter { !listed.contains($0) }
-            let missing = manifest.keys.filter { files[$0] == nil && $0 != "manifest.json" && $0 != "signature" }.sorted()
-            var problems: [String] = []
-            let forbidden = ["manifest.json", "signature"].filter { listed.contains($0) }
-            if !forbidden.isEmpty {
-                problems.append(
-                    "the manifest lists \(forbidden.joined(separator: " and ")), which it must not (it lists every file but itself and the signature)"
-                )
-            }
-            if !unlisted.isEmpty { problems.append("files not in the manifest: \(unlisted.joined(separator: ", "))") }
-            if !missing.isEmpty { problems.append("manifest entries with no file: \(missing.joined(separator: ", "))") }
-            report.add(
-                "manifest", problems.isEmpty ? .passed : .failed,
-                problems.isEmpty
-                    ? "lists every file (\(listed.count)) except manifest.json and signature" : problems.joined(separator: "; "))
-            var mismatched: [String] = []
-            for path in content where listed.contains(path) {
-                let expected = manifest[path]?.stringValue?.lowercased()
-                if expected != Digest.sha1Hex(files[path]!) { mismatched.append(path) }
-            }
-            report.add(
-                "manifest-hashes", mismatched.isEmpty ? .passed : .failed,
-                mismatched.isEmpty
-                    ? "every SHA-1 matches" : "SHA-1 differs for \(mismatched.joined(separator: ", ")): the file changed after signing")
+            report.addManifestListing(manifest, files: files)
+            report.addManifestHashes(manifest, files: files, algorithm: "SHA-1") { $0?.lowercased() == Digest.sha1Hex($1) }
         } else {
             report.add("manifest", .failed, manifestBytes == nil ? "no manifest.json" : "manifest.json is not a JSON object")
         }
 
-        // signature
-        guard let signatureBytes = files["signature"] else {
-            report.add("signature-format", .failed, "no signature file")
-            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
-            return report
-        }
-        guard let inspection = PassSignature.inspect(signatureBytes, content: manifestBytes ?? []) else {
-            report.add("signature-format", .failed, "signature is not a PKCS#7/CMS SignedData structure (PEM instead of DER? damaged?)")
-            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
-            return report
-        }
-        report.signature = inspection
-        guard inspection.contentType == "pkcs7-data" else {
-            report.add(
-                "signature-format", .failed,
-                "the SignedData's content type is \(inspection.contentType), not id-data: this signature is not over a manifest; sign manifest.json as data"
-            )
-            if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
-            return report
-        }
-        report.addSignatureChecks(inspection)
-        let formatter = ISO8601DateFormatter()
-
-        // certificates
-        if let signer = inspection.signer {
+        // signature and certificates
+        if case (let inspection, let signer)? = report.inspectSignature(files["signature"], manifest: manifestBytes ?? []) {
             let issuers = inspection.otherCertificates.filter { PassSignature.issued($0, signer) }
             if let issuer = issuers.first {
                 report.add(
@@ -143,32 +96,7 @@ public struct PassVerifier: Sendable {
                     )
                 }
             }
-            if let root {
-                let time = inspection.signingTime
-                if let failure = PassSignature.verifyChain(leaf: signer, intermediates: inspection.otherCertificates, root: root, at: time)
-                {
-                    if !knownIntermediates.isEmpty,
-                        PassSignature.verifyChain(
-                            leaf: signer, intermediates: inspection.otherCertificates + knownIntermediates, root: root, at: time) == nil
-                    {
-                        report.add(
-                            "chain", .warning,
-                            "verifies to \(root.commonName ?? "the root") only with an intermediate the signature does not carry (\(failure))"
-                        )
-                    } else {
-                        report.add(
-                            "chain", .failed,
-                            "does not verify to \(root.commonName ?? "the root")\(time.map { " at \(formatter.string(from: $0))" } ?? ""): \(failure)"
-                        )
-                    }
-                } else {
-                    report.add("chain", .passed, "verifies to \(root.commonName ?? root.subject) at the signing time")
-                }
-            } else {
-                report.add("chain", .skipped, "no --ca given")
-            }
-        } else {
-            report.add("intermediate", .failed, "the signer's certificate is not in the signature")
+            report.addChain(signer, inspection, root: root, knownIntermediates: knownIntermediates)
         }
         if lint { finish(&report, passJSON: passJSON, files: files, stray: Set(stray)) }
         return report
@@ -231,9 +159,6 @@ public struct PassVerifier: Sendable {
             }
             .map { PassContents.File(path: $0.key, bytes: $0.value) }.sorted { $0.path < $1.path },
             isTemplate: false)
-        report.lint = PassLinter.lint(contents, options: lintOptions)
-        let errors = report.lint.filter { $0.severity == .error }.count
-        let warnings = report.lint.count - errors
-        report.add("lint", errors > 0 ? .failed : (warnings > 0 ? .warning : .passed), "\(errors) error(s), \(warnings) warning(s)")
+        report.addLint(PassLinter.lint(contents, options: lintOptions))
     }
 }

@@ -48,6 +48,48 @@ public struct VerificationReport: Sendable {
     }
 
     mutating func add(_ check: Check) { checks.append(check) }
+
+    /// The `manifest` check, shared by passes and orders: `manifest` lists every file of the package but itself and the
+    /// signature, and nothing else.
+    mutating func addManifestListing(_ manifest: JSONObject, files: [String: [UInt8]]) {
+        let listed = Set(manifest.keys)
+        let unlisted = files.keys.filter { $0 != "manifest.json" && $0 != "signature" && !listed.contains($0) }.sorted()
+        let missing = manifest.keys.filter { files[$0] == nil && $0 != "manifest.json" && $0 != "signature" }.sorted()
+        var problems: [String] = []
+        let forbidden = ["manifest.json", "signature"].filter { listed.contains($0) }
+        if !forbidden.isEmpty {
+            problems.append(
+                "the manifest lists \(forbidden.joined(separator: " and ")), which it must not (it lists every file but itself and the signature)"
+            )
+        }
+        if !unlisted.isEmpty { problems.append("files not in the manifest: \(unlisted.joined(separator: ", "))") }
+        if !missing.isEmpty { problems.append("manifest entries with no file: \(missing.joined(separator: ", "))") }
+        add(
+            "manifest", problems.isEmpty ? .passed : .failed,
+            problems.isEmpty ? "lists every file (\(listed.count)) except manifest.json and signature" : problems.joined(separator: "; "))
+    }
+
+    /// The `manifest-hashes` check: every file the manifest lists has the digest it lists, by `algorithm` (`SHA-1` for
+    /// a pass, which Wallet reads in either case; `SHA-256`, lowercase, for an order).
+    mutating func addManifestHashes(
+        _ manifest: JSONObject, files: [String: [UInt8]], algorithm: String, matches: (String?, [UInt8]) -> Bool
+    ) {
+        let mismatched = files.keys.filter { $0 != "manifest.json" && $0 != "signature" && manifest[$0] != nil }.sorted()
+            .filter { !matches(manifest[$0]?.stringValue, files[$0]!) }
+        add(
+            "manifest-hashes", mismatched.isEmpty ? .passed : .failed,
+            mismatched.isEmpty
+                ? "every \(algorithm) matches"
+                : "\(algorithm) differs for \(mismatched.joined(separator: ", ")): the file changed after signing")
+    }
+
+    /// Records the lint findings on the contents and the `lint` check that counts them.
+    mutating func addLint(_ findings: [Diagnostic]) {
+        lint = findings
+        let errors = findings.filter { $0.severity == .error }.count
+        let warnings = findings.count - errors
+        add("lint", errors > 0 ? .failed : (warnings > 0 ? .warning : .passed), "\(errors) error(s), \(warnings) warning(s)")
+    }
 }
 
 extension VerificationReport {
