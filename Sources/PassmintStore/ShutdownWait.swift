@@ -19,6 +19,9 @@ package enum ShutdownWait {
         let task = Task {
             do { race.finish(.success(try await work())) } catch { race.finish(.failure(error)) }
         }
+        // The grace's timer, cancelled once the wait ends (the work ended first): it does not sleep on for the rest of
+        // the grace. `ended` stops a timer started as the wait ends.
+        let timer = Mutex<(ended: Bool, task: Task<Void, Never>?)>((false, nil))
         let result = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await race.wait()
@@ -26,11 +29,17 @@ package enum ShutdownWait {
                 onShutdown()
                 guard abandon() else {
                     guard let grace else { return }
-                    Task {
-                        try? await Task.sleep(for: grace)
+                    let sleeper = Task {
+                        guard (try? await Task.sleep(for: grace)) != nil else { return }
                         task.cancel()
                         race.finish(nil)
                     }
+                    let kept = timer.withLock { timer -> Bool in
+                        guard !timer.ended else { return false }
+                        timer.task = sleeper
+                        return true
+                    }
+                    if !kept { sleeper.cancel() }
                     return
                 }
                 task.cancel()
@@ -42,6 +51,11 @@ package enum ShutdownWait {
             task.cancel()
             race.finish(nil)
         }
+        let sleeper = timer.withLock { timer -> Task<Void, Never>? in
+            timer.ended = true
+            return timer.task.take()
+        }
+        sleeper?.cancel()
         return try result?.get()
     }
 

@@ -21,8 +21,8 @@ import Testing
                 let job = UpdateJobService.record(UpdateJob(id: id, kind: .updates))
                 try await store.insertJob(job, owner: owner, lease: lease, nextBlock: { blocks.next() })
             }
-            let left = UpdateJobService.newID()
-            let held = UpdateJobService.newID()
+            let left = randomHex(16)
+            let held = randomHex(16)
             try await stage(left, owner: "stopped", lease: .zero)  // a stopped service's
             try await stage(held, owner: "receiver", lease: .seconds(3600))  // held by a live worker
 

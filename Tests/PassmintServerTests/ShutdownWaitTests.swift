@@ -49,6 +49,41 @@ import Testing
         }
     }
 
+    /// A weak reference to a work's result: nil once nothing holds the result.
+    final class Left: Sendable {
+        final class Token: Sendable {}
+        struct Weak { weak var token: Token? }
+        let token = Mutex(Weak())
+    }
+
+    /// Work that ends within its grace leaves nothing behind once the wait returned: the grace's timer ends with it,
+    /// instead of sleeping on for the rest of the grace holding the work's result (without it, the loop below goes on
+    /// until the time limit).
+    @Test(.timeLimit(.minutes(1))) func theGraceTimerEndsWithTheWork() async throws {
+        let left = Left()
+        let gate = Gate()
+        try await testGracefulShutdown { trigger in
+            let waiting = Task {
+                let token = try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .seconds(600)) {
+                    await gate.pass()
+                    let token = Left.Token()
+                    left.token.withLock { $0.token = token }
+                    return token
+                }
+                return token != nil
+            }
+            trigger.triggerGracefulShutdown()
+            while !gate.isWaiting { await Task.yield() }
+            gate.open()
+            let ended = try await waiting.value
+            #expect(ended, "the work's result came")
+        }
+        while left.token.withLock({ $0.token != nil }) {
+            try Task.checkCancellation()  // the time limit came first
+            await Task.yield()
+        }
+    }
+
     /// The last wait of a stop (its clients closing): at most its limit, even when the caller is cancelled.
     @Test func atMostEndsAtTheLimitForWorkThatNeverEnds() async {
         let gate = Gate()

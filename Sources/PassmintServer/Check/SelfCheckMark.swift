@@ -12,7 +12,7 @@ package struct SelfCheckMark: Sendable {
     package let secret: String
 
     package init() {
-        secret = ServiceCheckRun.randomHex(16)
+        secret = randomHex(16)
     }
 
     /// The header the self-check sends.

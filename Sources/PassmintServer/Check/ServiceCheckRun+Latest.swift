@@ -7,7 +7,7 @@ extension ServiceCheckRun {
     mutating func unauthorizedLatest() async {
         let id = "latest.unauthorized"
         guard let withNone = await call(id, "latest", .latest, latestPath),
-            let withWrong = await call(id, "latest", .latest, latestPath, token: "wrong" + Self.randomHex(12))
+            let withWrong = await call(id, "latest", .latest, latestPath, token: "wrong" + randomHex(12))
         else { return }
         for exchange in [withNone, withWrong] where exchange.status != WalletWebService.Status.unauthorized {
             fail(

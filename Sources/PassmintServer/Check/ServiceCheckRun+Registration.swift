@@ -6,7 +6,7 @@ extension ServiceCheckRun {
     mutating func refusedRegistrations() async {
         let id = "register.unauthorized"
         let body = PushTokenBody(pushToken: pushToken).json
-        let wrong = "wrong" + Self.randomHex(12)
+        let wrong = "wrong" + randomHex(12)
         guard let withWrong = await call(id, "register", .register, registrationPath(refusedDevice), token: wrong, body: body),
             let withNone = await call(id, "register", .register, registrationPath(refusedDevice), body: body)
         else { return }

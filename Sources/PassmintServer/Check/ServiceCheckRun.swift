@@ -17,7 +17,7 @@ struct ServiceCheckRun {
     let unknownDevice = Self.randomIdentifier()
     /// The device registered for both documents when there is a second (`change.both`).
     let pairDevice = Self.randomIdentifier()
-    let pushToken = Self.randomHex(32)
+    let pushToken = randomHex(32)
     /// Devices that may hold a registration, removed at the end.
     var toRemove: Set<String> = []
     /// The tag of the first poll (read leniently: a number's text too, so later checks still run).
@@ -164,10 +164,6 @@ struct ServiceCheckRun {
             _ = try? await client.call(.unregister, registrationPath(pairDevice, of: second), token: second.token)
             pairRegistered = false
         }
-    }
-
-    static func randomHex(_ bytes: Int) -> String {
-        (0..<bytes).map { _ in UInt8.random(in: 0...255) }.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     /// A device library identifier made for this run: `passmintcheck` and 32 hex digits.

@@ -80,6 +80,6 @@ package struct IdempotencyService: Sendable {
 
         func add(_ bytes: some Sequence<UInt8>) { state.withLock { $0.update(data: Array(bytes)) } }
 
-        var hex: String { state.withLock { $0 }.finalize().map { String(format: "%02x", $0) }.joined() }
+        var hex: String { hexString(Array(state.withLock { $0 }.finalize())) }
     }
 }

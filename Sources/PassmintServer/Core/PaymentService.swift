@@ -125,7 +125,7 @@ package struct PaymentService: Sendable {
     package static func requestHash(template: String, data: JSONObject, images: JSONObject?) -> String {
         var text = template + "\n" + JSONWriter.string(.object(data), style: .compact)
         if let images { text += "\n" + JSONWriter.string(.object(images), style: .compact) }
-        return SHA256.hash(data: Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return hexString(Array(SHA256.hash(data: Array(text.utf8))))
     }
 
     /// The refusal of a token that does not verify or decrypt: 422, the library's code and message (key hashes, JSON

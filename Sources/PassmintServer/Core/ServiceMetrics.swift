@@ -83,19 +83,32 @@ package final class ServiceMetrics: Sendable {
         text += "# TYPE passmint_device_answers_from_memory_total counter\n"
         text += "passmint_device_answers_from_memory_total{answer=\"poll\"} \(fromMemory.polls)\n"
         text += "passmint_device_answers_from_memory_total{answer=\"not_modified\"} \(fromMemory.notModified)\n"
-        text += "# TYPE passmint_pushes_total counter\n"
-        for (result, count) in [("delivered", pushes.delivered), ("unregistered", pushes.unregistered), ("failed", pushes.failed)] {
-            text += "passmint_pushes_total{result=\"\(result)\"} \(count)\n"
-        }
+        text += Self.byResult(
+            "passmint_pushes_total", [("delivered", pushes.delivered), ("unregistered", pushes.unregistered), ("failed", pushes.failed)])
         text += "# TYPE passmint_push_attempts_total counter\npassmint_push_attempts_total \(pushes.attempts)\n"
         if let queue {
             text += "# TYPE passmint_push_queue_depth gauge\npassmint_push_queue_depth \(queue.depth)\n"
             let age = queue.oldestEnqueuedAt.map { max(0, now.timeIntervalSince($0)) } ?? 0
             text += "# TYPE passmint_push_queue_oldest_seconds gauge\npassmint_push_queue_oldest_seconds \(age)\n"
         }
-        if let google { text += Self.googleText(statistics: google.statistics, queue: google.queue, now: now) }
+        if case (let statistics, let queue)? = google {
+            // The Google update queue's part: updates by what became of them, those that were retries, and the outbox.
+            text += Self.byResult(
+                "passmint_google_updates_total",
+                [
+                    ("inserted", statistics.inserted), ("patched", statistics.patched), ("unchanged", statistics.unchanged),
+                    ("failed", statistics.failed),
+                ])
+            text += "# TYPE passmint_google_update_retries_total counter\npassmint_google_update_retries_total \(statistics.retried)\n"
+            text += Self.queueText("passmint_google_update_queue", queue, now: now)
+        }
         text += Self.snapshotText(snapshot, now: now)
         return Array(Self.withHelp(text).utf8)
+    }
+
+    /// A counter `name` by `result` label.
+    private static func byResult(_ name: String, _ counts: [(result: String, count: Int)]) -> String {
+        counts.reduce("# TYPE \(name) counter\n") { $0 + "\(name){result=\"\($1.result)\"} \($1.count)\n" }
     }
 
     /// The latency histogram of every route the router has, made at start so that each scrapes (empty) before its

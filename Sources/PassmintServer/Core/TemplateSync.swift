@@ -12,7 +12,7 @@ final class TemplateSync: Sendable {
     let store: any PublishedTemplateStore
     let templates: TemplateCatalog
     /// This node's name on what it publishes.
-    let node = UpdateJobService.newID()
+    let node = randomHex(16)
     let logger: Logger
     /// The number of the last version looked at; nil before the first look.
     private let seen = Mutex<Int64?>(nil)

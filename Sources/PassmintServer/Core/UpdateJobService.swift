@@ -24,7 +24,7 @@ package final class UpdateJobService: Service, Sendable {
     let store: any PassStore
     let logger: Logger
     /// This node's name on the jobs it holds.
-    let node = UpdateJobService.newID()
+    let node = randomHex(16)
     /// How long this node holds a job without renewing (``ServerConfiguration/jobLease``).
     let lease: Duration
     /// The uploaded jobs this node holds the lease of (queued or running), renewed while they run.
@@ -77,7 +77,7 @@ package final class UpdateJobService: Service, Sendable {
     /// reserve.
     package func newUpload() throws(ServiceFailure) -> JobUpload {
         try folder.create()
-        let id = Self.newID()
+        let id = randomHex(16)
         let folder = folder
         let reserve = limits.diskReserve
         return try JobUpload(id: id, path: folder.upload(id), hasRoom: { folder.hasRoom(reserve: reserve) })
@@ -103,7 +103,7 @@ package final class UpdateJobService: Service, Sendable {
         let job = try await files.perform {
             let name = TemplateCatalog.canonicalName(template)
             let candidate = try self.templates.candidate(named: name)
-            var job = UpdateJob(id: Self.newID(), kind: .template)
+            var job = UpdateJob(id: randomHex(16), kind: .template)
             job.template = name
             job.data = data
             job.purgeUnused = purgeUnused
@@ -189,9 +189,5 @@ package final class UpdateJobService: Service, Sendable {
         } catch {
             logger.error("cannot remove the uploads of ended jobs from the database", metadata: ["error": "\(LogText.error(error))"])
         }
-    }
-
-    static func newID() -> String {
-        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     }
 }

@@ -24,7 +24,7 @@ package struct WebhookService: Sendable {
             throw .badRequest("\"secret\" must have 16 to 200 characters (or leave it out: one is made and shown once)")
         }
         let webhook = Webhook(
-            id: "wh_" + Self.randomHex(12), url: url, events: kinds, secret: secret ?? "whsec_" + Self.randomHex(24), createdAt: clock())
+            id: "wh_" + randomHex(12), url: url, events: kinds, secret: secret ?? "whsec_" + randomHex(24), createdAt: clock())
         let added: Bool
         do {
             added = try await store.addWebhook(webhook, maximum: policy.maximumWebhooks)
@@ -58,12 +58,4 @@ package struct WebhookService: Sendable {
     }
 
     static var kindList: String { PassEventKind.allCases.map(\.rawValue).joined(separator: ", ") }
-
-    static func randomHex(_ bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return String(byte >> 4, radix: 16) + String(byte & 0x0f, radix: 16)
-        }.joined()
-    }
 }
