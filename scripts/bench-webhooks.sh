@@ -46,6 +46,9 @@ CONF
 receiver_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 sed -i "s/127.0.0.1:0/127.0.0.1:$receiver_port/" "$work/nginx.conf"
 nginx -c "$work/nginx.conf" -p "$work"
+# CPU time in clock ticks: of one process ($1), and of nginx's workers together.
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+nginx_ticks() { for worker in $(pgrep -P "$(cat "$work/nginx.pid")"); do ticks "$worker"; done | awk '{ t += $1 } END { print t + 0 }'; }
 
 serve() {
     LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$work/hooks.sqlite" \
@@ -82,24 +85,43 @@ wrk.method = "POST"
 wrk.body = "$body"
 wrk.headers["Content-Type"] = "application/json"
 LUA
-ceiling=$(wrk -t2 -c100 -d5s -s "$work/post.lua" "http://127.0.0.1:$receiver_port/ceiling" | sed -n 's/^Requests\/sec:[[:space:]]*//p')
+nginx_before=$(nginx_ticks)
+ceiling_out=$(wrk -t2 -c100 -d5s -s "$work/post.lua" "http://127.0.0.1:$receiver_port/ceiling")
+ceiling_ticks=$(( $(nginx_ticks) - nginx_before ))
+ceiling=$(sed -n 's/^Requests\/sec:[[:space:]]*//p' <<<"$ceiling_out")
+ceiling_requests=$(sed -n 's/^[[:space:]]*\([0-9]*\) requests in.*/\1/p' <<<"$ceiling_out")
 
-# 4. Deliveries: the service starts and drains the backlog.
+# 4. Deliveries: the service starts and drains the backlog. The CPU both sides spend on it is counted from the moment
+# the service listens (its start-up before that is not counted) to the last arrival.
 serve
+serve_before=$(ticks "$server_pid")
+nginx_before=$(nginx_ticks)
 for _ in $(seq 1 1200); do
     [ "$(wc -l < "$work/hooks.log" 2>/dev/null || echo 0)" -ge "$owed" ] && break
     kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; exit 1; }
     sleep 0.25
 done
+serve_ticks=$(( $(ticks "$server_pid") - serve_before ))
+delivery_ticks=$(( $(nginx_ticks) - nginx_before ))
 rss=$(awk '/VmHWM/ {print int($2 / 1024)}' "/proc/$server_pid/status")
-python3 - "$work/hooks.log" "$owed" "$ceiling" "$rss" <<'PY'
+python3 - "$work/hooks.log" "$owed" "$ceiling" "$rss" "$serve_ticks" "$delivery_ticks" "$ceiling_ticks" "$ceiling_requests" \
+    "$(getconf CLK_TCK)" "$(nproc)" <<'PY'
 import sys
 stamps = sorted(float(line) for line in open(sys.argv[1]))
 owed, ceiling, rss = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+serve_ticks, nginx_ticks, ceiling_ticks, ceiling_requests = (int(value) for value in sys.argv[5:9])
+tick, cores = 1e6 / int(sys.argv[9]), int(sys.argv[10])
 span = stamps[-1] - stamps[0]
 rate = (len(stamps) - 1) / span if span > 0 else float("nan")
 print(f"{'backlog owed':<44} {owed:>10} deliveries")
 print(f"{'delivered (nginx log lines)':<44} {len(stamps):>10} in {span:.2f} s")
 print(f"{'webhook deliveries':<44} {rate:>10.0f} /s   ({rate / ceiling:.2f} of the receiver's ceiling; serve peak RSS {rss} MB)")
 print(f"{'receiver ceiling (wrk, 100 connections)':<44} {ceiling:>10.0f} requests/s")
+# What bounds the rate: the CPU a delivery costs the service and the receiver, against the machine's cores. At that
+# cost the cores allow at most `bound` deliveries a second, whatever the waiting.
+serve_us, nginx_us = serve_ticks * tick / owed, nginx_ticks * tick / owed
+ceiling_us = ceiling_ticks * tick / max(ceiling_requests, 1)
+bound = cores * 1e6 / (serve_us + nginx_us)
+print(f"{'CPU a delivery: serve / nginx':<44} {serve_us:>7.1f} / {nginx_us:.1f} µs   (nginx alone, ceiling run: {ceiling_us:.1f} µs a request)")
+print(f"{'the cores allow at that cost':<44} {bound:>10.0f} /s   ({bound / ceiling:.2f} of the ceiling; the rate is {rate / bound:.2f} of it)")
 PY
