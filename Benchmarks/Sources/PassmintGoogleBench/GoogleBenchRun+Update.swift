@@ -14,6 +14,7 @@ extension GoogleBenchRun {
             upload.append(0x0A)
         }
         let start = ContinuousClock.now
+        let cpuBefore = (serve: ProcessCPU.seconds(service.process.processIdentifier), standIn: ProcessCPU.seconds())
         let accepted = try await service.http.one(service.api(.POST, "/api/v1/updates", body: upload))
         guard accepted.status == 202, let answer = try JSONSerialization.jsonObject(with: Data(accepted.body)) as? [String: Any],
             let id = answer["id"] as? String
@@ -33,6 +34,10 @@ extension GoogleBenchRun {
             figures = try await service.metrics()
             if committed != nil, figures["passmint_google_update_queue_depth"] == 0 { drained = .now }
         }
+        let spent = (
+            serve: ProcessCPU.since(cpuBefore.serve, service.process.processIdentifier),
+            standIn: ProcessCPU.since(cpuBefore.standIn)
+        )
         // What the stand-in received since the ceiling: the objects patched (and when), and what it refused.
         let received = standIn.received
         let patches = received.filter { $0.method == "PATCH" && $0.status == 200 && $0.path.contains("Object/") }
@@ -49,7 +54,7 @@ extension GoogleBenchRun {
             objectsPatched: Set(patches.map(\.path)).count, objectPatches: patches.count, requests: received.count, refused: refused,
             owedLeft: Int(figures["passmint_google_update_queue_depth"] ?? -1),
             failed: Int(figures[#"passmint_google_updates_total{result="failed"}"#] ?? -1), standInThreads: standIn.threads,
-            connections: options.connections)
+            connections: options.connections, serveSeconds: spent.serve, standInSeconds: spent.standIn)
     }
 }
 
@@ -57,6 +62,8 @@ extension GoogleBenchRun {
 struct GoogleCeiling {
     var updates: Double
     var requests: Double
+    /// The bench process's CPU per update in the ceiling run: the stand-in's and the bare client's.
+    var microsecondsAnUpdate: Double?
 }
 
 struct GoogleBenchResult {
@@ -73,6 +80,10 @@ struct GoogleBenchResult {
     var failed: Int
     var standInThreads: Int
     var connections: Int
+    /// CPU seconds from the upload until the outbox was empty: the service's, and the bench process's (the stand-in's,
+    /// with the bench's own polling).
+    var serveSeconds: Double?
+    var standInSeconds: Double?
 
     var complete: Bool { objectsPatched == passes && objectPatches == passes && owedLeft == 0 && refused.isEmpty }
 
@@ -97,6 +108,20 @@ struct GoogleBenchResult {
         Swift.print(
             "objects patched: \(objectsPatched) of \(passes), patches \(objectPatches); owed at the end: \(owedLeft); failed: \(failed); "
                 + String(format: "requests per update: %.2f", Double(requests) / Double(max(1, objectPatches))))
+        if let serve = serveSeconds, let standIn = standInSeconds, let bare = ceiling.microsecondsAnUpdate {
+            // What bounds the rate: at this CPU an update (the service's, the job's share included, and the
+            // stand-in's), the machine's cores allow at most `bound` updates a second, whatever the waiting.
+            let (serveUs, standInUs) = (serve * 1e6 / Double(passes), standIn * 1e6 / Double(passes))
+            let bound = Double(ProcessInfo.processInfo.activeProcessorCount) * 1e6 / (serveUs + standInUs)
+            Swift.print(
+                String(
+                    format: "CPU an update: serve %.0f µs, stand-in %.0f µs (ceiling run: stand-in and bare client %.0f µs)",
+                    serveUs, standInUs, bare))
+            Swift.print(
+                String(
+                    format: "the cores allow at that cost: %.0f /s (%.2f of the ceiling; the rate is %.2f of it)", bound,
+                    bound / ceiling.updates, rate / bound))
+        }
         if !refused.isEmpty { Swift.print("refused by the stand-in: \(refused)") }
     }
 }

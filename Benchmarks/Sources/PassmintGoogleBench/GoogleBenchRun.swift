@@ -104,6 +104,7 @@ final class GoogleBenchRun: @unchecked Sendable {
                 guard answers[0].status == 200 else { throw BenchError("inserting \(ids[index]) answered \(answers[0].text)") }
             })
         let start = ContinuousClock.now
+        let cpuBefore = ProcessCPU.seconds()
         try await bare.run(
             connections: options.connections, count: ids.count,
             requests: {
@@ -118,7 +119,10 @@ final class GoogleBenchRun: @unchecked Sendable {
                 }
             })
         let seconds = (ContinuousClock.now - start).seconds
+        let cpu = ProcessCPU.since(cpuBefore)
         standIn.forgetReceived()
-        return GoogleCeiling(updates: Double(ids.count) / seconds, requests: Double(ids.count * 2) / seconds)
+        return GoogleCeiling(
+            updates: Double(ids.count) / seconds, requests: Double(ids.count * 2) / seconds,
+            microsecondsAnUpdate: cpu.map { $0 * 1e6 / Double(ids.count) })
     }
 }
