@@ -10,13 +10,17 @@ import Testing
 /// pipelined answers matched in order, a connection that closes mid-pipeline, `Connection: close`, a timeout, a body
 /// over the limit, and TLS verified against a test CA.
 @Suite struct KeepAliveHTTPClientTests {
+    /// Longer than any run: the tests count connections, and a kept connection must not close for idling while a
+    /// loaded machine (the whole suite at once) leaves a minute between two requests.
+    static let neverIdle = Duration.seconds(24 * 3600)
+
     static func get(_ url: String, _ paths: [String]) -> [KeepAliveHTTPClient.Request] {
         paths.map { KeepAliveHTTPClient.Request(.GET, url + $0) }
     }
 
     @Test func sequentialRequestsReuseOneConnection() async throws {
         let server = try await ScriptedHTTPServer { _, _ in .answer() }
-        let client = KeepAliveHTTPClient()
+        let client = KeepAliveHTTPClient(configuration: .init(idleTimeout: Self.neverIdle))
         for index in 0..<5 {
             let response = try await client.execute(
                 .init(.POST, server.url + "/r\(index)?q=1", body: Array("{}".utf8)), timeout: .seconds(30))
@@ -29,7 +33,7 @@ import Testing
 
     @Test func pipelinedAnswersMatchTheirRequestsInOrder() async throws {
         let server = try await ScriptedHTTPServer { _, _ in .answer() }
-        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 2, pipelineDepth: 16))
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 2, pipelineDepth: 16, idleTimeout: Self.neverIdle))
         let paths = (0..<40).map { "/p\($0)" }
         let results = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
         #expect(results.map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } } == paths)
@@ -46,7 +50,7 @@ import Testing
     /// answered (never reported answered), and the next request opens a new connection.
     @Test func aConnectionClosingMidPipelineFailsOnlyTheUnanswered() async throws {
         let server = try await ScriptedHTTPServer { $1 == "/m2" ? .closeWithoutAnswer : .answer() }
-        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, pipelineDepth: 8))
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, pipelineDepth: 8, idleTimeout: Self.neverIdle))
         let paths = (0..<6).map { "/m\($0)" }
         let results = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
         #expect(results.prefix(2).map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } } == ["/m0", "/m1"])
@@ -65,7 +69,7 @@ import Testing
     /// on a new connection, each answered exactly once.
     @Test func connectionCloseSendsTheRequestsBehindItAgain() async throws {
         let server = try await ScriptedHTTPServer { $1 == "/c1" ? .answerAndClose : .answer() }
-        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, pipelineDepth: 8))
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, pipelineDepth: 8, idleTimeout: Self.neverIdle))
         let paths = (0..<6).map { "/c\($0)" }
         let results = await client.execute(Self.get(server.url, paths), timeout: .seconds(30))
         #expect(results.map { (try? $0.get()).map { String(decoding: $0.body, as: UTF8.self) } } == paths)
@@ -80,7 +84,7 @@ import Testing
     /// (A first request opens the connection, so that the one timed out is surely written on it.)
     @Test func aRequestNotAnsweredInTimeFails() async throws {
         let server = try await ScriptedHTTPServer { $1 == "/slow" ? .withhold : .answer() }
-        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1))
+        let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 1, idleTimeout: Self.neverIdle))
         #expect(try await client.execute(.init(.GET, server.url + "/first"), timeout: .seconds(30)).status == 200)
         await #expect {
             _ = try await client.execute(.init(.GET, server.url + "/slow"), timeout: .milliseconds(200))
