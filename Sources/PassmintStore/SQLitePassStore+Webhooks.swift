@@ -49,15 +49,7 @@ extension SQLitePassStore {
             try db.query("SELECT id, url, secret FROM webhooks") { receivers[$0.text(0) ?? ""] = ($0.text(1) ?? "", $0.text(2) ?? "") }
             var claimed: [Owed<WebhookDelivery>] = []
             try db.query(
-                """
-                UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (
-                    SELECT d.id FROM webhook_deliveries d WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= ?
-                        AND d.lease_until <= ? AND NOT EXISTS (
-                            SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.pass_type_id = d.pass_type_id
-                                AND e.serial_number = d.serial_number AND e.id < d.id AND e.delivered_at IS NULL AND e.failed_at IS NULL)
-                    ORDER BY d.id LIMIT ?)
-                RETURNING id, event_id, webhook_id, kind, pass_type_id, serial_number, template, at, device_hash, change_at, attempts
-                """, [.integer(until), .integer(now), .integer(now), .integer(Int64(limit))]
+                Self.claimWebhookDeliveriesQuery, [.integer(until), .integer(now), .integer(now), .integer(Int64(limit))]
             ) { row in
                 guard let kind = PassEventKind(rawValue: row.text(3) ?? ""), let receiver = receivers[row.text(2) ?? ""] else { return }
                 let event = PassEvent(
@@ -72,6 +64,19 @@ extension SQLitePassStore {
             return claimed.sorted { $0.id < $1.id }
         }
     }
+
+    /// Leases the first `?4` deliveries due at `?2` and not leased at `?3` (until `?1`), each only when no earlier one
+    /// of its pass is still owed to that webhook. It walks the owed deliveries in order (`webhook_deliveries_owed_by_id`),
+    /// not every delivery kept since the last prune: the table keeps what was delivered, for `GET …/deliveries`.
+    static let claimWebhookDeliveriesQuery = """
+        UPDATE webhook_deliveries SET lease_until = ? WHERE id IN (
+            SELECT d.id FROM webhook_deliveries d WHERE d.delivered_at IS NULL AND d.failed_at IS NULL AND d.due_at <= ?
+                AND d.lease_until <= ? AND NOT EXISTS (
+                    SELECT 1 FROM webhook_deliveries e WHERE e.webhook_id = d.webhook_id AND e.pass_type_id = d.pass_type_id
+                        AND e.serial_number = d.serial_number AND e.id < d.id AND e.delivered_at IS NULL AND e.failed_at IS NULL)
+            ORDER BY d.id LIMIT ?)
+        RETURNING id, event_id, webhook_id, kind, pass_type_id, serial_number, template, at, device_hash, change_at, attempts
+        """
 
     public func settleWebhookDeliveries(_ settlement: OutboxSettlement<WebhookDelivery>) async throws {
         try await writer.write { db in

@@ -192,6 +192,13 @@ enum SQLiteSchema {
             20, "when each block of a job's upload was written: blocks a killed receiver left with no job are removed a lease later",
             "ALTER TABLE update_job_uploads ADD COLUMN written_at INTEGER NOT NULL DEFAULT 0;"
         ),
+        (
+            21, "owed webhook deliveries by id: a claim walks only what is owed, not every delivery kept since the last prune",
+            """
+            CREATE INDEX IF NOT EXISTS webhook_deliveries_owed_by_id ON webhook_deliveries (id)
+                WHERE delivered_at IS NULL AND failed_at IS NULL;
+            """
+        ),
     ]
 
     /// Applies the migrations not applied yet (up to `last`: a test makes an older version's database).
