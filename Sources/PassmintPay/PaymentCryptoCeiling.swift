@@ -3,8 +3,8 @@ import Foundation
 import Passmint
 
 /// The raw cryptography one payment token costs, with libcrypto directly: the ceiling `passmint pay bench` prints
-/// beside the tokens decrypted per second. One operation is the token's key agreement (EC_v1: one P-256 ECDH derive
-/// with its ephemeral key; RSA_v1: one RSA-OAEP unwrap of its wrapped key), one ECDSA P-256 SHA-256 verification of a
+/// beside the tokens decrypted per second. One operation is the token's key agreement (EC_v1: its ephemeral key
+/// decoded from DER and one P-256 ECDH derive with it; RSA_v1: one RSA-OAEP unwrap of its wrapped key), one ECDSA P-256 SHA-256 verification of a
 /// message as long as the bytes Apple signs, and one AES-GCM open of its `data`. No parsing, no certificate chain, no
 /// CMS: what is left when everything but the arithmetic is free. For benchmarks: not part of the library's API.
 package final class PaymentCryptoCeiling: @unchecked Sendable {
@@ -29,6 +29,9 @@ package final class PaymentCryptoCeiling: @unchecked Sendable {
 
     /// One operation; false when any step fails (a token that does not decrypt with its key).
     package func run() -> Bool {
+        var token = token
+        // EC_v1: the ephemeral key decoded from its DER, once, as a token's parse must (it keeps it for the ECDH).
+        token.header.parsedEphemeralKey = token.header.ephemeralPublicKey.flatMap { EphemeralKey(p256DER: $0) }
         guard let symmetricKey = PaymentCrypto.symmetricKey(token, key) else { return false }
         return verify() && PaymentCrypto.open(token.data, key: symmetricKey) != nil
     }
