@@ -10,8 +10,10 @@ package enum ShutdownWait {
     /// `abandon()` then holds, the work is cancelled and the wait ends at once with nil, the work left to end on its
     /// own. Otherwise the wait goes on until the work ends (it sees the shutdown itself), or with `grace`, at most that
     /// long before it is abandoned the same way. Cancelling the caller cancels the work and ends the wait with nil.
+    /// `sleep` waits out the grace (a test's sees whether the timer was cancelled).
     package static func result<T: Sendable>(
         abandoningAtShutdown abandon: @escaping @Sendable () -> Bool = { true }, grace: Duration? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         onShutdown: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T? {
         let race = Race<T>()
@@ -30,7 +32,7 @@ package enum ShutdownWait {
                 guard abandon() else {
                     guard let grace else { return }
                     let sleeper = Task {
-                        guard (try? await Task.sleep(for: grace)) != nil else { return }
+                        guard (try? await sleep(grace)) != nil else { return }
                         task.cancel()
                         race.finish(nil)
                     }

@@ -1,4 +1,5 @@
 import PassmintStore
+import PassmintTestSupport
 import ServiceLifecycleTestKit
 import Synchronization
 import Testing
@@ -49,39 +50,51 @@ import Testing
         }
     }
 
-    /// A weak reference to a work's result: nil once nothing holds the result.
-    final class Left: Sendable {
-        final class Token: Sendable {}
-        struct Weak { weak var token: Token? }
-        let token = Mutex(Weak())
+    /// A grace's sleep that lasts until it is cancelled, and says when it was.
+    final class Sleeper: Sendable {
+        private let state = Mutex<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
+        var wasCancelled: Bool { state.withLock { $0.cancelled } }
+
+        func sleep(_ grace: Duration) async throws {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let resume = state.withLock { state -> Bool in
+                        if state.cancelled { return true }
+                        state.continuation = continuation
+                        return false
+                    }
+                    if resume { continuation.resume() }
+                }
+            } onCancel: {
+                state.withLock { state in
+                    state.cancelled = true
+                    return state.continuation.take()
+                }?.resume()
+                TestEvents.ring()
+            }
+            throw CancellationError()
+        }
     }
 
-    /// Work that ends within its grace leaves nothing behind once the wait returned: the grace's timer ends with it,
-    /// instead of sleeping on for the rest of the grace holding the work's result (without it, the loop below goes on
-    /// until the time limit).
-    @Test(.timeLimit(.minutes(1))) func theGraceTimerEndsWithTheWork() async throws {
-        let left = Left()
+    /// Work that ends within its grace leaves no timer behind: the grace's sleep is cancelled once the wait returned,
+    /// instead of sleeping on for the rest of the grace (holding the work's task and result).
+    @Test func theGraceTimerEndsWithTheWork() async throws {
         let gate = Gate()
+        let sleeper = Sleeper()
         try await testGracefulShutdown { trigger in
             let waiting = Task {
-                let token = try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .seconds(600)) {
+                try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .seconds(600), sleep: sleeper.sleep) {
                     await gate.pass()
-                    let token = Left.Token()
-                    left.token.withLock { $0.token = token }
-                    return token
+                    return 3
                 }
-                return token != nil
             }
             trigger.triggerGracefulShutdown()
             while !gate.isWaiting { await Task.yield() }
             gate.open()
-            let ended = try await waiting.value
-            #expect(ended, "the work's result came")
+            let value = try await waiting.value
+            #expect(value == 3, "the work's result came")
         }
-        while left.token.withLock({ $0.token != nil }) {
-            try Task.checkCancellation()  // the time limit came first
-            await Task.yield()
-        }
+        #expect(await TestEvents.wait { sleeper.wasCancelled }, "the grace's timer was cancelled when the work ended")
     }
 
     /// The last wait of a stop (its clients closing): at most its limit, even when the caller is cancelled.
