@@ -50,12 +50,12 @@ import Testing
         }
     }
 
-    /// A grace's sleep that lasts until it is cancelled, and says when it was.
+    /// The grace's sleep, injected as a clock is: it holds until it is cancelled (no time passes), and says when it was.
     final class Sleeper: Sendable {
         private let state = Mutex<(cancelled: Bool, continuation: CheckedContinuation<Void, Never>?)>((false, nil))
         var wasCancelled: Bool { state.withLock { $0.cancelled } }
 
-        func sleep(_ grace: Duration) async throws {
+        func holdUntilCancelled(_ grace: Duration) async throws {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let resume = state.withLock { state -> Bool in
@@ -83,7 +83,7 @@ import Testing
         let sleeper = Sleeper()
         try await testGracefulShutdown { trigger in
             let waiting = Task {
-                try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .seconds(600), sleep: sleeper.sleep) {
+                try await ShutdownWait.result(abandoningAtShutdown: { false }, grace: .seconds(600), sleep: sleeper.holdUntilCancelled) {
                     await gate.pass()
                     return 3
                 }
