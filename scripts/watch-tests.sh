@@ -32,7 +32,8 @@ while kill -0 "$runner" 2>/dev/null; do
         echo "watch-tests: no test finished for $(( limit / 60 )) minutes; ending the run. Started and not finished:"
         started=$(sed -nE 's/^◇ (Test|Suite) (.*) started\.$/\1 \2/p' "$log" | sort -u)
         ended=$(sed -nE 's/^[✔✘] (Test|Suite) ([^ ]+(\(.*\))?) .*$/\1 \2/p' "$log" | sort -u)
-        comm -23 <(echo "$started") <(echo "$ended") | sed 's/^/  /'
+        unfinished=$(comm -23 <(echo "$started") <(echo "$ended") | sed 's/^/  /')
+        echo "$unfinished"
         pids=$(test_processes)
         for pid in $pids; do
             if command -v gdb > /dev/null; then
@@ -43,6 +44,9 @@ while kill -0 "$runner" 2>/dev/null; do
         done
         sleep 10
         for pid in $pids; do kill -KILL "$pid" 2>/dev/null; done
+        # Again at the end, after the stacks: a CI log cut to its last lines still names them.
+        echo "watch-tests: ended the run after $(( limit / 60 )) quiet minutes; these tests started and never finished:"
+        echo "$unfinished"
     } >&2
     break
 done
