@@ -6,6 +6,7 @@
 #   scripts/bench-health.sh [passes, default 3000] [seconds, default 15]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.sh
 passes=${1:-3000}
 seconds=${2:-15}
 command -v wrk >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk >/dev/null; }
@@ -25,10 +26,8 @@ trap cleanup EXIT
 LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$work/health.sqlite" \
     --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/server.out" 2>"$work/server.log" &
 server_pid=$!
-for _ in $(seq 1 300); do grep -q "^listening on" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-base=$(sed -n 's/^listening on //p' "$work/server.out")
+base=$(listening_base "$work/server.out" "$work/server.log")
 port=${base##*:}
-[ -n "$port" ] || { cat "$work/server.log"; exit 1; }
 token="bench-token-0123456789abcdef"
 scripts/bench-seed.py "$port" "$passes" "$token" >/dev/null
 

@@ -5,6 +5,7 @@
 # PASSMINT_BENCH_BIN=<passmint binary> measures another build (e.g. an older commit's, for before/after figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.sh
 seconds=${1:-10}
 connections=${2:-64}
 command -v wrk >/dev/null && command -v nginx >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk nginx-light >/dev/null; }
@@ -15,7 +16,7 @@ bin=${PASSMINT_BENCH_BIN:-.build/release/passmint}
 work=$(mktemp -d)
 chmod 755 "$work"   # nginx's workers (another user) read the static file
 # Free ports only: each server binds port 0 and prints the port it took; nginx gets one the kernel just handed out.
-nginx_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+nginx_port=$(free_port)
 export PASSMINT_API_KEY="bench-api-key-0123456789"
 cleanup() {
     [ -n "${busy_pid:-}" ] && kill "$busy_pid" 2>/dev/null || true
@@ -27,15 +28,8 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-# The port a server started with --port 0 listens on, read from its "listening on http://host:port" line ($1: its log).
-listening_port() {
-    for _ in $(seq 1 300); do
-        p=$(sed -n 's|^listening on http://.*:\([0-9]*\)$|\1|p' "$1" | head -n 1)
-        [ -n "$p" ] && curl -sf "http://127.0.0.1:$p/health" >/dev/null && { echo "$p"; return 0; }
-        sleep 0.1
-    done
-    echo "bench-service: the server did not start; its log ($1):" >&2; cat "$1" >&2; return 1
-}
+# The port a server started with --port 0 listens on ($1: its log).
+listening_port() { local base; base=$(listening_base "$1") && echo "${base##*:}"; }
 
 LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$work/bench.sqlite" \
     --certificates Certificates/dev --apns-url https://127.0.0.1:9 >"$work/server.log" 2>&1 &
@@ -109,14 +103,8 @@ busy_pid=""
 busy() { yes >/dev/null & busy_pid=$!; }
 idle() { if [ -n "$busy_pid" ]; then kill "$busy_pid"; wait "$busy_pid" 2>/dev/null || true; fi; busy_pid=""; }
 
-# CPU ticks (1/100 s) of a process, and of PostgreSQL's (the postmaster and its children).
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-postgres_ticks() {
-    local main child total=0
-    main=$(head -n 1 "$pg_dir/pg/data/postmaster.pid")
-    for child in "$main" $(pgrep -P "$main"); do total=$((total + $(ticks "$child"))); done
-    echo "$total"
-}
+# CPU ticks of PostgreSQL (the postmaster and its children).
+postgres_ticks() { tree_ticks "$(head -n 1 "$pg_dir/pg/data/postmaster.pid")"; }
 # A PostgreSQL row, then what each 1,000 of its requests cost in CPU: the node's and PostgreSQL's (steadier than the
 # rate on a machine whose speed drifts, and the rate is bound by commit latency when fsyncs are slow).
 costed() {

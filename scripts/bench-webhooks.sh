@@ -7,6 +7,7 @@
 # PASSMINT_BENCH_BIN=<passmint binary> measures another build (e.g. an older commit's, for before/after figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/bench-lib.sh
 rows=${1:-20000}
 command -v wrk >/dev/null && command -v nginx >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk nginx-light >/dev/null; }
 bin=${PASSMINT_BENCH_BIN:-.build/release/passmint}
@@ -43,21 +44,18 @@ http {
 }
 CONF
 # nginx cannot listen on port 0: take a free port from the kernel and hand it over.
-receiver_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+receiver_port=$(free_port)
 sed -i "s/127.0.0.1:0/127.0.0.1:$receiver_port/" "$work/nginx.conf"
 nginx -c "$work/nginx.conf" -p "$work"
-# CPU time in clock ticks: of one process ($1), and of nginx's workers together.
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-nginx_ticks() { for worker in $(pgrep -P "$(cat "$work/nginx.pid")"); do ticks "$worker"; done | awk '{ t += $1 } END { print t + 0 }'; }
+# CPU time in clock ticks of nginx (its master and workers).
+nginx_ticks() { tree_ticks "$(cat "$work/nginx.pid")"; }
 
 serve() {
     LOG_LEVEL=warning "$bin" serve --port 0 --public-url https://passes.example.test/wallet --database-url "$work/hooks.sqlite" \
         --certificates "$chain" --apns-url https://127.0.0.1:9 --webhooks-allow-http --webhooks-allow-private \
         >"$work/server.out" 2>>"$work/server.log" &
     server_pid=$!
-    for _ in $(seq 1 300); do grep -q "^listening on" "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-    base=$(sed -n 's/^listening on //p' "$work/server.out")
-    [ -n "$base" ] || { cat "$work/server.log"; exit 1; }
+    base=$(listening_base "$work/server.out" "$work/server.log")
 }
 
 # 1. The webhook, registered through the API; then the service stops.
