@@ -6,8 +6,10 @@ import Testing
 
 /// A campaign through `passmint serve` with a Google account: 300 passes, each with its Google object, changed by one
 /// bulk update; the service is killed with SIGKILL while the object patches go out (the stand-in answers each write
-/// after 20 ms) and started again on the same store. Every object must end changed, patched exactly once, with
-/// nothing left owed.
+/// after 20 ms) and started again on the same store once the stand-in has carried out what the killed process had
+/// already sent (as the one-minute lease of a real deployment outlasts any request in flight). Every object must end
+/// changed, patched exactly once (the new node finds the patches the killed one sent but never settled already
+/// made), with nothing left owed.
 @Suite(.serialized, .offPool) struct GoogleCampaignTests {
     static let issuerID = "3388000000022222222"
     static let type = "pass.dev.passmint.example"
@@ -93,6 +95,9 @@ import Testing
         #expect(upload.stdout.hasSuffix("202"), "\(upload.stdout)")
         #expect(first.waitFor(seconds: 120) { standIn.patchCounts.count >= 30 }, "patches began: \(first.output.suffix(2000))")
         first.kill()
+        // Requests the killed process had written are still read and answered (its connections end after them); a
+        // node started before that could read an object, then see the killed node's patch land, and patch it again.
+        #expect(first.waitFor { standIn.openConnections == 0 }, "the killed process's connections ended")
         let atKill = standIn.patchCounts.count
         #expect(atKill < Self.passes, "the service was killed with patches still owed")
 

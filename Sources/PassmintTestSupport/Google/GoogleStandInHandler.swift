@@ -24,10 +24,25 @@ final class GoogleStandInHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let answer: @Sendable (StandInRequest) -> StandInAnswer?
+    /// Told +1 when a client connects and -1 when its connection ends.
+    private let connected: @Sendable (Int) -> Void
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
 
-    init(answer: @escaping @Sendable (StandInRequest) -> StandInAnswer?) { self.answer = answer }
+    init(answer: @escaping @Sendable (StandInRequest) -> StandInAnswer?, connected: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.answer = answer
+        self.connected = connected
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        connected(1)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connected(-1)
+        context.fireChannelInactive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {

@@ -46,6 +46,7 @@ public final class GoogleWalletStandIn: Sendable {
         var tokenFaults: [Fault] = []
         /// Seconds each insert or patch takes before it is answered (a slow Google, so a test can act mid-way).
         var writeDelay: Double = 0
+        var openConnections = 0
     }
 
     let state = Mutex(State())
@@ -85,7 +86,8 @@ public final class GoogleWalletStandIn: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMapThrowing {
-                    try channel.pipeline.syncOperations.addHandler(GoogleStandInHandler(answer: { box.standIn?.answer($0) }))
+                    try channel.pipeline.syncOperations.addHandler(
+                        GoogleStandInHandler(answer: { box.standIn?.answer($0) }, connected: { box.standIn?.connectionsChanged(by: $0) }))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).wait()
@@ -140,6 +142,15 @@ public final class GoogleWalletStandIn: Sendable {
         state.withLock { state in
             Dictionary(state.received.filter { $0.method == "PATCH" && $0.status == 200 }.map { ($0.path, 1) }, uniquingKeysWith: +)
         }
+    }
+
+    /// Clients connected now. A killed client's connections end once the stand-in has read and answered what it had
+    /// sent (requests already on the wire are carried out, as Google's would be).
+    public var openConnections: Int { state.withLock { $0.openConnections } }
+
+    func connectionsChanged(by change: Int) {
+        state.withLock { $0.openConnections += change }
+        TestEvents.ring()  // a test waiting for the connections to end checks again
     }
 
     /// Every stored object of a collection (`loyaltyObject`), by id.
