@@ -4,14 +4,15 @@
 # and a slow-body attack holds connections (each sends a request head and a body byte every 2 s). Release build,
 # SQLite, loopback; the figures to compare are the two /health rows of the same run.
 #   scripts/bench-health.sh [passes, default 3000] [seconds, default 15]
+# PASSMINT_BENCH_BIN=<passmint binary> measures another build (e.g. an older commit's, for before/after figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bench-lib.sh
 passes=${1:-3000}
 seconds=${2:-15}
 command -v wrk >/dev/null || { sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo; $sudo apt-get install -y -qq wrk >/dev/null; }
-swift build -c release --product passmint >/dev/null
-bin=.build/release/passmint
+bin=${PASSMINT_BENCH_BIN:-.build/release/passmint}
+[ -n "${PASSMINT_BENCH_BIN:-}" ] || swift build -c release --product passmint >/dev/null
 [ -f Certificates/dev/signer.pem ] || Certificates/make-dev-chain.sh >/dev/null
 
 work=$(mktemp -d)

@@ -61,12 +61,5 @@ extension CampaignRun {
 
 extension CampaignNode {
     /// The node's resident memory now (`VmRSS`), in MiB; nil when it cannot be read.
-    var rssMiB: Int? { status("VmRSS:") }
-
-    /// A memory figure of `/proc/<pid>/status` in MiB.
-    private func status(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
-        let line = status.split(separator: "\n").first { $0.hasPrefix(field) }
-        return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }.map { $0 / 1024 }
-    }
+    var rssMiB: Int? { ProcessMemory.residentMiB(process.processIdentifier) }
 }
