@@ -248,6 +248,8 @@ let package = Package(
             path: "Benchmarks/Sources/PassmintGoogleBench",
             swiftSettings: swiftSettings
         ),
+        // Swift Testing traits the test targets share (kept out of PassmintTestSupport, which the benchmarks link).
+        .target(name: "PassmintTestTraits", path: "Tests/PassmintTestTraits", swiftSettings: swiftSettings),
         .testTarget(
             name: "PassmintTests",
             dependencies: ["Passmint", "PassmintTestSupport"],
@@ -260,7 +262,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintBatchTests",
-            dependencies: ["Passmint", "PassmintBatch", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintBatch", "PassmintTestSupport", "PassmintTestTraits"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -304,7 +306,8 @@ let package = Package(
         .testTarget(
             name: "PassmintCLITests",
             dependencies: [
-                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintStore", "PassmintServer",
+                "Passmint", "PassmintPreview", "PassmintBatch", "PassmintTestSupport", "PassmintTestTraits", "PassmintStore",
+                "PassmintServer",
                 // The commands, to check their parsing in-process (the executable's module, testable).
                 "PassmintCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

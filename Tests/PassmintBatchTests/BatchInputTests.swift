@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
-@Suite struct BatchInputTests {
+@Suite(.offPool) struct BatchInputTests {
     func write(_ text: String, name: String = "rows.csv", bytes: [UInt8]? = nil) throws -> String {
         let url = TestEnvironment.temporaryFolder().appendingPathComponent(name)
         try Data(bytes ?? Array(text.utf8)).write(to: url)

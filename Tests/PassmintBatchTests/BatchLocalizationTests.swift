@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
 /// Translations filled from a batch's data columns.
-@Suite struct BatchLocalizationTests {
+@Suite(.offPool) struct BatchLocalizationTests {
     static let passJSON = """
         {
           "formatVersion": 1, "serialNumber": "{{serialNumber}}", "organizationName": "ORG", "description": "DESCRIPTION",

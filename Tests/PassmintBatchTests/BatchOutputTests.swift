@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
 /// `--out-archive` and `--out -`: a batch that pays one file, not one per pass.
-@Suite struct BatchOutputTests {
+@Suite(.offPool) struct BatchOutputTests {
     func members(_ count: Int) throws -> URL {
         var csv = BatchRunnerTests.header()
         for index in 1...count { csv += BatchRunnerTests.row(index) }

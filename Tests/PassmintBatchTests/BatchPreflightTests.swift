@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -7,7 +8,7 @@ import Testing
 
 /// Problems of the whole file said once, before any row runs and before anything is written; changed rows found by
 /// `--resume`.
-@Suite struct BatchPreflightTests {
+@Suite(.offPool) struct BatchPreflightTests {
     func runner(_ output: URL, template: String = BatchRunnerTests.loyalty, options: (inout BatchOptions) -> Void = { _ in }) throws
         -> BatchRunner
     {

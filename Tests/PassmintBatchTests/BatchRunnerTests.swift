@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
-@Suite struct BatchRunnerTests {
+@Suite(.offPool) struct BatchRunnerTests {
     static var loyalty: String { TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path }
 
     static func header() -> String { "serialNumber,memberId,memberName,tier,nfcMessage,points,pointsToNextReward,memberSince\n" }

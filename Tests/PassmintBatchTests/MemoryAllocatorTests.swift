@@ -1,8 +1,9 @@
 import PassmintBatch
+import PassmintTestTraits
 import Testing
 
 /// The allocator tuning `batch`, `bench` and `serve` apply at start-up.
-@Suite struct MemoryAllocatorTests {
+@Suite(.offPool) struct MemoryAllocatorTests {
     @Test func glibcTakesBothSettings() {
         #if canImport(Glibc)
             #expect(MemoryAllocator.keepPassSizedBuffersOffMmap())

@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
 /// Pass archives assembled by Passmint around the template's shared entries (``PassArchive``, ``ZipWriter``).
-@Suite struct PassArchiveTests {
+@Suite(.offPool) struct PassArchiveTests {
     @Test func anArchiveInPartsIsOneValidZipWithTheTemplatesEntriesFirst() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let builder = try PassBuilder(identity: TestTemplates.identity())

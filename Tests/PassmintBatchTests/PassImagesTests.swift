@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
 /// Per-pass images: a member's photo in a batch column replaces the template's thumbnail for that pass only.
-@Suite struct PassImagesTests {
+@Suite(.offPool) struct PassImagesTests {
     static var generic: String { TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Generic.pass").path }
 
     static let header = "serialNumber,memberName,firstName,memberId,plan,homeLocation,memberSince,validUntil,image:thumbnail@2x\n"

@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -8,7 +9,7 @@ import Testing
 /// Data files shaped like what Excel saves: "CSV" in a European locale (semicolons, Windows-1252, CRLF), "CSV" on
 /// Windows (commas, Windows-1252), "CSV UTF-8" (a byte order mark) and "Unicode Text" (UTF-16LE, a byte order mark,
 /// tabs).
-@Suite struct SpreadsheetExportTests {
+@Suite(.offPool) struct SpreadsheetExportTests {
     static let loyaltyHeader = [
         "serialNumber", "memberId", "memberName", "tier", "nfcMessage", "points", "pointsToNextReward", "memberSince",
     ]

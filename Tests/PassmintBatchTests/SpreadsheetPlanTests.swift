@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintBatch
 
 /// Columns mapped to placeholders and spreadsheet values converted as the template needs them.
-@Suite struct SpreadsheetPlanTests {
+@Suite(.offPool) struct SpreadsheetPlanTests {
     static let names = ["serialNumber", "memberId", "memberName", "tier", "nfcMessage", "points", "pointsToNextReward", "memberSince"]
 
     @Test func aMappingAndHeadersMatchedByNameIgnoringCaseAndAccents() throws {

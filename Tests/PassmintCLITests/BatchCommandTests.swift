@@ -3,6 +3,7 @@ import Passmint
 import PassmintBatch
 import PassmintStore
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint batch` as a process: kill -9 and resume, Ctrl-C, exit codes, JSON summary.

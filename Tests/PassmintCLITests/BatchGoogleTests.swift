@@ -3,6 +3,7 @@ import Passmint
 import PassmintBatch
 import PassmintStore
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint batch --google`: the report's `googleSaveURL` column, either the service's link (the object is sent to

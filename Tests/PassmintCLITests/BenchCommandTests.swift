@@ -2,6 +2,7 @@ import Foundation
 import Passmint
 import PassmintBatch
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint bench` prints the batch next to the limits it measured in the same run.

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint bench --orders`: Wallet orders built beside passes in the same run, both rates printed.

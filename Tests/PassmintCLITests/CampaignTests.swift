@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// The campaign benchmark's driver (`PassmintCampaign`, built with the tests; `scripts/test.sh` names it in

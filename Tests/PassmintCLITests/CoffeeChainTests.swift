@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// The marketing desk of a coffee chain, end to end: a member list as Excel exports it in Germany (semicolons,

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// The coffee chain's own export, as it is, with the Loyalty template as it is: first and last name in two columns, the

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// Two `passmint serve` nodes on one PostgreSQL database: the node that received a bulk update is killed for good in the

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// Two `passmint serve` nodes on one PostgreSQL database: the node a template's new version was published through is

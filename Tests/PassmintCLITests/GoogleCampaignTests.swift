@@ -2,6 +2,7 @@ import Foundation
 import Passmint
 import PassmintStore
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// A campaign through `passmint serve` with a Google account: 300 passes, each with its Google object, changed by one

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint google link` against the Google stand-in, its link checked by PyJWT; `passmint lint --google`.

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// The "add" page of a service that issues for Google Wallet, opened in a real browser (headless Chromium, through

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint preview --google`: the Google Wallet card the pass becomes, drawn beside the Apple devices, opened in

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// Files from anyone given to `verify`, `lint` and `batch`: an archive holding a name twice, a file far larger than

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `lint`, `create` and `batch` of template folders shaped by an attacker (issue 40, item 1): before the fix `create`

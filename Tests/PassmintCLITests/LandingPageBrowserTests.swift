@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// A member opens the "Add to Apple Wallet" page of their pass in a real browser (headless Chromium, driven over the

@@ -3,6 +3,7 @@ import Passmint
 import PassmintBatch
 import PassmintStore
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// Lazy issuing: `passmint batch --register … --no-files` records every row (checked as for a pass, photos included)

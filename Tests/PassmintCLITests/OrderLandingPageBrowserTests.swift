@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// A customer opens the "Add to Apple Wallet" page of their order in headless Chromium (Tests/Browser/check_page.py):

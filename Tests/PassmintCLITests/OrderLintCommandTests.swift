@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint lint` and `create` of orders as others write them: Apple's shapes accepted, hostile archives refused.

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint preview --png` of an order: the order page screenshot by headless Chromium, as for passes, with the

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// A warehouse's CSV of shipment changes sent with `passmint update` to a running `passmint serve`: each row changes

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint pay decrypt` and `passmint pay keys`, run as a user would, on the vectors of `Tests/ApplePay/make_tokens.py`.

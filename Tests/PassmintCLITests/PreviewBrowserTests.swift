@@ -2,6 +2,7 @@ import Foundation
 import Passmint
 import PassmintPreview
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint preview` pages opened in a real browser (headless Chromium over the DevTools protocol, by

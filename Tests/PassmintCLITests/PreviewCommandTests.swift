@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint preview` on the command line: a template with data, a `.pkpass`, `--png` through Chromium (and what it

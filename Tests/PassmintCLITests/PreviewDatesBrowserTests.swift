@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// Dates and numbers in `passmint preview`, opened in headless Chromium: a date stays the day it names (a value without

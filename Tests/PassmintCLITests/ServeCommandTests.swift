@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint serve` as an operator starts it, talking to a mock APNs server over HTTP/2 + TLS.

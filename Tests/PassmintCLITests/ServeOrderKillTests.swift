@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint serve` killed with SIGKILL while the pushes its order changes owe wait for APNs or have not left yet:

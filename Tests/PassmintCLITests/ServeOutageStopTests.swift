@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint serve` on PostgreSQL behind a relay the test cuts (a database outage): SIGTERM still stops it, at once,

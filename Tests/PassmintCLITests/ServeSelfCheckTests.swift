@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint check-service` as a binary against `passmint serve`, and `serve --self-check`: the same checks, run by

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint serve`'s settings as an operator meets them: `--help` lists each with its variable, the command line wins

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// What `passmint serve` checks and says at start-up: its templates listed with their pass types, expired

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `passmint stats` against a running `passmint serve`: the table sums to what the service recorded, `--csv` prints the

@@ -1,6 +1,7 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// `kill -9` of a node while webhook deliveries wait for their receiver: nothing owed is lost. The restarted node
