@@ -9,7 +9,7 @@ import Testing
 /// A data file comes from anyone (issue 32, items 1 and 13): its `image:` cells may name only regular files inside the
 /// data file's folder (or an `--images-from` folder), checked by their size before a byte is read; its values may not
 /// smuggle control characters into `pass.json` or the report.
-@Suite(.offPool) struct BatchHostileCellsTests {
+@Suite(.computeThreads) struct BatchHostileCellsTests {
     /// Runs a batch of the Generic template over `rows` (serial → image cell) in `folder`, and returns each failed
     /// serial's error from the report, and how many passes were issued.
     static func run(

@@ -8,7 +8,7 @@ import Testing
 
 /// A data file's rows are capped as the service caps an upload's lines (16 MiB): a longer row is an error of its row,
 /// skipped without being held, and the rows after it are read as usual.
-@Suite(.offPool) struct BatchInputLimitTests {
+@Suite(.computeThreads) struct BatchInputLimitTests {
     let long = String(repeating: "x", count: CSVReader.maximumRecordBytes + 1)
 
     func messages(_ name: String, _ text: String) throws -> [String] {

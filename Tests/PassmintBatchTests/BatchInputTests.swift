@@ -6,7 +6,7 @@ import Testing
 @testable import Passmint
 @testable import PassmintBatch
 
-@Suite(.offPool) struct BatchInputTests {
+@Suite(.computeThreads) struct BatchInputTests {
     func write(_ text: String, name: String = "rows.csv", bytes: [UInt8]? = nil) throws -> String {
         let url = TestEnvironment.temporaryFolder().appendingPathComponent(name)
         try Data(bytes ?? Array(text.utf8)).write(to: url)

@@ -7,7 +7,7 @@ import Testing
 @testable import PassmintBatch
 
 /// Translations filled from a batch's data columns.
-@Suite(.offPool) struct BatchLocalizationTests {
+@Suite(.computeThreads) struct BatchLocalizationTests {
     static let passJSON = """
         {
           "formatVersion": 1, "serialNumber": "{{serialNumber}}", "organizationName": "ORG", "description": "DESCRIPTION",

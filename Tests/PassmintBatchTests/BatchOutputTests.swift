@@ -7,7 +7,7 @@ import Testing
 @testable import PassmintBatch
 
 /// `--out-archive` and `--out -`: a batch that pays one file, not one per pass.
-@Suite(.offPool) struct BatchOutputTests {
+@Suite(.computeThreads) struct BatchOutputTests {
     func members(_ count: Int) throws -> URL {
         var csv = BatchRunnerTests.header()
         for index in 1...count { csv += BatchRunnerTests.row(index) }

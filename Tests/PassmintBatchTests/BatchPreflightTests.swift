@@ -8,7 +8,7 @@ import Testing
 
 /// Problems of the whole file said once, before any row runs and before anything is written; changed rows found by
 /// `--resume`.
-@Suite(.offPool) struct BatchPreflightTests {
+@Suite(.computeThreads) struct BatchPreflightTests {
     func runner(_ output: URL, template: String = BatchRunnerTests.loyalty, options: (inout BatchOptions) -> Void = { _ in }) throws
         -> BatchRunner
     {

@@ -6,7 +6,7 @@ import Testing
 @testable import Passmint
 @testable import PassmintBatch
 
-@Suite(.offPool) struct BatchRunnerTests {
+@Suite(.computeThreads) struct BatchRunnerTests {
     static var loyalty: String { TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Loyalty.pass").path }
 
     static func header() -> String { "serialNumber,memberId,memberName,tier,nfcMessage,points,pointsToNextReward,memberSince\n" }

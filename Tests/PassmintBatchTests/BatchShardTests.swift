@@ -7,7 +7,7 @@ import Testing
 @testable import PassmintBatch
 
 /// `passmint batch --shard i/n`: n processes share one batch, each pass issued once, each bad row reported once.
-@Suite(.offPool) struct BatchShardTests {
+@Suite(.computeThreads) struct BatchShardTests {
     @Test func shardsAreReadFromTextAndSplitSerialsStably() {
         #expect(BatchShard("3/8") == BatchShard(index: 3, count: 8))
         for bad in ["8/8", "-1/4", "1/0", "1", "a/b", "1/2/3", ""] { #expect(BatchShard(bad) == nil, "\(bad)") }

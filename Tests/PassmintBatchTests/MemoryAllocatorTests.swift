@@ -3,7 +3,7 @@ import PassmintTestTraits
 import Testing
 
 /// The allocator tuning `batch`, `bench` and `serve` apply at start-up.
-@Suite(.offPool) struct MemoryAllocatorTests {
+@Suite(.computeThreads) struct MemoryAllocatorTests {
     @Test func glibcTakesBothSettings() {
         #if canImport(Glibc)
             #expect(MemoryAllocator.keepPassSizedBuffersOffMmap())

@@ -7,7 +7,7 @@ import Testing
 @testable import PassmintBatch
 
 /// Pass archives assembled by Passmint around the template's shared entries (``PassArchive``, ``ZipWriter``).
-@Suite(.offPool) struct PassArchiveTests {
+@Suite(.computeThreads) struct PassArchiveTests {
     @Test func anArchiveInPartsIsOneValidZipWithTheTemplatesEntriesFirst() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let builder = try PassBuilder(identity: TestTemplates.identity())

@@ -7,7 +7,7 @@ import Testing
 @testable import PassmintBatch
 
 /// Per-pass images: a member's photo in a batch column replaces the template's thumbnail for that pass only.
-@Suite(.offPool) struct PassImagesTests {
+@Suite(.computeThreads) struct PassImagesTests {
     static var generic: String { TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/Generic.pass").path }
 
     static let header = "serialNumber,memberName,firstName,memberId,plan,homeLocation,memberSince,validUntil,image:thumbnail@2x\n"

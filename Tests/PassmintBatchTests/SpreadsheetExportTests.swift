@@ -9,7 +9,7 @@ import Testing
 /// Data files shaped like what Excel saves: "CSV" in a European locale (semicolons, Windows-1252, CRLF), "CSV" on
 /// Windows (commas, Windows-1252), "CSV UTF-8" (a byte order mark) and "Unicode Text" (UTF-16LE, a byte order mark,
 /// tabs).
-@Suite(.offPool) struct SpreadsheetExportTests {
+@Suite(.computeThreads) struct SpreadsheetExportTests {
     static let loyaltyHeader = [
         "serialNumber", "memberId", "memberName", "tier", "nfcMessage", "points", "pointsToNextReward", "memberSince",
     ]

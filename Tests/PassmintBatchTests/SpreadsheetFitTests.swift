@@ -9,7 +9,7 @@ import Testing
 /// A spreadsheet that fits the template without editing `pass.json`: values for every row (constants and columns
 /// combined), one column feeding several placeholders; columns the template does not use left out; values too long
 /// for the card; whole-run problems before any row.
-@Suite(.offPool) struct SpreadsheetFitTests {
+@Suite(.computeThreads) struct SpreadsheetFitTests {
     static let export = ["Mitgliedsnummer", "Vorname", "Nachname", "Punkte", "Seit", "Stufe", "Geburtstag"]
 
     /// The coffee chain's project file: one column for two placeholders, constants and a combination under "set".

@@ -7,7 +7,7 @@ import Testing
 @testable import PassmintBatch
 
 /// Columns mapped to placeholders and spreadsheet values converted as the template needs them.
-@Suite(.offPool) struct SpreadsheetPlanTests {
+@Suite(.computeThreads) struct SpreadsheetPlanTests {
     static let names = ["serialNumber", "memberId", "memberName", "tier", "nfcMessage", "points", "pointsToNextReward", "memberSince"]
 
     @Test func aMappingAndHeadersMatchedByNameIgnoringCaseAndAccents() throws {
