@@ -252,12 +252,12 @@ let package = Package(
         .target(name: "PassmintTestTraits", path: "Tests/PassmintTestTraits", swiftSettings: swiftSettings),
         .testTarget(
             name: "PassmintTests",
-            dependencies: ["Passmint", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintTestSupport", "PassmintTestTraits"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PassmintPreviewTests",
-            dependencies: ["Passmint", "PassmintPreview", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintPreview", "PassmintTestSupport", "PassmintTestTraits"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -295,7 +295,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassmintPayTests",
-            dependencies: ["Passmint", "PassmintPay", "PassmintTestSupport"],
+            dependencies: ["Passmint", "PassmintPay", "PassmintTestSupport", "PassmintTestTraits"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -2,12 +2,13 @@ import Foundation
 import Passmint
 import PassmintPay
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// ``PaymentTokenDecryptor`` against tokens that `Tests/ApplePay/make_tokens.py` signed and encrypted with Python's
 /// `cryptography` (a test CA with Apple's marker OIDs; EC P-256 and RSA-2048 merchant keys), so the encryptor and
 /// the decryptor cannot agree on a wrong protocol.
-@Suite struct PaymentTokenDecryptorTests {
+@Suite(.computeThreads) struct PaymentTokenDecryptorTests {
     static func vectors() throws -> ApplePayVectors { try TestEnvironment.applePayVectors() }
 
     static func key(_ name: String) throws -> MerchantKey {

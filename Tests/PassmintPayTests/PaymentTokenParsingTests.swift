@@ -2,10 +2,11 @@ import Foundation
 import Passmint
 import PassmintPay
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// ``PaymentToken/init(json:)-([UInt8])``: the shapes a token arrives in, and errors naming the JSON path.
-@Suite struct PaymentTokenParsingTests {
+@Suite(.computeThreads) struct PaymentTokenParsingTests {
     static func paymentData() throws -> JSONObject {
         try #require(JSONParser.value(try TestEnvironment.applePayVectors().token("ec")).objectValue)
     }

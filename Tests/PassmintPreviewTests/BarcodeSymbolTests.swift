@@ -1,11 +1,12 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintPreview
 
 /// zint draws every classic Wallet barcode format in-process (the browser tests scan them).
-@Suite struct BarcodeSymbolTests {
+@Suite(.computeThreads) struct BarcodeSymbolTests {
     @Test(arguments: [Barcode.Format.qr, .pdf417, .aztec, .code128])
     func everyClassicFormatDraws(format: Barcode.Format) throws {
         let symbol = try BarcodeSymbol(format: format, message: "PASSMINT-0042")

@@ -1,4 +1,5 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -6,7 +7,7 @@ import Testing
 
 /// The preview's link scans take time linear in a back field's length (issue 32, item 3: a 60 KB value took 33 s, a
 /// 200 KB one never finished): their steps are counted, and they find what the regular expressions they replace did.
-@Suite struct LinkScanTests {
+@Suite(.computeThreads) struct LinkScanTests {
     /// Values that made the regular expressions backtrack: long runs each pattern starts in but never completes.
     static let hostile: [String: String] = [
         "letters": String(repeating: "a", count: 200_000),

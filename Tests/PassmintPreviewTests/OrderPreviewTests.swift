@@ -2,9 +2,10 @@ import Foundation
 import Passmint
 import PassmintPreview
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
-@Suite struct OrderPreviewTests {
+@Suite(.computeThreads) struct OrderPreviewTests {
     static func template(_ name: String) throws -> OrderPreview {
         let root = TestEnvironment.repositoryRoot.appendingPathComponent("OrderTemplates")
         let data = try Data(contentsOf: root.appendingPathComponent("\(name).json"))

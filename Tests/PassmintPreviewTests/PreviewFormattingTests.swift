@@ -1,11 +1,12 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintPreview
 
 /// Field values formatted as Wallet formats them, and the layout rules the preview applies.
-@Suite struct PreviewFormattingTests {
+@Suite(.computeThreads) struct PreviewFormattingTests {
     static let utc = TimeZone(identifier: "UTC")!
     static let now = W3CDate.parse("2026-06-15T09:00:00Z")!
     let english = PreviewFormatter(language: "en", timeZone: Self.utc, now: Self.now)

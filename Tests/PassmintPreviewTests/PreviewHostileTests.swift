@@ -1,4 +1,5 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -6,7 +7,7 @@ import Testing
 
 /// A pass with keys of the wrong type, unknown keys, broken images and impossible barcodes still previews: what
 /// cannot be drawn is left out and the findings under the picture say why.
-@Suite struct PreviewHostileTests {
+@Suite(.computeThreads) struct PreviewHostileTests {
     static let options = PassPreview.Options(timeZone: TimeZone(identifier: "UTC")!, now: W3CDate.parse("2026-01-01T00:00:00Z")!)
 
     static func page(_ json: String, files: [PassContents.File] = []) throws -> (PassPreview, String) {

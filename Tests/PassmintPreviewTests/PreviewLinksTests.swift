@@ -1,10 +1,11 @@
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintPreview
 
 /// Back fields show links as Wallet does: `attributedValue` anchors, and detected addresses and phone numbers.
-@Suite struct PreviewLinksTests {
+@Suite(.computeThreads) struct PreviewLinksTests {
     @Test func addressesAndPhoneNumbersBecomeLinks() {
         let html = PreviewLinks.html(
             "Visit https://mint.example/shops, write to help@mint.example\nor call +49 89 5550 1234.", attributed: nil, detectors: nil)

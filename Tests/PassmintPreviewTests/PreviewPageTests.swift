@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -7,7 +8,7 @@ import Testing
 
 /// The preview page: one self-contained HTML file with each field where its style puts it, the images inlined, the
 /// Watch view, the back, the voided and expired looks, and lint's findings for a broken pass.
-@Suite struct PreviewPageTests {
+@Suite(.computeThreads) struct PreviewPageTests {
     static let templates = TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates")
     static let options = PassPreview.Options(timeZone: TimeZone(identifier: "UTC")!, now: W3CDate.parse("2026-01-01T00:00:00Z")!)
 

@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 @testable import PassmintPreview
 
 /// The libqrencode wrapper: the modules it returns decode, with an independent decoder (zxing-cpp), to the text.
-@Suite struct QRCodeTests {
+@Suite(.computeThreads) struct QRCodeTests {
     /// The code drawn as a grey-map image (4 pixels a module, quiet zone of 4 modules), decoded by zxing-cpp.
     static func decode(_ code: QRCode) throws -> [String] {
         let scale = 4

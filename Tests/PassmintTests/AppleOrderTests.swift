@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Orders written the way Apple writes them (`Tests/Fixtures/apple-style-orders`, from Apple's documented examples):
 /// the order linter accepts them as the pass linter accepts Apple's sample passes, and `create` builds them.
-@Suite struct AppleOrderTests {
+@Suite(.computeThreads) struct AppleOrderTests {
     static let folders = ["Bakery.order", "Shipping.order"]
 
     static func template(_ name: String) throws -> OrderTemplate {

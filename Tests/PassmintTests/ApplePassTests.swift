@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Apple's own sample passes, rebuilt from their sources with a test identity for Apple's pass type ID and team.
-@Suite struct ApplePassTests {
+@Suite(.computeThreads) struct ApplePassTests {
     static let passes = TestEnvironment.applePasses
 
     @Test func fixturesArePresent() throws {

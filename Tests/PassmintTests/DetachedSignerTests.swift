@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// The detached signature laid out once per identity (``DetachedSigner``) against OpenSSL's PKCS#7 layer.
-@Suite struct DetachedSignerTests {
+@Suite(.computeThreads) struct DetachedSignerTests {
     @Test func writesTheBytesOpenSSLWritesForTheSameSigningTime() throws {
         let identity = try TestTemplates.identity()
         let signer = try #require(

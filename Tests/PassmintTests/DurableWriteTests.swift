@@ -1,12 +1,13 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Synchronization
 import Testing
 
 /// The one way Passmint replaces a file: write a temporary file beside it, flush it, rename it over the file, flush
 /// the folder (so that a power cut after the return cannot lose the new name).
-@Suite struct DurableWriteTests {
+@Suite(.computeThreads) struct DurableWriteTests {
     /// Records each folder flush and what the folder held at that moment, then flushes it for real.
     final class FolderSyncs: Sendable {
         let seen = Mutex<[(folder: String, names: [String], content: [UInt8]?)]>([])

@@ -1,9 +1,10 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
-@Suite struct ES256SignerTests {
+@Suite(.computeThreads) struct ES256SignerTests {
     /// A fresh APNs-style auth key: PKCS#8 PEM on P-256, as developer.apple.com hands them out.
     static func makeKey(in folder: URL, name: String = "AuthKey_ABC123DEFG.p8") throws -> (key: URL, publicKey: URL) {
         let key = folder.appendingPathComponent(name)

@@ -1,10 +1,11 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// The hand-written helpers a batch calls for every row give what Foundation's general-purpose versions gave.
-@Suite struct FastPathHelpersTests {
+@Suite(.computeThreads) struct FastPathHelpersTests {
     @Test func base64URLMatchesFoundationForEveryLength() {
         for length in 0..<70 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255) }
@@ -28,7 +29,7 @@ import Testing
     }
 }
 
-@Suite struct SpaceTrimmingTests {
+@Suite(.computeThreads) struct SpaceTrimmingTests {
     @Test func trimsLikeFoundation() {
         for text in ["", " ", "a", " a", "a ", "\ta b\t", "\u{00A0}x", "x\u{2003}", "\n x \n", "Zoë "] {
             #expect(text.trimmingSpaces == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")

@@ -1,10 +1,11 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// HTTP-dates: written as IMF-fixdate, read in the three forms RFC 9110 §5.6.7 asks recipients to accept.
-@Suite struct HTTPDateTests {
+@Suite(.computeThreads) struct HTTPDateTests {
     /// 1994-11-06T08:49:37Z, the RFC's own example.
     static let example = Date(timeIntervalSince1970: 784_111_777)
 

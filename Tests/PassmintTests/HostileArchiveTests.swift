@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Untrusted `.pkpass` files: `verify` and `lint` run on files from anyone, so no file may cost more than its limits.
-@Suite struct HostileArchiveTests {
+@Suite(.computeThreads) struct HostileArchiveTests {
     @Test func theBombIsReal() throws {
         // The bomb itself inflates as built (checked on a small one, read without limits).
         let small = ZipBomb.archive(entry: "pass.json", size: 3 << 20)

@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Templates, data and files shaped by a careless user or an attacker (the hardening issue's items 5 to 7).
-@Suite struct HostileInputTests {
+@Suite(.computeThreads) struct HostileInputTests {
     // MARK: 5. strings.json in linear time
 
     /// `strings.json` with `count` keys in each of two languages.

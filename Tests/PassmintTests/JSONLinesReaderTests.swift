@@ -1,10 +1,11 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// The one JSON Lines reader, shared by `passmint batch` and the service's bulk update uploads.
-struct JSONLinesReaderTests {
+@Suite(.computeThreads) struct JSONLinesReaderTests {
     private func file(_ bytes: [UInt8]) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString).jsonl").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))

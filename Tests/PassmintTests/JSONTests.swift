@@ -1,9 +1,10 @@
 import Foundation
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct JSONTests {
+@Suite(.computeThreads) struct JSONTests {
     @Test func parsesAndWritesKeepingOrderAndNumbers() throws {
         let text = #"{"z": 1, "a": [1.50, -2e3, true, null], "s": "caf\u00e9 \ud83d\ude00 \"q\" \/"}"#
         let value = try JSONParser.value(Array(text.utf8))
@@ -59,7 +60,7 @@ import Testing
     }
 }
 
-@Suite struct W3CDateTests {
+@Suite(.computeThreads) struct W3CDateTests {
     @Test(arguments: [
         ("2026-12-24T19:30:00+01:00", 1_798_137_000.0), ("2026-12-24T18:30Z", 1_798_137_000.0), ("2000-02-29T00:00:00Z", 951_782_400.0),
         ("1969-12-31T23:59:59.5Z", -0.5), ("2026-12-24T19:30:00.250-08:00", 1_798_169_400.25),

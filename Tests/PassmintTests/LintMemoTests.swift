@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// The memo that lints a template's passes rule by rule finds exactly what linting each pass alone finds, and runs
 /// again only the rules that read what changed.
-@Suite struct LintMemoTests {
+@Suite(.computeThreads) struct LintMemoTests {
     static let templateNames = [
         "BoardingPass", "Coupon", "EventTicket", "Festival", "Generic", "Loyalty", "PosterEventTicket", "Rewards",
         "SemanticBoardingPass", "StoreCard",
@@ -164,7 +165,7 @@ import Testing
 
 /// Random changes anywhere in the pass, deep or shallow, several at once: the memo still finds what linting alone
 /// finds. Seeded, so a failure repeats.
-@Suite struct LintMemoRandomTests {
+@Suite(.computeThreads) struct LintMemoRandomTests {
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {

@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Every lint rule: a clean pass that does not break it, and a mutation that does.
-@Suite struct LintTests {
+@Suite(.computeThreads) struct LintTests {
     static func png(_ width: Int, _ height: Int) -> [UInt8] { PNGTests.png(width: width, height: height) }
 
     static func images(_ name: String, _ width: Int, _ height: Int, folder: String = "") -> [PassContents.File] {

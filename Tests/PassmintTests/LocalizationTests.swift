@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// `pass.strings` files, placeholders in translations, the `strings.json` template convention and the localization
 /// lint rules.
-@Suite struct LocalizationTests {
+@Suite(.computeThreads) struct LocalizationTests {
     static let icons: [String: [UInt8]] = [
         "icon.png": TestTemplates.png(width: 38, height: 38), "icon@2x.png": TestTemplates.png(width: 76, height: 76),
         "icon@3x.png": TestTemplates.png(width: 114, height: 114),

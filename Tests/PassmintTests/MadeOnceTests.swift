@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Synchronization
 import Testing
 
 /// The cache of development chains: a value being made holds up only the callers of its own key.
-@Suite struct MadeOnceTests {
+@Suite(.computeThreads) struct MadeOnceTests {
     /// Runs `work` on a thread of its own; `done` is signalled when it returns.
     static func onThread(_ done: DispatchSemaphore, _ work: @escaping @Sendable () -> Void) {
         Thread {

@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// `verify` and `lint` of an `.order` judge every entry of the archive by the same rules (``PackageEntries``): a
 /// folder Wallet does not read, a name that leaves the package folder, a symbolic link.
-@Suite struct OrderArchiveEntryTests {
+@Suite(.computeThreads) struct OrderArchiveEntryTests {
     /// A hostile entry: how it is put into a good order's archive.
     struct Hostile: Sendable, CustomStringConvertible {
         var description: String

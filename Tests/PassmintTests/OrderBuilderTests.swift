@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct OrderBuilderTests {
+@Suite(.computeThreads) struct OrderBuilderTests {
     static func orderIdentity(uid: String = TestEnvironment.devOrderType) throws -> SigningIdentity {
         try TestTemplates.identity(uid: uid)
     }

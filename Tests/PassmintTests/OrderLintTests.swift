@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// One case of each order lint rule: a valid order changed in one place, and the finding it must give (code and
 /// JSON path), with a message that names the value and a fix.
-@Suite struct OrderLintTests {
+@Suite(.computeThreads) struct OrderLintTests {
     static let base = try! JSONParser.value(Array(OrderModelTests.orderJSON.utf8)).objectValue!
 
     /// A step of a JSON path: a key or an array index.

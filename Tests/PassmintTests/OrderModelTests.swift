@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct OrderModelTests {
+@Suite(.computeThreads) struct OrderModelTests {
     static let orderJSON = """
         {
           "updatedAt": "2026-11-22T08:30:00+01:00",

@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct OrderVerifierTests {
+@Suite(.computeThreads) struct OrderVerifierTests {
     static let item = try! PassFile(path: "item@3x.png", bytes: TestTemplates.png(width: 120, height: 120))
 
     /// A good order, built by ``OrderBuilder``.

@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 
 /// A small PNG may declare a huge image (issue 32, item 4: 130 KB declaring 4096×4096 at 16 bits froze the service
 /// for 21 s in one job): the header's size is checked against the slot before any pixel is decoded.
-@Suite struct PNGHeaderLimitTests {
+@Suite(.computeThreads) struct PNGHeaderLimitTests {
     /// A PNG whose header declares `width`×`height` RGBA at 16 bits a channel, followed by a few bytes of image data.
     static func declaring(width: UInt32, height: UInt32) -> [UInt8] {
         var header: [UInt8] = []

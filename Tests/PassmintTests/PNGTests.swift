@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct PNGTests {
+@Suite(.computeThreads) struct PNGTests {
     static func png(width: Int, height: Int) -> [UInt8] { TestPNG.make(width: width, height: height) }
 
     @Test func readsPixelSize() throws {

@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct PassBuilderTests {
+@Suite(.computeThreads) struct PassBuilderTests {
     @Test func buildsAPassThatIndependentToolsAccept() throws {
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let pass = try PassBuilder(identity: TestTemplates.identity()).sign(PassInput(template: template, data: TestTemplates.data))

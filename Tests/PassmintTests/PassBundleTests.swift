@@ -1,11 +1,12 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// `.pkpasses` bundles: a ZIP of signed `.pkpass` files, at most 10 and 150 MB.
-@Suite struct PassBundleTests {
+@Suite(.computeThreads) struct PassBundleTests {
     static func passes(_ count: Int) throws -> [BuiltPass] {
         let template = try PassTemplate(folder: TestTemplates.write().path)
         let builder = try PassBuilder(identity: TestTemplates.identity())

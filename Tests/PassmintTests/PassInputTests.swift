@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// One ``PassInput`` for every way of building a pass, and its ``PassStamp`` written over whatever the template or
 /// JSON says.
-@Suite struct PassInputTests {
+@Suite(.computeThreads) struct PassInputTests {
     static let stamp = PassStamp(
         serialNumber: "ST-9", authenticationToken: "stamp-token-0123456789", webServiceURL: "https://passes.example.test/wallet",
         voided: true)

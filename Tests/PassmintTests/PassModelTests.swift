@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct PassModelTests {
+@Suite(.computeThreads) struct PassModelTests {
     @Test func decodesEveryDocumentedKeyAndKeepsUnknownOnes() throws {
         let json = try JSONParser.value(
             Array(

@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct PassVerifierTests {
+@Suite(.computeThreads) struct PassVerifierTests {
     // MARK: Apple's passes
 
     /// The test over every sample pass would test nothing if the fixtures folder were empty (or moved).

@@ -1,9 +1,10 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
-@Suite struct PersonalizationModelTests {
+@Suite(.computeThreads) struct PersonalizationModelTests {
     @Test func readsAndWritesPersonalizationJSON() throws {
         let bytes = Array(
             #"{"requiredPersonalizationFields":["PKPassPersonalizationFieldName","PKPassPersonalizationFieldEmailAddress"],"description":"Join","termsAndConditions":"<a href=\"x\">T</a>"}"#

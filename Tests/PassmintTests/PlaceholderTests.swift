@@ -1,8 +1,9 @@
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct PlaceholderTests {
+@Suite(.computeThreads) struct PlaceholderTests {
     let data: JSONObject = ["points": 1250, "name": "Zoë", "member": ["id": 1], "flag": true]
 
     @Test func wholeStringKeepsTheDataType() throws {

@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Lint rules for poster event tickets, semantic boarding passes, semantic tags and the iOS 27 keys: a clean pass of
 /// each kind that breaks no rule, and one change per rule that does.
-@Suite struct SchemeLintTests {
+@Suite(.computeThreads) struct SchemeLintTests {
     static let posterJSON = """
         {
           "formatVersion": 1, "passTypeIdentifier": "pass.com.example.tickets", "teamIdentifier": "ABCDE12345",

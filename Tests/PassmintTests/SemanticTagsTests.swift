@@ -1,9 +1,10 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
-@Suite struct SemanticTagsTests {
+@Suite(.computeThreads) struct SemanticTagsTests {
     @Test func typedPropertiesWriteTheJSONWalletReads() {
         var tags = SemanticTags()
         tags.eventType = .livePerformance

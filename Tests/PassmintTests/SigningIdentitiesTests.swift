@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Several pass types in one certificates folder: loading, choosing the identity by the rendered pass's
 /// `passTypeIdentifier`, and the errors that name the type and the folder.
-@Suite struct SigningIdentitiesTests {
+@Suite(.computeThreads) struct SigningIdentitiesTests {
     static let loyalty = "pass.dev.passmint.loyalty"
     static let tickets = "pass.dev.passmint.tickets"
 

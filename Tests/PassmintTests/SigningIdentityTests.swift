@@ -1,10 +1,11 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
-@Suite struct SigningIdentityTests {
+@Suite(.computeThreads) struct SigningIdentityTests {
     let chain: URL
     init() throws { chain = try TestEnvironment.devChain() }
     func path(_ name: String) -> String { chain.appendingPathComponent(name).path }

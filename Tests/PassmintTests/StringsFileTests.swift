@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// The `pass.strings` reader on files written by hand and by other tools (not only on its own output), its errors, and
 /// the byte-exact round trip of the real Festival template's files.
-@Suite struct StringsFileTests {
+@Suite(.computeThreads) struct StringsFileTests {
     /// `text` in UTF-16 big-endian with a byte order mark.
     static func utf16BigEndian(_ text: String) -> [UInt8] {
         [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }

@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -8,7 +9,7 @@ import Testing
 /// links followed, so a link shipped a signing key, `/proc/self/environ` or another folder in every pass,
 /// `icon.png -> /dev/zero` grew memory without end, a FIFO blocked for ever, and unknown files were shipped with a
 /// warning. Each case here loaded (or hung) before the fix.
-@Suite struct TemplateFolderTests {
+@Suite(.computeThreads) struct TemplateFolderTests {
     /// Loads the template and returns the error it throws, failing when it loads.
     func refusal(_ folder: URL) -> PassmintError? {
         do {

@@ -1,11 +1,12 @@
 import Foundation
 import Passmint
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 /// Small text files read as Windows and Mac programs save them (issue 40): a byte order mark, UTF-16, CRLF and CR
 /// line ends; bounded, so `/dev/zero` given by mistake costs nothing.
-@Suite struct TextFileTests {
+@Suite(.computeThreads) struct TextFileTests {
     func file(_ bytes: [UInt8]) throws -> String {
         let path = TestEnvironment.temporaryFolder("text").appendingPathComponent("file.txt").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// Passes on which `verify` must say what Wallet does: installs (valid, perhaps with a warning) or refuses (a failed
 /// check that names the entry).
-@Suite struct VerifierWalletAgreementTests {
+@Suite(.computeThreads) struct VerifierWalletAgreementTests {
     /// The files of a pass Passmint built, changed by `change`, then given a fresh manifest and signature, so that only
     /// the change itself can make the pass fail.
     func resigned(_ change: (inout [String: [UInt8]]) -> Void, manifestExtra: [String] = []) throws -> [String: [UInt8]] {

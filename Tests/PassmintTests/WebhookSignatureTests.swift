@@ -1,12 +1,13 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
 
 /// `Passmint-Signature` headers: made and checked by `WebhookSignature`, and checked against Python's `hmac` (the
 /// three lines docs/insights.md shows), both ways.
-@Suite struct WebhookSignatureTests {
+@Suite(.computeThreads) struct WebhookSignatureTests {
     static let secret = "whsec_5f2b0c1e9a7d"
     static let body = Array(#"{"id":"evt_1","type":"installed","serialNumber":"M-1"}"#.utf8)
     static let signedAt = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,5 +1,6 @@
 import Foundation
 import PassmintTestSupport
+import PassmintTestTraits
 import Testing
 
 @testable import Passmint
@@ -7,7 +8,7 @@ import Testing
 /// Every kind of archive Passmint writes — a pass, a `.pkpasses` bundle (``ZipArchive/make(_:)``) and a batch's
 /// `--out-archive` (in PassmintBatchTests) — comes from one set of record encoders (``ZipRecords``) and is read back
 /// by libzip and by Python's zipfile.
-@Suite struct ZipWriterTests {
+@Suite(.computeThreads) struct ZipWriterTests {
     @Test func madeArchivesReadBackWithLibzipAndPython() throws {
         let random = OpenSSL.randomBytes(4096)
         let text = Array(String(repeating: "{\"key\": \"value\"}\n", count: 100).utf8)
