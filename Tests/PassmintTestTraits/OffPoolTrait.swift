@@ -21,8 +21,8 @@ public struct OffPoolTrait: SuiteTrait, TestTrait, TestScoping {
 
     public var isRecursive: Bool { true }
 
-    /// The name of the threads its tests run on (a test can tell it is off the pool; at most 15 bytes on Linux).
-    public static let threadName = "off-pool"
+    /// Whether the calling thread is one of the traits' (a test can tell it is off the pool).
+    public static var isCurrentThreadOffPool: Bool { pthread_getspecific(offPoolKey) != nil }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
@@ -41,9 +41,19 @@ extension Trait where Self == OffPoolTrait {
     public static var computeThreads: Self { OffPoolTrait(threads: .compute) }
 }
 
-/// Names the calling thread as the trait's (a thread starts with its creator's name, a pool thread's, whatever is set
-/// before it starts).
-private func nameThread() { Thread.current.name = OffPoolTrait.threadName }
+/// Marks the traits' threads: a key of the thread itself (Foundation's `Thread.current.name` is not always the kernel's
+/// name, and a thread starts with its creator's).
+private let offPoolKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()
+
+/// Marks the calling thread as one of the traits' (and names it so in stack dumps).
+private func nameThread() {
+    pthread_setspecific(offPoolKey, UnsafeRawPointer(bitPattern: 1))
+    Thread.current.name = "off-pool"
+}
 
 /// A task executor that runs every job on a new thread: a job may block as long as it likes without holding a thread
 /// anything else waits for.
