@@ -50,7 +50,7 @@ private let offPoolKey: pthread_key_t = {
 }()
 
 /// Marks the calling thread as one of the traits' (and names it so in stack dumps).
-private func nameThread() {
+private func markThread() {
     pthread_setspecific(offPoolKey, UnsafeRawPointer(bitPattern: 1))
     Thread.current.name = "off-pool"
 }
@@ -65,7 +65,7 @@ final class ThreadPerJobExecutor: TaskExecutor {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         Thread {
-            nameThread()
+            markThread()
             job.runSynchronously(on: executor)
         }.start()
     }
@@ -84,7 +84,7 @@ final class ComputeExecutor: TaskExecutor, @unchecked Sendable {
     init(threads: Int) {
         for _ in 0..<max(1, threads) {
             Thread { [self] in
-                nameThread()
+                markThread()
                 let executor = asUnownedTaskExecutor()
                 while true { next().runSynchronously(on: executor) }
             }.start()
