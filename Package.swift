@@ -271,6 +271,7 @@ let package = Package(
                 "Passmint", "PassmintBatch", "PassmintTestSupport", "PassmintStore", "PassmintStorePostgres", "PassmintPush",
                 "PassmintServer", "PassmintGoogle", "PassmintPay",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

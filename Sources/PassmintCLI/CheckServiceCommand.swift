@@ -49,6 +49,9 @@ struct CheckServiceCommand: AsyncParsableCommand {
     @Flag(help: "Check an http:// service (development devices only; Wallet otherwise requires https).")
     var allowHTTP = false
 
+    @Option(help: ArgumentHelp("Seconds one call may take before the service counts as not reached.", valueName: "seconds"))
+    var timeout = 30
+
     @Option(help: ArgumentHelp("Make each read-only call this many times and print p50/p99.", valueName: "N"))
     var `repeat` = 1
 
@@ -73,6 +76,7 @@ struct CheckServiceCommand: AsyncParsableCommand {
         if second != nil && changeCommand == nil {
             throw ValidationError("--second needs --change-command: a command that changes both documents, one after the other")
         }
+        guard (1...3_600).contains(timeout) else { throw ValidationError("--timeout \(timeout): give a number of seconds from 1 to 3600") }
         guard (1...10_000).contains(`repeat`) else { throw ValidationError("--repeat \(`repeat`): give a number from 1 to 10000") }
         if document != nil {
             let given = [token, passTypeID, serial, orderTypeID, orderID].contains { $0 != nil }
@@ -82,11 +86,7 @@ struct CheckServiceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = try target()
-        let options = ServiceCheckOptions(
-            allowHTTP: allowHTTP, repeatCount: `repeat`, changeCommand: changeCommand,
-            second: try second.map { try secondTarget($0, of: target) },
-            root: try ca.map { try Certificate(contentsOf: $0) })
-        let report = await ServiceChecker(target: target, options: options).run()
+        let report = await ServiceChecker(target: target, options: try options(for: target)).run()
         if json {
             print(JSONWriter.string(report.json), terminator: "")
         } else {
@@ -97,6 +97,14 @@ struct CheckServiceCommand: AsyncParsableCommand {
                 failed == 0 ? "\(report.target.serviceURL): every check passed" : "\(report.target.serviceURL): \(failed) check(s) FAILED")
         }
         if !report.passed { throw ExitCode(1) }
+    }
+
+    /// How the checker runs, from the options (`target`: the document `--second` must be another one of).
+    func options(for target: ServiceCheckTarget) throws -> ServiceCheckOptions {
+        ServiceCheckOptions(
+            allowHTTP: allowHTTP, timeout: .seconds(timeout), repeatCount: `repeat`, changeCommand: changeCommand,
+            second: try second.map { try secondTarget($0, of: target) },
+            root: try ca.map { try Certificate(contentsOf: $0) })
     }
 
     /// The `--second` document: of the same kind and type as `first`, another one.

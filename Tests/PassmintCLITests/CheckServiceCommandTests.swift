@@ -5,7 +5,7 @@ import Testing
 
 @testable import PassmintCLI
 
-/// `passmint check-service`'s options: a document or the options that stand for it, never both; a --repeat in range;
+/// `passmint check-service`'s options: a document or the options that stand for it, never both; --repeat and --timeout in range;
 /// a missing option named.
 @Suite struct CheckServiceCommandTests {
     func refusal(_ arguments: [String]) -> String {
@@ -22,6 +22,16 @@ import Testing
         #expect(refusal(["member.pkpass", "--service-url", "https://staging.example.com/wallet"]) == "accepted")
         #expect(refusal(["member.pkpass", "--repeat", "0"]).contains("--repeat 0: give a number from 1 to 10000"))
         #expect(refusal(["member.pkpass", "--second", "other.pkpass"]).contains("--second needs --change-command"))
+        #expect(refusal(["member.pkpass", "--timeout", "0"]).contains("--timeout 0: give a number of seconds from 1 to 3600"))
+    }
+
+    /// `--timeout` is how long each call may take; 30 s without it.
+    @Test func theTimeoutReachesTheChecker() throws {
+        let target = ServiceCheckTarget(
+            kind: .pass, serviceURL: "https://passes.example.com/wallet", token: "0123456789abcdef", typeIdentifier: "pass.com.example",
+            identifier: "S1")
+        #expect(try CheckServiceCommand.parse(["member.pkpass", "--timeout", "90"]).options(for: target).timeout == .seconds(90))
+        #expect(try CheckServiceCommand.parse(["member.pkpass"]).options(for: target).timeout == .seconds(30))
     }
 
     /// Without a document, the options are the target: a pass, or an order with the order options.

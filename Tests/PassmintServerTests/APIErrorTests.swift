@@ -16,7 +16,7 @@ import Testing
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
 
     /// The `error` member of an answer.
-    static func error(_ response: TestResponse) throws -> JSONValue {
+    static func error(_ response: ServiceResponse) throws -> JSONValue {
         try #require(try JSONParser.value(Array(response.body.readableBytesView))["error"])
     }
 
@@ -27,7 +27,7 @@ import Testing
     @Test func aPassWithTwoBadValuesAnswersBothProblemsWithTheirDataKeys() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 var data = try ServiceHarness.loyaltyData(serial: unique("E"))
                 data["points"] = "many"
                 data["memberSince"] = "last spring"
@@ -51,7 +51,7 @@ import Testing
     @Test func missingValuesAreAllNamedWithoutCommandLineAdvice() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 var data = try ServiceHarness.loyaltyData(serial: unique("E"))
                 data["memberName"] = nil
                 data["tier"] = nil
@@ -72,7 +72,7 @@ import Testing
     @Test func anUnknownTemplateListsTheTemplates() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let response = try await client.execute(
                     uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: Self.issueBody([:], template: "Loyalti"))
                 #expect(response.status == .badRequest)
@@ -89,7 +89,7 @@ import Testing
     func aBundleAnswersEachTicketsSerialTokenAndLinksAsJSON(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender(), linkSecret: PassLinksTests.secret)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let serials = [unique("T"), unique("T")]
                 let passes: [JSONValue] = try serials.map {
                     ["template": "Loyalty", "data": .object(try ServiceHarness.loyaltyData(serial: $0))]

@@ -31,7 +31,7 @@ final class APIExchangeLog: Sendable {
     }
 
     /// Records the exchange when it is one of the issuing API's.
-    static func record(method: HTTPRequest.Method, uri: String, response: TestResponse) {
+    static func record(method: HTTPRequest.Method, uri: String, response: ServiceResponse) {
         let path = String(uri.prefix { $0 != "?" && $0 != "#" })
         guard path.hasPrefix("/api/v1/") || path == "/api/v1" else { return }
         let logs = [run, current].compactMap { $0 }
@@ -40,7 +40,7 @@ final class APIExchangeLog: Sendable {
         for log in logs { log.append(line) }
     }
 
-    private static func entry(method: HTTPRequest.Method, path: String, response: TestResponse) -> JSONObject {
+    private static func entry(method: HTTPRequest.Method, path: String, response: ServiceResponse) -> JSONObject {
         var headers = JSONObject()
         for field in response.headers { headers[field.name.canonicalName.lowercased()] = .string(field.value) }
         var object: JSONObject = [
@@ -67,12 +67,12 @@ final class APIExchangeLog: Sendable {
     }
 }
 
-extension TestClientProtocol {
-    /// HummingbirdTesting's `execute`, which every server test calls, recording each exchange (``APIExchangeLog``).
-    /// Declared in this module with the same signature, it shadows the imported one for the tests of this target.
+extension ServiceClient {
+    /// A request, the response handed to `testCallback`: every server test calls it, and it records each exchange
+    /// (``APIExchangeLog``).
     @discardableResult func execute<Return>(
         uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil,
-        testCallback: @escaping (TestResponse) async throws -> Return = { $0 }
+        testCallback: @escaping (ServiceResponse) async throws -> Return = { $0 }
     ) async throws -> Return {
         let response = try await executeRequest(uri: uri, method: method, headers: headers, body: body)
         APIExchangeLog.record(method: method, uri: uri, response: response)

@@ -43,7 +43,7 @@ import Testing
         // Runs as `serve` runs it: migrations before the server starts, graceful shutdown closing the APNs client.
         let serial = unique("A")
         let device = pushToken()
-        try await buildApplication(configuration: configuration).test(.live) { client in
+        try await buildApplication(configuration: configuration).serviceTest(.live) { client in
             let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
             let body = try ServiceHarness.issueBody(serial: serial)
             let issued = try await client.execute(uri: "/api/v1/passes", method: .post, headers: bearer, body: body)

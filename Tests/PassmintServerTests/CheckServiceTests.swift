@@ -13,6 +13,10 @@ import Testing
 /// `passmint check-service` (``ServiceChecker``) against Passmint's own service, started in-process on port 0: every
 /// check passes, on SQLite and on PostgreSQL.
 @Suite struct CheckServiceTests {
+    /// How long one of the checker's calls may take: ``TestEvents/bound``, a bound against a hang (the whole suite on
+    /// two cores can hold an answer longer than the command's own 30 s).
+    static let patience = Duration.seconds(TestEvents.bound)
+
     /// A live service with one issued pass (`rewards`: of the personalizable Rewards template): the checker's target
     /// (called at the local port, over http) and the port.
     static func withIssuedPass(
@@ -28,7 +32,7 @@ import Testing
     ) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "check")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "check")).serviceTest(.live) { client in
                 let serial = unique("C")
                 let issued = try await client.execute(
                     uri: "/api/v1/passes", method: .post,
@@ -51,7 +55,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases) func everyPassCheckPassesAgainstPassmint(_ kind: StoreKind) async throws {
         try await Self.withIssuedPass(kind) { target, _ in
-            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, timeout: Self.patience)).run()
             #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
             let ran = Set(report.results.filter { $0.status == .passed }.map(\.id))
             let expected: Set<String> = [
@@ -71,13 +75,17 @@ import Testing
             let command =
                 "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
                 + "--data '{\"data\":{\"points\":4242}}' http://127.0.0.1:\(port)/api/v1/passes/\(target.typeIdentifier)/\(target.identifier)"
-            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, repeatCount: 3, changeCommand: command)).run()
+            let report = await ServiceChecker(
+                target: target, options: .init(allowHTTP: true, timeout: Self.patience, repeatCount: 3, changeCommand: command)
+            ).run()
             #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
             let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
             #expect(passed.isSuperset(of: ["change.command", "change.poll", "change.latest"]))
             #expect(report.timings.first { $0.call == "poll" }.map { $0.seconds.count >= 3 } == true)
             // A command that fails is named.
-            let failing = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: "exit 3")).run()
+            let failing = await ServiceChecker(
+                target: target, options: .init(allowHTTP: true, timeout: Self.patience, changeCommand: "exit 3")
+            ).run()
             #expect(failing.failedIDs == ["change.command"])
         }
     }
@@ -106,12 +114,15 @@ import Testing
                 "curl -sS -f -X PATCH \(key) --data '{\"data\":{\"points\":\(points)}}' \(base)/\(target.typeIdentifier)/\(serial) >/dev/null"
             }
             let command = patch(target.identifier, 11) + " && " + patch(serial, 22)
-            let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command, second: second)).run()
+            let report = await ServiceChecker(
+                target: target, options: .init(allowHTTP: true, timeout: Self.patience, changeCommand: command, second: second)
+            ).run()
             #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
             #expect(report.results.contains { $0.id == "change.both" && $0.status == .passed }, "\(report.results.map(\.id))")
             // A change command that changes only the first: the second is named as missing.
             let one = await ServiceChecker(
-                target: target, options: .init(allowHTTP: true, changeCommand: patch(target.identifier, 33), second: second)
+                target: target,
+                options: .init(allowHTTP: true, timeout: Self.patience, changeCommand: patch(target.identifier, 33), second: second)
             ).run()
             #expect(one.failedIDs == ["change.both"], "\(Self.describe(one))")
             #expect(one.results.first { $0.id == "change.both" }?.detail.hasSuffix("was not told about \(serial)") == true)
@@ -126,7 +137,7 @@ import Testing
             var withoutDocument = target
             withoutDocument.personalizes = false
             for target in [target, withoutDocument] {
-                let report = await ServiceChecker(target: target, options: .init(allowHTTP: true)).run()
+                let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, timeout: Self.patience)).run()
                 #expect(report.failedIDs.isEmpty, "\(Self.describe(report))")
                 #expect(report.results.contains { $0.id == "personalize.endpoint" && $0.status == .passed })
             }
@@ -137,12 +148,12 @@ import Testing
     @Test func theLatestVersionVerifiesToTheRootGiven() async throws {
         try await Self.withIssuedPass(.sqlite) { target, _ in
             let root = try Certificate(contentsOf: TestEnvironment.devChain().appendingPathComponent("root.pem").path)
-            let trusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, root: root)).run()
+            let trusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, timeout: Self.patience, root: root)).run()
             #expect(trusted.failedIDs.isEmpty, "\(Self.describe(trusted))")
             #expect(trusted.results.contains { $0.id == "latest.verifies" && $0.status == .passed })
             let other = try Certificate(
                 contentsOf: TestEnvironment.devChain(team: "ROOTCHECK1").appendingPathComponent("root.pem").path)
-            let untrusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, root: other)).run()
+            let untrusted = await ServiceChecker(target: target, options: .init(allowHTTP: true, timeout: Self.patience, root: other)).run()
             #expect(untrusted.failedIDs == ["latest.verifies"], "\(Self.describe(untrusted))")
         }
     }
@@ -168,7 +179,8 @@ import Testing
             #expect(service.deviceLogs.recent.isEmpty, "\(service.deviceLogs.recent)")
             // A device's calls, and calls with a guessed mark, count: the same checks make events and keep the log.
             let guessed = [(SelfCheckMark.headerName.canonicalName, String(repeating: "0", count: service.selfCheckMark.secret.count))]
-            let device = await ServiceChecker(target: target, options: .init(allowHTTP: true, headers: guessed)).run()
+            let device = await ServiceChecker(target: target, options: .init(allowHTTP: true, timeout: Self.patience, headers: guessed))
+                .run()
             #expect(device.failedIDs.isEmpty, "\(Self.describe(device))")
             #expect(try await events() == [.issued, .installed, .fetched, .unregistered, .removed])
             #expect(service.deviceLogs.recent.count == 1)
@@ -193,16 +205,40 @@ import Testing
         -> ServiceCheckReport
     {
         let service = try BrokenWebService(breakage)
-        return try await Application(router: service.router()).test(.live) { client in
+        return try await Application(router: service.router()).serviceTest(.live) { client in
             let port = try #require(client.port)
             let target = service.target(port: port, personalizes: personalizes)
             let command = change ? BrokenWebService.changeCommand(port: port) : nil
-            return await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command)).run()
+            return await ServiceChecker(
+                target: target, options: .init(allowHTTP: true, timeout: CheckServiceTests.patience, changeCommand: command)
+            ).run()
         }
     }
 
     static func failures(_ breakage: BrokenWebService.Breakage, change: Bool = false) async throws -> Set<String> {
         try await report(breakage, change: change).failedIDs
+    }
+
+    /// A service that takes the connection and never answers: the first call fails after `--timeout`, named as not
+    /// answered in time, with the option as its fix (the socket listens but never accepts: the system completes the
+    /// connection and holds what is sent).
+    @Test func aServiceThatNeverAnswersFailsAfterTheTimeout() async throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        try #require(bound && listen(socket, 16) == 0)
+        let target = try BrokenWebService([]).target(port: Int(UInt16(bigEndian: address.sin_port)))
+        let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, timeout: .milliseconds(300))).run()
+        let register = try #require(report.results.first { $0.status == .failed }, "\(CheckServiceTests.describe(report))")
+        #expect(register.id.hasPrefix("register.") && register.detail == "the service did not answer in time", "\(register.lines)")
+        #expect(
+            register.received.hasPrefix("no whole answer within 0.3 seconds") && register.fix.contains("--timeout"), "\(register.lines)")
     }
 
     @Test func theStandInFollowingTheProtocolPassesEveryCheck() async throws {
@@ -309,7 +345,7 @@ import Testing
         let clock = try OrderHarness.clock()
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: sender, clock: clock)
-            try await buildApplication(core: service, logger: .init(label: "check.orders")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "check.orders")).serviceTest(.live) { client in
                 let id = unique("CO")
                 let issued = try await client.execute(
                     uri: "/api/v1/orders", method: .post,
@@ -332,7 +368,9 @@ import Testing
                 let command =
                     "curl -sS -f -X PATCH -H 'Authorization: Bearer \(ServiceHarness.apiKey)' -H 'Content-Type: application/json' "
                     + "--data '{\"data\":{\"carrier\":\"UPS\"}}' http://127.0.0.1:\(port)/api/v1/orders/\(OrderHarness.type)/\(id)"
-                let report = await ServiceChecker(target: target, options: .init(allowHTTP: true, changeCommand: command)).run()
+                let report = await ServiceChecker(
+                    target: target, options: .init(allowHTTP: true, timeout: CheckServiceTests.patience, changeCommand: command)
+                ).run()
                 #expect(report.failedIDs.isEmpty, "\(CheckServiceTests.describe(report))")
                 let passed = Set(report.results.filter { $0.status == .passed }.map(\.id))
                 let expected: Set<String> = [

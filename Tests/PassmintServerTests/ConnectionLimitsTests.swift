@@ -74,7 +74,7 @@ import Testing
             if let body { send(body) }
             var received: [UInt8] = []
             var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, 10_000) == 1 {
+            while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, Int32(TestEvents.bound * 1000)) == 1 {
                 var buffer = [UInt8](repeating: 0, count: 512)
                 let count = recv(descriptor, &buffer, buffer.count, 0)
                 guard count > 0 else { break }
@@ -97,14 +97,14 @@ import Testing
     }
 
     func withService(
-        _ limits: ConnectionLimits, _ body: @Sendable (ServiceCore, any TestClientProtocol, Int) async throws -> Void
+        _ limits: ConnectionLimits, _ body: @Sendable (ServiceCore, any ServiceClient, Int) async throws -> Void
     ) async throws {
         try await withStore(.sqlite) { store in
             var configuration = try ServiceHarness.configuration()
             configuration.connections = limits
             let service = ServiceCore(
                 configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "limits"))
-            try await buildApplication(core: service, logger: Logger(label: "limits")).test(.live) { client in
+            try await buildApplication(core: service, logger: Logger(label: "limits")).serviceTest(.live) { client in
                 try await body(service, client, try #require(client.port))
             }
         }

@@ -49,7 +49,7 @@ import Testing
         try await withStore(.sqlite, clock: clock) { store in
             try await Self.seed(store, clock)
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender(), clock: clock.today)
-            try await buildApplication(core: core, logger: .init(label: "dashboard")).test(.live) { client in
+            try await buildApplication(core: core, logger: .init(label: "dashboard")).serviceTest(.live) { client in
                 let port = try #require(client.port)
                 let api = try JSONParser.value(
                     Array(try await client.execute(uri: "/api/v1/stats", method: .get, headers: Self.bearer).body.readableBytesView))

@@ -18,11 +18,11 @@ import Testing
 @Suite struct DeviceFastPathTests {
     /// A live service with one issued pass registered by one device.
     func withRegisteredPass(
-        _ body: @Sendable (ServiceCore, any TestClientProtocol, _ serial: String, _ token: String, _ device: String) async throws -> Void
+        _ body: @Sendable (ServiceCore, any ServiceClient, _ serial: String, _ token: String, _ device: String) async throws -> Void
     ) async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "fast")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "fast")).serviceTest(.live) { client in
                 let serial = unique("F")
                 let issued = try await client.execute(
                     uri: "/api/v1/passes", method: .post,
@@ -41,7 +41,7 @@ import Testing
         }
     }
 
-    static func comparable(_ response: TestResponse) -> String {
+    static func comparable(_ response: ServiceResponse) -> String {
         let fields = response.headers.filter { $0.name != .date }.map { "\($0.name): \($0.value)" }.sorted()
         return "\(response.status.code) \(fields) \(String(buffer: response.body))"
     }

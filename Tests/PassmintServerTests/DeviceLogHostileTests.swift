@@ -88,7 +88,7 @@ import Testing
             configuration.trustedProxies = [try #require(IPNetwork("127.0.0.1"))]
             let service = ServiceCore(
                 configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "logs"))
-            try await buildApplication(core: service, logger: Logger(label: "logs")).test(.live) { client in
+            try await buildApplication(core: service, logger: Logger(label: "logs")).serviceTest(.live) { client in
                 let port = try #require(client.port)
                 let flood = "{\"logs\": [" + (0..<30).map { "\"flood \($0)\"" }.joined(separator: ",") + "]}"
                 func post(from source: String, forwardedFor: String) async throws -> Int {

@@ -31,7 +31,7 @@ import Testing
         defer { apnsServer.shutdown() }
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: sender)
-            try await buildApplication(core: service, logger: .init(label: "e2e")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "e2e")).serviceTest(.live) { client in
                 let type = ServiceHarness.passType
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
                 // The issuer mints a ticket.

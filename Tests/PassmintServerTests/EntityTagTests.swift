@@ -25,7 +25,7 @@ import Testing
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
             let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("E")))
             let uri = "/api/v1/passes/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
-            try await buildApplication(core: service, logger: Logger(label: "etag")).test(.router) { client in
+            try await buildApplication(core: service, logger: Logger(label: "etag")).serviceTest(.router) { client in
                 let read = try await client.execute(uri: uri, method: .get, headers: Self.bearer)
                 let first = try #require(read.headers[.eTag])
                 #expect(first == "\"\(issued.pass.updateTag)\"")
@@ -77,7 +77,7 @@ import Testing
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
             let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("K")))
             let uri = "/api/v1/passes/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
-            try await buildApplication(core: service, logger: Logger(label: "keys")).test(.router) { client in
+            try await buildApplication(core: service, logger: Logger(label: "keys")).serviceTest(.router) { client in
                 for key in ["memberName\\r\\nPunkte=points", "Punkte=points", "tab\\tkey"] {
                     let request = Self.patch(#"{"data":{"\#(key)": "7"}}"#, ifMatch: nil)
                     let answer = try await client.execute(uri: uri, method: .patch, headers: request.headers, body: request.body)

@@ -21,7 +21,7 @@ import Testing
     /// Values of the sample data no version of an erased pass may hold.
     static let personal = ["Zoë", "Müller", "4711-0815", "MLC1:"]
 
-    static func json(_ response: TestResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
+    static func json(_ response: ServiceResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
 
     static func row(_ store: any PassStore, _ serial: String) async throws -> [String: String?] {
         let inspection = try #require(store as? any PassStoreInspection)
@@ -33,7 +33,7 @@ import Testing
         try await withStore(kind) { store in
             let push = RecordingPushSender()
             let service = try ServiceHarness.service(store: store, push: push, linkSecret: PassLinksTests.secret)
-            try await buildApplication(core: service, logger: Logger(label: "erase")).test(.router) { client in
+            try await buildApplication(core: service, logger: Logger(label: "erase")).serviceTest(.router) { client in
                 let serial = unique("ERASE")
                 let issued = try await client.execute(
                     uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: try ServiceHarness.issueBody(serial: serial))
@@ -131,8 +131,8 @@ import Testing
             let issued = try await service.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("VOID")))
             let uri = "/api/v1/passes/\(Self.type)/\(issued.pass.serialNumber)"
             let download = SharingRoutesTests.local(try #require(service.sharing.links(for: issued.pass)?.download))
-            try await buildApplication(core: service, logger: Logger(label: "unvoid")).test(.router) { client in
-                func patch(_ query: String, _ body: String) async throws -> TestResponse {
+            try await buildApplication(core: service, logger: Logger(label: "unvoid")).serviceTest(.router) { client in
+                func patch(_ query: String, _ body: String) async throws -> ServiceResponse {
                     try await client.execute(uri: uri + query, method: .patch, headers: Self.bearer, body: ByteBuffer(string: body))
                 }
                 #expect(try await patch("", #"{"voided":false}"#).status == .ok, "a pass not voided: nothing to un-void")

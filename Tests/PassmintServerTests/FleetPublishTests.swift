@@ -24,7 +24,7 @@ import Testing
     }
 
     /// The pass.json of the pass as the node behind `client` serves it to a device.
-    static func served(_ client: some TestClientProtocol, _ pass: StoredPass) async throws -> String {
+    static func served(_ client: some ServiceClient, _ pass: StoredPass) async throws -> String {
         let response = try await client.execute(
             uri: "/wallet/v1/passes/\(pass.passTypeIdentifier)/\(pass.serialNumber)", method: .get,
             headers: [.authorization: "ApplePass \(pass.authenticationToken)"])
@@ -35,9 +35,10 @@ import Testing
 
     /// Runs `body` with a client of `node`'s application, which runs its services (the jobs, the template versions).
     static func running<T: Sendable>(
-        _ node: ServiceCore, _ body: @Sendable (any TestClientProtocol) async throws -> T
+        _ node: ServiceCore, _ body: @Sendable (any ServiceClient) async throws -> T
     ) async throws -> T {
-        try await buildApplication(core: node, logger: Logger(label: "test.fleet")).test(.router) { client in try await body(client) }
+        try await buildApplication(core: node, logger: Logger(label: "test.fleet")).serviceTest(.router) { client in try await body(client)
+        }
     }
 
     @Test(.enabled(if: TestEnvironment.runsPostgreSQLTests)) func aTemplatePublishedThroughOneNodeIsServedByTheOther() async throws {

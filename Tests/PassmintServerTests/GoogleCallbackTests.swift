@@ -15,13 +15,13 @@ import Testing
     static let callbackURL = ServiceHarness.publicURL + "/google/callbacks"
 
     /// Issues a pass whose object Google holds; its object id.
-    static func issue(_ client: some TestClientProtocol) async throws -> String {
+    static func issue(_ client: some ServiceClient) async throws -> String {
         let (_, answer) = try await GoogleServeTests.issue(client)
         return try GoogleServeTests.savedObject(try #require(answer["googleSaveURL"]?.stringValue)).id
     }
 
     /// Posts a callback the stand-in made to the path of its URL; the status and the answer's body.
-    static func post(_ client: some TestClientProtocol, _ callback: (url: String, body: String)?) async throws -> (Int, String) {
+    static func post(_ client: some ServiceClient, _ callback: (url: String, body: String)?) async throws -> (Int, String) {
         let callback = try #require(callback, "the object's class carries no callback URL")
         #expect(callback.url == callbackURL)
         let path = try #require(URL(string: callback.url)?.path)
@@ -31,7 +31,7 @@ import Testing
     }
 
     /// The Google saves and removals the statistics count (the last 30 days).
-    static func counted(_ client: some TestClientProtocol) async throws -> [Int] {
+    static func counted(_ client: some ServiceClient) async throws -> [Int] {
         let response = try await client.execute(uri: "/api/v1/stats", method: .get, headers: StatsRoutesTests.bearer)
         let rows = try JSONParser.value(Array(response.body.readableBytesView))["intervals"]?.arrayValue ?? []
         let total = { (key: String) in rows.reduce(0) { $0 + ($1[key]?.numberValue?.intValue ?? 0) } }

@@ -11,7 +11,7 @@ import Testing
 /// URL (the stand-in refuses anything else), and those addresses answer the images.
 @Suite struct GoogleImageTests {
     /// What the service answers at `uri` (an address under the public URL), fetched as Google would.
-    static func fetch(_ client: some TestClientProtocol, _ uri: String) async throws -> (
+    static func fetch(_ client: some ServiceClient, _ uri: String) async throws -> (
         status: HTTPResponse.Status, type: String?, bytes: [UInt8]
     ) {
         #expect(uri.hasPrefix(GoogleServeHarness.imagePrefix), "\(uri)")

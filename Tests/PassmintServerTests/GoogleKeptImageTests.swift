@@ -29,7 +29,7 @@ import Testing
         do {
             try await withStore(.sqlite, clock: harness.clock) { store in
                 try await harness.withCore(on: store, templatesFolder: templates.path) { core in
-                    try await buildApplication(core: core, logger: .init(label: "google")).test(.router) { client in
+                    try await buildApplication(core: core, logger: .init(label: "google")).serviceTest(.router) { client in
                         try await Self.keepAndPublish(harness, core, client, templates)
                     }
                 }
@@ -42,7 +42,7 @@ import Testing
     }
 
     static func keepAndPublish(
-        _ harness: GoogleServeHarness, _ core: ServiceCore, _ client: some TestClientProtocol, _ templates: URL
+        _ harness: GoogleServeHarness, _ core: ServiceCore, _ client: some ServiceClient, _ templates: URL
     ) async throws {
         // Two passes with Google objects; only one has the value the new version needs.
         let misfit = try await UpdateJobTests().issue(client)

@@ -19,7 +19,7 @@ import Testing
     ]
 
     /// The add page as `agent` gets it.
-    static func page(_ client: some TestClientProtocol, _ add: String, agent: String) async throws -> String {
+    static func page(_ client: some ServiceClient, _ add: String, agent: String) async throws -> String {
         let response = try await client.execute(
             uri: SharingRoutesTests.local(add), method: .get, headers: [.userAgent: agent])
         #expect(response.status == .ok)

@@ -13,7 +13,7 @@ import Testing
 /// those retried after a failure, and the outbox (owed, due now, the oldest's wait).
 @Suite struct GoogleMetricsTests {
     /// The figures of one scrape, by series and labels (`name{labels}`).
-    static func scrape(_ client: some TestClientProtocol) async throws -> [String: Double] {
+    static func scrape(_ client: some ServiceClient) async throws -> [String: Double] {
         let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
         let response = try await client.execute(uri: "/metrics", method: .get, headers: bearer)
         #expect(response.status == .ok)
@@ -31,7 +31,7 @@ import Testing
     func theScrapeCountsGoogleUpdatesAndShowsTheOutbox(_ kind: StoreKind) async throws {
         try await GoogleOutboxTests.withHarness(kind) { harness, store in
             try await harness.withCore(on: store) { core in
-                try await buildApplication(core: core, logger: .init(label: "google")).test(.router) { client in
+                try await buildApplication(core: core, logger: .init(label: "google")).serviceTest(.router) { client in
                     // The application runs the queue's worker too: `drain` also waits for the rounds it claimed.
                     let queue = try #require(core.googleUpdates)
                     let serial = try await GoogleOutboxTests.issueLinked(core)

@@ -12,7 +12,7 @@ import Testing
 /// The issuing API's pass lookup (`GET /api/v1/passes/{type}/{serial}`) says where the pass's Google object stands
 /// beside its devices' pushes: its id once a link was made, and the patch it is owed (pending, failed attempts, due).
 @Suite struct GooglePassLookupTests {
-    static func lookup(_ client: some TestClientProtocol, _ serial: String) async throws -> JSONValue {
+    static func lookup(_ client: some ServiceClient, _ serial: String) async throws -> JSONValue {
         let response = try await client.execute(
             uri: "/api/v1/passes/\(ServiceHarness.passType)/\(serial)", method: .get,
             headers: [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"])
@@ -24,7 +24,7 @@ import Testing
     func aLookupShowsTheGoogleObjectAndThePatchItIsOwed(_ kind: StoreKind) async throws {
         try await GoogleOutboxTests.withHarness(kind) { harness, store in
             try await harness.withCore(on: store) { core in
-                try await buildApplication(core: core, logger: .init(label: "google")).test(.router) { client in
+                try await buildApplication(core: core, logger: .init(label: "google")).serviceTest(.router) { client in
                     let queue = try #require(core.googleUpdates)
                     // Before any link: no Google object to speak of.
                     let unlinked = unique("LOOKUP")

@@ -63,7 +63,7 @@ struct GoogleServeHarness: Sendable {
     /// delivers webhooks under that policy.
     static func withService(
         _ kind: StoreKind, callbacks: Bool = false, webhooks: WebhookPolicy? = nil,
-        _ body: @escaping @Sendable (GoogleServeHarness, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (GoogleServeHarness, any ServiceClient) async throws -> Void
     ) async throws {
         try await withService(kind, callbacks: callbacks, webhooks: webhooks) { harness, _, client in try await body(harness, client) }
     }
@@ -71,13 +71,13 @@ struct GoogleServeHarness: Sendable {
     /// ``withService(_:callbacks:webhooks:_:)`` with the service's core.
     static func withService(
         _ kind: StoreKind, callbacks: Bool = false, webhooks: WebhookPolicy? = nil,
-        _ body: @escaping @Sendable (GoogleServeHarness, ServiceCore, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (GoogleServeHarness, ServiceCore, any ServiceClient) async throws -> Void
     ) async throws {
         let harness = try await make()
         do {
             try await withStore(kind, clock: harness.clock) { store in
                 try await harness.withCore(on: store, callbacks: callbacks, webhooks: webhooks) { core in
-                    try await buildApplication(core: core, logger: .init(label: "google")).test(.router) {
+                    try await buildApplication(core: core, logger: .init(label: "google")).serviceTest(.router) {
                         try await body(harness, core, $0)
                     }
                 }

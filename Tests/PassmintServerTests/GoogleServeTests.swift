@@ -14,7 +14,7 @@ import Testing
     static let bearer = SharingRoutesTests.bearer
 
     /// Issues a Loyalty pass with a JSON answer; returns its serial and the answer.
-    static func issue(_ client: some TestClientProtocol) async throws -> (serial: String, answer: JSONValue) {
+    static func issue(_ client: some ServiceClient) async throws -> (serial: String, answer: JSONValue) {
         let serial = unique("GOOGLE")
         let response = try await client.execute(
             uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial))

@@ -37,7 +37,7 @@ import Testing
         let clock = ManualClock()
         try await withStore(kind, clock: clock) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender(), clock: clock.today)
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let key = UUID().uuidString
                 let first = try await client.execute(
                     uri: "/api/v1/passes", method: .post, headers: Self.headers(key: key), body: try Self.body())
@@ -83,7 +83,7 @@ import Testing
     func aFailedRequestGivesItsKeyUpAndBundlesAndSignedPassesAreAnsweredAgain(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let key = UUID().uuidString
                 let refused = try await client.execute(
                     uri: "/api/v1/passes", method: .post, headers: Self.headers(key: key, json: false),
@@ -123,8 +123,8 @@ import Testing
         try await withStore(kind) { store in
             // Two nodes on one store.
             let nodes = try (0..<2).map { _ in try ServiceHarness.service(store: store, push: RecordingPushSender()) }
-            try await buildApplication(core: nodes[0], logger: .init(label: "a")).test(.router) { first in
-                try await buildApplication(core: nodes[1], logger: .init(label: "b")).test(.router) { second in
+            try await buildApplication(core: nodes[0], logger: .init(label: "a")).serviceTest(.router) { first in
+                try await buildApplication(core: nodes[1], logger: .init(label: "b")).serviceTest(.router) { second in
                     let key = UUID().uuidString
                     async let a = first.execute(
                         uri: "/api/v1/passes", method: .post, headers: Self.headers(key: key), body: try Self.body())

@@ -27,13 +27,13 @@ import Testing
 
     func withService(
         _ configuration: ServerConfiguration? = nil,
-        _ body: @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void
+        _ body: @Sendable (ServiceCore, any PassStore, any ServiceClient) async throws -> Void
     ) async throws {
         let settled = try configuration ?? ServiceHarness.configuration()
         try await withStore(.sqlite) { store in
             let service = ServiceCore(
                 configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.bounds"))
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 try await body(service, store, client)
             }
         }
@@ -46,7 +46,7 @@ import Testing
         return configuration
     }
 
-    func run(_ client: some TestClientProtocol, _ lines: [String]) async throws -> JSONValue {
+    func run(_ client: some ServiceClient, _ lines: [String]) async throws -> JSONValue {
         let accepted = try await client.execute(
             uri: "/api/v1/updates", method: .post, headers: Self.bearer, body: ByteBuffer(string: lines.joined(separator: "\n")))
         #expect(accepted.status == .accepted, "\(String(buffer: accepted.body))")
@@ -150,7 +150,7 @@ import Testing
             try JSONWriter.string(.object(stopped.json)).write(
                 to: folder.appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
 
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 #expect(await eventually { await service.jobs.status(id) != nil }, "moved from the jobs folder into the database")
                 let job = try await UpdateJobTests().finished(client, id)
                 #expect(job["state"] == "finished" && job["changed"] == 4 && job["unchanged"] == 0, "\(job)")

@@ -22,13 +22,13 @@ import Testing
     /// A service on a fresh SQLite store with `limits` changed as given.
     func withService(
         _ configuration: ServerConfiguration? = nil,
-        _ body: @Sendable (ServiceCore, any TestClientProtocol, String) async throws -> Void
+        _ body: @Sendable (ServiceCore, any ServiceClient, String) async throws -> Void
     ) async throws {
         let settled = try configuration ?? ServiceHarness.configuration()
         try await withStore(.sqlite) { store in
             let service = ServiceCore(
                 configuration: settled, store: store, push: RecordingPushSender(), logger: ringingLogger(label: "test.jobs"))
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 try await body(service, client, settled.jobsFolder)
             }
         }
@@ -41,7 +41,7 @@ import Testing
         return configuration
     }
 
-    func post(_ client: some TestClientProtocol, _ body: String) async throws -> (HTTPResponse.Status, JSONValue) {
+    func post(_ client: some ServiceClient, _ body: String) async throws -> (HTTPResponse.Status, JSONValue) {
         let response = try await client.execute(uri: "/api/v1/updates", method: .post, headers: Self.bearer, body: ByteBuffer(string: body))
         return (response.status, (try? JSONParser.value(Array(response.body.readableBytesView))) ?? .null)
     }

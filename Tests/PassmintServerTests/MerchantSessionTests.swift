@@ -107,13 +107,13 @@ import Testing
         return ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: .init(label: "test.session"))
     }
 
-    static func ask(_ client: some TestClientProtocol, _ url: String) async throws -> TestResponse {
+    static func ask(_ client: some ServiceClient, _ url: String) async throws -> ServiceResponse {
         try await client.execute(
             uri: "/pay/session", method: .post, headers: [.contentType: "application/json"],
             body: ByteBuffer(bytes: JSONWriter.data(["validationURL": .string(url)], style: .compact)))
     }
 
-    static func code(_ response: TestResponse) throws -> String {
+    static func code(_ response: ServiceResponse) throws -> String {
         "\(response.status.code) \(try APIErrorTests.error(response)["code"]?.stringValue ?? "")"
     }
 
@@ -151,7 +151,7 @@ import Testing
         defer { gateway.shutdown() }
         try await withStore(.sqlite) { store in
             let core = try Self.core(store: store, identity: certificates.identity, gateway: gateway)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 for url in Self.hostile {
                     let refused = try await Self.ask(client, url)
                     #expect(try Self.code(refused) == "400 invalid-validation-url", "\(url)")
@@ -178,7 +178,7 @@ import Testing
         defer { gateway.shutdown() }
         try await withStore(.sqlite) { store in
             let core = try Self.core(store: store, identity: certificates.identity, gateway: gateway)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let answered = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/startSession")
                 #expect(answered.status == .ok && answered.headers[.contentType] == "application/json")
                 #expect(String(buffer: answered.body) == Self.session, "Apple's session, as it came")
@@ -196,14 +196,14 @@ import Testing
             let encrypted = try Self.core(
                 store: store, identity: try await certificates.encryptedIdentity(passphrase: "identity-pw"), passphrase: "identity-pw",
                 gateway: gateway)
-            try await buildApplication(core: encrypted, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: encrypted, logger: .init(label: "test")).serviceTest(.router) { client in
                 let answered = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/startSession")
                 #expect(answered.status == .ok && String(buffer: answered.body) == Self.session)
                 #expect(gateway.received.count == 2 && gateway.received.last?.clientSubject?.contains(Self.merchant) == true)
             }
             // A Merchant Identity the gateway's CA did not issue fails the handshake: nothing is answered, 502.
             let stranger = try Self.core(store: store, identity: certificates.stranger, gateway: gateway)
-            try await buildApplication(core: stranger, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: stranger, logger: .init(label: "test")).serviceTest(.router) { client in
                 let refused = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/startSession")
                 #expect(try Self.code(refused) == "502 apple-pay-session-failed")
                 #expect(gateway.received.count == 2, "the stand-in answered no request without its client certificate")
@@ -223,7 +223,7 @@ import Testing
         defer { gateway.shutdown() }
         try await withStore(.sqlite) { store in
             let core = try Self.core(store: store, identity: certificates.identity, gateway: gateway, timeout: .seconds(1))
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let refused = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/refuse")
                 #expect(try Self.code(refused) == "502 apple-pay-session-failed")
                 #expect(try APIErrorTests.error(refused)["message"]?.stringValue?.contains("HTTP 400: Invalid domain") == true)
@@ -240,7 +240,7 @@ import Testing
     @Test func withoutAMerchantIdentityThereIsNoSession() async throws {
         try await withStore(.sqlite) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let refused = try await Self.ask(client, "https://apple-pay-gateway.apple.com/paymentservices/startSession")
                 #expect(try Self.code(refused) == "501 apple-pay-not-configured")
             }

@@ -15,7 +15,7 @@ import Testing
     @Test func aScrapeShowsWhatTheServiceDid() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.live) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
                 let serial = unique("M")
                 let issued = try await client.execute(
@@ -71,7 +71,7 @@ import Testing
     @Test func unknownMethodsShareOneLabel() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.live) { client in
                 for token in ["PROPFIND", "MKCOL", "PURGE", "LOCK"] {
                     let method = try #require(HTTPRequest.Method(token))
                     _ = try await client.execute(uri: "/health", method: method)
@@ -97,7 +97,7 @@ import Testing
             var configuration = try ServiceHarness.configuration()
             configuration.metricsToken = "metrics-token-0123456789"
             let service = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "m"))
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let token: HTTPFields = [.authorization: "Bearer metrics-token-0123456789"]
                 let scrape = try await client.execute(uri: "/metrics", method: .get, headers: token)
                 #expect(scrape.status == .ok)

@@ -27,7 +27,7 @@ import Testing
 
     static func body(_ value: JSONValue) -> ByteBuffer { ByteBuffer(bytes: JSONWriter.data(value, style: .compact)) }
 
-    static func object(_ response: TestResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
+    static func object(_ response: ServiceResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
 
     @Test func everyOperationAnswersAsTheServedDocumentSays() async throws {
         let folder = TestEnvironment.temporaryFolder("openapi")
@@ -39,7 +39,7 @@ import Testing
             // its 404), orders on a service that issues them.
             try await withStore(.sqlite, clock: clock) { store in
                 let core = try WebhookDeliveryTests.core(store, clock)
-                try await buildApplication(core: core, logger: .init(label: "openapi")).test(.live) { client in
+                try await buildApplication(core: core, logger: .init(label: "openapi")).serviceTest(.live) { client in
                     let served = try await client.execute(uri: "/api/v1/openapi.json", method: .get)
                     #expect(served.status == .ok, "no API key needed")
                     #expect(served.headers[.contentType] == "application/json")
@@ -60,7 +60,7 @@ import Testing
             try await withStore(.sqlite, clock: clock) { store in
                 let core = try OrderHarness.service(
                     store: store, push: RecordingPushSender(), clock: clock, linkSecret: "openapi-tests-link-secret")
-                try await buildApplication(core: core, logger: .init(label: "openapi")).test(.live) { client in
+                try await buildApplication(core: core, logger: .init(label: "openapi")).serviceTest(.live) { client in
                     try await Self.orders(client)
                 }
             }
@@ -91,7 +91,7 @@ import Testing
 
     /// Passes: issue (JSON, bytes, taken, unknown template, bad data, too large, a reused key), bundles, read, change
     /// (If-Match, stale, malformed), preview, logs.
-    static func passes(_ client: some TestClientProtocol) async throws {
+    static func passes(_ client: some ServiceClient) async throws {
         let type = ServiceHarness.passType
         let serial = unique("oa")
         #expect(try await client.execute(uri: "/api/v1/templates", method: .get).status == .unauthorized)
@@ -176,7 +176,7 @@ import Testing
     }
 
     /// Orders: issue (JSON, bytes, unknown template), read, change (If-Match, stale), an unknown order.
-    static func orders(_ client: some TestClientProtocol) async throws {
+    static func orders(_ client: some ServiceClient) async throws {
         let id = unique("order")
         let issued = try await client.execute(uri: "/api/v1/orders", method: .post, headers: json, body: try OrderHarness.issueBody(id: id))
         #expect(issued.status == .created)
@@ -202,7 +202,7 @@ import Testing
     }
 
     /// Uploads and publishing start jobs, read with their failures; templates and their previews.
-    static func jobsAndTemplates(_ client: some TestClientProtocol) async throws {
+    static func jobsAndTemplates(_ client: some ServiceClient) async throws {
         let line = #"{"passTypeIdentifier":"\#(ServiceHarness.passType)","serialNumber":"\#(unique("absent"))","data":{"points":1}}"#
         let upload = try await client.execute(uri: "/api/v1/updates", method: .post, headers: bearer, body: ByteBuffer(string: line + "\n"))
         #expect(upload.status == .accepted)
@@ -236,7 +236,7 @@ import Testing
 
     /// Statistics (JSON, CSV, a bad interval), a dashboard link, and a webhook's life: added, listed, its deliveries
     /// listed and one replayed while still owed, removed.
-    static func statsAndWebhooks(_ client: some TestClientProtocol) async throws {
+    static func statsAndWebhooks(_ client: some ServiceClient) async throws {
         #expect(try await client.execute(uri: "/api/v1/stats", method: .get, headers: bearer).status == .ok)
         var csv = bearer
         csv[.accept] = "text/csv"

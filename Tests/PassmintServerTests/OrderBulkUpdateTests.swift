@@ -17,10 +17,10 @@ import Testing
 @Suite struct OrderBulkUpdateTests {
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
-    static func json(_ response: TestResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
+    static func json(_ response: ServiceResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
 
     /// Issues a Shipment order and registers one device for it; the order's identifier and the device's push token.
-    func issueAndRegister(_ client: some TestClientProtocol) async throws -> (id: String, push: String) {
+    func issueAndRegister(_ client: some ServiceClient) async throws -> (id: String, push: String) {
         let id = unique("WH")
         let issued = try await client.execute(
             uri: "/api/v1/orders", method: .post, headers: Self.bearer, body: try OrderHarness.issueBody(id: id))
@@ -40,7 +40,7 @@ import Testing
         let clock = try OrderHarness.clock()
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: push, clock: clock)
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let orders = [try await issueAndRegister(client), try await issueAndRegister(client), try await issueAndRegister(client)]
                 let issuedAt = try #require(
                     try await store.pass(passTypeIdentifier: OrderHarness.type, serialNumber: orders[1].id))

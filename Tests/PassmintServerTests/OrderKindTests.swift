@@ -25,7 +25,7 @@ import Testing
             let issued = try await service.issuing.issueOrder(template: "Shipment", data: try OrderHarness.shipmentData(id: id))
             let type = issued.pass.passTypeIdentifier
             let before = try #require(try await store.pass(passTypeIdentifier: type, serialNumber: id))
-            try await buildApplication(core: service, logger: .init(label: "orders")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "orders")).serviceTest(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 let requests: [(String, HTTPRequest.Method, ByteBuffer?)] = [
                     ("/api/v1/passes/\(type)/\(id)", .get, nil),

@@ -16,7 +16,7 @@ import Testing
 @Suite struct OrderLinksTests {
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
-    static func json(_ response: TestResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
+    static func json(_ response: ServiceResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
 
     /// The path and query of a public link (the router sees no host).
     static func local(_ link: String) -> String { String(link.dropFirst("https://passes.example.test".count)) }
@@ -27,7 +27,7 @@ import Testing
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(
                 store: store, push: RecordingPushSender(), clock: clock, linkSecret: PassLinksTests.secret)
-            try await buildApplication(core: service, logger: .init(label: "order-links")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "order-links")).serviceTest(.router) { client in
                 let type = OrderHarness.type
                 let id = unique("NW")
                 let issued = try await client.execute(
@@ -83,7 +83,7 @@ import Testing
         let clock = try OrderHarness.clock()
         try await withStore(.sqlite, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: RecordingPushSender(), clock: clock)
-            try await buildApplication(core: service, logger: .init(label: "order-links")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "order-links")).serviceTest(.router) { client in
                 let id = unique("NW")
                 let issued = try await client.execute(
                     uri: "/api/v1/orders", method: .post, headers: Self.bearer, body: try OrderHarness.issueBody(id: id))

@@ -15,7 +15,7 @@ import Testing
 /// the issuer changes the order, APNs (a local stand-in checking the client certificate) receives a push with the order
 /// type as topic, the device lists the changed orders and fetches the new signed order (200, then 304).
 @Suite(.serialized) struct OrderWebServiceTests {
-    static func json(_ response: TestResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
+    static func json(_ response: ServiceResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
 
     @Test(arguments: StoreKind.allCases)
     func aDeviceRegistersIsPushedListsTheChangedOrderAndFetchesIt(_ kind: StoreKind) async throws {
@@ -24,7 +24,7 @@ import Testing
         let clock = try OrderHarness.clock()  // stands still: each version's updatedAt must still move a second on
         try await withStore(kind, clock: clock) { store in
             let service = try OrderHarness.service(store: store, push: sender, clock: clock)
-            try await buildApplication(core: service, logger: .init(label: "orders")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "orders")).serviceTest(.live) { client in
                 let type = OrderHarness.type
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
                 let id = unique("NW")

@@ -41,7 +41,7 @@ import Testing
     func aPhotoIsIssuedReplacedAndDropped(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: core, logger: Logger(label: "images")).test(.router) { client in
+            try await buildApplication(core: core, logger: Logger(label: "images")).serviceTest(.router) { client in
                 let serial = unique("IMG")
                 let issue: JSONValue = [
                     "template": "Generic", "data": .object(try Self.genericData(serial: serial)),
@@ -79,7 +79,7 @@ import Testing
     @Test func badImagesAreRefusedWithTheirJSONPath() async throws {
         try await withStore(.sqlite) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: core, logger: Logger(label: "images")).test(.router) { client in
+            try await buildApplication(core: core, logger: Logger(label: "images")).serviceTest(.router) { client in
                 let cases: [(JSONValue, HTTPResponse.Status, String)] = [
                     (["thumbnail@2x": "!!not base64!!"], .badRequest, "images.thumbnail@2x is not base64"),
                     (

@@ -114,11 +114,11 @@ import Testing
     /// `body` with a payment service on a new store of `kind` (at `clock`), served in-process.
     static func withService(
         _ kind: StoreKind, clock: ManualClock, processor: Processor? = nil, log: LogCapture = LogCapture(),
-        _ body: @escaping @Sendable (any PassStore, ServiceCore, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (any PassStore, ServiceCore, any ServiceClient) async throws -> Void
     ) async throws {
         try await withStore(kind, clock: clock) { store in
             let core = try Self.core(store: store, clock: clock, processor: processor, log: log)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 try await body(store, core, client)
             }
         }
@@ -154,20 +154,20 @@ import Testing
 
     static let headers: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .contentType: "application/json"]
 
-    static func pay(_ client: some TestClientProtocol, _ token: String, reveal: Bool = false, key: String? = nil) async throws
-        -> TestResponse
+    static func pay(_ client: some ServiceClient, _ token: String, reveal: Bool = false, key: String? = nil) async throws
+        -> ServiceResponse
     {
         var headers = Self.headers
         if let key { headers[HTTPField.Name("Idempotency-Key")!] = key }
         return try await client.execute(uri: "/api/v1/payments", method: .post, headers: headers, body: try body(token, reveal: reveal))
     }
 
-    static func json(_ response: TestResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
+    static func json(_ response: ServiceResponse) throws -> JSONValue { try JSONParser.value(Array(response.body.readableBytesView)) }
 
-    static func code(_ response: TestResponse) throws -> String? { try APIErrorTests.error(response)["code"]?.stringValue }
+    static func code(_ response: ServiceResponse) throws -> String? { try APIErrorTests.error(response)["code"]?.stringValue }
 
     /// A refusal's status and code: `409 payment-replayed`.
-    static func refusal(_ response: TestResponse) throws -> String { "\(response.status.code) \(try code(response) ?? "")" }
+    static func refusal(_ response: ServiceResponse) throws -> String { "\(response.status.code) \(try code(response) ?? "")" }
 
     static func passCount(_ store: any PassStore) async throws -> Int {
         try await store.passKeys(template: "Loyalty", after: nil, limit: 100).count
@@ -333,7 +333,7 @@ import Testing
                     transactionId: transaction, requestHash: hash, staleBefore: clock.date)
             else { throw PaymentTestFailure("the first claim was refused") }
             try await store.decidePayment(transactionId: transaction, claim: claim, approved: true, outcome: "auth-1")
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let held = try await Self.pay(client, "ec")
                 #expect(try Self.refusal(held) == "409 payment-in-progress")
                 #expect(held.headers[.retryAfter] == "1")
@@ -362,7 +362,7 @@ import Testing
             let taken = StoredPass(
                 passTypeIdentifier: ServiceHarness.passType, serialNumber: "paid-ec", authenticationToken: "token-0123456789abcdef",
                 template: "Loyalty", dataJSON: #"{"points":1}"#)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 // While the processor approves, another issue takes the pass's serial: the issue fails after the approval.
                 processor.whileAsked.action.withLock {
                     $0 = {

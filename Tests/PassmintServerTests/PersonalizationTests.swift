@@ -59,7 +59,7 @@ import Testing
         try await withStore(kind) { store in
             let push = RecordingPushSender()
             let service = try ServiceHarness.service(store: store, push: push)
-            try await buildApplication(core: service, logger: .init(label: "personalize")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "personalize")).serviceTest(.live) { client in
                 let type = Self.type
                 let serial = unique("MLR")
                 let issued = try await client.execute(
@@ -184,7 +184,7 @@ import Testing
     @Test func badPersonalizeRequestsAreRefusedWithTheirReason() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "personalize")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "personalize")).serviceTest(.router) { client in
                 let type = Self.type
                 let serial = unique("MLR")
                 try await client.execute(uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: Self.rewardsBody(serial: serial))

@@ -38,7 +38,7 @@ import Testing
             let serial = issued.pass.serialNumber
             let device = unique("dev")
 
-            try await buildApplication(core: nodeA, logger: logger).test(.live) { client in
+            try await buildApplication(core: nodeA, logger: logger).serviceTest(.live) { client in
                 let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"
                 // Other tests share the server, and each of their commits (in any database: the WAL is the
                 // server's) moves node A's generation too: poll until two polls fall between two commits, for as

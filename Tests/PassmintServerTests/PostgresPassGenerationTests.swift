@@ -46,7 +46,7 @@ import Testing
             #expect(storeA.changeGeneration != commits)
             #expect(storeA.passGeneration == rows, "a registration leaves pass rows cached")
 
-            try await buildApplication(core: nodeA, logger: logger).test(.live) { client in
+            try await buildApplication(core: nodeA, logger: logger).serviceTest(.live) { client in
                 let pass = "/wallet/v1/passes/\(type)/\(serial)"
                 var headers: HTTPFields = [.authorization: "ApplePass \(issued.pass.authenticationToken)"]
                 try await client.execute(uri: pass, method: .get, headers: headers) { response in

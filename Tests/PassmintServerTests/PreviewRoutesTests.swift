@@ -14,17 +14,18 @@ import Testing
 @Suite struct PreviewRoutesTests {
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
-    func withService(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    func withService(_ body: @escaping @Sendable (any ServiceClient) async throws -> Void) async throws {
         try await withStore(.sqlite) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: core, logger: .init(label: "preview")).test(.router) { client in try await body(client) }
+            try await buildApplication(core: core, logger: .init(label: "preview")).serviceTest(.router) { client in try await body(client)
+            }
         }
     }
 
-    static func page(_ response: TestResponse) -> String { String(buffer: response.body) }
+    static func page(_ response: ServiceResponse) -> String { String(buffer: response.body) }
 
     /// A preview page says, in its headers, that it runs no script, loads nothing and is not to be sniffed.
-    static func expectHardened(_ response: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectHardened(_ response: ServiceResponse, sourceLocation: SourceLocation = #_sourceLocation) {
         let policy = response.headers[.contentSecurityPolicy] ?? ""
         #expect(policy.contains("default-src 'none'") && policy.contains("img-src data:"), sourceLocation: sourceLocation)
         #expect(!policy.contains("script-src"), sourceLocation: sourceLocation)

@@ -20,20 +20,20 @@ import Testing
     /// Runs `body` against the router of a fresh service on `kind`; the store and the service read `clock` when given.
     func withService(
         _ kind: StoreKind = .sqlite, logLimit: Int = 1000, push: RecordingPushSender = RecordingPushSender(), clock: ManualClock? = nil,
-        _ body: @escaping @Sendable (ServiceCore, any PassStore, any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (ServiceCore, any PassStore, any ServiceClient) async throws -> Void
     ) async throws {
         var now: @Sendable () -> Date = { Date() }
         if let clock { now = clock.today }
         try await withStore(kind, clock: clock) { [now] store in
             let service = try ServiceHarness.service(store: store, push: push, logLimit: logLimit, clock: now)
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 try await body(service, store, client)
             }
         }
     }
 
     /// Issues a pass through the API: its serial and token.
-    func issue(_ client: some TestClientProtocol, template: String = "Loyalty") async throws -> (serial: String, token: String) {
+    func issue(_ client: some ServiceClient, template: String = "Loyalty") async throws -> (serial: String, token: String) {
         let serial = unique("L")
         let response = try await client.execute(
             uri: "/api/v1/passes", method: .post, headers: Self.bearer, body: try ServiceHarness.issueBody(serial: serial))
@@ -41,7 +41,7 @@ import Testing
         return (serial, try #require(try JSONParser.value(Array(response.body.readableBytesView))["authenticationToken"]?.stringValue))
     }
 
-    func register(_ client: some TestClientProtocol, device: String, serial: String, token: String, pushToken: String) async throws
+    func register(_ client: some ServiceClient, device: String, serial: String, token: String, pushToken: String) async throws
         -> HTTPResponse.Status
     {
         try await client.execute(
@@ -55,7 +55,7 @@ import Testing
         var status: HTTPResponse.Status
         var headers: [String]
         var body: [UInt8]
-        init(_ response: TestResponse) {
+        init(_ response: ServiceResponse) {
             status = response.status
             headers = response.headers.filter { $0.name != .date }.map { "\($0.name): \($0.value)" }.sorted()
             body = Array(response.body.readableBytesView)

@@ -31,8 +31,8 @@ import Testing
     }
 
     func withService(
-        _ templates: URL, _ test: TestingSetup = .router,
-        _ body: @Sendable (ServiceCore, any TestClientProtocol) async throws -> Void
+        _ templates: URL, _ test: ServiceTestSetup = .router,
+        _ body: @Sendable (ServiceCore, any ServiceClient) async throws -> Void
     ) async throws {
         var configuration = try ServiceHarness.configuration()
         configuration.templatesFolder = templates.path
@@ -40,11 +40,13 @@ import Testing
         try await withStore(.sqlite) { store in
             let service = ServiceCore(
                 configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.publish"))
-            try await buildApplication(core: service, logger: .init(label: "test")).test(test) { client in try await body(service, client) }
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(test) { client in
+                try await body(service, client)
+            }
         }
     }
 
-    func publish(_ client: some TestClientProtocol, _ name: String, _ body: String = "") async throws -> JSONValue {
+    func publish(_ client: some ServiceClient, _ name: String, _ body: String = "") async throws -> JSONValue {
         let accepted = try await client.execute(
             uri: "/api/v1/templates/\(name)/publish", method: .post, headers: Self.bearer, body: ByteBuffer(string: body))
         #expect(accepted.status == .accepted, "\(String(buffer: accepted.body))")
@@ -53,7 +55,7 @@ import Testing
     }
 
     /// The pass.json a device gets for a pass now.
-    func served(_ client: some TestClientProtocol, _ pass: (serial: String, token: String)) async throws -> (HTTPResponse.Status, String) {
+    func served(_ client: some ServiceClient, _ pass: (serial: String, token: String)) async throws -> (HTTPResponse.Status, String) {
         let response = try await client.execute(
             uri: "/wallet/v1/passes/\(Self.type)/\(pass.serial)", method: .get, headers: [.authorization: "ApplePass \(pass.token)"])
         guard response.status == .ok else { return (response.status, String(buffer: response.body)) }
@@ -160,7 +162,7 @@ import Testing
         let settled = configuration
         try await withStore(.sqlite) { store in
             let first = ServiceCore(configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.first"))
-            let misfit = try await buildApplication(core: first, logger: .init(label: "test")).test(.router) { client in
+            let misfit = try await buildApplication(core: first, logger: .init(label: "test")).serviceTest(.router) { client in
                 let misfit = try await UpdateJobTests().issue(client)
                 _ = try await UpdateJobTests().issue(client, template: "Loyalty")
                 let fits = try await UpdateJobTests().issue(client)
@@ -175,7 +177,7 @@ import Testing
             }
             let second = ServiceCore(
                 configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.second"))
-            try await buildApplication(core: second, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: second, logger: .init(label: "test")).serviceTest(.router) { client in
                 let kept = try await served(client, misfit)
                 #expect(kept.0 == .ok && kept.1.contains("POINTS") && !kept.1.contains("STARS"), "\(kept)")
             }
@@ -196,7 +198,7 @@ import Testing
         try await withStore(kind) { store in
             let first = ServiceCore(configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.first"))
             let original = TemplateCatalog.Version(try PassTemplate(folder: templates.appendingPathComponent("Loyalty.pass").path))
-            let issued = try await buildApplication(core: first, logger: .init(label: "test")).test(.router) { client in
+            let issued = try await buildApplication(core: first, logger: .init(label: "test")).serviceTest(.router) { client in
                 try await UpdateJobTests().issue(client)
             }
             var made = [issued]  // the pass issued through the API, then the two imported
@@ -228,7 +230,7 @@ import Testing
             }
             let second = ServiceCore(
                 configuration: settled, store: store, push: RecordingPushSender(), logger: Logger(label: "test.second"))
-            try await buildApplication(core: second, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: second, logger: .init(label: "test")).serviceTest(.router) { client in
                 for pass in passes {
                     let (status, json) = try await served(client, pass)
                     #expect(status == .ok && json.contains("POINTS") && !json.contains("STARS"), "restart: \(status) \(json.prefix(300))")
@@ -274,7 +276,7 @@ import Testing
     /// Two pool threads are all Swift's cooperative pool has here: a job's work blocking there (as each per-pass
     /// step below does, until /health answered) would leave nothing to answer /health. The job runs on its own
     /// thread, so /health answers while the first pass's step is held. Counted, not timed: the step is held until the
-    /// answer came (or 10 s passed without one, a bound against a hang).
+    /// answer came (or `TestEvents.bound` passed without one, a bound against a hang).
     @Test func healthAnswersWhileAPublishJobWorks() async throws {
         let templates = try templatesFolder()
         let gate = Gate()
@@ -295,12 +297,12 @@ import Testing
         }
     }
 
-    /// The status line of a GET on a connection, waiting at most 10 s (blocking: run it on a thread of its own).
+    /// The status line of a GET on a connection, waiting at most `TestEvents.bound` (blocking: run it on a thread of its own).
     static func blockingGet(_ connection: ConnectionLimitsTests.RawConnection, _ path: String) -> String {
         connection.send("GET \(path) HTTP/1.1\r\nHost: passmint\r\n\r\n")
         var received: [UInt8] = []
         var entry = pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0)
-        while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, 10_000) == 1 {
+        while !received.contains(UInt8(ascii: "\n")), poll(&entry, 1, Int32(TestEvents.bound * 1000)) == 1 {
             var buffer = [UInt8](repeating: 0, count: 512)
             let count = recv(connection.descriptor, &buffer, buffer.count, 0)
             guard count > 0 else { break }
@@ -309,7 +311,7 @@ import Testing
         return String(decoding: received.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
     }
 
-    /// Holds the job's steps until opened (at most 20 s each: a bound against a hang), and tells when one is held.
+    /// Holds the job's steps until opened (at most `TestEvents.bound` each: a bound against a hang), and tells when one is held.
     final class Gate: @unchecked Sendable {
         // @unchecked: every field is touched only under `condition`.
         private let condition = NSCondition()
@@ -327,14 +329,14 @@ import Testing
             defer { condition.unlock() }
             held = true
             condition.broadcast()
-            let limit = Date().addingTimeInterval(20)
+            let limit = Date().addingTimeInterval(TestEvents.bound)
             while !opened, condition.wait(until: limit) {}
         }
 
         func waitUntilHeld() {
             condition.lock()
             defer { condition.unlock() }
-            let limit = Date().addingTimeInterval(20)
+            let limit = Date().addingTimeInterval(TestEvents.bound)
             while !held, condition.wait(until: limit) {}
         }
 

@@ -71,7 +71,7 @@ import Testing
         router.get("/failure") { _, _ -> Response in throw ServiceFailure.conflict("passes[1]: it exists").prefixed("order: ") }
         router.get("/error") { _, _ -> Response in throw HTTPError(.conflict, message: "order: passes[1]: it exists") }
         router.get("/plain") { _, _ -> Response in throw ServiceFailure.notFound.prefixed("ignored: ") }
-        try await Application(router: router).test(.router) { client in
+        try await Application(router: router).serviceTest(.router) { client in
             let failure = try await client.execute(uri: "/failure", method: .get)
             let error = try await client.execute(uri: "/error", method: .get)
             let failed = try JSONParser.value(Array(failure.body.readableBytesView))
@@ -87,7 +87,7 @@ import Testing
     @Test func everyIssuingRouteWantsTheAPIKey() async throws {
         try await withStore(.sqlite) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: core, logger: Logger(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: Logger(label: "test")).serviceTest(.router) { client in
                 let routes: [(String, HTTPRequest.Method)] = [
                     ("/api/v1/passes", .post), ("/api/v1/passes/\(ServiceHarness.passType)/S", .patch), ("/api/v1/bundles", .post),
                     ("/api/v1/passes/\(ServiceHarness.passType)/S", .get), ("/api/v1/passes/\(ServiceHarness.passType)/S", .head),
@@ -111,7 +111,7 @@ import Testing
             var keyless = core.configuration
             keyless.apiKey = nil
             let closed = ServiceCore(configuration: keyless, store: store, push: RecordingPushSender(), logger: Logger(label: "test"))
-            try await buildApplication(core: closed, logger: Logger(label: "test")).test(.router) { client in
+            try await buildApplication(core: closed, logger: Logger(label: "test")).serviceTest(.router) { client in
                 try await client.execute(uri: "/api/v1/stats", method: .get, headers: [.authorization: "Bearer "]) {
                     #expect($0.status == .unauthorized, "no key: the API is closed")
                 }

@@ -58,7 +58,7 @@ import Testing
 
         try await withStore(kind) { store in
             let core = ServiceCore(configuration: settings, store: store, push: sender, logger: Logger(label: "test.types"))
-            try await buildApplication(core: core, logger: .init(label: "types")).test(.live) { client in
+            try await buildApplication(core: core, logger: .init(label: "types")).serviceTest(.live) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
                 var devices: [String: String] = [:]  // pass type → push token
                 for (template, type, change) in [
@@ -125,7 +125,7 @@ import Testing
         let settings = configuration
         try await withStore(.sqlite) { store in
             let core = ServiceCore(configuration: settings, store: store, push: RecordingPushSender(), logger: Logger(label: "paths"))
-            try await buildApplication(core: core, logger: .init(label: "paths")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "paths")).serviceTest(.router) { client in
                 let body = JSONWriter.data(["template": "Other", "data": .object(try Self.sampleData("Loyalty", serial: unique("O")))])
                 let answer = try await client.execute(
                     uri: "/api/v1/passes", method: .post, headers: [.authorization: "Bearer \(ServiceHarness.apiKey)"],

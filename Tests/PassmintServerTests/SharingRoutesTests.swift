@@ -16,18 +16,19 @@ import Testing
 
     func withService(
         secret: String? = PassLinksTests.secret, _ kind: StoreKind = .sqlite,
-        _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+        _ body: @escaping @Sendable (any ServiceClient) async throws -> Void
     ) async throws {
         try await withStore(kind) { store in
             var configuration = try ServiceHarness.configuration()
             configuration.linkSecret = secret
             let core = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "t"))
-            try await buildApplication(core: core, logger: .init(label: "sharing")).test(.router) { client in try await body(client) }
+            try await buildApplication(core: core, logger: .init(label: "sharing")).serviceTest(.router) { client in try await body(client)
+            }
         }
     }
 
     /// Issues a Loyalty pass: its serial and the answer's links.
-    static func issue(_ client: some TestClientProtocol) async throws -> (serial: String, download: String, add: String) {
+    static func issue(_ client: some ServiceClient) async throws -> (serial: String, download: String, add: String) {
         let serial = unique("LINK")
         let response = try await client.execute(
             uri: "/api/v1/passes", method: .post, headers: bearer, body: try ServiceHarness.issueBody(serial: serial))
@@ -39,7 +40,7 @@ import Testing
     }
 
     /// Issues a Loyalty pass with a JSON answer: its serial and its add page's link.
-    static func issueForLinks(_ client: some TestClientProtocol) async throws -> (serial: String, add: String) {
+    static func issueForLinks(_ client: some ServiceClient) async throws -> (serial: String, add: String) {
         let (serial, _, add) = try await issue(client)
         return (serial, add)
     }
@@ -101,7 +102,7 @@ import Testing
             var configuration = try ServiceHarness.configuration()
             configuration.linkSecret = PassLinksTests.secret
             let core = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "t"))
-            try await buildApplication(core: core, logger: .init(label: "sharing")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "sharing")).serviceTest(.router) { client in
                 let (serial, _, _) = try await Self.issue(client)
                 let old = PassLinks(secret: PassLinksTests.secret, publicURL: ServiceHarness.publicURL, lifetime: .seconds(60))
                     .links(passTypeIdentifier: ServiceHarness.passType, serialNumber: serial, now: Date().addingTimeInterval(-3600))

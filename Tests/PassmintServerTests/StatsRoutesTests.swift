@@ -17,7 +17,7 @@ import Testing
     static let day: TimeInterval = 86_400
 
     /// Issues a pass through the API, as the protocol tests do: its serial and token.
-    func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
+    func issue(_ client: some ServiceClient) async throws -> (serial: String, token: String) {
         try await WebServiceProtocolTests().issue(client)
     }
 
@@ -26,7 +26,7 @@ import Testing
         let clock = ManualClock(date: Date(timeIntervalSince1970: 20_400 * Self.day + 3600))
         try await withStore(kind, clock: clock) { store in
             let core = try ServiceHarness.service(store: store, push: RecordingPushSender(), clock: clock.today)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let type = ServiceHarness.passType
                 let passes = [try await issue(client), try await issue(client), try await issue(client)]
                 func apple(_ pass: (serial: String, token: String)) -> HTTPFields {
@@ -124,7 +124,7 @@ import Testing
             var configuration = try ServiceHarness.configuration()
             configuration.linkSecret = PassLinksTests.secret
             let core = ServiceCore(configuration: configuration, store: store, push: RecordingPushSender(), logger: Logger(label: "t"))
-            try await buildApplication(core: core, logger: .init(label: "links")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "links")).serviceTest(.router) { client in
                 let (_, download, add) = try await SharingRoutesTests.issue(client)
                 for link in [add, add, download] {
                     #expect(try await client.execute(uri: SharingRoutesTests.local(link), method: .get).status == .ok)

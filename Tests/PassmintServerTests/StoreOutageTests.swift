@@ -32,7 +32,7 @@ import Testing
             let issued = try await core.issuing.issue(template: "Loyalty", data: try ServiceHarness.loyaltyData(serial: unique("OUT")))
             let uri = "/api/v1/passes/\(issued.pass.passTypeIdentifier)/\(issued.pass.serialNumber)"
             let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
-            try await buildApplication(core: core, logger: Logger(label: "outage")).test(.router) { client in
+            try await buildApplication(core: core, logger: Logger(label: "outage")).serviceTest(.router) { client in
                 #expect(try await client.execute(uri: "/ready", method: .get).status == .ok)
                 #expect(try await client.execute(uri: uri, method: .get, headers: bearer).status == .ok)
 

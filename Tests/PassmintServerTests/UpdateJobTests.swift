@@ -17,7 +17,7 @@ import Testing
     static let type = ServiceHarness.passType
     static let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)", .accept: "application/json"]
 
-    func issue(_ client: some TestClientProtocol, template: String = "Loyalty") async throws -> (serial: String, token: String) {
+    func issue(_ client: some ServiceClient, template: String = "Loyalty") async throws -> (serial: String, token: String) {
         let serial = unique(template)
         var data = try JSONParser.value(
             try FileIO.read(TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates/\(template).json").path, what: "")
@@ -30,7 +30,7 @@ import Testing
         return (serial, try #require(try JSONParser.value(Array(response.body.readableBytesView))["authenticationToken"]?.stringValue))
     }
 
-    func register(_ client: some TestClientProtocol, serial: String, token: String, pushToken: String) async throws {
+    func register(_ client: some ServiceClient, serial: String, token: String, pushToken: String) async throws {
         try await client.execute(
             uri: "/wallet/v1/devices/\(unique("dev"))/registrations/\(Self.type)/\(serial)", method: .post,
             headers: [.authorization: "ApplePass \(token)"], body: ByteBuffer(string: #"{"pushToken":"\#(pushToken)"}"#)
@@ -39,7 +39,7 @@ import Testing
 
     /// Waits for the job to finish (checking again each time the service logs, as it does when a job ends); its final
     /// state.
-    func finished(_ client: some TestClientProtocol, _ id: String) async throws -> JSONValue {
+    func finished(_ client: some ServiceClient, _ id: String) async throws -> JSONValue {
         func state() async throws -> JSONValue {
             let response = try await client.execute(uri: "/api/v1/jobs/\(id)", method: .get, headers: Self.bearer)
             return try JSONParser.value(Array(response.body.readableBytesView))
@@ -53,7 +53,7 @@ import Testing
         let push = RecordingPushSender()
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: push)
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let passes = [try await issue(client), try await issue(client), try await issue(client)]
                 let phone = pushToken()
                 let tablet = pushToken()
@@ -117,7 +117,7 @@ import Testing
             var configuration = try ServiceHarness.configuration()
             configuration.templatesFolder = templates.path
             let service = ServiceCore(configuration: configuration, store: store, push: push, logger: Logger(label: "test.publish"))
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let loyalty = [try await issue(client), try await issue(client)]
                 let ticket = try await issue(client, template: "EventTicket")
                 let device = pushToken()
@@ -194,7 +194,7 @@ import Testing
             try JSONWriter.string(.object(stopped.json)).write(
                 to: folder.appendingPathComponent("\(id).json"), atomically: true, encoding: .utf8)
 
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 #expect(await eventually { await service.jobs.status(id) != nil }, "moved from the jobs folder into the database")
                 let job = try await finished(client, id)
                 #expect(job["state"] == "finished" && job["done"] == 4 && job["changed"] == 4, "\(job)")

@@ -15,7 +15,7 @@ extension WebServiceProtocolTests {
     @Test func issuingAPIReturnsAPassAndRefusesBadInput() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 let serial = unique("P")
                 try await client.execute(
@@ -62,7 +62,7 @@ extension WebServiceProtocolTests {
     @Test func bundlesForAMultiTicketOrder() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let bearer: HTTPFields = [.authorization: "Bearer \(ServiceHarness.apiKey)"]
                 func order(_ count: Int) throws -> ByteBuffer {
                     let passes: [JSONValue] = try (0..<count).map { _ in

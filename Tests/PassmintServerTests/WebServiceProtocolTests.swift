@@ -13,7 +13,7 @@ import Testing
 /// Apple's web-service protocol, every status it can answer, through the real router.
 @Suite struct WebServiceProtocolTests {
     /// Issues a pass through the API and returns its serial and token.
-    func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
+    func issue(_ client: some ServiceClient) async throws -> (serial: String, token: String) {
         let serial = unique("L")
         let response = try await client.execute(
             uri: "/api/v1/passes", method: .post,
@@ -29,7 +29,7 @@ import Testing
         try await withStore(kind) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
             let app = buildApplication(core: service, logger: .init(label: "test"))
-            try await app.test(.router) { client in
+            try await app.serviceTest(.router) { client in
                 let (serial, token) = try await issue(client)
                 let type = ServiceHarness.passType
                 let device = unique("dev")
@@ -169,7 +169,7 @@ import Testing
     @Test func headAnswersLikeGetWithoutABody() async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.live) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.live) { client in
                 let (serial, token) = try await issue(client)
                 let uri = "/wallet/v1/passes/\(ServiceHarness.passType)/\(serial)"
                 let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
@@ -203,7 +203,7 @@ import Testing
         // The poll and the 304 path are answered from memory between changes: each change must show at once.
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
-            try await buildApplication(core: service, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: service, logger: .init(label: "test")).serviceTest(.router) { client in
                 let type = ServiceHarness.passType
                 let device = unique("dev")
                 let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"

@@ -36,7 +36,7 @@ import Testing
         try await offPool { Result { try WebhookReceiver(secret: secret, now: clock.today) } }.get()
     }
 
-    static func subscribe(_ client: some TestClientProtocol, _ url: String, _ events: [String], secret: String? = secret)
+    static func subscribe(_ client: some ServiceClient, _ url: String, _ events: [String], secret: String? = secret)
         async throws -> JSONValue
     {
         let names = events.map { "\"\($0)\"" }.joined(separator: ",")
@@ -49,7 +49,7 @@ import Testing
     }
 
     /// A pass issued through the API, and a device's registration for it through Apple's protocol.
-    static func issue(_ client: some TestClientProtocol) async throws -> (serial: String, token: String) {
+    static func issue(_ client: some ServiceClient) async throws -> (serial: String, token: String) {
         let serial = unique("H")
         let response = try await client.execute(
             uri: "/api/v1/passes", method: .post,
@@ -61,7 +61,7 @@ import Testing
     }
 
     static func device(
-        _ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ device: String, _ pass: (serial: String, token: String)
+        _ client: some ServiceClient, _ method: HTTPRequest.Method, _ device: String, _ pass: (serial: String, token: String)
     ) async throws {
         let response = try await client.execute(
             uri: "/wallet/v1/devices/\(device)/registrations/\(ServiceHarness.passType)/\(pass.serial)", method: method,
@@ -99,7 +99,7 @@ import Testing
         defer { receiver.shutdown() }
         try await withStore(kind, clock: clock) { store in
             let core = try Self.core(store, clock)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let made = try await Self.subscribe(client, receiver.url, ["installed", "removed"])
                 let id = try #require(made["id"]?.stringValue)
                 #expect(made["secret"]?.stringValue == Self.secret && made["events"] == ["installed", "removed"])
@@ -151,7 +151,7 @@ import Testing
         defer { receiver.shutdown() }
         try await withStore(kind, clock: clock) { store in
             let core = try Self.core(store, clock)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let made = try await Self.subscribe(client, receiver.url, ["issued"], secret: nil)
                 #expect(made["secret"]?.stringValue?.hasPrefix("whsec_") == true && made["secret"]?.stringValue?.count == 54)
                 let secret = try #require(made["secret"]?.stringValue)

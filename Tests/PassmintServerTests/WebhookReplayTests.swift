@@ -57,7 +57,7 @@ import Testing
             var policy = WebhookDeliveryTests.policy()
             policy.retryWindow = .seconds(1)  // the first failure gives up
             let core = try WebhookDeliveryTests.core(store, clock, policy: policy)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let made = try await WebhookDeliveryTests.subscribe(client, receiver.url, ["issued"])
                 let id = try #require(made["id"]?.stringValue)
                 receiver.answerNext([500])
@@ -105,7 +105,7 @@ import Testing
         }
     }
 
-    static func deliveries(_ client: some TestClientProtocol, _ id: String) async throws -> [JSONValue] {
+    static func deliveries(_ client: some ServiceClient, _ id: String) async throws -> [JSONValue] {
         let response = try await client.execute(
             uri: "/api/v1/webhooks/\(id)/deliveries", method: .get, headers: WebhookDeliveryTests.bearer)
         return try JSONParser.value(Array(response.body.readableBytesView))["deliveries"]?.arrayValue ?? []

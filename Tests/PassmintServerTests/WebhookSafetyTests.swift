@@ -31,7 +31,7 @@ import Testing
         let clock = ManualClock()
         try await withStore(.sqlite, clock: clock) { store in
             let core = try WebhookDeliveryTests.core(store, clock, policy: WebhookDeliveryTests.policy(allowPrivate: false))
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 let response = try await client.execute(
                     uri: "/api/v1/webhooks", method: .post, headers: WebhookDeliveryTests.bearer,
                     body: ByteBuffer(string: #"{"url":"\#(url)","events":["installed"]}"#))
@@ -101,7 +101,7 @@ import Testing
         }()
         try await withStore(.sqlite, clock: clock) { store in
             let core = try WebhookDeliveryTests.core(store, clock, policy: policy)
-            try await buildApplication(core: core, logger: .init(label: "test")).test(.router) { client in
+            try await buildApplication(core: core, logger: .init(label: "test")).serviceTest(.router) { client in
                 for (body, expected) in [
                     (#"{"url":"http://127.0.0.1/hooks","events":["installed"]}"#, "uses http"),
                     (#"{"url":"ftp://127.0.0.1/hooks","events":["installed"]}"#, "must be an https URL"),

@@ -30,6 +30,8 @@ struct DeviceExchange: Sendable {
 struct DeviceCallError: Error {
     var sent: String
     var message: String
+    /// The call was sent but not answered whole within ``ServiceCheckOptions/timeout``.
+    var timedOut = false
 }
 
 /// The checker's HTTP client: calls the web service as a device does (no redirects followed, bodies bounded) and
@@ -41,10 +43,13 @@ struct DeviceClient: Sendable {
     let kind: WalletWebService.Kind
     /// Sent with every call, left out of ``DeviceExchange/sent`` (``ServiceCheckOptions/headers``).
     let marks: [(name: String, value: String)]
+    /// How long one call may take (``ServiceCheckOptions/timeout``).
+    let timeout: Duration
 
-    init(http: HTTPClient, target: ServiceCheckTarget, marks: [(name: String, value: String)] = []) {
+    init(http: HTTPClient, target: ServiceCheckTarget, marks: [(name: String, value: String)] = [], timeout: Duration = .seconds(30)) {
         self.http = http
         self.marks = marks
+        self.timeout = timeout
         var base = target.serviceURL
         while base.hasSuffix("/") { base.removeLast() }
         root = base + "/" + WalletWebService.version + "/"
@@ -77,12 +82,14 @@ struct DeviceClient: Sendable {
         }
         let start = ContinuousClock.now
         do {
-            let response = try await http.execute(request, timeout: .seconds(30))
+            let response = try await http.execute(request, timeout: TimeAmount(timeout))
             let buffer = try await response.body.collect(upTo: 32 << 20)
             let elapsed = ContinuousClock.now - start
             return DeviceExchange(
                 sent: sent, status: Int(response.status.code), headers: response.headers, body: Array(buffer.readableBytesView),
                 seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            throw DeviceCallError(sent: sent, message: "no whole answer within \(timeout) (\(error))", timedOut: true)
         } catch {
             throw DeviceCallError(sent: sent, message: "\(error)")
         }

@@ -5,6 +5,8 @@ package struct ServiceCheckOptions: Sendable {
     /// Check an `http://` service (a developer's machine; Wallet accepts it only on development devices). Without it an
     /// http URL fails `url.https` and nothing is called.
     package var allowHTTP = false
+    /// How long one call may take, from sending it to its whole answer, before it counts as not reached.
+    package var timeout: Duration = .seconds(30)
     /// Each read-only call (poll, latest version, 304) is made this many times, for the p50/p99 of its duration.
     package var repeatCount = 1
     /// A shell command that changes the document at the issuer; the after-change checks run when it is given.
@@ -22,10 +24,12 @@ package struct ServiceCheckOptions: Sendable {
     package var headers: [(name: String, value: String)] = []
 
     package init(
-        allowHTTP: Bool = false, repeatCount: Int = 1, changeCommand: String? = nil, second: ServiceCheckTarget? = nil,
+        allowHTTP: Bool = false, timeout: Duration = .seconds(30), repeatCount: Int = 1, changeCommand: String? = nil,
+        second: ServiceCheckTarget? = nil,
         root: Certificate? = nil, loopback: Bool = false, headers: [(name: String, value: String)] = []
     ) {
         self.allowHTTP = allowHTTP
+        self.timeout = timeout
         self.repeatCount = repeatCount
         self.changeCommand = changeCommand
         self.second = second

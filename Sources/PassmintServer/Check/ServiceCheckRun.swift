@@ -84,8 +84,12 @@ struct ServiceCheckRun {
                 if first == nil {
                     report.add(
                         .init(
-                            id: id, status: .failed, detail: "the service could not be reached", sent: error.sent, received: error.message,
-                            fix: "check that the service runs at \(target.serviceURL) and its TLS certificate is trusted"))
+                            id: id, status: .failed,
+                            detail: error.timedOut ? "the service did not answer in time" : "the service could not be reached",
+                            sent: error.sent, received: error.message,
+                            fix: error.timedOut
+                                ? "check that the service at \(target.serviceURL) answers; if it is only slow, give it longer (--timeout)"
+                                : "check that the service runs at \(target.serviceURL) and its TLS certificate is trusted"))
                     return nil
                 }
             }

@@ -20,7 +20,8 @@ package struct ServiceChecker: Sendable {
         guard checkAddress(&report) else { return report }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         var run = ServiceCheckRun(
-            client: DeviceClient(http: http, target: target, marks: options.headers), target: target, options: options, report: report)
+            client: DeviceClient(http: http, target: target, marks: options.headers, timeout: options.timeout), target: target,
+            options: options, report: report)
         await run.all()
         try? await http.shutdown()
         return run.report
