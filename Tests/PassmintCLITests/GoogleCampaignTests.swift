@@ -10,7 +10,9 @@ import Testing
 /// after 20 ms) and started again on the same store once the stand-in has carried out what the killed process had
 /// already sent (as the one-minute lease of a real deployment outlasts any request in flight). Every object must end
 /// changed, patched exactly once (the new node finds the patches the killed one sent but never settled already
-/// made), with nothing left owed.
+/// made), with nothing left owed. The lease (`--push-lease 30s`) outlasts a round here: the stand-in writes one
+/// object at a time, so a round of 100 takes 2 s alone and longer under the whole suite; with a 2 s lease the next
+/// round took rows whose patches were still on the wire, and an object was patched twice (with the same body).
 @Suite(.serialized, .offPool) struct GoogleCampaignTests {
     static let issuerID = "3388000000022222222"
     static let type = "pass.dev.passmint.example"
@@ -48,7 +50,7 @@ import Testing
             arguments: [
                 "serve", "--public-url", "http://127.0.0.1:9/wallet", "--allow-http", "--database-url", database, "--certificates",
                 chain.path, "--templates", TestEnvironment.repositoryRoot.appendingPathComponent("PassTemplates").path, "--apns-url",
-                "https://127.0.0.1:9", "--push-lease", "2s", "--google-service-account", keyFile.path, "--google-issuer-id", issuerID,
+                "https://127.0.0.1:9", "--push-lease", "30s", "--google-service-account", keyFile.path, "--google-issuer-id", issuerID,
                 "--google-api-url", standIn.url.absoluteString,
             ], folder: folder)
         #expect(server.waitUntilHealthy(), "the service did not start: \(server.output)")

@@ -110,6 +110,20 @@ import Testing
         }
     }
 
+    /// The tests' live client (``LiveClient``) opens a new connection when the service closed its last one for
+    /// idling past the header timeout, as a long wait under the whole suite's load can make it.
+    @Test func theLiveClientReconnectsAfterItsIdleConnectionWasClosed() async throws {
+        var limits = ConnectionLimits()
+        limits.headerTimeout = .milliseconds(200)
+        try await withService(limits) { _, client, _ in
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+            let live = try #require(client as? LiveClient)
+            #expect(await TestEvents.wait { await !live.isConnected }, "the service closed the idle connection")
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+            #expect(live.connectionsOpened == 2)
+        }
+    }
+
     @Test func aSlowlorisConnectionIsClosedAfterTheHeaderTimeout() async throws {
         var limits = ConnectionLimits()
         limits.headerTimeout = .seconds(1)

@@ -6,9 +6,10 @@ import Logging
 import NIOCore
 import PassmintTestSupport
 import ServiceLifecycle
+import Synchronization
 
-/// Runs an application on a free port of `localhost` for one test, and gives the test a client with one kept-alive
-/// connection to it. A request waits for its answer up to ``TestEvents/bound``, a bound against a hang: the whole suite
+/// Runs an application on a free port of `localhost` for one test, and gives the test a client with a kept-alive
+/// connection to it (``LiveClient``). A request waits for its answer up to ``TestEvents/bound``, a bound against a hang: the whole suite
 /// runs on two cores, where an answer that takes milliseconds alone has taken over 20 s, HummingbirdTesting's fixed
 /// limit for its own live client.
 struct LiveServer<Base: ApplicationProtocol> {
@@ -33,10 +34,9 @@ struct LiveServer<Base: ApplicationProtocol> {
                 try await group.waitForAll()
                 throw NeverListened()
             }
-            let client = TestClient(host: "localhost", port: port, configuration: .init(timeout: .seconds(TestEvents.bound)))
-            client.connect()
+            let client = LiveClient(port: port)
             do {
-                let value = try await test(LiveClient(client: client, port: port))
+                let value = try await test(client)
                 try await client.shutdown()
                 await services.triggerGracefulShutdown()
                 return value
@@ -69,16 +69,58 @@ private struct Listening<Base: ApplicationProtocol>: ApplicationProtocol {
     }
 }
 
-/// One connection to the live server, kept alive between requests, as HummingbirdTesting's live client sends them.
-private struct LiveClient: ServiceClient {
-    let client: TestClient
+/// A kept-alive connection to the live server, as HummingbirdTesting's live client sends requests. Like any client
+/// that keeps connections, it opens a new one when the server has closed the last: the service closes a connection
+/// left without a request for its header timeout (30 s), which a test waiting on the whole suite's load can exceed.
+final class LiveClient: ServiceClient {
     let port: Int?
+    private let connection: Mutex<TestClient>
+    private let opened = Atomic(1)
+
+    init(port: Int) {
+        self.port = port
+        connection = Mutex(Self.connect(port))
+    }
+
+    private static func connect(_ port: Int) -> TestClient {
+        let client = TestClient(host: "localhost", port: port, configuration: .init(timeout: .seconds(TestEvents.bound)))
+        client.connect()
+        return client
+    }
 
     func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> ServiceResponse {
         var headers = headers
         headers[.connection] = "keep-alive"
         let request = TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
-        let response = try await client.execute(request)
+        var client = connection.withLock { $0 }
+        if try await !client.getChannel().isActive { client = reopen(client) }
+        let response: TestClient.Response
+        do {
+            response = try await client.execute(request)
+        } catch ChannelError.ioOnClosedChannel {
+            // Closed by the server between the check and the write: the request was not sent.
+            response = try await reopen(client).execute(request)
+        }
         return ServiceResponse(head: response.head, body: response.body ?? ByteBuffer(), trailerHeaders: response.trailerHeaders)
     }
+
+    /// A new connection in place of `closed` (unless another request already replaced it).
+    private func reopen(_ closed: TestClient) -> TestClient {
+        connection.withLock { current in
+            if current.channelPromise.futureResult === closed.channelPromise.futureResult, let port {
+                Task { try? await closed.shutdown() }
+                current = Self.connect(port)
+                opened.add(1, ordering: .relaxed)
+            }
+            return current
+        }
+    }
+
+    /// How many connections the client opened.
+    var connectionsOpened: Int { opened.load(ordering: .relaxed) }
+
+    /// Whether the connection is open now.
+    var isConnected: Bool { get async { (try? await connection.withLock { $0 }.getChannel().isActive) ?? false } }
+
+    func shutdown() async throws { try await connection.withLock { $0 }.shutdown() }
 }
