@@ -118,9 +118,10 @@ import Testing
         try await withService(limits) { _, client, _ in
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
             let live = try #require(client as? LiveClient)
+            let opened = live.connectionsOpened
             #expect(await TestEvents.wait { await !live.isConnected }, "the service closed the idle connection")
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
-            #expect(live.connectionsOpened == 2)
+            #expect(live.connectionsOpened > opened, "a new connection carried the request")
         }
     }
 

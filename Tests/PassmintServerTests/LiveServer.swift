@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -92,16 +93,31 @@ final class LiveClient: ServiceClient {
         var headers = headers
         headers[.connection] = "keep-alive"
         let request = TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body)
-        var client = connection.withLock { $0 }
-        if try await !client.getChannel().isActive { client = reopen(client) }
-        let response: TestClient.Response
-        do {
-            response = try await client.execute(request)
-        } catch ChannelError.ioOnClosedChannel {
-            // Closed by the server between the check and the write: the request was not sent.
-            response = try await reopen(client).execute(request)
+        // The service may close the connection (idle past its header timeout) just before or while the request is
+        // written: the request was then never read, so it goes again on a new connection. A connection of its own
+        // closed before its first request (a test's timeout of milliseconds) is opened again too, up to 3 times.
+        var attempt = 1
+        while true {
+            var client = connection.withLock { $0 }
+            if try await !client.getChannel().isActive { client = reopen(client) }
+            do {
+                let response = try await client.execute(request)
+                return ServiceResponse(head: response.head, body: response.body ?? ByteBuffer(), trailerHeaders: response.trailerHeaders)
+            } catch  where attempt < 3 && Self.closedUnread(error) {
+                attempt += 1
+                _ = reopen(client)
+            }
         }
-        return ServiceResponse(head: response.head, body: response.body ?? ByteBuffer(), trailerHeaders: response.trailerHeaders)
+    }
+
+    /// Whether `error` says the service closed the connection without answering: a write to a closed channel, or a
+    /// close or reset before any answer.
+    static func closedUnread(_ error: any Error) -> Bool {
+        switch error {
+        case ChannelError.ioOnClosedChannel, ChannelError.eof, TestClient.Error.connectionClosing: true
+        case let error as IOError: [ECONNRESET, EPIPE].contains(error.errnoCode)
+        default: false
+        }
     }
 
     /// A new connection in place of `closed` (unless another request already replaced it).
