@@ -114,7 +114,8 @@ import Testing
     /// idling past the header timeout, as a long wait under the whole suite's load can make it.
     @Test func theLiveClientReconnectsAfterItsIdleConnectionWasClosed() async throws {
         var limits = ConnectionLimits()
-        limits.headerTimeout = .milliseconds(200)
+        // Long enough for a new connection to carry its request before it, under the whole suite's load too.
+        limits.headerTimeout = .seconds(5)
         try await withService(limits) { _, client, _ in
             #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
             let live = try #require(client as? LiveClient)
