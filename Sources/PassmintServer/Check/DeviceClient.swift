@@ -46,7 +46,7 @@ struct DeviceClient: Sendable {
     /// How long one call may take (``ServiceCheckOptions/timeout``).
     let timeout: Duration
 
-    init(http: HTTPClient, target: ServiceCheckTarget, marks: [(name: String, value: String)] = [], timeout: Duration = .seconds(30)) {
+    init(http: HTTPClient, target: ServiceCheckTarget, marks: [(name: String, value: String)], timeout: Duration) {
         self.http = http
         self.marks = marks
         self.timeout = timeout
