@@ -18,7 +18,9 @@ import Testing
 @Suite struct DeviceFastPathTests {
     /// A live service with one issued pass registered by one device.
     func withRegisteredPass(
-        _ body: @Sendable (ServiceCore, any ServiceClient, _ serial: String, _ token: String, _ device: String) async throws -> Void
+        _ body:
+            @Sendable (ServiceCore, any ServiceClient, _ serial: String, _ token: String, _ device: String, any PassStore) async throws
+            -> Void
     ) async throws {
         try await withStore(.sqlite) { store in
             let service = try ServiceHarness.service(store: store, push: RecordingPushSender())
@@ -36,7 +38,7 @@ import Testing
                 ) {
                     #expect($0.status == .created)
                 }
-                try await body(service, client, serial, token, device)
+                try await body(service, client, serial, token, device, store)
             }
         }
     }
@@ -47,7 +49,7 @@ import Testing
     }
 
     @Test func answersFromMemoryExactlyAsTheRouterDoes() async throws {
-        try await withRegisteredPass { service, client, serial, token, device in
+        try await withRegisteredPass { service, client, serial, token, device, store in
             let type = ServiceHarness.passType
             let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
             let lastModified = try #require(
@@ -60,15 +62,25 @@ import Testing
                 ("/wallet/v1/passes/\(type)/\(serial)", .head, apple + [.ifModifiedSince: lastModified]),
             ]
             for (uri, method, headers) in requests {
-                // Any commit makes the cached answers stale, so the first of the pair goes to the router.
-                _ = try await service.registrations.register(
-                    device: unique("other"), pushToken: "00ff", passTypeIdentifier: "pass.other",
-                    serialNumber: "x")
-                let before = service.deviceReads.fastPathAnswers
-                let fromRouter = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
-                let fromMemory = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
-                #expect(service.deviceReads.fastPathAnswers == before + 1, "\(method) \(uri): the second answer comes from memory")
-                #expect(fromMemory == fromRouter, "\(method) \(uri)")
+                // Any commit makes the cached answers stale, so the first of the pair goes to the router. The service's
+                // own background rounds (the push queue's claims) commit too: a pair that one of them fell between
+                // proves nothing and is taken again.
+                var pairs = 0
+                while true {
+                    pairs += 1
+                    _ = try await service.registrations.register(
+                        device: unique("other"), pushToken: "00ff", passTypeIdentifier: "pass.other",
+                        serialNumber: "x")
+                    let generation = store.changeGeneration
+                    let before = service.deviceReads.fastPathAnswers
+                    let fromRouter = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
+                    let fromMemory = Self.comparable(try await client.execute(uri: uri, method: method, headers: headers))
+                    let answers = service.deviceReads.fastPathAnswers
+                    #expect(fromMemory == fromRouter, "\(method) \(uri)")
+                    if store.changeGeneration != generation && answers == before && pairs < 10 { continue }
+                    #expect(answers == before + 1, "\(method) \(uri): the second answer comes from memory")
+                    break
+                }
             }
             // Not from memory: a wrong token (401 from the router, even with the pass cached), a pass to send, odd queries.
             let before = service.deviceReads.fastPathAnswers
@@ -87,7 +99,7 @@ import Testing
     }
 
     @Test func everyChangeShowsInTheNextAnswer() async throws {
-        try await withRegisteredPass { service, client, serial, token, device in
+        try await withRegisteredPass { service, client, serial, token, device, _ in
             let type = ServiceHarness.passType
             let apple: HTTPFields = [.authorization: "ApplePass \(token)"]
             let poll = "/wallet/v1/devices/\(device)/registrations/\(type)"
