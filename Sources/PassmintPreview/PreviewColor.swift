@@ -10,11 +10,8 @@ struct PreviewColor: Sendable, Equatable {
     /// Parses `rgb(23, 187, 82)`, `#17bb52` or `#1b5`; nil for anything else.
     init?(_ text: String?) {
         guard let text = text?.trimmingCharacters(in: .whitespaces).lowercased() else { return nil }
-        if text.hasPrefix("rgb(") && text.hasSuffix(")") {
-            let parts = text.dropFirst(4).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 3, let r = parts[0], let g = parts[1], let b = parts[2], [r, g, b].allSatisfy({ (0...255).contains($0) })
-            else { return nil }
-            (red, green, blue) = (r, g, b)
+        if let color = WalletColor(text) {
+            (red, green, blue) = (Int(color.red), Int(color.green), Int(color.blue))
         } else if text.hasPrefix("#"), let value = Int(text.dropFirst(), radix: 16) {
             switch text.count {
             case 7: (red, green, blue) = (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)

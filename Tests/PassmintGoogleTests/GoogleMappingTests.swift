@@ -47,8 +47,8 @@ import Testing
         #expect(try SampleTemplates.mapped("BoardingPass").style == .flight)
         #expect(try SampleTemplates.mapped("Coupon").style == .offer)
         #expect(try SampleTemplates.mapped("Generic").style == .generic)
-        #expect(GoogleMappingContext.hexColor("rgb(58, 34, 24)") == "#3a2218")
-        #expect(GoogleMappingContext.hexColor("rgb(300, 0, 0)") == nil)
+        #expect(WalletColor("rgb(58, 34, 24)")?.hex == "#3a2218")
+        #expect(WalletColor("rgb(300, 0, 0)")?.hex == nil)
     }
 
     @Test func withoutAnImageBaseURLImagesAreReportedNotSent() throws {

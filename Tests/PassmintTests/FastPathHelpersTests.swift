@@ -18,14 +18,20 @@ import Testing
 
     @Test func colorsAreReadAsWalletReadsThem() {
         for good in ["rgb(0,0,0)", "rgb(255, 255, 255)", " rgb( 23 ,187,\t82 ) ", "rgb(007,8,9)"] {
-            #expect(JSONRules.parseColor(good), "\(good)")
+            #expect(WalletColor(good) != nil, "\(good)")
         }
         for bad in [
             "rgb(256,0,0)", "rgb(1,2)", "rgb(1,2,3,4)", "rgb(,2,3)", "rgb(1,2,3", "#ffffff", "rgb(1.5,2,3)", "rgb(-1,2,3)", "rgb(1 2,3,4)",
             "rgb(1000,0,0)", "RGB(1,2,3)", "",
         ] {
-            #expect(!JSONRules.parseColor(bad), "\(bad)")
+            #expect(WalletColor(bad) == nil, "\(bad)")
         }
+        let color = WalletColor(" rgb( 23 ,187,\t82 ) ")
+        #expect(color == WalletColor(red: 23, green: 187, blue: 82))
+        #expect(color?.rgb == "rgb(23, 187, 82)")
+        #expect(color?.hex == "#17bb52")
+        #expect(WalletColor("rgb(0,0,0)")?.hex == "#000000")
+        #expect(WalletColor("rgb(255, 255, 255)")?.hex == "#ffffff")
     }
 }
 

@@ -31,21 +31,12 @@ extension GoogleMappingContext {
     private mutating func mapColor() {
         guard let color = pass["backgroundColor"]?.stringValue else { return }
         handledKeys.insert("backgroundColor")
-        guard let hex = Self.hexColor(color) else {
+        guard let hex = WalletColor(color)?.hex else {
             return report(
                 "backgroundColor", "\(color) is not an rgb(r, g, b) colour, so Google shows its default colour", fix: "write rgb(r, g, b)")
         }
         // Generic passes take the colour on the object, every other style on the class.
         if style == .generic { objectBody["hexBackgroundColor"] = .string(hex) } else { classBody["hexBackgroundColor"] = .string(hex) }
-    }
-
-    /// `rgb(58, 34, 24)` → `#3a2218`.
-    static func hexColor(_ color: String) -> String? {
-        let trimmed = color.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("rgb("), trimmed.hasSuffix(")") else { return nil }
-        let parts = trimmed.dropFirst(4).dropLast().split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 3, parts.allSatisfy({ ($0 ?? -1) >= 0 && ($0 ?? 256) <= 255 }) else { return nil }
-        return "#" + parts.map { String(format: "%02x", $0!) }.joined()
     }
 
     private mutating func mapBarcode() {

@@ -113,11 +113,5 @@ enum LandingPageHTML {
 
     /// A pass colour (`rgb(r, g, b)`, as `pass.json` writes them) when it is exactly that; nil otherwise, so nothing
     /// but a colour ever reaches the style sheet.
-    static func cssColor(_ value: String?) -> String? {
-        guard let value, value.hasPrefix("rgb("), value.hasSuffix(")") else { return nil }
-        let parts = value.dropFirst(4).dropLast().split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { (0...255).contains($0) }
-        guard parts.count == 3, numbers.count == 3 else { return nil }
-        return "rgb(\(numbers[0]), \(numbers[1]), \(numbers[2]))"
-    }
+    static func cssColor(_ value: String?) -> String? { value.flatMap(WalletColor.init)?.rgb }
 }
