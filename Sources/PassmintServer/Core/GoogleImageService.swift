@@ -18,6 +18,10 @@ package struct GoogleImageService: Sendable {
     let store: any PassStore
     /// `{public URL}/google/images`.
     let base: String
+    /// The template addresses of each template version's images (by the template's name and the version's hash),
+    /// made once a version rather than once a pass. A version's files never change: every entry is kept at
+    /// generation 0.
+    private let templateAddresses = ReadCache<String, [String: URL]>(limit: 256)
 
     init(renderer: PassRenderer, store: any PassStore, publicURL: String) {
         self.renderer = renderer
@@ -27,10 +31,14 @@ package struct GoogleImageService: Sendable {
 
     /// The address of each image of a pass rendered with `files`, by its path in the pass (`logo@3x.png`).
     func addresses(of pass: StoredPass, files: [PassFile]) async -> @Sendable (String) -> URL? {
-        let template = try? await renderer.templates.version(of: pass).template
+        var shared: [String: URL] = [:]
+        if let version = try? await renderer.templates.version(of: pass) {
+            shared = await templateAddresses.value(for: pass.template + "\u{0}" + version.hash, generation: 0) {
+                Self.templateAddresses(base: base, template: pass.template, templateFiles: version.template.files)
+            }
+        }
         return Self.addresses(
-            base: base, template: pass.template, templateFiles: template?.files ?? [], passTypeIdentifier: pass.passTypeIdentifier,
-            serialNumber: pass.serialNumber, files: files)
+            base: base, shared: shared, passTypeIdentifier: pass.passTypeIdentifier, serialNumber: pass.serialNumber, files: files)
     }
 
     /// The addresses the service serves a pass's images at, by path: `base` is `{public URL}/google/images`; an image
@@ -38,15 +46,31 @@ package struct GoogleImageService: Sendable {
     package static func addresses(
         base: String, template: String, templateFiles: [PassFile], passTypeIdentifier: String, serialNumber: String, files: [PassFile]
     ) -> @Sendable (String) -> URL? {
-        let shared = Set(templateFiles.map { $0.path + "\u{0}" + $0.sha1 })
-        let name = escaped(TemplateCatalog.canonicalName(template))
+        addresses(
+            base: base, shared: templateAddresses(base: base, template: template, templateFiles: templateFiles),
+            passTypeIdentifier: passTypeIdentifier, serialNumber: serialNumber, files: files)
+    }
+
+    /// `shared` holds the template's addresses by path and SHA-1 (`templateAddresses`); any other image has the pass's own.
+    private static func addresses(
+        base: String, shared: [String: URL], passTypeIdentifier: String, serialNumber: String, files: [PassFile]
+    ) -> @Sendable (String) -> URL? {
         let own = "\(base)/passes/\(passTypeIdentifier)/\(serialNumber)/"
         var addresses: [String: URL] = [:]
         for file in files where file.path.hasSuffix(".png") {
-            let folder = shared.contains(file.path + "\u{0}" + file.sha1) ? "\(base)/templates/\(name)/" : own
-            addresses[file.path] = URL(string: folder + file.sha1 + ".png")
+            addresses[file.path] = shared[file.path + "\u{0}" + file.sha1] ?? URL(string: own + file.sha1 + ".png")
         }
         return { [addresses] in addresses[$0] }
+    }
+
+    /// The template address of each of a template's images, by its path and SHA-1 (`logo@3x.png`, NUL, the SHA-1).
+    private static func templateAddresses(base: String, template: String, templateFiles: [PassFile]) -> [String: URL] {
+        let folder = "\(base)/templates/\(escaped(TemplateCatalog.canonicalName(template)))/"
+        var addresses: [String: URL] = [:]
+        for file in templateFiles where file.path.hasSuffix(".png") {
+            addresses[file.path + "\u{0}" + file.sha1] = URL(string: folder + file.sha1 + ".png")
+        }
+        return addresses
     }
 
     /// `{public URL}/google/images`.

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// Answers of store reads kept while the store's `PassStore.changeGeneration` stays the same: devices
-/// poll far more often than passes change, so the serial-number poll and the 304 of the latest-pass endpoint are
-/// answered from memory between changes. Any commit to the store empties it in effect (entries of an older
-/// generation are never served). Bounded: past `limit` entries it starts over.
+/// Values kept while a generation stays the same. Answers of store reads are kept at the store's
+/// `PassStore.changeGeneration`: devices poll far more often than passes change, so the serial-number poll and the 304
+/// of the latest-pass endpoint are answered from memory between changes, and any commit to the store empties it in
+/// effect (entries of an older generation are never served). A value that never goes stale (what a template version
+/// makes) is kept at one fixed generation. Bounded: past `limit` entries it starts over.
 final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var generation: UInt64
@@ -23,7 +24,9 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The value cached at `generation`, or the one `load` makes (cached when `generation` is not nil).
     ///
     /// `generation` must be read before `load` runs: a change committed during `load` then makes the entry stale.
-    func value(for key: Key, generation: UInt64?, load: () async throws -> Value) async throws -> Value {
+    func value<Failure: Error>(
+        for key: Key, generation: UInt64?, load: () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
         guard let generation else { return try await load() }
         if let entry = entries.withLock({ $0[key] }), entry.generation == generation { return entry.value }
         let value = try await load()
