@@ -15,18 +15,27 @@ public enum GoogleWalletIdentifier {
     /// (`pass.com.example/ticket 7` → `pass.com.example_ticket_7`).
     public static func make(issuerID: String, suffix: String) throws(GoogleWalletError) -> String {
         try checkIssuer(issuerID)
-        let cleaned = String(
-            String.UnicodeScalarView(
-                suffix.unicodeScalars.map { scalar in
-                    let allowed =
-                        (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9")
-                        || scalar == "." || scalar == "_" || scalar == "-"
-                    return allowed ? scalar : "_"
-                }))
+        let cleaned = underscored(suffix, keeping: ".-")
         guard !cleaned.isEmpty else {
             throw GoogleWalletError(.invalidIdentifier, "an empty id suffix for issuer \(issuerID): give a template name or serial number")
         }
         return issuerID + "." + cleaned
+    }
+
+    /// `text` with each Unicode scalar but ASCII letters, digits, `_` and those of `extra` (ASCII) replaced by `_`.
+    /// Read byte by byte: every object id and field module of a Google round passes through it.
+    static func underscored(_ text: String, keeping extra: String) -> String {
+        let kept = Array(extra.utf8) + [UInt8(ascii: "_")]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: bytes.append(byte)
+            case 0x80...0xBF: continue  // a continuation byte: its scalar is already one `_`
+            default: bytes.append(kept.contains(byte) ? byte : UInt8(ascii: "_"))
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The id of a pass's Google object: `{issuerId}.{passTypeIdentifier}.{serialNumber}`, the one rule `serve`,

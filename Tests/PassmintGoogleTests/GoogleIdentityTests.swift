@@ -25,6 +25,8 @@ import Testing
     @Test func idsKeepOnlyTheCharactersGoogleAllows() throws {
         #expect(try GoogleWalletIdentifier.make(issuerID: "3388", suffix: "pass.com.example/ticket 7") == "3388.pass.com.example_ticket_7")
         #expect(try GoogleWalletIdentifier.make(issuerID: "3388", suffix: "Café-1") == "3388.Caf_-1")
+        #expect(try GoogleWalletIdentifier.make(issuerID: "3388", suffix: "€ 😀x_y") == "3388.___x_y", "one _ a character")
+        #expect(GoogleMappingContext.moduleID("seat.row-2 é") == "seat_row_2__", "module ids keep letters, digits and _")
         #expect(throws: GoogleWalletError.self) { try GoogleWalletIdentifier.make(issuerID: "33a8", suffix: "x") }
         #expect(throws: GoogleWalletError.self) { try GoogleWalletIdentifier.make(issuerID: "3388", suffix: "") }
         #expect(GoogleWalletIdentifier.isValid("3388.a-b_c.d", issuerID: "3388"))

@@ -58,10 +58,9 @@ struct GoogleMappedField: Sendable {
             let rest = attributed[range.upperBound...]
             if let end = rest.firstIndex(of: "\"") { return String(rest[..<end]) }
         }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for scheme in ["https://", "http://", "tel:", "mailto:"] where trimmed.lowercased().hasPrefix(scheme) && !trimmed.contains(" ") {
-            return trimmed
-        }
-        return nil
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.contains(" ") else { return nil }
+        let start = trimmed.prefix(8).lowercased()
+        return ["https://", "http://", "tel:", "mailto:"].contains { start.hasPrefix($0) } ? trimmed : nil
     }
 }

@@ -80,7 +80,7 @@ struct GoogleMappingContext {
 
     /// Module ids allow letters, digits and `_`.
     static func moduleID(_ key: String) -> String {
-        String(String.UnicodeScalarView(key.unicodeScalars.map { $0.isASCII && CharacterSet.alphanumerics.contains($0) ? $0 : "_" }))
+        GoogleWalletIdentifier.underscored(key, keeping: "")
     }
 
     /// Appends to an array member of the object.
