@@ -57,7 +57,7 @@ public actor GoogleAccessTokens {
         let assertion = try JSONWebToken.signed(claims: claims, keyID: key.privateKeyID, signer: key.signer)
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"
         let response = try await http.send(
-            "POST", key.tokenURI, headers: [("content-type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
+            "POST", key.tokenURI.absoluteString, headers: [("content-type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
         let body = try? JSONParser.value(response.body)
         guard response.status == 200, let token = body?["access_token"]?.stringValue,
             let lifetime = body?["expires_in"]?.numberValue?.intValue

@@ -17,13 +17,13 @@ public final class GoogleHTTP: Sendable {
         self.timeout = timeout
     }
 
-    func send(_ method: String, _ url: URL, headers: [(String, String)], body: [UInt8]?) async throws(GoogleWalletError) -> Response {
+    func send(_ method: String, _ url: String, headers: [(String, String)], body: [UInt8]?) async throws(GoogleWalletError) -> Response {
         let request = KeepAliveHTTPClient.Request(
-            HTTPMethod(rawValue: method), url.absoluteString, headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
+            HTTPMethod(rawValue: method), url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body)
         do {
             return try await client.execute(request, timeout: timeout)
         } catch {
-            throw GoogleWalletError(.unavailable, "cannot reach \(url.host ?? url.absoluteString): \(error)")
+            throw GoogleWalletError(.unavailable, "cannot reach \(URL(string: url)?.host ?? url): \(error)")
         }
     }
 

@@ -7,7 +7,7 @@ extension GoogleWalletClient {
     /// unreachable Google after the wait ``GoogleRetry`` gives, and once with a new token after a 401. Other answers
     /// are returned as they are.
     func request(_ method: String, path: String, body: JSONObject?) async throws(GoogleWalletError) -> GoogleHTTP.Response {
-        let url = apiURL.appendingPathComponent("walletobjects/v1").appendingPathComponent(path, isDirectory: false)
+        let url = objectsURL + "/" + path
         let bytes = body.map { JSONWriter.data(.object($0), style: .compact) }
         var renewedToken = false
         var attempt = 0

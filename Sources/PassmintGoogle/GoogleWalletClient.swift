@@ -17,6 +17,8 @@ public final class GoogleWalletClient: Sendable {
     }
 
     public let apiURL: URL
+    /// `{apiURL}/walletobjects/v1`, made once: each request appends its path to it.
+    let objectsURL: String
     let tokens: GoogleAccessTokens
     let http: GoogleHTTP
     let retry: GoogleRetry
@@ -27,6 +29,8 @@ public final class GoogleWalletClient: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.apiURL = apiURL
+        let api = apiURL.absoluteString
+        objectsURL = (api.hasSuffix("/") ? String(api.dropLast()) : api) + "/walletobjects/v1"
         self.tokens = tokens
         self.http = http
         self.retry = retry
@@ -54,7 +58,7 @@ public final class GoogleWalletClient: Sendable {
         for _ in 0..<2 {
             if let remote = try await get(collection: collection, id: id) {
                 if Self.contains(remote, body) { return .unchanged }
-                let patched = try await request("PATCH", path: "\(collection)/\(Self.escaped(id))", body: body)
+                let patched = try await request("PATCH", path: "\(collection)/\(WalletRoute.percentEncoded(id))", body: body)
                 if patched.status == 404 { continue }
                 try check(patched, "patch \(collection) \(id)")
                 return .patched
@@ -70,7 +74,7 @@ public final class GoogleWalletClient: Sendable {
 
     /// The resource Google holds, or nil when it has none (404).
     public func get(collection: String, id: String) async throws(GoogleWalletError) -> JSONObject? {
-        let response = try await request("GET", path: "\(collection)/\(Self.escaped(id))", body: nil)
+        let response = try await request("GET", path: "\(collection)/\(WalletRoute.percentEncoded(id))", body: nil)
         if response.status == 404 { return nil }
         try check(response, "read \(collection) \(id)")
         guard let object = (try? JSONParser.value(response.body))?.objectValue else {
@@ -88,10 +92,6 @@ public final class GoogleWalletClient: Sendable {
             case (nil, let ours): ours == .null
             }
         }
-    }
-
-    static func escaped(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
     }
 
     func check(_ response: GoogleHTTP.Response, _ what: String) throws(GoogleWalletError) {
