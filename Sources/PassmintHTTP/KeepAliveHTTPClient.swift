@@ -238,7 +238,7 @@ struct RequestParts: Sendable {
     init(_ request: KeepAliveHTTPClient.Request, target: Target) {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 2)
-        if !request.headers.contains(where: { $0.name.caseInsensitiveCompare("host") == .orderedSame }) {
+        if !request.headers.contains(where: { $0.name.utf8.count == 4 && $0.name.lowercased() == "host" }) {
             headers.add(name: "Host", value: target.destination.hostHeader)
         }
         for header in request.headers { headers.add(name: header.name, value: header.value) }

@@ -31,6 +31,17 @@ import Testing
         await server.shutdown()
     }
 
+    @Test func theHostHeaderIsAddedUnlessTheRequestGivesOne() async throws {
+        let server = try await ScriptedHTTPServer { _, _ in .answer() }
+        let client = KeepAliveHTTPClient(configuration: .init(idleTimeout: Self.neverIdle))
+        _ = try await client.execute(.init(.GET, server.url + "/a"), timeout: .seconds(30))
+        _ = try await client.execute(
+            .init(.GET, server.url + "/b", headers: [(name: "HOST", value: "passes.example")]), timeout: .seconds(30))
+        #expect(server.hosts == [["127.0.0.1:\(server.port)"], ["passes.example"]])
+        await client.shutdown()
+        await server.shutdown()
+    }
+
     @Test func pipelinedAnswersMatchTheirRequestsInOrder() async throws {
         let server = try await ScriptedHTTPServer { _, _ in .answer() }
         let client = KeepAliveHTTPClient(configuration: .init(connectionsPerDestination: 2, pipelineDepth: 16, idleTimeout: Self.neverIdle))

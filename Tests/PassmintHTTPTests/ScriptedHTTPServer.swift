@@ -7,7 +7,7 @@ import Synchronization
 /// and does what `script` says with each (given its number in arrival order across all connections, and its path):
 /// answer it (echoing its path as the body), answer it and close (`Connection: close`), close without answering, or
 /// never answer. It
-/// counts the connections it accepts and records each request it answered.
+/// counts the connections it accepts and records each request it answered (its path and `Host` headers).
 final class ScriptedHTTPServer: Sendable {
     enum Action: Sendable {
         case answer(status: Int = 200, bodyBytes: Int? = nil)
@@ -21,6 +21,8 @@ final class ScriptedHTTPServer: Sendable {
         var requests = 0
         /// The path of each request answered, with the connection (1, 2…) it came on.
         var answered: [(path: String, connection: Int)] = []
+        /// The `Host` headers of each request answered, in order.
+        var hosts: [[String]] = []
     }
 
     final class Recorder: Sendable {
@@ -52,6 +54,7 @@ final class ScriptedHTTPServer: Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
     var connections: Int { recorder.state.withLock { $0.connections } }
     var answered: [(path: String, connection: Int)] { recorder.state.withLock { $0.answered } }
+    var hosts: [[String]] { recorder.state.withLock { $0.hosts } }
 
     func shutdown() async { try? await channel.close() }
 
@@ -94,7 +97,10 @@ final class ScriptedHTTPServer: Sendable {
                 closing.withLock { $0 = true }
                 close = true
             }
-            state.state.withLock { $0.answered.append((head.uri, connection)) }
+            state.state.withLock {
+                $0.answered.append((head.uri, connection))
+                $0.hosts.append(head.headers["Host"])
+            }
             var headers = HTTPHeaders([("Content-Length", "\(body.utf8.count)")])
             if close { headers.add(name: "Connection", value: "close") }
             context.write(
