@@ -62,9 +62,9 @@ import Testing
                 ("/wallet/v1/passes/\(type)/\(serial)", .head, apple + [.ifModifiedSince: lastModified]),
             ]
             for (uri, method, headers) in requests {
-                // Any commit makes the cached answers stale, so the first of the pair goes to the router. The service's
-                // own background rounds (the push queue's claims) commit too: a pair that one of them fell between
-                // proves nothing and is taken again.
+                // Any commit makes the cached answers stale, so the first of the pair goes to the router. The service
+                // commits on its own too (its first prune round runs as it starts, and may run late under the whole
+                // suite's load): a pair such a commit fell between proves nothing and is taken again.
                 var pairs = 0
                 while true {
                     pairs += 1

@@ -20,7 +20,8 @@ import Testing
                 "GET \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: ApplePass \(token)\r\nIf-Modified-Since: \(lastModified)\r\n\r\n"
                 + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             // Any commit makes the cached answer stale: the first 304 comes from the router, the second from memory. The
-            // service's own background rounds commit too: a pair that one of them fell between is taken again.
+            // service commits on its own too (its first prune round runs as it starts): a pair such a commit fell
+            // between is taken again.
             var pairs = 0
             var fromRouter = ""
             var fromMemory = ""
