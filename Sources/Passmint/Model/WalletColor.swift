@@ -34,10 +34,5 @@ public struct WalletColor: Sendable, Hashable {
     public var rgb: String { "rgb(\(red), \(green), \(blue))" }
 
     /// `#rrggbb`, as Google Wallet writes it.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = [UInt8(ascii: "#")]
-        for part in [red, green, blue] { text += [digits[Int(part >> 4)], digits[Int(part & 0xF)]] }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public var hex: String { "#" + hexString([red, green, blue]) }
 }
